@@ -1,0 +1,19 @@
+"""Entry point of the dashboard: routes to the pages, nothing else."""
+
+import streamlit as st
+
+
+def main() -> None:
+    st.set_page_config(page_title="Seeing differential privacy", page_icon=":material/visibility:",
+                       layout="wide")
+    pages = {
+        "Testing private data": [
+            st.Page("pages/compare_histograms.py", title="Compare two private histograms",
+                    icon=":material/compare_arrows:", default=True),
+        ],
+    }
+    st.navigation(pages).run()
+
+
+if __name__ == "__main__":
+    main()

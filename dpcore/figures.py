@@ -1,0 +1,236 @@
+"""Plotly figure builders: pure functions from numbers to figures.
+
+One colour scheme for every page (Okabe & Ito's colour-blind safe palette):
+original data, privatised data, estimates and theory curves keep the same
+colour everywhere.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+from scipy import stats
+
+from dpcore.homogeneity import debias_thresholds, expected_noisy_count
+
+__all__ = [
+    "COLORS",
+    "debias_figure",
+    "histograms_figure",
+    "null_distribution_figure",
+]
+
+COLORS = {
+    "original": "#0072B2",  # blue
+    "private": "#E69F00",  # orange
+    "estimate": "#009E73",  # bluish green
+    "theory": "#CC79A7",  # reddish purple
+    "statistic": "#D55E00",  # vermillion
+    "reference": "#7F7F7F",  # grey
+    "A": "#E69F00",
+    "B": "#56B4E9",  # sky blue
+}
+
+_LAYOUT = dict(
+    template="plotly_white",
+    margin=dict(l=60, r=20, t=60, b=50),
+    legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
+    font=dict(size=14),
+)
+
+
+def histograms_figure(
+    labels,
+    private_a,
+    private_b,
+    *,
+    original_a=None,
+    original_b=None,
+    name_a: str = "A",
+    name_b: str = "B",
+) -> go.Figure:
+    """Original and private histograms A and B in two panels side by side.
+
+    ``original_a``/``original_b`` may be None (inputs already private); the
+    private bars are then shown alone.
+    """
+    labels = [str(v) for v in labels]
+    fig = make_subplots(
+        rows=1, cols=2, shared_yaxes=True, subplot_titles=(name_a, name_b),
+        horizontal_spacing=0.04,
+    )
+    for col, orig, priv in ((1, original_a, private_a), (2, original_b, private_b)):
+        if orig is not None:
+            fig.add_trace(
+                go.Bar(
+                    x=labels, y=np.asarray(orig), name="original C",
+                    marker_color=COLORS["original"], legendgroup="original",
+                    showlegend=col == 1,
+                    hovertemplate="bin %{x}<br>original %{y:,.0f}<extra></extra>",
+                ),
+                row=1, col=col,
+            )
+        fig.add_trace(
+            go.Bar(
+                x=labels, y=np.asarray(priv), name="private X = max(0, C + Z)",
+                marker_color=COLORS["private"], legendgroup="private",
+                showlegend=col == 1,
+                hovertemplate="bin %{x}<br>private %{y:,.1f}<extra></extra>",
+            ),
+            row=1, col=col,
+        )
+    fig.update_layout(barmode="group", bargap=0.1, bargroupgap=0.0, height=400, **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.14), margin=dict(t=80))
+    fig.update_yaxes(title_text="count", row=1, col=1)
+    fig.update_xaxes(title_text="bin", type="category")
+    return fig
+
+
+def null_distribution_figure(
+    null_distribution,
+    statistic: float,
+    critical_value: float,
+    *,
+    df: int | None = None,
+    level: float = 0.05,
+) -> go.Figure:
+    """Bootstrap null distribution with the observed T and the critical value.
+
+    With ``df`` the chi-square(df) density the naive test refers to is
+    overlaid, so the gap between the two reference distributions shows.
+    When T lies far beyond the null distribution the axis is not stretched
+    to it; an arrow at the right edge gives its value instead.
+    """
+    null = np.asarray(null_distribution, dtype=float)
+    hi = max(float(np.quantile(null, 0.995)) * 1.15, critical_value * 1.2)
+    if df is not None:
+        hi = max(hi, float(stats.chi2.ppf(0.999, df)))
+    off_chart = statistic > hi
+    if not off_chart:
+        hi = max(hi, statistic * 1.1)
+    fig = go.Figure()
+    fig.add_trace(
+        go.Histogram(
+            x=null, histnorm="probability density", name=f"bootstrap null (B = {null.size:,})",
+            marker_color=COLORS["estimate"], opacity=0.65, nbinsx=60,
+            hovertemplate="T_b %{x}<br>density %{y:.3g}<extra></extra>",
+        )
+    )
+    if df is not None:
+        grid = np.linspace(0.0, hi, 400)
+        fig.add_trace(
+            go.Scatter(
+                x=grid, y=stats.chi2.pdf(grid, df), mode="lines",
+                name=f"χ²({df}) (naive test's reference)",
+                line=dict(color=COLORS["theory"], width=2, dash="dot"),
+                hovertemplate="%{x:.1f}<extra>χ² density</extra>",
+            )
+        )
+    fig.add_vline(
+        x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
+        annotation_text=f"{100 * (1 - level):g}% critical value {critical_value:,.1f}",
+        annotation_position="top left",
+    )
+    if off_chart:
+        fig.add_annotation(
+            x=hi, y=0, xref="x", yref="paper", ax=-80, ay=-60, showarrow=True,
+            arrowhead=2, arrowcolor=COLORS["statistic"],
+            text=f"observed T = {statistic:,.1f} →", font=dict(color=COLORS["statistic"]),
+        )
+    else:
+        fig.add_vline(
+            x=statistic, line=dict(color=COLORS["statistic"], width=3),
+            annotation_text=f"observed T = {statistic:,.1f}", annotation_position="top right",
+        )
+    fig.update_layout(height=380, xaxis_title="statistic", yaxis_title="density", **_LAYOUT)
+    fig.update_xaxes(range=[0, hi])
+    return fig
+
+
+def debias_figure(
+    alpha_a: float,
+    alpha_b: float,
+    private_a,
+    private_b,
+    debiased_a,
+    debiased_b,
+    *,
+    name_a: str = "A",
+    name_b: str = "B",
+    zoom: bool = False,
+) -> go.Figure:
+    """g(C) = E[X | C] of eq. (4.1) against C, with the observed counts.
+
+    Draws g for each privacy level (one curve when they are equal), the
+    line X = C, the thresholds 1/alpha and k(alpha) of eq. (4.2), and each
+    observed private count X_j at (C-tilde_j, X_j), i.e. at its debiased
+    value. The axes cover every observed count, or with ``zoom`` only the
+    region where debiasing acts (up to 3 k(alpha), as the paper's Figure 4);
+    counts beyond it are used as they are and their number is noted.
+    """
+    th = {name_a: debias_thresholds(alpha_a), name_b: debias_thresholds(alpha_b)}
+    c_max = max(3.0 * max(t.upper, t.lower) for t in th.values())
+    if not zoom:
+        largest = max(np.max(private_a, initial=0.0), np.max(private_b, initial=0.0))
+        c_max = max(c_max, 1.05 * float(largest))
+    grid = np.linspace(0.0, c_max, 400)
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=grid, y=grid, mode="lines", name="X = C (no bias)",
+            line=dict(color=COLORS["reference"], width=1.5),
+            hoverinfo="skip",
+        )
+    )
+    same = th[name_a].alpha == th[name_b].alpha
+    curves = [(f"{name_a} and {name_b}", th[name_a], "solid")] if same else [
+        (name_a, th[name_a], "solid"), (name_b, th[name_b], "dash"),
+    ]
+    for label, t, dash in curves:
+        fig.add_trace(
+            go.Scatter(
+                x=grid, y=expected_noisy_count(grid, t.alpha), mode="lines",
+                name=f"g(C), α = {t.alpha:g}" + ("" if same else f" ({label})"),
+                line=dict(color=COLORS["theory"], width=3, dash=dash),
+                hovertemplate="C %{x:.1f}<br>g(C) %{y:.1f}<extra></extra>",
+            )
+        )
+        for y, what, pos in ((t.lower, "1/α", "bottom right"), (t.upper, "k(α)", "top right")):
+            if what == "k(α)" and t.upper == t.lower:
+                continue
+            fig.add_hline(
+                y=y, line=dict(color=COLORS["theory"], width=1, dash="dot"),
+                annotation_text=f"{what} = {y:,.1f}" + ("" if same else f" ({label})"),
+                annotation_position=pos,
+            )
+    beyond = 0
+    for name, x, c, symbol, color in (
+        (name_a, private_a, debiased_a, "circle", COLORS["A"]),
+        (name_b, private_b, debiased_b, "diamond", COLORS["B"]),
+    ):
+        x = np.asarray(x, dtype=float)
+        c = np.asarray(c, dtype=float)
+        shown = x <= c_max
+        beyond += int(np.count_nonzero(~shown))
+        fig.add_trace(
+            go.Scatter(
+                x=c[shown], y=x[shown], mode="markers", name=f"observed X → C̃ ({name})",
+                marker=dict(color=color, symbol=symbol, size=9, line=dict(width=1, color="white")),
+                hovertemplate="X %{y:.1f} → C̃ %{x:.1f}<extra>" + name + "</extra>",
+            )
+        )
+    if beyond:
+        fig.add_annotation(
+            x=0.01, y=0.99, xref="paper", yref="paper", xanchor="left", yanchor="top",
+            showarrow=False, text=f"{beyond} counts above {c_max:,.0f} off the chart (there C̃ = X)",
+        )
+    fig.update_layout(
+        height=420,
+        xaxis_title="C (true count) / C̃ (debiased)", yaxis_title="X (noisy count), g(C)",
+        **_LAYOUT,
+    )
+    fig.update_layout(margin=dict(t=80), legend=dict(y=1.1))
+    fig.update_xaxes(range=[0, c_max])
+    fig.update_yaxes(range=[0, max(c_max, float(expected_noisy_count(0.0, min(alpha_a, alpha_b))) * 1.1)])
+    return fig

@@ -1,0 +1,550 @@
+"""Homogeneity tests for two differentially private histograms.
+
+Son, Park & Jung (2022), "A parametric bootstrap test for comparing
+differentially private histograms", Korean J. Appl. Stat. 35(1).
+Equation and line numbers below refer to that paper:
+
+- (2.3)  the chi-square statistic of homogeneity;
+- (2.4)  the truncated Laplace mechanism X = max(0, C + Lap(2/alpha))
+         (:mod:`dpcore.histogram`);
+- (4.1)  g(C) = E[X | C] = C + exp(-alpha C / 2) / alpha;
+- (4.2)  the debiased counts C-tilde;
+- (4.3)  the estimates N-hat, C-hat and p0-hat;
+- Algorithm 1 (PARABOOT), the parametric bootstrap test.
+
+Notes on the source: eq. (4.3) and Algorithm 1 line 4 write the rounding of
+sum(C-tilde) with different brackets (a ceiling and a floor); the text says
+both mean the nearest integer, which is what is implemented here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats
+
+from dpcore._validation import (
+    count_array,
+    positive_integer,
+    positive_scalar,
+    same_shape,
+)
+from dpcore.datasets import draw_histogram
+from dpcore.histogram import perturb_histogram
+
+__all__ = [
+    "DEBIAS_GAP",
+    "BootstrapTestResult",
+    "ChisqTestResult",
+    "Comparison",
+    "DebiasThresholds",
+    "DegenerateNullError",
+    "NullEstimate",
+    "chisq_statistic",
+    "chisq_test",
+    "debias_counts",
+    "debias_thresholds",
+    "estimate_null",
+    "expected_noisy_count",
+    "inverse_expected_noisy_count",
+    "parametric_bootstrap_test",
+    "release_and_test",
+    "sample_and_test",
+]
+
+#: The gap g(C) - C below which a noisy count is used as it is, eq. (4.2).
+DEBIAS_GAP = 5.0
+
+#: Largest number of bootstrap replicates accepted.
+MAX_BOOT = 1_000_000
+
+# Bootstrap replicates are simulated in chunks of at most this many numbers
+# per array, which bounds memory for any B.
+_CHUNK_ELEMENTS = 1 << 20
+
+
+class DegenerateNullError(ValueError):
+    """The null distribution cannot be estimated from the private histograms.
+
+    ``which`` is 1 or 2: the histogram whose estimated total N-hat is 0.
+    """
+
+    def __init__(self, message: str, which: int):
+        super().__init__(message)
+        self.which = which
+
+
+# ---------------------------------------------------------------------------
+# Chi-square statistic and test, eq. (2.3)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChisqTestResult:
+    """Result of the chi-square test of homogeneity."""
+
+    statistic: float | np.ndarray
+    pvalue: float | np.ndarray
+    df: int
+
+
+def _totals(x: np.ndarray, n, name: str) -> np.ndarray:
+    if n is None:
+        return x.sum(axis=-1)
+    n = np.asarray(n, dtype=float)
+    if not np.all(np.isfinite(n)) or np.any(n <= 0):
+        raise ValueError(f"`{name}` must be finite and > 0.")
+    try:
+        return np.broadcast_to(n, x.shape[:-1])
+    except ValueError:
+        raise ValueError(
+            f"`{name}` must be a scalar or match the batch shape {x.shape[:-1]}."
+        ) from None
+
+
+def chisq_statistic(x1, x2, *, n1=None, n2=None):
+    """Chi-square statistic of homogeneity of two histograms, eq. (2.3).
+
+    ``sum_i sum_j (x_ij - E_ij)**2 / E_ij`` with
+    ``E_ij = n_i (x_1j + x_2j) / (n_1 + n_2)``.
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        Non-negative counts of the same shape; bins on the last axis, leading
+        axes are batches.
+    n1, n2 : float or array_like, optional
+        The totals n_i used in E_ij; default ``sum_j x_ij``. Algorithm 1
+        line 10 passes the estimated totals N-hat_i instead.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The statistic, one per batch element. A bin that is empty in both
+        histograms has E_ij = 0 and contributes 0.
+    """
+    x1 = count_array(x1, "x1")
+    x2 = count_array(x2, "x2")
+    same_shape(x1, x2, "x1", "x2")
+    t1 = _totals(x1, n1, "n1")[..., None]
+    t2 = _totals(x2, n2, "n2")[..., None]
+    total = t1 + t2
+    s = x1 + x2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e1 = t1 * s / total
+        e2 = t2 * s / total
+        term = (x1 - e1) ** 2 / e1 + (x2 - e2) ** 2 / e2
+    # With the default totals E_ij = 0 only where x_ij = 0 too (an empty bin
+    # or an all-zero histogram); with given totals n_i > 0 only where s = 0.
+    term = np.where((e1 > 0) & (e2 > 0), term, 0.0)
+    out = term.sum(axis=-1)
+    return out[()] if out.ndim == 0 else out
+
+
+def chisq_test(x1, x2) -> ChisqTestResult:
+    """Naive chi-square test of homogeneity (section 2.1).
+
+    The statistic (2.3) is referred to the chi-square distribution with
+    M - 1 degrees of freedom, as for raw counts. Applied to differentially
+    private histograms this reference is wrong (section 2.3): the test is
+    shown for comparison with the parametric bootstrap.
+    """
+    x1 = count_array(x1, "x1", min_bins=2)
+    statistic = chisq_statistic(x1, x2)
+    df = x1.shape[-1] - 1
+    pvalue = stats.chi2.sf(statistic, df)
+    return ChisqTestResult(statistic=statistic, pvalue=pvalue[()], df=df)
+
+
+# ---------------------------------------------------------------------------
+# Debiasing, eqs. (4.1) and (4.2)
+# ---------------------------------------------------------------------------
+
+
+def expected_noisy_count(c, alpha):
+    """g(C) = E[max(0, C + Z)] = C + exp(-alpha C / 2) / alpha, eq. (4.1).
+
+    Z ~ Lap(2/alpha). Valid for C >= 0; g is increasing there (g' >= 1/2),
+    from g(0) = 1/alpha.
+    """
+    alpha = positive_scalar(alpha, "alpha")
+    c = count_array(c, "c") if np.ndim(c) else count_array([c], "c")[0]
+    return c + np.exp(-alpha * c / 2.0) / alpha
+
+
+def inverse_expected_noisy_count(x, alpha):
+    """g^{-1}(x) for x >= 1/alpha, in closed form.
+
+    Solving x = C + exp(-alpha C / 2) / alpha for C >= 0 with u = alpha C / 2
+    gives (alpha x / 2 - u) e^{-(alpha x / 2 - u)} = e^{-alpha x / 2} / 2, hence
+
+        g^{-1}(x) = x + (2 / alpha) W_0(-exp(-alpha x / 2) / 2),
+
+    with W_0 the principal branch of the Lambert W function. For
+    x >= 1/alpha the argument lies in [-exp(-1/2)/2, 0), inside the
+    principal branch's domain [-1/e, 0), and W_0 = -1/2 at x = 1/alpha
+    gives g^{-1}(1/alpha) = 0.
+    """
+    alpha = positive_scalar(alpha, "alpha")
+    x = np.asarray(x, dtype=float)
+    if not np.all(np.isfinite(x)):
+        raise ValueError("`x` must contain only finite numbers.")
+    # A relative slack absorbs rounding in x computed as g(0) = 1/alpha.
+    if np.any(x < (1.0 - 1e-12) / alpha):
+        raise ValueError(f"`x` must be >= 1/alpha = {1 / alpha:g}, the range of g.")
+    w = special.lambertw(-0.5 * np.exp(-alpha * x / 2.0), k=0).real
+    return np.maximum(x + (2.0 / alpha) * w, 0.0)
+
+
+@dataclass(frozen=True)
+class DebiasThresholds:
+    """The thresholds of eq. (4.2) for one privacy level.
+
+    ``lower`` = 1/alpha: at or below it C-tilde = 0.
+    ``c_star``: the smallest C >= 0 with g(C) - C < DEBIAS_GAP (its infimum).
+    ``upper`` = k(alpha) = g(c_star): at or above it C-tilde = X.
+    """
+
+    alpha: float
+    lower: float
+    c_star: float
+    upper: float
+
+
+def debias_thresholds(alpha) -> DebiasThresholds:
+    """Thresholds 1/alpha and k(alpha) of eq. (4.2).
+
+    g(C) - C = exp(-alpha C / 2) / alpha < 5 exactly when
+    C > -2 ln(5 alpha) / alpha, so c_star = max(0, -2 ln(5 alpha) / alpha)
+    and k(alpha) = g(c_star) (= c_star + 5 when alpha <= 1/5; for
+    alpha > 1/5 the gap is below 5 everywhere, c_star = 0 and
+    k(alpha) = 1/alpha, so the middle branch of (4.2) is empty).
+    """
+    alpha = positive_scalar(alpha, "alpha")
+    c_star = max(0.0, -2.0 * np.log(DEBIAS_GAP * alpha) / alpha)
+    upper = c_star + np.exp(-alpha * c_star / 2.0) / alpha
+    return DebiasThresholds(alpha=alpha, lower=1.0 / alpha, c_star=c_star, upper=upper)
+
+
+def debias_counts(x, alpha) -> np.ndarray:
+    """Debiased counts C-tilde of eq. (4.2).
+
+    C-tilde = 0 if X <= 1/alpha; g^{-1}(X) if 1/alpha < X < k(alpha);
+    X otherwise. Vectorised over any shape. Note that (4.2) is continuous at
+    1/alpha but jumps by DEBIAS_GAP at k(alpha), where g^{-1}(k) = k - 5.
+    """
+    x = count_array(x, "x")
+    th = debias_thresholds(alpha)
+    out = np.where(x <= th.lower, 0.0, x)
+    middle = (x > th.lower) & (x < th.upper)
+    if np.any(middle):
+        out[middle] = inverse_expected_noisy_count(x[middle], th.alpha)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Null estimates, eq. (4.3)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NullEstimate:
+    """Estimates of eq. (4.3) from two private histograms.
+
+    ``c1_tilde``, ``c2_tilde``: debiased counts (4.2); ``n1_hat``,
+    ``n2_hat``: nearest integers of their sums; ``c1_hat``, ``c2_hat``:
+    C-tilde rescaled to sum to N-hat; ``p0_hat``: pooled proportions
+    (NaN where N-hat_1 + N-hat_2 = 0).
+    """
+
+    c1_tilde: np.ndarray
+    c2_tilde: np.ndarray
+    n1_hat: int | np.ndarray
+    n2_hat: int | np.ndarray
+    c1_hat: np.ndarray
+    c2_hat: np.ndarray
+    p0_hat: np.ndarray
+
+
+def _rescale(c_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    total = c_tilde.sum(axis=-1)
+    # Nearest integer, halves rounded up (eq. 4.3 and Algorithm 1 line 4).
+    n_hat = np.floor(total + 0.5).astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        factor = np.where(total > 0, n_hat / total, 0.0)
+    return n_hat, c_tilde * factor[..., None]
+
+
+def estimate_null(x1, x2, alpha1, alpha2) -> NullEstimate:
+    """N-hat_i, C-hat_i and p0-hat of eq. (4.3); batched on leading axes."""
+    x1 = count_array(x1, "x1")
+    x2 = count_array(x2, "x2")
+    same_shape(x1, x2, "x1", "x2")
+    c1_tilde = debias_counts(x1, positive_scalar(alpha1, "alpha1"))
+    c2_tilde = debias_counts(x2, positive_scalar(alpha2, "alpha2"))
+    n1_hat, c1_hat = _rescale(c1_tilde)
+    n2_hat, c2_hat = _rescale(c2_tilde)
+    n = (n1_hat + n2_hat)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p0_hat = np.where(n > 0, (c1_hat + c2_hat) / n, np.nan)
+    if n1_hat.ndim == 0:
+        n1_hat, n2_hat = int(n1_hat), int(n2_hat)
+    return NullEstimate(c1_tilde, c2_tilde, n1_hat, n2_hat, c1_hat, c2_hat, p0_hat)
+
+
+# ---------------------------------------------------------------------------
+# Parametric bootstrap test, Algorithm 1
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BootstrapTestResult:
+    """Result of the parametric bootstrap test (Algorithm 1).
+
+    ``statistic``: T of line 2 on the private histograms; ``pvalue``:
+    sum_b I(T_b > T) / B (line 11); ``null_distribution``: the B values
+    T_b (line 10); ``n1_hat``, ``n2_hat``, ``p0_hat``: the null estimates
+    (4.3) the replicates were drawn from; ``estimate``: all of (4.3).
+    """
+
+    statistic: float
+    pvalue: float
+    null_distribution: np.ndarray
+    n1_hat: int
+    n2_hat: int
+    p0_hat: np.ndarray
+    estimate: NullEstimate = field(repr=False)
+
+    @property
+    def n_boot(self) -> int:
+        return self.null_distribution.size
+
+    def critical_value(self, level: float = 0.05) -> float:
+        """The (1 - level) quantile of the bootstrap null distribution."""
+        level = positive_scalar(level, "level")
+        if level >= 1:
+            raise ValueError("`level` must be in (0, 1).")
+        return float(np.quantile(self.null_distribution, 1.0 - level))
+
+
+def _degenerate_message(name: str, n_hat: int, alpha: float) -> str:
+    return (
+        f"{name}: the estimated total N-hat is {n_hat}: at alpha = {alpha:g} almost every "
+        f"noisy count is at or below 1/alpha = {1 / alpha:g}, so the histogram cannot be told "
+        "apart from pure noise and the null distribution cannot be simulated. "
+        "More data or a larger alpha (weaker privacy) is needed."
+    )
+
+
+def parametric_bootstrap_test(
+    x1, x2, alpha1, alpha2, *, n_boot: int = 1000, rng=None
+) -> BootstrapTestResult:
+    """Parametric bootstrap test of homogeneity of two private histograms.
+
+    Algorithm 1 (PARABOOT) of Son, Park & Jung (2022). Only the private
+    histograms X_1, X_2 (eq. 2.4) and their privacy levels are used:
+
+    1. T = chi-square statistic (2.3) of X_1, X_2 with n_i = sum_j X_ij;
+    2. N-hat_i and p0-hat from the debiased counts, eqs. (4.2)-(4.3);
+    3. for b = 1..B: U_i ~ Multinomial(N-hat_i, p0-hat),
+       Y_i = max(0, U_i + Lap(2/alpha_i)), T_b = (2.3) of Y_1, Y_2 with
+       E_ij = N-hat_i (Y_1j + Y_2j) / (N-hat_1 + N-hat_2);
+    4. p-value = sum_b I(T_b > T) / B.
+
+    The B replicates are simulated as arrays (no loop over b), in chunks
+    that bound memory for large B.
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        The two private histograms (1-D, same number of bins M >= 2).
+    alpha1, alpha2 : float
+        Their privacy levels (> 0).
+    n_boot : int, keyword-only
+        Number of bootstrap replicates B (1 to 1,000,000).
+    rng : None, int or numpy.random.Generator, keyword-only
+
+    Raises
+    ------
+    DegenerateNullError
+        If N-hat_1 or N-hat_2 is 0: E_ij of line 10 would be 0 and the
+        null cannot be simulated.
+    """
+    x1 = count_array(x1, "x1", min_bins=2)
+    x2 = count_array(x2, "x2", min_bins=2)
+    if x1.ndim != 1:
+        raise ValueError("`x1` must be a 1-D histogram (one test at a time).")
+    same_shape(x1, x2, "x1", "x2")
+    alpha1 = positive_scalar(alpha1, "alpha1")
+    alpha2 = positive_scalar(alpha2, "alpha2")
+    n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
+    rng = np.random.default_rng(rng)
+
+    statistic = float(chisq_statistic(x1, x2))
+    est = estimate_null(x1, x2, alpha1, alpha2)
+    for which, n_hat, alpha in ((1, est.n1_hat, alpha1), (2, est.n2_hat, alpha2)):
+        if n_hat < 1:
+            raise DegenerateNullError(
+                _degenerate_message(f"`x{which}`", n_hat, alpha), which=which
+            )
+
+    m = x1.size
+    n_hat = np.array([est.n1_hat, est.n2_hat])
+    scale = np.array([[2.0 / alpha1], [2.0 / alpha2]])
+    p0 = est.p0_hat / est.p0_hat.sum()
+    chunk = max(1, _CHUNK_ELEMENTS // (2 * m))
+    null = np.empty(n_boot)
+    for start in range(0, n_boot, chunk):
+        b = min(chunk, n_boot - start)
+        u = rng.multinomial(n_hat, p0, size=(b, 2))  # line 8, shape (b, 2, M)
+        y = u + scale * rng.laplace(0.0, 1.0, size=(b, 2, m))  # line 9
+        np.maximum(y, 0.0, out=y)
+        null[start : start + b] = _chisq_given_totals(y, n_hat)  # line 10
+    pvalue = float(np.mean(null > statistic))  # line 11
+    return BootstrapTestResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        null_distribution=null,
+        n1_hat=est.n1_hat,
+        n2_hat=est.n2_hat,
+        p0_hat=est.p0_hat,
+        estimate=est,
+    )
+
+
+def _chisq_given_totals(y: np.ndarray, n_hat: np.ndarray) -> np.ndarray:
+    """Line 10 on replicates y of shape (B, 2, M) with totals n_hat > 0.
+
+    The same quantity as ``chisq_statistic(y[:, 0], y[:, 1], n1=.., n2=..)``
+    without re-validating the simulated arrays.
+    """
+    w = (n_hat / n_hat.sum())[:, None]  # E_ij = w_i s_j
+    s = y.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = (y - w * s) ** 2 / (w * s)
+    return np.where(s > 0, term, 0.0).sum(axis=(1, 2))
+
+
+# ---------------------------------------------------------------------------
+# One comparison end to end, as the dashboard shows it
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two histograms released with eq. (2.4) and both tests run on them.
+
+    ``original1``/``original2`` are None when the inputs were already
+    private. ``bootstrap`` is None and ``bootstrap_error`` says why when
+    the null cannot be estimated (see DegenerateNullError).
+    """
+
+    alpha1: float
+    alpha2: float
+    original1: np.ndarray | None
+    original2: np.ndarray | None
+    private1: np.ndarray
+    private2: np.ndarray
+    naive: ChisqTestResult
+    estimate: NullEstimate
+    bootstrap: BootstrapTestResult | None
+    bootstrap_error: str | None = None
+
+    def histogram_table(self, labels=None) -> pd.DataFrame:
+        """Per-bin table: original, private, debiased and rescaled counts."""
+        m = self.private1.size
+        cols = {}
+        for i, orig, priv, tilde, hat in (
+            ("A", self.original1, self.private1, self.estimate.c1_tilde, self.estimate.c1_hat),
+            ("B", self.original2, self.private2, self.estimate.c2_tilde, self.estimate.c2_hat),
+        ):
+            if orig is not None:
+                cols[f"original_{i}"] = orig
+            cols[f"private_{i}"] = priv
+            cols[f"debiased_{i}"] = tilde
+            cols[f"rescaled_{i}"] = hat
+        cols["p0_hat"] = self.estimate.p0_hat
+        index = pd.Index(list(labels) if labels is not None else range(1, m + 1), name="bin")
+        return pd.DataFrame(cols, index=index)
+
+    def summary_table(self) -> pd.DataFrame:
+        """The tests' results and the estimates as a two-column table."""
+        rows = [
+            ("alpha_A", self.alpha1),
+            ("alpha_B", self.alpha2),
+            ("bins_M", self.private1.size),
+        ]
+        if self.original1 is not None:
+            rows += [("N_A", self.original1.sum()), ("N_B", self.original2.sum())]
+        rows += [
+            ("N_hat_A", self.estimate.n1_hat),
+            ("N_hat_B", self.estimate.n2_hat),
+            ("chisq_statistic", self.naive.statistic),
+            ("chisq_df", self.naive.df),
+            ("chisq_pvalue", self.naive.pvalue),
+        ]
+        if self.bootstrap is not None:
+            rows += [
+                ("bootstrap_statistic_T", self.bootstrap.statistic),
+                ("bootstrap_replicates_B", self.bootstrap.n_boot),
+                ("bootstrap_critical_value_5pct", self.bootstrap.critical_value(0.05)),
+                ("bootstrap_pvalue", self.bootstrap.pvalue),
+            ]
+        return pd.DataFrame(rows, columns=["quantity", "value"])
+
+
+def release_and_test(
+    counts1, counts2, alpha1, alpha2, *, n_boot: int = 1000, private: bool = False, rng=None
+) -> Comparison:
+    """Release two histograms with eq. (2.4) and run both tests on them.
+
+    With ``private=True`` the inputs are taken as already private
+    histograms and only tested. Independent random streams are spawned for
+    the noise of A, the noise of B and the bootstrap, so that with a fixed
+    seed changing alpha_1 rescales A's noise only, and changing B leaves
+    the releases unchanged.
+    """
+    c1 = count_array(counts1, "counts1", min_bins=2)
+    c2 = count_array(counts2, "counts2", min_bins=2)
+    same_shape(c1, c2, "counts1", "counts2")
+    if c1.ndim != 1:
+        raise ValueError("`counts1` must be a 1-D histogram.")
+    alpha1 = positive_scalar(alpha1, "alpha1")
+    alpha2 = positive_scalar(alpha2, "alpha2")
+    noise1, noise2, boot = np.random.default_rng(rng).spawn(3)
+    if private:
+        x1, x2, o1, o2 = c1, c2, None, None
+    else:
+        x1 = perturb_histogram(c1, alpha1, rng=noise1)
+        x2 = perturb_histogram(c2, alpha2, rng=noise2)
+        o1, o2 = c1, c2
+    naive = chisq_test(x1, x2)
+    try:
+        result = parametric_bootstrap_test(x1, x2, alpha1, alpha2, n_boot=n_boot, rng=boot)
+        error = None
+        est = result.estimate
+    except DegenerateNullError as exc:
+        result = None
+        est = estimate_null(x1, x2, alpha1, alpha2)
+        if exc.which == 1:
+            error = _degenerate_message("Histogram A", est.n1_hat, alpha1)
+        else:
+            error = _degenerate_message("Histogram B", est.n2_hat, alpha2)
+    return Comparison(alpha1, alpha2, o1, o2, x1, x2, naive, est, result, error)
+
+
+def sample_and_test(
+    p1, p2, n1: int | None, n2: int | None, alpha1, alpha2, *, n_boot: int = 1000, rng=None
+) -> Comparison:
+    """Draw C_i ~ Multinomial(N_i, p_i) (2.1), then :func:`release_and_test`.
+
+    With ``n_i=None``, ``p_i`` is taken as the fixed counts C_i instead (an
+    uploaded histogram used as it is). Each histogram is drawn from its own
+    spawned stream, so changing N_2 does not change histogram A.
+    """
+    draw1, draw2, rest = np.random.default_rng(rng).spawn(3)
+    c1 = p1 if n1 is None else draw_histogram(p1, n1, rng=draw1)
+    c2 = p2 if n2 is None else draw_histogram(p2, n2, rng=draw2)
+    return release_and_test(c1, c2, alpha1, alpha2, n_boot=n_boot, rng=rest)

@@ -1,0 +1,297 @@
+"""Shared Streamlit controls for the dashboard's pages.
+
+Pages import these to lay out the same controls the same way: the data
+source picker (built-in populations, the paper's shapes, uploads), log-scale
+sliders for privacy levels and sample sizes, the seed control and the error
+display. All numerics stay in :mod:`dpcore`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dpcore import datasets
+
+# Log-scale grids for select sliders, rounded to two significant figures.
+# Ten steps a decade: they contain the paper's levels 0.01, 0.05, 0.1, 0.5, 1.
+ALPHA_GRID = tuple(float(f"{v:.2g}") for v in np.logspace(-3, 1, 41))
+# Sample sizes 1, 2, 5 x 10^k from 10^3 to 5 x 10^7 (the paper's range).
+N_GRID = tuple(int(m * 10**k) for k in range(3, 8) for m in (1, 2, 5))
+BOOT_GRID = (100, 200, 500, 1000, 2000, 5000, 10_000)
+
+UPLOAD = "upload"
+AGE_BINNINGS = {1: "Single years (86 bins)", 5: "5-year groups (18 bins)", 10: "10-year groups (9 bins)"}
+
+
+def fmt_number(v: float) -> str:
+    """Compact label for slider values: 0.001, 0.05, 1, 10; 5,000; 50M."""
+    if v >= 1_000_000:
+        return f"{v / 1_000_000:g}M"
+    if v >= 1000:
+        return f"{v:,.0f}"
+    return f"{v:g}"
+
+
+def log_slider(label: str, grid, *, default, key: str, help: str | None = None):
+    """A select slider over a log-spaced grid, bound to the page URL."""
+    return st.select_slider(
+        label, options=grid, value=default, format_func=fmt_number, key=key, help=help,
+        bind="query-params",
+    )
+
+
+def alpha_slider(label: str, *, key: str, default: float = 0.1):
+    return log_slider(
+        label, ALPHA_GRID, default=default, key=key,
+        help="Privacy level α of the Laplace mechanism: noise Lap(2/α) is added to every "
+        "count. Smaller α = stronger privacy = more noise. Log scale, 0.001 to 10.",
+    )
+
+
+def sample_size_slider(label: str, *, key: str, default: int = 10_000):
+    return log_slider(
+        label, N_GRID, default=default, key=key,
+        help="Number of people N in the histogram, drawn as Multinomial(N, p). "
+        "Log scale, 1,000 to 50 million.",
+    )
+
+
+def seed_control(key: str = "seed") -> int:
+    """Seed input with a 'New draw' button; the same seed gives the same view."""
+
+    def _new_draw():
+        st.session_state[key] = int(np.random.default_rng().integers(0, 1_000_000))
+
+    col1, col2 = st.columns([3, 2], vertical_alignment="bottom")
+    with col2:
+        st.button("New draw", key=f"{key}_new", on_click=_new_draw,
+                  help="Draw new data and noise (picks a new seed).", icon=":material/casino:")
+    with col1:
+        seed = st.number_input(
+            "Seed", min_value=0, max_value=2**31 - 1, value=2022, step=1, key=key,
+            help="Random seed. The same seed and settings reproduce exactly the same view.",
+            bind="query-params",
+        )
+    return int(seed)
+
+
+# ---------------------------------------------------------------------------
+# Data sources
+# ---------------------------------------------------------------------------
+
+SOURCE_LABELS = {
+    **{k: f"Population 2020: {v}" for k, v in datasets.POPULATIONS.items()},
+    **{k: f"Shape: {v}" for k, v in datasets.SHAPES.items()},
+    UPLOAD: "Uploaded CSV file",
+}
+
+
+def source_picker(side: str, *, default: str, key: str) -> str:
+    """Selectbox of data sources for histogram `side` ("A" or "B")."""
+    keys = list(SOURCE_LABELS)
+    return st.selectbox(
+        f"Histogram {side}", keys, index=keys.index(default), format_func=SOURCE_LABELS.get,
+        key=key, bind="query-params",
+        help="A built-in 2020 population by age, one of the paper's shapes "
+        "(section 2.3: uniform, increasing, normal), or a column of your own CSV file.",
+    )
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A parsed, validated upload: a table of numeric columns and how to read it."""
+
+    table: pd.DataFrame
+    kind: str  # "counts" or "values"
+
+
+def upload_control(key: str = "upload") -> Upload | None:
+    """File uploader with its options; shows st.error and returns None on bad files."""
+    st.markdown("**Your CSV file**")
+    kind = st.radio(
+        "The file holds", ["counts", "values"], horizontal=True, key=f"{key}_kind",
+        format_func={"counts": "counts per bin (one row per bin)",
+                     "values": "raw values to bin (one row per person)"}.get,
+        help="Counts: each row is a bin, each column a histogram (a first column of text "
+        "labels is allowed). Raw values: each column lists one value per person, e.g. ages.",
+    )
+    file = st.file_uploader(
+        "CSV file: one column, or two columns for A and B", type=["csv", "txt"], key=key,
+        help="Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB. An optional header row "
+        "names the columns.",
+    )
+    if file is None:
+        st.info("Upload a CSV file to use it as a histogram, or pick a built-in source.")
+        return None
+    try:
+        table = datasets.read_csv_upload(file.getvalue())
+    except datasets.UploadError as exc:
+        st.error(f"This file cannot be used: {exc}")
+        return None
+    return Upload(table=table, kind=kind)
+
+
+def column_picker(upload: Upload, side: str, *, index: int, key: str) -> str:
+    cols = list(upload.table.columns)
+    return st.selectbox(
+        f"Column for {side}", cols, index=min(index, len(cols) - 1), key=key,
+        help="Which column of your file is histogram " + side + ".",
+    )
+
+
+def show_error(message: str) -> None:
+    """Show a plain-language error (never a traceback) and stop the page."""
+    st.error(message, icon=":material/error:")
+    st.stop()
+
+
+# ---------------------------------------------------------------------------
+# Two histograms over common bins
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideInput:
+    """One histogram as the user chose it.
+
+    ``values`` are probabilities to sample from (``fixed`` False) or counts
+    to use as they are (``fixed`` True).
+    """
+
+    name: str
+    values: np.ndarray
+    fixed: bool
+
+
+@dataclass(frozen=True)
+class PairInput:
+    labels: list[str]
+    a: SideInput
+    b: SideInput
+    private: bool  # both are uploaded, already private histograms
+
+
+def _binning_control(sources: list[str], upload: Upload | None, key: str):
+    """Return (width, m): age-group width, or the number of equal-width bins."""
+    any_pop = any(s in datasets.POPULATIONS for s in sources)
+    upload_counts = upload is not None and upload.kind == "counts" and UPLOAD in sources
+    if any_pop:
+        width = st.radio(
+            "Age groups (bins M)", list(AGE_BINNINGS), index=1, format_func=AGE_BINNINGS.get,
+            key=f"{key}_width", bind="query-params", horizontal=True,
+            help="The paper's three binnings: 1-year (0..84, 85+), 5-year (0–4 … 80–84, 85+) "
+            "and 10-year (0–9 … 70–79, 80+) age groups.",
+        )
+        return int(width), len(datasets.age_bin_labels(width))
+    if upload_counts:
+        m = len(upload.table)
+        st.caption(f"Bins: M = {m}, one per row of your file.")
+        return None, m
+    m = st.slider(
+        "Bins M", min_value=2, max_value=200, value=20, key=f"{key}_m", bind="query-params",
+        help="Number of equal-width bins for the shapes (and for raw uploaded values).",
+    )
+    return None, int(m)
+
+
+def _labels(width, m, upload: Upload | None, sources, lo_hi) -> list[str]:
+    if width is not None:
+        return datasets.age_bin_labels(width)
+    if upload is not None and UPLOAD in sources:
+        if upload.kind == "counts" and not isinstance(upload.table.index, pd.RangeIndex):
+            return [str(v) for v in upload.table.index]
+        if upload.kind == "values" and lo_hi is not None:
+            edges = np.linspace(lo_hi[0], lo_hi[1], m + 1)
+            return [f"{a:.4g}–{b:.4g}" for a, b in zip(edges[:-1], edges[1:])]
+    return [str(j) for j in range(1, m + 1)]
+
+
+def histogram_pair_control(key: str = "pair") -> PairInput:
+    """Pick histograms A and B (source, binning, upload) and resolve them.
+
+    Shows ``st.error`` and stops the page when the choices cannot be
+    combined (an unusable file, bins that do not match).
+    """
+    c1, c2 = st.columns(2)
+    with c1:
+        src_a = source_picker("A", default="korea_central", key=f"{key}_a")
+    with c2:
+        src_b = source_picker("B", default="korea_noncentral", key=f"{key}_b")
+    sources = [src_a, src_b]
+    upload = None
+    col_a = col_b = None
+    if UPLOAD in sources:
+        with st.container(border=True):
+            upload = upload_control(key=f"{key}_file")
+            if upload is None:
+                st.stop()
+            cols = st.columns(2)
+            if src_a == UPLOAD:
+                with cols[0]:
+                    col_a = column_picker(upload, "A", index=0, key=f"{key}_col_a")
+            if src_b == UPLOAD:
+                with cols[1]:
+                    col_b = column_picker(upload, "B", index=1 if src_a == UPLOAD else 0,
+                                          key=f"{key}_col_b")
+    width, m = _binning_control(sources, upload, key)
+
+    lo_hi = None
+    if upload is not None and upload.kind == "values":
+        chosen = [upload.table[c].dropna() for c in (col_a, col_b) if c is not None]
+        if any(len(v) == 0 for v in chosen):
+            show_error("A chosen column of your file has no values.")
+        if width is None:
+            allv = pd.concat(chosen)
+            lo_hi = (float(allv.min()), float(allv.max()))
+
+    def side(src: str, name: str, col: str | None) -> SideInput:
+        if src in datasets.POPULATIONS:
+            hist = datasets.age_histogram(src, width)
+            return SideInput(datasets.POPULATIONS[src], datasets.proportions(hist.to_numpy()), False)
+        if src in datasets.SHAPES:
+            return SideInput(datasets.SHAPES[src], datasets.shape_probabilities(src, m), False)
+        if upload.kind == "counts":
+            counts = datasets.counts_from_column(upload.table[col], name=name)
+            if len(counts) != m:
+                raise datasets.UploadError(
+                    f"Histogram {name} (column \"{col}\") has {len(counts)} bins but the age "
+                    f"groups chosen have {m}. Pick the age grouping with {len(counts)} bins, "
+                    "if there is one, or upload counts for 86, 18 or 9 age groups."
+                )
+        else:
+            values = upload.table[col].dropna().to_numpy()
+            if width is not None:
+                counts = datasets.bin_values(values, width=width).astype(float)
+            else:
+                counts = datasets.bin_values(values, m=m, lo=lo_hi[0], hi=lo_hi[1]).astype(float)
+        return SideInput(f"{col} (uploaded)", counts, True)
+
+    try:
+        a = side(src_a, "A", col_a)
+        b = side(src_b, "B", col_b)
+    except ValueError as exc:  # UploadError and dpcore argument errors
+        show_error(f"These histograms cannot be compared: {exc}")
+    private = False
+    if upload is not None:
+        use = st.radio(
+            "Use the uploaded histogram(s)", ["as_is", "sample"], horizontal=True,
+            key=f"{key}_use",
+            format_func={"as_is": "as they are", "sample": "as proportions: draw N people"}.get,
+            help="As they are: your counts are the true histogram C. As proportions: draw "
+            "Multinomial(N, counts / total) with the N chosen below.",
+        )
+        if use == "sample":
+            a = SideInput(a.name, datasets.proportions(a.values), False) if a.fixed else a
+            b = SideInput(b.name, datasets.proportions(b.values), False) if b.fixed else b
+        elif src_a == UPLOAD and src_b == UPLOAD and upload.kind == "counts":
+            private = st.checkbox(
+                "These counts are already differentially private (test them as they are)",
+                key=f"{key}_private",
+                help="For two published private histograms X₁, X₂: no noise is added; give "
+                "the privacy levels α₁, α₂ they were released with.",
+            )
+    return PairInput(_labels(width, m, upload, sources, lo_hi), a, b, private)
