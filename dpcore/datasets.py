@@ -536,9 +536,11 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
         the header row when the first row has a cell that is not a number,
         otherwise "column 1", "column 2", ... by position in the file. A
         column shorter than the longest one is padded with NaN at its end.
-        When the first column holds only text (bin labels such as "0–4") and
-        other columns are numeric, it becomes the index (str, named after its
-        header if any); otherwise the index is a RangeIndex.
+        When there are several columns and the first one holds only text (bin
+        labels such as "0–4"), or has a header and at least one cell below it
+        that is not a number (labels such as "0", ..., "84", "85+"), it
+        becomes the index (str, named after its header if any) and every other
+        column must be numeric; otherwise the index is a RangeIndex.
 
     Raises
     ------
@@ -589,11 +591,15 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
         seen.add(name)
         names.append(name)
 
+    # The first column holds bin labels when all its cells are text, or, below a
+    # header, when any of them is (labels such as "0".."84", "85+"). The other
+    # columns must then be numeric; one that is not raises its own error.
     cells0 = column(0, body)
-    label_col = ncols > 1 and any(cells0) and not any(_is_number(x) for x in cells0 if x)
+    text0 = [not _is_number(x) for x in cells0 if x]
+    label_col = ncols > 1 and bool(text0) and (all(text0) or (has_header and any(text0)))
     start = 1 if label_col else 0
-    hint = (" If the first column holds bin labels, none of them can be a plain number "
-            '(use labels such as "0–4"), or delete that column.' if ncols > 1 else "")
+    hint = (" If the first column holds bin labels, add a header row naming the columns "
+            '(such as "bin,A,B"), or delete that column.' if ncols > 1 else "")
     frame = pd.DataFrame({names[c]: _numeric_column(column(c, body), names[c], first_row,
                                                     hint if c == 0 else "")
                           for c in range(start, ncols)})

@@ -428,9 +428,62 @@ def test_upload_row_and_column_limits():
         read_csv_upload(row + b",1\n", max_columns=4)
 
 
-def test_upload_mixed_first_column_gives_label_hint():
-    with pytest.raises(UploadError, match=r'"85\+" is not a number.*bin labels'):
-        read_csv_upload(b"age,n\n84,1\n85+,2\n")
+def test_upload_mixed_first_column_with_header_is_labels():
+    df = read_csv_upload(b"bin,private_A,private_B\n0,1.5,2\n1,3,4\n85+,5,6\n")
+    assert list(df.columns) == ["private_A", "private_B"]
+    assert (df.dtypes == np.float64).all()
+    assert list(df.index) == ["0", "1", "85+"]
+    assert all(isinstance(v, str) for v in df.index)
+    assert df.index.name == "bin"
+    assert df["private_A"].tolist() == [1.5, 3.0, 5.0]
+    assert df["private_B"].tolist() == [2.0, 4.0, 6.0]
+
+
+def test_upload_single_year_download_round_trips():
+    # The dashboard's "histograms.csv" for single-year ages: "0".."84", "85+".
+    labels = age_bin_labels(1)
+    table = pd.DataFrame(
+        {"private_A": np.arange(86) * 1.5, "private_B": np.arange(86) + 0.25},
+        index=pd.Index(labels, name="bin"),
+    )
+    df = read_csv_upload(table.to_csv().encode())
+    assert list(df.index) == labels
+    assert list(df.columns) == ["private_A", "private_B"]
+    np.testing.assert_array_equal(df["private_A"].to_numpy(), np.arange(86) * 1.5)
+    np.testing.assert_array_equal(df["private_B"].to_numpy(), np.arange(86) + 0.25)
+
+
+def test_upload_dashboard_histograms_with_five_year_labels():
+    labels = age_bin_labels(5)
+    assert len(labels) == 18
+    columns = ["original_A", "private_A", "debiased_A", "rescaled_A",
+               "original_B", "private_B", "debiased_B", "rescaled_B", "p0_hat"]
+    rows = [",".join([label] + [f"{10 * i + j + 0.5}" for j in range(len(columns))])
+            for i, label in enumerate(labels)]
+    text = "bin," + ",".join(columns) + "\n" + "\n".join(rows) + "\n"
+    df = read_csv_upload(text.encode())
+    assert list(df.index) == labels
+    assert df.index.name == "bin"
+    assert list(df.columns) == columns
+    assert df.shape == (18, 9)
+    assert (df.dtypes == np.float64).all()
+    assert df["private_A"].tolist() == [10 * i + 1.5 for i in range(18)]
+    assert df["p0_hat"].iloc[-1] == 10 * 17 + 8.5
+
+
+def test_upload_mixed_first_column_and_text_elsewhere_names_the_other_column():
+    with pytest.raises(UploadError, match=r'Row 3, column "n": "many" is not a number'):
+        read_csv_upload(b"age,n\n84,1\n85+,many\n")
+
+
+def test_upload_mixed_first_column_without_header_gives_label_hint():
+    with pytest.raises(UploadError, match=r'"85\+" is not a number.*bin labels.*header'):
+        read_csv_upload(b"84,1\n85+,2\n")
+
+
+def test_upload_mixed_single_column_is_an_error():
+    with pytest.raises(UploadError, match=r'Row 3, column "age": "85\+" is not a number'):
+        read_csv_upload(b"age\n84\n85+\n")
 
 
 def test_upload_rejects_arguments():
