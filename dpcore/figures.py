@@ -60,26 +60,22 @@ def histograms_figure(
         rows=1, cols=2, shared_yaxes=True, subplot_titles=(name_a, name_b),
         horizontal_spacing=0.04,
     )
-    for col, orig, priv in ((1, original_a, private_a), (2, original_b, private_b)):
-        if orig is not None:
+    series = (
+        ("original", "original C", ",.0f"),
+        ("private", "private X = max(0, C + Z)", ",.1f"),
+    )
+    for col, values in ((1, (original_a, private_a)), (2, (original_b, private_b))):
+        for (kind, name, fmt), y in zip(series, values):
+            if y is None:
+                continue
             fig.add_trace(
                 go.Bar(
-                    x=labels, y=np.asarray(orig), name="original C",
-                    marker_color=COLORS["original"], legendgroup="original",
-                    showlegend=col == 1,
-                    hovertemplate="bin %{x}<br>original %{y:,.0f}<extra></extra>",
+                    x=labels, y=np.asarray(y), name=name, marker_color=COLORS[kind],
+                    legendgroup=kind, showlegend=col == 1,
+                    hovertemplate=f"bin %{{x}}<br>{kind} %{{y:{fmt}}}<extra></extra>",
                 ),
                 row=1, col=col,
             )
-        fig.add_trace(
-            go.Bar(
-                x=labels, y=np.asarray(priv), name="private X = max(0, C + Z)",
-                marker_color=COLORS["private"], legendgroup="private",
-                showlegend=col == 1,
-                hovertemplate="bin %{x}<br>private %{y:,.1f}<extra></extra>",
-            ),
-            row=1, col=col,
-        )
     fig.update_layout(barmode="group", bargap=0.1, bargroupgap=0.0, height=400, **_LAYOUT)
     fig.update_layout(legend=dict(y=1.14), margin=dict(t=80))
     fig.update_yaxes(title_text="count", row=1, col=1)

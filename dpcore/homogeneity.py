@@ -60,6 +60,10 @@ DEBIAS_GAP = 5.0
 #: Largest number of bootstrap replicates accepted.
 MAX_BOOT = 1_000_000
 
+#: Largest histogram total accepted by the estimators (N-hat is an int64 and
+#: the bootstrap draws Multinomial(N-hat, p0-hat)).
+MAX_TOTAL = 1e15
+
 # Bootstrap replicates are simulated in chunks of at most this many numbers
 # per array, which bounds memory for any B.
 _CHUNK_ELEMENTS = 1 << 20
@@ -268,8 +272,10 @@ class NullEstimate:
     p0_hat: np.ndarray
 
 
-def _rescale(c_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _rescale(c_tilde: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     total = c_tilde.sum(axis=-1)
+    if np.any(total > MAX_TOTAL):
+        raise ValueError(f"`{name}` sums to more than {MAX_TOTAL:.0e}; the total is too large.")
     # Nearest integer, halves rounded up (eq. 4.3 and Algorithm 1 line 4).
     n_hat = np.floor(total + 0.5).astype(np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -284,8 +290,8 @@ def estimate_null(x1, x2, alpha1, alpha2) -> NullEstimate:
     same_shape(x1, x2, "x1", "x2")
     c1_tilde = debias_counts(x1, positive_scalar(alpha1, "alpha1"))
     c2_tilde = debias_counts(x2, positive_scalar(alpha2, "alpha2"))
-    n1_hat, c1_hat = _rescale(c1_tilde)
-    n2_hat, c2_hat = _rescale(c2_tilde)
+    n1_hat, c1_hat = _rescale(c1_tilde, "x1")
+    n2_hat, c2_hat = _rescale(c2_tilde, "x2")
     n = (n1_hat + n2_hat)[..., None]
     with np.errstate(divide="ignore", invalid="ignore"):
         p0_hat = np.where(n > 0, (c1_hat + c2_hat) / n, np.nan)

@@ -9,6 +9,8 @@ from dpcore import figures, homogeneity
 from dpcore.homogeneity import Comparison
 
 LEVEL = 0.05
+# Work cap per request: bootstrap replicates x bins (about 0.3 s of random draws).
+MAX_BOOT_CELLS = 20_000_000
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -59,6 +61,12 @@ with st.container(border=True):
             "replicates give a more precise p-value (its standard error is at most 0.5/√B).",
         )
         seed = widgets.seed_control("cmp_seed")
+
+m = len(pair.labels)
+if n_boot * m > MAX_BOOT_CELLS:
+    n_boot = max(10, MAX_BOOT_CELLS // m)
+    st.info(f"With M = {m:,} bins the bootstrap is limited to B = {n_boot:,} replicates "
+            "to keep the page responsive.", icon=":material/speed:")
 
 try:
     result = run_comparison(pair, n_a, n_b, alpha_a, alpha_b, n_boot, seed)

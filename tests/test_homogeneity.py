@@ -207,6 +207,11 @@ def test_estimate_null_rounds_to_nearest_integer():
     assert estimate_null([100.49, 200.0], [10.0, 10.0], 1.0, 1.0).n1_hat == 300
 
 
+def test_estimate_null_rejects_totals_beyond_int64_range():
+    with pytest.raises(ValueError, match="`x2`.*too large"):
+        estimate_null([10.0, 10.0], [1e20, 5.0], 1.0, 1.0)
+
+
 def test_estimate_null_all_below_threshold_and_batches():
     est = estimate_null([1.0, 5.0], [3.0, 2.0], 0.1, 0.1)  # every X <= 1/alpha = 10
     assert est.n1_hat == est.n2_hat == 0
