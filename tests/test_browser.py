@@ -1,0 +1,352 @@
+"""Real-browser tests: `streamlit run app.py` driven by Chromium through Playwright.
+
+Debian's /usr/bin/chromium is used (never `playwright install`). Without it the
+tests skip, except on CI (CI=true), where they fail: CI must run them.
+A screenshot of the page goes to test-artifacts/compare_histograms.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO_ROOT
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+VIEWPORT = {"width": 1400, "height": 2600}
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+STARTUP_TIMEOUT = 60.0
+RUN_TIMEOUT_MS = 30_000  # one script rerun, bootstrap included
+
+ALPHA_A_LABEL = "Privacy level α₁ (histogram A)"
+BOOT_LABEL = "Parametric bootstrap p-value"
+NAIVE_LABEL = "Naive χ² test p-value"
+
+
+def _unavailable(reason: str):
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; CI must run the browser tests.", pytrace=False)
+    pytest.skip(reason)
+
+
+# ---------------------------------------------------------------------------
+# fixtures: the Streamlit server, the browser, a page
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Server:
+    url: str
+    proc: subprocess.Popen
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+            return resp.status == 200 and resp.read().decode().strip() == "ok"
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Terminate the server's process group (we started it in its own session)."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+def _start_server(log_path: Path) -> Server:
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = log_path.open("w", encoding="utf-8")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    venv_python = REPO_ROOT / ".venv" / "bin" / "python"
+    python = str(venv_python) if venv_python.exists() else sys.executable
+    proc = subprocess.Popen(
+        [python, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+    )
+    log.close()
+    server = Server(url, proc, log_path)
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return server  # exited: the caller retries (e.g. the port was taken meanwhile)
+        # The answer must come from our process: it is still running and did not
+        # report the port as taken by someone else.
+        if _healthy(url) and proc.poll() is None and "is not available" not in server.log():
+            return server
+        time.sleep(0.2)
+    _stop(proc)
+    pytest.fail(f"streamlit did not answer {url}/_stcore/health within {STARTUP_TIMEOUT:.0f} s."
+                f"\n--- server log ---\n{server.log()}")
+
+
+@pytest.fixture(scope="module")
+def chromium_path() -> str:
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        _unavailable(f"{CHROMIUM} is missing (install Debian's chromium package)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _unavailable("the playwright package is not installed")
+    return str(CHROMIUM)
+
+
+@pytest.fixture(scope="module")
+def server(chromium_path, tmp_path_factory):
+    """`streamlit run app.py` on a free port; yields a Server; stopped at teardown."""
+    log_dir = tmp_path_factory.mktemp("streamlit")
+    for attempt in range(3):
+        srv = _start_server(log_dir / f"server-{attempt}.log")
+        if srv.proc.poll() is None:
+            break
+    else:
+        pytest.fail(f"streamlit exited at start-up three times.\n--- server log ---\n{srv.log()}")
+    try:
+        yield srv
+    finally:
+        _stop(srv.proc)
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(RUN_TIMEOUT_MS)
+    pg = context.new_page()
+    pg.page_errors = []  # uncaught JavaScript errors in the page
+    pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    log_start = len(server.log())
+    try:
+        yield pg
+    finally:
+        context.close()
+    new_log = server.log()[log_start:]
+    assert "Traceback" not in new_log, f"the server logged an exception:\n{new_log}"
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+def wait_idle(page) -> None:
+    """Wait until the app is connected and no script run is in progress."""
+    page.wait_for_function(
+        """() => {
+            const app = document.querySelector('[data-testid="stApp"]');
+            if (!app) return false;
+            const run = app.getAttribute('data-test-script-state');
+            const conn = app.getAttribute('data-test-connection-state');
+            return run !== 'running' && (conn === null || conn === 'CONNECTED');
+        }""",
+        timeout=RUN_TIMEOUT_MS,
+    )
+
+
+def open_app(page, server, path: str = "") -> None:
+    page.goto(f"{server.url}/{path}")
+    page.locator('[data-testid="stMain"]').wait_for()
+    page.get_by_text(BOOT_LABEL).first.wait_for(timeout=60_000)
+    wait_idle(page)
+
+
+def read_metrics(page) -> dict[str, str]:
+    return page.evaluate(
+        """() => Object.fromEntries(
+            [...document.querySelectorAll('[data-testid="stMetric"]')].map(m => [
+                m.querySelector('[data-testid="stMetricLabel"]').innerText.trim(),
+                m.querySelector('[data-testid="stMetricValue"]').innerText.trim(),
+            ]))"""
+    )
+
+
+def assert_no_traceback(page) -> None:
+    body = page.locator("body").inner_text()
+    assert "Traceback" not in body, body
+    assert page.locator('[data-testid="stException"]').count() == 0, body
+    assert not page.page_errors, page.page_errors
+
+
+def choose(page, selectbox_label: str, option: str) -> None:
+    """Pick an option of a Streamlit selectbox: click it, then click the option."""
+    from playwright.sync_api import expect
+
+    page.locator('[data-testid="stSelectbox"]').filter(has_text=selectbox_label).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    expect(page.get_by_role("combobox", name=selectbox_label)).to_have_value(option)
+
+
+# ---------------------------------------------------------------------------
+# tests
+# ---------------------------------------------------------------------------
+
+def test_every_page_loads(page, server, app_page):
+    page.goto(f"{server.url}/{app_page.url_path}")
+    page.locator('[data-testid="stMain"]').wait_for()
+    if app_page.title:
+        page.get_by_role("heading", name=app_page.title).first.wait_for(timeout=60_000)
+    wait_idle(page)
+    assert_no_traceback(page)
+    assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+
+
+def test_alpha_slider_changes_the_pvalue(page, server):
+    from playwright.sync_api import expect
+
+    open_app(page, server)
+    expect(page.locator('[data-testid="stMetric"]')).to_have_count(4)
+    before = read_metrics(page)
+    assert {NAIVE_LABEL, BOOT_LABEL} <= set(before), before
+    for label in (NAIVE_LABEL, BOOT_LABEL):
+        assert 0 <= float(before[label]) <= 1, before
+
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text=ALPHA_A_LABEL)
+    thumb = slider.get_by_role("slider")
+    expect(thumb).to_have_attribute("aria-valuetext", "0.1")
+    # End moves α₁ to the top of its grid, 10; pressing it again is harmless, so
+    # retry if the first press landed while the widget was being re-mounted.
+    for _ in range(3):
+        thumb.focus()
+        page.keyboard.press("End")
+        try:
+            expect(thumb).to_have_attribute("aria-valuetext", "10", timeout=3_000)
+            break
+        except AssertionError:
+            continue
+    expect(thumb).to_have_attribute("aria-valuetext", "10")
+
+    page.wait_for_function(
+        """before => {
+            const vals = [...document.querySelectorAll('[data-testid="stMetricValue"]')]
+                .map(e => e.innerText.trim());
+            return vals.length > 0 && JSON.stringify(vals) !== before;
+        }""",
+        arg=json.dumps([before[k] for k in before]),
+        timeout=RUN_TIMEOUT_MS,
+    )
+    wait_idle(page)
+    after = read_metrics(page)
+    assert set(after) == set(before)
+    # Noise Lap(2/α₁) on A drops from Lap(20) to Lap(0.2): the private histogram
+    # A changes, and so does the chi-square p-value computed from it.
+    assert after[NAIVE_LABEL] != before[NAIVE_LABEL]
+    assert (after[NAIVE_LABEL], after[BOOT_LABEL]) != (before[NAIVE_LABEL], before[BOOT_LABEL])
+    assert "cmp_alpha_a=10" in page.url  # the setting is bound to the URL
+    expect(page.get_by_text("At the 5% level", exact=False)).to_be_visible()
+    assert_no_traceback(page)
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "compare_histograms.png"), full_page=True)
+
+
+def test_degenerate_case_from_url_shows_plain_error(page, server):
+    """Deep link: two uniform bins, N = 1,000, α = 0.001, seed 0 gives N̂ = 0."""
+    from playwright.sync_api import expect
+
+    query = ("?cmp_a=Shape%3A+Uniform&cmp_b=Shape%3A+Uniform&cmp_m=2&cmp_n=1%2C000"
+             "&cmp_alpha_a=0.001&cmp_alpha_b=0.001&cmp_seed=0")
+    page.goto(f"{server.url}/{query}")
+    error = page.locator('[data-testid="stAlertContentError"]')
+    expect(error).to_contain_text("The bootstrap test cannot be run", timeout=60_000)
+    wait_idle(page)
+    expect(page.get_by_role("combobox", name="Histogram A")).to_have_value("Shape: Uniform")
+    # The run may end before the browser has drawn every element: wait for them.
+    expect(page.locator('[data-testid="stMetric"]')).to_have_count(3)
+    expect(page.get_by_text("No null distribution: see the message above.")).to_be_visible()
+    metrics = read_metrics(page)
+    assert NAIVE_LABEL in metrics and BOOT_LABEL not in metrics, metrics
+    assert_no_traceback(page)
+
+
+# Upload cases: file content, a fragment of the expected error (None: valid file).
+UPLOADS = [
+    ("valid", "a,b\n500,520\n300,310\n200,190\n", None),
+    ("empty", "", "The file is empty"),
+    ("text", "a,b\n1,x\n2,3\n", '"x" is not a number'),
+    ("negative", "a,b\n1,-2\n2,3\n", "negative count"),
+    ("nan", "a,b\n1,nan\n2,3\n", '"nan" is not allowed'),
+    ("inf", "a,b\n1,inf\n2,3\n", '"inf" is not allowed'),
+    ("lengths", "a,b\n1,2\n2,3\n4\n", "same number of rows"),
+    ("zeros", "a,b\n0,0\n0,0\n", "all counts equal to 0"),
+    ("valid_again", "a,b\n500,520\n300,310\n200,190\n", None),
+]
+
+
+def test_uploads_show_plain_errors(page, server, tmp_path):
+    from playwright.sync_api import expect
+
+    open_app(page, server)
+    choose(page, "Histogram A", "Uploaded CSV file")
+    choose(page, "Histogram B", "Uploaded CSV file")
+    expect(page.get_by_text("Upload a CSV file to use it as a histogram")).to_be_visible()
+    wait_idle(page)
+
+    file_input = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    errors = page.locator('[data-testid="stAlertContentError"]')
+    for name, content, fragment in UPLOADS:
+        path = tmp_path / f"{name}.csv"
+        path.write_text(content, encoding="utf-8")
+        file_input.set_input_files(str(path))
+        expect(page.locator('[data-testid="stFileChipName"]')).to_have_text(path.name)
+        if fragment is None:
+            expect(errors).to_have_count(0)
+            expect(page.locator('[data-testid="stMetric"]')).to_have_count(4)
+            wait_idle(page)
+            metrics = read_metrics(page)
+            assert float(metrics[BOOT_LABEL]) >= 0, metrics
+        else:
+            expect(errors).to_have_count(1)
+            expect(errors).to_contain_text(fragment)
+            wait_idle(page)
+            text = errors.inner_text()
+            assert "cannot be used" in text or "cannot be compared" in text, text
+            expect(page.locator('[data-testid="stMetric"]')).to_have_count(0)
+        # The controls to fix the input are still there.
+        expect(page.get_by_role("combobox", name="Histogram A")).to_have_value("Uploaded CSV file")
+        expect(page.get_by_role("combobox", name="Histogram B")).to_have_value("Uploaded CSV file")
+        expect(page.locator('[data-testid="stFileUploaderDropzone"]')).to_be_visible()
+        assert_no_traceback(page)

@@ -1,0 +1,455 @@
+"""Page tests with streamlit.testing.v1.AppTest.
+
+Every page app.py routes to is smoke-tested (the list is read from app.py, see
+conftest.py). The page "Compare two private histograms" is driven through its
+widgets by key (keys from pages/compare_histograms.py and widgets.py): the
+default view, α, seed, sources and bins, the degenerate bootstrap case and
+uploaded files (AppTest drives st.file_uploader in this Streamlit version).
+"""
+
+from __future__ import annotations
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+import widgets
+from conftest import APP_PATH, REPO_ROOT, routed_pages
+
+PAGE = "pages/compare_histograms.py"
+
+NAIVE = "Naive χ² test p-value"
+BOOT = "Parametric bootstrap p-value"
+NHAT_A = "Estimated N̂ (A)"
+NHAT_B = "Estimated N̂ (B)"
+METRICS = {NAIVE, BOOT, NHAT_A, NHAT_B}
+CANNOT_BOOTSTRAP = "The bootstrap test cannot be run"
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+def new_app() -> AppTest:
+    return AppTest.from_file(str(APP_PATH), default_timeout=60)
+
+
+def assert_clean(at: AppTest) -> None:
+    """No uncaught exception, and no error text that looks like a traceback."""
+    assert not at.exception, "\n\n".join(
+        f"{e.message}\n{''.join(e.stack_trace)}" for e in at.exception
+    )
+    for e in at.error:
+        assert "Traceback" not in e.value and 'File "' not in e.value, e.value
+
+
+def run(at: AppTest) -> AppTest:
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def start() -> AppTest:
+    return run(new_app())
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def captions(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+def pvalue(text: str) -> float:
+    value = float(text)
+    assert 0.0 <= value <= 1.0, text
+    return value
+
+
+def count(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def assert_full_result(at: AppTest) -> dict[str, str]:
+    """The four metrics and a verdict are shown, with sensible values."""
+    shown = metrics(at)
+    assert set(shown) == METRICS, shown
+    pvalue(shown[NAIVE])
+    pvalue(shown[BOOT])
+    assert count(shown[NHAT_A]) >= 0 and count(shown[NHAT_B]) >= 0
+    verdicts = [v.value for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
+    assert len(verdicts) == 1, verdicts
+    assert not errors(at), errors(at)
+    return shown
+
+
+def degrees_of_freedom(at: AppTest) -> int:
+    """df of the naive test, from its caption "χ² = …, df = M − 1"."""
+    [cap] = [c for c in captions(at) if c.startswith("χ² =")]
+    return int(cap.rsplit("df = ", 1)[1])
+
+
+# ---------------------------------------------------------------------------
+# every routed page
+# ---------------------------------------------------------------------------
+
+def test_app_routes_every_page_file():
+    """app.py's page list is what the smoke test runs; no page file is left unrouted."""
+    pages = routed_pages()
+    assert pages, "no st.Page(...) found in app.py"
+    paths = [p.path for p in pages]
+    assert len(paths) == len(set(paths)), paths
+    assert sum(p.default for p in pages) <= 1
+    for path in paths:
+        assert (REPO_ROOT / path).is_file(), f"app.py routes to a missing file {path}"
+    page_files = sorted(
+        p.relative_to(REPO_ROOT).as_posix()
+        for p in (REPO_ROOT / "pages").glob("*.py") if not p.name.startswith("_")
+    )
+    assert sorted(paths) == page_files, "every pages/*.py must be routed in app.py"
+    assert PAGE in paths
+
+
+def test_page_smoke(app_page):
+    at = start()
+    at.switch_page(app_page.path)
+    run(at)
+    assert not at.error, errors(at)
+    assert at.main.children, "the page shows nothing"
+    if app_page.title is not None and at.title:
+        assert at.title[0].value == app_page.title
+
+
+# ---------------------------------------------------------------------------
+# "Compare two private histograms"
+# ---------------------------------------------------------------------------
+
+def test_default_view_shows_metrics_and_verdict():
+    at = start()
+    shown = assert_full_result(at)
+    # Built-in populations, 5-year groups (18 bins), N = 10,000 each by default.
+    assert degrees_of_freedom(at) == 17
+    assert "true N = 10,000" in captions(at)
+    assert abs(count(shown[NHAT_A]) - 10_000) < 1_000
+    # The verdict quotes the bootstrap p-value shown in the metric.
+    [verdict] = [v.value for v in (*at.success, *at.warning)]
+    assert f"p = {shown[BOOT]} " in verdict
+    assert len(at.download_button) == 2
+
+
+def test_changing_alpha_a_changes_the_pvalues():
+    at = start()
+    at.select_slider(key="cmp_n").set_value(1000)
+    run(at)
+    assert at.select_slider(key="cmp_alpha_a").value == 0.1
+    before = assert_full_result(at)
+    at.select_slider(key="cmp_alpha_a").set_value(1.0)
+    run(at)
+    after = assert_full_result(at)
+    # With N = 1,000 in 18 bins, noise Lap(20) vs Lap(2) on A changes the
+    # private histogram A, hence the chi-square statistic and its p-value.
+    assert after[NAIVE] != before[NAIVE]
+    # B's noise does not depend on α₁ and the debiasing of B is unchanged.
+    assert after[NHAT_B] == before[NHAT_B]
+
+
+def _metrics_for_seed(seed: int) -> dict[str, str]:
+    at = start()
+    at.number_input(key="cmp_seed").set_value(seed)
+    run(at)
+    return assert_full_result(at)
+
+
+def test_same_seed_reproduces_and_new_seed_changes():
+    first = _metrics_for_seed(123)
+    # Clear st.cache_data so the second app really recomputes instead of
+    # returning the cached comparison.
+    st.cache_data.clear()
+    again = _metrics_for_seed(123)
+    assert again == first
+    other = _metrics_for_seed(124)
+    assert other != first
+
+
+def test_new_draw_button_picks_a_new_seed():
+    at = start()
+    seed = at.number_input(key="cmp_seed").value
+    before = metrics(at)
+    at.button(key="cmp_seed_new").click()
+    run(at)
+    assert at.number_input(key="cmp_seed").value != seed
+    assert metrics(at) != before
+    assert_full_result(at)
+
+
+def test_shape_sources_show_bins_slider():
+    at = start()
+    assert len(at.radio(key="cmp_width").options) == 3
+    at.selectbox(key="cmp_a").set_value("uniform")
+    at.selectbox(key="cmp_b").set_value("normal")
+    run(at)
+    # No population chosen: the age-group radio gives way to the "Bins M" slider.
+    assert "cmp_width" not in [r.key for r in at.radio]
+    m = at.slider(key="cmp_m")
+    assert m.label == "Bins M" and m.value == 20
+    assert_full_result(at)
+    assert degrees_of_freedom(at) == 19
+    m.set_value(5)
+    run(at)
+    assert_full_result(at)
+    assert degrees_of_freedom(at) == 4
+    verdict = [v.value for v in (*at.success, *at.warning)][0]
+    assert "Uniform" in verdict and "Normal" in verdict
+
+
+@pytest.mark.parametrize(("width", "bins"), [(1, 86), (5, 18), (10, 9)])
+def test_age_binnings(width, bins):
+    at = start()
+    at.radio(key="cmp_width").set_value(width)
+    run(at)
+    assert_full_result(at)
+    assert degrees_of_freedom(at) == bins - 1
+
+
+def test_different_n_for_b():
+    at = start()
+    at.checkbox(key="cmp_n_sep").check()
+    run(at)
+    at.select_slider(key="cmp_n_b").set_value(1000)
+    run(at)
+    assert_full_result(at)
+    caps = captions(at)
+    assert "true N = 10,000" in caps and "true N = 1,000" in caps
+
+
+def test_zoom_toggle_and_bootstrap_replicates():
+    at = start()
+    at.toggle(key="cmp_zoom").set_value(True)
+    at.select_slider(key="cmp_boot").set_value(200)
+    run(at)
+    assert_full_result(at)
+    verdict = [v.value for v in (*at.success, *at.warning)][0]
+    assert "from B = 200 replicates" in verdict
+
+
+def test_extreme_privacy_with_one_year_bins_does_not_crash():
+    """α₁ = α₂ = 0.001, N = 1,000, 86 bins: pure noise, yet no crash.
+
+    Lap(2000) noise on 86 bins leaves about a third of the noisy counts above
+    1/α = 1000, so N̂ comes out far above 0 and the bootstrap does run here
+    (the degenerate case needs every noisy count at or below 1/α; see below).
+    """
+    at = start()
+    at.radio(key="cmp_width").set_value(1)
+    at.select_slider(key="cmp_n").set_value(1000)
+    at.select_slider(key="cmp_alpha_a").set_value(0.001)
+    at.select_slider(key="cmp_alpha_b").set_value(0.001)
+    run(at)
+    shown = metrics(at)
+    assert NAIVE in shown and NHAT_A in shown and NHAT_B in shown
+    if BOOT not in shown:
+        assert any(CANNOT_BOOTSTRAP in e for e in errors(at)), errors(at)
+    assert degrees_of_freedom(at) == 85
+
+
+def _assert_degenerate(at: AppTest) -> None:
+    """The bootstrap cannot be run: an st.error says so, the rest still shows."""
+    assert_clean(at)
+    msgs = [e for e in errors(at) if CANNOT_BOOTSTRAP in e]
+    assert len(msgs) == 1, errors(at)
+    assert "N-hat is 0" in msgs[0] or "N̂" in msgs[0]
+    shown = metrics(at)
+    assert BOOT not in shown
+    assert {NAIVE, NHAT_A, NHAT_B} <= set(shown)
+    pvalue(shown[NAIVE])
+    assert 0 in (count(shown[NHAT_A]), count(shown[NHAT_B]))
+    assert not [v for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
+    assert any("No null distribution" in i.value for i in at.info)
+    assert len(at.download_button) == 2
+
+
+def test_degenerate_sampled_histograms_show_error():
+    """Two bins, N = 1,000, α = 0.001: often every noisy count is <= 1/α = 1000.
+
+    Among ten seeds some give N̂ = 0 (degenerate), some not; none may crash.
+    """
+    degenerate = 0
+    for seed in range(10):
+        at = start()
+        at.selectbox(key="cmp_a").set_value("uniform")
+        at.selectbox(key="cmp_b").set_value("uniform")
+        run(at)
+        at.slider(key="cmp_m").set_value(2)
+        at.select_slider(key="cmp_n").set_value(1000)
+        at.select_slider(key="cmp_alpha_a").set_value(0.001)
+        at.select_slider(key="cmp_alpha_b").set_value(0.001)
+        at.number_input(key="cmp_seed").set_value(seed)
+        run(at)
+        if BOOT in metrics(at):
+            assert_full_result(at)
+        else:
+            _assert_degenerate(at)
+            degenerate += 1
+    assert degenerate >= 1
+
+
+# ---------------------------------------------------------------------------
+# uploads (AppTest drives st.file_uploader)
+# ---------------------------------------------------------------------------
+
+def upload_both(data: bytes, *, a: str = "upload", b: str = "upload",
+                name: str = "counts.csv") -> AppTest:
+    at = start()
+    at.selectbox(key="cmp_a").set_value(a)
+    at.selectbox(key="cmp_b").set_value(b)
+    run(at)
+    assert any("Upload a CSV file" in i.value for i in at.info)
+    assert not at.metric
+    at.file_uploader(key="cmp_file").set_value((name, data, "text/csv"))
+    return run(at)
+
+
+def assert_controls_remain(at: AppTest) -> None:
+    """After a bad file the source pickers and the uploader are still there."""
+    assert at.selectbox(key="cmp_a").value == "upload"
+    assert at.selectbox(key="cmp_b").value in widgets.SOURCE_LABELS
+    assert at.file_uploader(key="cmp_file").label.startswith("CSV file")
+    assert at.radio(key="cmp_file_kind").value in ("counts", "values")
+
+
+def test_valid_counts_upload():
+    at = upload_both(b"a,b\n10,20\n30,40\n50,60\n")
+    shown = assert_full_result(at)
+    caps = captions(at)
+    assert "Bins: M = 3, one per row of your file." in caps
+    assert "Both histograms are used as uploaded; no sampling." in caps
+    assert "true N = 90" in caps and "true N = 120" in caps
+    assert degrees_of_freedom(at) == 2
+    verdict = [v.value for v in (*at.success, *at.warning)][0]
+    assert "a (uploaded)" in verdict and "b (uploaded)" in verdict
+    assert count(shown[NHAT_A]) >= 0
+    # Columns can be swapped.
+    at.selectbox(key="cmp_col_a").set_value("b")
+    at.selectbox(key="cmp_col_b").set_value("a")
+    run(at)
+    assert_full_result(at)
+
+
+BAD_UPLOADS = {
+    "empty": (b"", "The file is empty"),
+    "blank": (b"\n \n", "The file is empty"),
+    "text_in_count": (b"a,b\n1,x\n2,3\n", '"x" is not a number'),
+    "negative": (b"a,b\n1,-2\n2,3\n", "negative count"),
+    "nan": (b"a,b\n1,nan\n2,3\n", '"nan" is not allowed'),
+    "inf": (b"a,b\n1,inf\n2,3\n", '"inf" is not allowed'),
+    "different_lengths": (b"a,b\n1,2\n2,3\n4\n", "same number of rows"),
+    "all_zeros": (b"a,b\n0,0\n0,0\n", "all counts equal to 0"),
+    "one_bin": (b"a,b\n1,2\n", "at least 2 bins"),
+    "utf16": ("a,b\n1,2\n3,4\n".encode("utf-16"), "UTF-16"),
+    "excel": (b"PK\x03\x04rest-of-a-zip", "Excel workbook"),
+    "latin1": ("Åge,b\n1,2\n3,4\n".encode("latin-1"), "not UTF-8"),
+    "header_only": (b"a,b\n", "no data rows"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_UPLOADS))
+def test_bad_upload_shows_plain_error(case):
+    data, fragment = BAD_UPLOADS[case]
+    at = upload_both(data, name=f"{case}.csv")
+    msgs = errors(at)
+    assert len(msgs) == 1, msgs
+    assert fragment in msgs[0]
+    assert msgs[0].startswith(("This file cannot be used:", "These histograms cannot be compared:"))
+    assert not at.metric
+    assert_controls_remain(at)
+    # A good file afterwards recovers the page.
+    good = b"a,b\n500,520\n300,310\n200,190\n"
+    at.file_uploader(key="cmp_file").set_value(("good.csv", good, "text/csv"))
+    run(at)
+    assert_full_result(at)
+
+
+def test_uploaded_counts_must_match_the_age_groups():
+    at = upload_both(b"a\n1\n2\n3\n", b="usa")
+    [msg] = errors(at)
+    assert "has 3 bins but the age groups chosen have 18" in msg
+    assert_controls_remain(at)
+
+
+def test_uploaded_raw_values_are_binned_into_age_groups():
+    at = upload_both(b"age\n3\n20\n30\n45\n45\n90\n", b="usa")
+    at.radio(key="cmp_file_kind").set_value("values")
+    run(at)
+    assert_full_result(at)
+    assert degrees_of_freedom(at) == 17
+    assert "true N = 6" in captions(at)
+
+
+def test_uploaded_constant_values_with_equal_width_bins_show_error():
+    at = upload_both(b"v\n5\n5\n5\n", b="uniform")
+    at.radio(key="cmp_file_kind").set_value("values")
+    run(at)
+    [msg] = errors(at)
+    assert msg.startswith("These histograms cannot be compared:")
+    assert not at.metric
+
+
+def test_uploaded_counts_as_proportions_are_sampled():
+    at = upload_both(b"label,a,b\n0-4,1,2\n5-9,3,4\n")
+    at.radio(key="cmp_use").set_value("sample")
+    run(at)
+    assert_full_result(at)
+    caps = captions(at)
+    assert caps.count("true N = 10,000") == 2
+    assert "Both histograms are used as uploaded; no sampling." not in caps
+
+
+def test_private_upload_with_tiny_counts_is_degenerate():
+    """Already-private counts all at or below 1/α give N̂ = 0: deterministic error."""
+    at = upload_both(b"a,b\n1,3\n2,4\n")
+    at.checkbox(key="cmp_private").check()
+    at.select_slider(key="cmp_alpha_a").set_value(0.001)
+    at.select_slider(key="cmp_alpha_b").set_value(0.001)
+    run(at)
+    _assert_degenerate(at)
+    assert count(metrics(at)[NHAT_A]) == 0 and count(metrics(at)[NHAT_B]) == 0
+    assert "true N unknown (private input)" in captions(at)
+
+
+def test_private_upload_runs_the_test():
+    at = upload_both(b"a,b\n120,100\n300,310\n80,95\n")
+    at.checkbox(key="cmp_private").check()
+    run(at)
+    assert_full_result(at)
+    assert captions(at).count("true N unknown (private input)") == 2
+
+
+def test_url_query_parameters_restore_the_view():
+    at = new_app()
+    at.query_params["cmp_alpha_a"] = "1"
+    run(at)
+    assert at.select_slider(key="cmp_alpha_a").value == 1.0
+    assert_full_result(at)
+
+
+@pytest.mark.parametrize("query", [
+    {"cmp_alpha_a": "abc"},
+    {"cmp_alpha_a": "0.123"},
+    {"cmp_seed": "-5"},
+    {"cmp_seed": "x"},
+    {"cmp_a": "nope"},
+    {"cmp_width": "7"},
+    {"cmp_n": "3"},
+    {"cmp_m": "1000"},
+], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+def test_bad_url_query_parameters_are_ignored(query):
+    at = new_app()
+    at.query_params.update(query)
+    run(at)
+    assert_full_result(at)
+
