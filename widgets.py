@@ -22,6 +22,7 @@ ALPHA_GRID = tuple(float(f"{v:.2g}") for v in np.logspace(-3, 1, 41))
 # Sample sizes 1, 2, 5 x 10^k from 10^3 to 5 x 10^7 (the paper's range).
 N_GRID = tuple(int(m * 10**k) for k in range(3, 8) for m in (1, 2, 5))
 BOOT_GRID = (100, 200, 500, 1000, 2000, 5000, 10_000)
+DEFAULT_SEED = 2022
 
 UPLOAD = "upload"
 AGE_BINNINGS = {1: "Single years (86 bins)", 5: "5-year groups (18 bins)", 10: "10-year groups (9 bins)"}
@@ -71,8 +72,9 @@ def seed_control(key: str = "seed") -> int:
         st.button("New draw", key=f"{key}_new", on_click=_new_draw,
                   help="Draw new data and noise (picks a new seed).", icon=":material/casino:")
     with col1:
+        st.session_state.setdefault(key, DEFAULT_SEED)
         seed = st.number_input(
-            "Seed", min_value=0, max_value=2**31 - 1, value=2022, step=1, key=key,
+            "Seed", min_value=0, max_value=2**31 - 1, step=1, key=key,
             help="Random seed. The same seed and settings reproduce exactly the same view.",
             bind="query-params",
         )
@@ -109,8 +111,12 @@ class Upload:
     kind: str  # "counts" or "values"
 
 
-def upload_control(key: str = "upload") -> Upload | None:
-    """File uploader with its options; shows st.error and returns None on bad files."""
+def upload_control(key: str = "upload") -> tuple[Upload | None, str | None]:
+    """File uploader with its options.
+
+    Returns the parsed upload, or None and why not (no file yet, or what is
+    wrong with the file, in plain words).
+    """
     st.markdown("**Your CSV file**")
     kind = st.radio(
         "The file holds", ["counts", "values"], horizontal=True, key=f"{key}_kind",
@@ -125,14 +131,12 @@ def upload_control(key: str = "upload") -> Upload | None:
         "names the columns.",
     )
     if file is None:
-        st.info("Upload a CSV file to use it as a histogram, or pick a built-in source.")
-        return None
+        return None, None
     try:
         table = datasets.read_csv_upload(file.getvalue())
     except datasets.UploadError as exc:
-        st.error(f"This file cannot be used: {exc}")
-        return None
-    return Upload(table=table, kind=kind)
+        return None, f"This file cannot be used: {exc}"
+    return Upload(table=table, kind=kind), None
 
 
 def column_picker(upload: Upload, side: str, *, index: int, key: str) -> str:
@@ -143,9 +147,14 @@ def column_picker(upload: Upload, side: str, *, index: int, key: str) -> str:
     )
 
 
+def error(message: str) -> None:
+    """Show a plain-language error, the same way on every page."""
+    st.error(message, icon=":material/error:")
+
+
 def show_error(message: str) -> None:
     """Show a plain-language error (never a traceback) and stop the page."""
-    st.error(message, icon=":material/error:")
+    error(message)
     st.stop()
 
 
@@ -169,10 +178,32 @@ class SideInput:
 
 @dataclass(frozen=True)
 class PairInput:
-    labels: list[str]
-    a: SideInput
-    b: SideInput
-    private: bool  # both are uploaded, already private histograms
+    """Histograms A and B over common bins, or why they cannot be had.
+
+    When ``problem`` is set the other fields may be None; ``waiting`` marks
+    the harmless case of a file not uploaded yet.
+    """
+
+    labels: list[str] | None
+    a: SideInput | None
+    b: SideInput | None
+    private: bool = False  # both are uploaded, already private histograms
+    problem: str | None = None
+    waiting: bool = False
+
+    @property
+    def sampled(self) -> bool:
+        """True when at least one histogram is drawn with a sample size N."""
+        return self.a is None or not (self.a.fixed and self.b.fixed)
+
+    def stop_if_unusable(self) -> None:
+        """Show why the pair cannot be used (after the controls) and stop."""
+        if self.problem is None:
+            return
+        if self.waiting:
+            st.info(self.problem, icon=":material/upload_file:")
+            st.stop()
+        show_error(self.problem)
 
 
 def _binning_control(sources: list[str], upload: Upload | None, key: str):
@@ -213,8 +244,10 @@ def _labels(width, m, upload: Upload | None, sources, lo_hi) -> list[str]:
 def histogram_pair_control(key: str = "pair") -> PairInput:
     """Pick histograms A and B (source, binning, upload) and resolve them.
 
-    Shows ``st.error`` and stops the page when the choices cannot be
-    combined (an unusable file, bins that do not match).
+    Never stops the page: when the choices cannot be combined (no file yet,
+    an unusable file, bins that do not match) the result carries the reason,
+    so the page can draw its other controls first and then call
+    ``PairInput.stop_if_unusable``.
     """
     c1, c2 = st.columns(2)
     with c1:
@@ -226,9 +259,14 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
     col_a = col_b = None
     if UPLOAD in sources:
         with st.container(border=True):
-            upload = upload_control(key=f"{key}_file")
+            upload, problem = upload_control(key=f"{key}_file")
             if upload is None:
-                st.stop()
+                return PairInput(
+                    None, None, None,
+                    problem=problem or "Upload a CSV file to use it as a histogram, or pick a "
+                    "built-in source.",
+                    waiting=problem is None,
+                )
             cols = st.columns(2)
             if src_a == UPLOAD:
                 with cols[0]:
@@ -243,10 +281,12 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
     if upload is not None and upload.kind == "values":
         chosen = [upload.table[c].dropna() for c in (col_a, col_b) if c is not None]
         if any(len(v) == 0 for v in chosen):
-            show_error("A chosen column of your file has no values.")
+            return PairInput(None, None, None, problem="A chosen column of your file has no values.")
         if width is None:
             allv = pd.concat(chosen)
-            lo_hi = (float(allv.min()), float(allv.max()))
+            lo, hi = float(allv.min()), float(allv.max())
+            # All values equal: one unit-wide range around them.
+            lo_hi = (lo, hi) if hi > lo else (lo - 0.5, hi + 0.5)
 
     def side(src: str, name: str, col: str | None) -> SideInput:
         if src in datasets.POPULATIONS:
@@ -264,17 +304,22 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
                 )
         else:
             values = upload.table[col].dropna().to_numpy()
+            if width is not None and np.any(values < 0):
+                raise datasets.UploadError(
+                    f"Column \"{col}\" has a negative value ({values.min():g}); ages must be 0 "
+                    "or more."
+                )
             if width is not None:
                 counts = datasets.bin_values(values, width=width).astype(float)
             else:
                 counts = datasets.bin_values(values, m=m, lo=lo_hi[0], hi=lo_hi[1]).astype(float)
-        return SideInput(f"{col} (uploaded)", counts, True)
+        return SideInput(f"your column \"{col}\"", counts, True)
 
     try:
         a = side(src_a, "A", col_a)
         b = side(src_b, "B", col_b)
     except ValueError as exc:  # UploadError and dpcore argument errors
-        show_error(f"These histograms cannot be compared: {exc}")
+        return PairInput(None, None, None, problem=f"These histograms cannot be compared: {exc}")
     private = False
     if upload is not None:
         use = st.radio(

@@ -653,6 +653,8 @@ def counts_from_column(column, *, name: str = "A") -> np.ndarray:
         i = int(negative[0])
         raise UploadError(f"{who} has a negative count ({arr[i]:g} in row {i + 1}); "
                           "counts must be 0 or more.")
+    if arr.sum() > _MAX_MAGNITUDE:
+        raise UploadError(f"{who} adds up to {arr.sum():.3g}; totals up to 1e15 are supported.")
     if not arr.sum() > 0:
         raise UploadError(f"{who} has all counts equal to 0; at least one count must be positive.")
     return arr

@@ -137,7 +137,8 @@ def null_distribution_figure(
     else:
         fig.add_vline(
             x=statistic, line=dict(color=COLORS["statistic"], width=3),
-            annotation_text=f"observed T = {statistic:,.1f}", annotation_position="top right",
+            annotation_text=f"observed T = {statistic:,.1f}",
+            annotation_position="bottom left" if statistic > 0.7 * hi else "top right",
         )
     fig.update_layout(height=380, xaxis_title="statistic", yaxis_title="density", **_LAYOUT)
     fig.update_xaxes(range=[0, hi])

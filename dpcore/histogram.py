@@ -14,12 +14,17 @@ import numpy as np
 
 from dpcore._validation import count_array, positive_scalar
 
-__all__ = ["laplace_scale", "perturb_histogram", "zero_probability"]
+__all__ = ["laplace_scale", "noise_sd", "perturb_histogram", "zero_probability"]
 
 
 def laplace_scale(alpha: float) -> float:
     """Scale b = 2/alpha of the Laplace noise of eq. (2.4)."""
     return 2.0 / positive_scalar(alpha, "alpha")
+
+
+def noise_sd(alpha: float) -> float:
+    """Standard deviation of the noise Lap(2/alpha): sqrt(2) * 2/alpha."""
+    return float(np.sqrt(2.0) * laplace_scale(alpha))
 
 
 def perturb_histogram(counts, alpha: float, *, rng=None) -> np.ndarray:

@@ -337,10 +337,10 @@ class BootstrapTestResult:
 
 def _degenerate_message(name: str, n_hat: int, alpha: float) -> str:
     return (
-        f"{name}: the estimated total N-hat is {n_hat}: at alpha = {alpha:g} almost every "
-        f"noisy count is at or below 1/alpha = {1 / alpha:g}, so the histogram cannot be told "
+        f"{name}: the estimated total N̂ is {n_hat}: at α = {alpha:g} (almost) every "
+        f"noisy count is at or below 1/α = {1 / alpha:g}, so the histogram cannot be told "
         "apart from pure noise and the null distribution cannot be simulated. "
-        "More data or a larger alpha (weaker privacy) is needed."
+        "More data or a larger α (weaker privacy) is needed."
     )
 
 

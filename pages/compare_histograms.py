@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 import widgets
-from dpcore import figures, homogeneity
+from dpcore import figures, histogram, homogeneity
 from dpcore.homogeneity import Comparison
 
 LEVEL = 0.05
@@ -37,11 +37,10 @@ st.markdown(
 
 with st.container(border=True):
     pair = widgets.histogram_pair_control(key="cmp")
-    sampled = not (pair.a.fixed and pair.b.fixed)
     c1, c2, c3 = st.columns(3)
     with c1:
         n_a = n_b = None
-        if sampled:
+        if pair.sampled:
             n_a = widgets.sample_size_slider("Sample size N (people per histogram)", key="cmp_n",
                                              default=10_000)
             if st.checkbox("Different N for B", key="cmp_n_sep", bind="query-params"):
@@ -62,6 +61,7 @@ with st.container(border=True):
         )
         seed = widgets.seed_control("cmp_seed")
 
+pair.stop_if_unusable()
 m = len(pair.labels)
 if n_boot * m > MAX_BOOT_CELLS:
     n_boot = max(10, MAX_BOOT_CELLS // m)
@@ -77,16 +77,30 @@ boot = result.bootstrap
 
 # --- Verdict -----------------------------------------------------------------
 if boot is None:
-    st.error(f"The bootstrap test cannot be run on these histograms. {result.bootstrap_error}",
-             icon=":material/error:")
+    widgets.error(f"The bootstrap test cannot be run on these histograms. {result.bootstrap_error}")
 else:
     finds = boot.pvalue < LEVEL
     verdict = (
         f"At the 5% level the parametric bootstrap test **{'finds' if finds else 'does not find'}"
-        f"** a difference between A ({pair.a.name}) and B ({pair.b.name}): "
-        f"p = {boot.pvalue:.3g} from B = {boot.n_boot:,} replicates."
+        f"** a difference between histogram A ({pair.a.name}) and histogram B ({pair.b.name}): "
+        f"p = {boot.pvalue:.3g} from {boot.n_boot:,} bootstrap replicates."
     )
     (st.success if not finds else st.warning)(verdict, icon=":material/balance:")
+
+for label, alpha, orig, n_hat in (
+    ("A", alpha_a, result.original1, result.estimate.n1_hat),
+    ("B", alpha_b, result.original2, result.estimate.n2_hat),
+):
+    mean_count = (n_hat if orig is None else orig.sum()) / m
+    noise = histogram.noise_sd(alpha)
+    if noise > mean_count:
+        st.warning(
+            f"Histogram {label} is mostly noise: at α = {alpha:g} the noise on each count has "
+            f"standard deviation {noise:,.0f}, more than the average count per bin "
+            f"({mean_count:,.1f}). N̂ and both tests are unreliable here; increase N or α, or "
+            "use wider bins.",
+            icon=":material/blur_on:",
+        )
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Naive χ² test p-value", f"{result.naive.pvalue:.3g}",

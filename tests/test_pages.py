@@ -234,7 +234,7 @@ def test_zoom_toggle_and_bootstrap_replicates():
     run(at)
     assert_full_result(at)
     verdict = [v.value for v in (*at.success, *at.warning)][0]
-    assert "from B = 200 replicates" in verdict
+    assert "from 200 bootstrap replicates" in verdict
 
 
 def test_extreme_privacy_with_one_year_bins_does_not_crash():
@@ -255,6 +255,14 @@ def test_extreme_privacy_with_one_year_bins_does_not_crash():
     if BOOT not in shown:
         assert any(CANNOT_BOOTSTRAP in e for e in errors(at)), errors(at)
     assert degrees_of_freedom(at) == 85
+    # The noise (sd 2,828) dwarfs the ~12 people per bin: the page says so for A and B.
+    noisy = [w.value for w in at.warning if "is mostly noise" in w.value]
+    assert len(noisy) == 2 and "standard deviation 2,828" in noisy[0]
+
+
+def test_no_noise_warning_when_counts_dominate():
+    at = start()  # N = 10,000 in 18 bins, α = 0.1: sd 28 against ~556 per bin
+    assert not [w.value for w in at.warning if "is mostly noise" in w.value]
 
 
 def _assert_degenerate(at: AppTest) -> None:
@@ -315,11 +323,14 @@ def upload_both(data: bytes, *, a: str = "upload", b: str = "upload",
 
 
 def assert_controls_remain(at: AppTest) -> None:
-    """After a bad file the source pickers and the uploader are still there."""
+    """After a bad file every control is still there, the problem is shown below them."""
     assert at.selectbox(key="cmp_a").value == "upload"
     assert at.selectbox(key="cmp_b").value in widgets.SOURCE_LABELS
     assert at.file_uploader(key="cmp_file").label.startswith("CSV file")
     assert at.radio(key="cmp_file_kind").value in ("counts", "values")
+    for key in ("cmp_n", "cmp_alpha_a", "cmp_alpha_b", "cmp_boot"):
+        assert at.select_slider(key=key).value is not None
+    assert at.number_input(key="cmp_seed").value >= 0
 
 
 def test_valid_counts_upload():
@@ -331,7 +342,7 @@ def test_valid_counts_upload():
     assert "true N = 90" in caps and "true N = 120" in caps
     assert degrees_of_freedom(at) == 2
     verdict = [v.value for v in (*at.success, *at.warning)][0]
-    assert "a (uploaded)" in verdict and "b (uploaded)" in verdict
+    assert "your column \"a\"" in verdict and "your column \"b\"" in verdict
     assert count(shown[NHAT_A]) >= 0
     # Columns can be swapped.
     at.selectbox(key="cmp_col_a").set_value("b")
@@ -390,13 +401,31 @@ def test_uploaded_raw_values_are_binned_into_age_groups():
     assert "true N = 6" in captions(at)
 
 
-def test_uploaded_constant_values_with_equal_width_bins_show_error():
+def test_uploaded_constant_values_are_binned_around_their_value():
+    """All values equal: the bins span one unit around them instead of failing."""
     at = upload_both(b"v\n5\n5\n5\n", b="uniform")
     at.radio(key="cmp_file_kind").set_value("values")
+    at.radio(key="cmp_use").set_value("sample")
+    run(at)
+    assert not errors(at)
+    assert "true N = 10,000" in captions(at)
+    assert degrees_of_freedom(at) == 19  # the default 20 equal-width bins
+
+
+@pytest.mark.parametrize(
+    "data, kind, b, expected",
+    [
+        (b"age\n3\n-3\n40\n", "values", "korea", 'Column "age" has a negative value (-3); ages'),
+        (b"a\n9e14\n9e14\n", "counts", "uniform", "adds up to 1.8e+15; totals up to 1e15"),
+    ],
+)
+def test_upload_problems_are_said_in_plain_words(data, kind, b, expected):
+    at = upload_both(data, b=b)
+    at.radio(key="cmp_file_kind").set_value(kind)
     run(at)
     [msg] = errors(at)
-    assert msg.startswith("These histograms cannot be compared:")
-    assert not at.metric
+    assert expected in msg and "`" not in msg
+    assert_controls_remain(at)
 
 
 def test_uploaded_counts_as_proportions_are_sampled():
