@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore.histogram import laplace_scale, perturb_histogram, zero_probability
+from dpcore.histogram import laplace_scale, noise_sd, perturb_histogram, zero_probability
 
 
 def test_shape_and_truncation():
@@ -45,6 +45,7 @@ def test_noise_variance_for_large_counts():
     alpha, n = 0.2, 100_000
     x = perturb_histogram(np.full(n, 10_000.0), alpha, rng=3)
     var = 2 * laplace_scale(alpha) ** 2
+    assert noise_sd(alpha) ** 2 == pytest.approx(var)
     # Var of the sample variance of a Laplace: (mu4 - sigma^4)/n, mu4 = 24 b^4 = 6 var^2.
     se = np.sqrt((6 * var**2 - var**2) / n)
     assert abs(np.var(x) - var) < 4 * se
