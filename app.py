@@ -8,8 +8,10 @@ def main() -> None:
                        layout="wide")
     pages = {
         "Testing private data": [
-            st.Page("pages/compare_histograms.py", title="Compare two private histograms",
+            st.Page("views/compare_histograms.py", title="Compare two private histograms",
                     icon=":material/compare_arrows:", default=True),
+            st.Page("views/test_calibration.py", title="Test calibration",
+                    icon=":material/tune:"),
         ],
     }
     st.navigation(pages).run()

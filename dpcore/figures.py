@@ -8,6 +8,8 @@ colour everywhere.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import plotly.express as px
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy import stats
@@ -19,6 +21,9 @@ __all__ = [
     "debias_figure",
     "histograms_figure",
     "null_distribution_figure",
+    "null_statistics_figure",
+    "rejection_figure",
+    "study_figure",
 ]
 
 COLORS = {
@@ -231,3 +236,87 @@ def debias_figure(
     fig.update_xaxes(range=[0, c_max])
     fig.update_yaxes(range=[0, max(c_max, float(expected_noisy_count(0.0, min(alpha_a, alpha_b))) * 1.1)])
     return fig
+
+
+def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.Figure:
+    """Figures 2-3: the naive statistic under H0 without and with DP, and chi-square(df)."""
+    without_dp = np.asarray(without_dp, dtype=float)
+    with_dp = np.asarray(with_dp, dtype=float)
+    hi = float(max(np.quantile(with_dp, 0.995), np.quantile(without_dp, 0.995),
+                   stats.chi2.ppf(0.999, df)))
+    bins = dict(start=0.0, end=hi, size=hi / 80)
+    fig = go.Figure()
+    for values, name, color in (
+        (without_dp, "without DP (counts C)", COLORS["original"]),
+        (with_dp, f"with DP (X = max(0, C + Lap(2/α)), α = {alpha:g})", COLORS["private"]),
+    ):
+        fig.add_trace(go.Histogram(
+            x=values, histnorm="probability density", name=name, marker_color=color,
+            opacity=0.6, xbins=bins,
+            hovertemplate="statistic %{x}<br>density %{y:.3g}<extra></extra>",
+        ))
+    grid = np.linspace(0.0, hi, 400)
+    fig.add_trace(go.Scatter(
+        x=grid, y=stats.chi2.pdf(grid, df), mode="lines", name=f"χ²({df}) density",
+        line=dict(color=COLORS["theory"], width=3), hoverinfo="skip",
+    ))
+    fig.add_vline(x=float(stats.chi2.ppf(0.95, df)),
+                  line=dict(color=COLORS["reference"], dash="dash", width=2),
+                  annotation_text="χ² 5% critical value", annotation_position="top right")
+    fig.update_layout(barmode="overlay", height=420, xaxis_title="chi-square statistic (2.3)",
+                      yaxis_title="density", **_LAYOUT)
+    fig.update_xaxes(range=[0, hi])
+    return fig
+
+
+_TEST_NAMES = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²"}
+
+
+def rejection_figure(
+    table, *, color: str = "test", facet_col: str | None = None,
+    facet_row: str | None = None, level: float = 0.05, height: int = 420,
+) -> go.Figure:
+    """Rejection rate against N (log axis) with 95% intervals and the level line.
+
+    ``table`` is tidy: one row per (setting, N, test) with columns ``n``,
+    ``rate``, ``ci_low``, ``ci_high``, ``test`` and those named by ``color``,
+    ``facet_col`` and ``facet_row``. The naive test is dashed, the bootstrap
+    solid.
+    """
+    data = table.copy()
+    data["test"] = data["test"].map(lambda t: _TEST_NAMES.get(t, t))
+    data["err_plus"] = data["ci_high"] - data["rate"]
+    data["err_minus"] = data["rate"] - data["ci_low"]
+    palette = [COLORS[k] for k in ("estimate", "private", "original", "theory", "statistic")]
+    if color == "test":
+        color_map = {"parametric bootstrap": COLORS["estimate"], "naive χ²": COLORS["statistic"]}
+    else:
+        color_map = dict(zip(pd.unique(data[color]), palette))
+    fig = px.line(
+        data.sort_values("n"), x="n", y="rate", color=color, line_dash="test",
+        line_dash_map={"parametric bootstrap": "solid", "naive χ²": "dash"},
+        color_discrete_map=color_map, facet_col=facet_col, facet_row=facet_row,
+        error_y="err_plus", error_y_minus="err_minus", log_x=True, markers=True,
+        hover_data={"ci_low": ":.3f", "ci_high": ":.3f", "err_plus": False, "err_minus": False},
+        labels={"n": "N (per histogram)", "rate": "rejection rate", "test": "test"},
+    )
+    fig.add_hline(y=level, line=dict(color=COLORS["reference"], dash="dot", width=1.5),
+                  annotation_text=f"{level:.0%} level", annotation_position="bottom right")
+    fig.update_yaxes(range=[-0.02, 1.02])
+    fig.update_layout(height=height, template="plotly_white", font=dict(size=13),
+                      margin=dict(l=60, r=20, t=60, b=50))
+    return fig
+
+
+def study_figure(table) -> go.Figure:
+    """The calibration study's grid: rows by privacy levels, columns by M, colour by pair."""
+    data = table.copy()
+    data["privacy"] = [
+        f"α = {a:g}" if a == b else f"α₁ = {a:g}, α₂ = {b:g}"
+        for a, b in zip(data["alpha1"], data["alpha2"])
+    ]
+    data["M"] = data["m"].map(lambda m: f"M = {m}")
+    data["pair"] = data["pair"].str.replace("_", " ") + " (" + data["effect"] + ")"
+    rows = data["privacy"].nunique()
+    return rejection_figure(data, color="pair", facet_col="M", facet_row="privacy",
+                            height=max(420, 260 * rows))

@@ -49,6 +49,7 @@ __all__ = [
     "estimate_null",
     "expected_noisy_count",
     "inverse_expected_noisy_count",
+    "bootstrap_null",
     "parametric_bootstrap_test",
     "release_and_test",
     "sample_and_test",
@@ -396,18 +397,8 @@ def parametric_bootstrap_test(
                 _degenerate_message(f"`x{which}`", n_hat, alpha), which=which
             )
 
-    m = x1.size
-    n_hat = np.array([est.n1_hat, est.n2_hat])
-    scale = np.array([[2.0 / alpha1], [2.0 / alpha2]])
-    p0 = est.p0_hat / est.p0_hat.sum()
-    chunk = max(1, _CHUNK_ELEMENTS // (2 * m))
-    null = np.empty(n_boot)
-    for start in range(0, n_boot, chunk):
-        b = min(chunk, n_boot - start)
-        u = rng.multinomial(n_hat, p0, size=(b, 2))  # line 8, shape (b, 2, M)
-        y = u + scale * rng.laplace(0.0, 1.0, size=(b, 2, m))  # line 9
-        np.maximum(y, 0.0, out=y)
-        null[start : start + b] = _chisq_given_totals(y, n_hat)  # line 10
+    n_hat = np.array([[est.n1_hat, est.n2_hat]])
+    null = bootstrap_null(n_hat, est.p0_hat[None, :], alpha1, alpha2, n_boot=n_boot, rng=rng)[0]
     pvalue = float(np.mean(null > statistic))  # line 11
     return BootstrapTestResult(
         statistic=statistic,
@@ -420,17 +411,68 @@ def parametric_bootstrap_test(
     )
 
 
-def _chisq_given_totals(y: np.ndarray, n_hat: np.ndarray) -> np.ndarray:
-    """Line 10 on replicates y of shape (B, 2, M) with totals n_hat > 0.
+def bootstrap_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -> np.ndarray:
+    """Bootstrap null statistics of Algorithm 1, lines 7-10, for many tests at once.
 
-    The same quantity as ``chisq_statistic(y[:, 0], y[:, 1], n1=.., n2=..)``
+    Parameters
+    ----------
+    n_hat : array_like of int, shape (R, 2)
+        N-hat_1, N-hat_2 of each of R tests (all >= 1).
+    p0_hat : array_like, shape (R, M)
+        p0-hat of each test.
+    alpha1, alpha2 : float
+        Privacy levels of the two histograms.
+    n_boot : int
+        Replicates B per test.
+
+    Returns
+    -------
+    numpy.ndarray, shape (R, B)
+        T_b of line 10 for every test and replicate. The draws are made as
+        arrays in chunks of at most ``_CHUNK_ELEMENTS`` bins, over tests and
+        over replicates, so memory stays bounded for any R and B.
+    """
+    n_hat = np.asarray(n_hat, dtype=np.int64)
+    p0 = np.asarray(p0_hat, dtype=float)
+    if n_hat.ndim != 2 or n_hat.shape[1] != 2 or p0.ndim != 2 or p0.shape[0] != n_hat.shape[0]:
+        raise ValueError("`n_hat` must have shape (R, 2) and `p0_hat` shape (R, M).")
+    if np.any(n_hat < 1):
+        raise ValueError("`n_hat` must be >= 1 for every test.")
+    if not np.all(np.isfinite(p0)) or np.any(p0 < 0):
+        raise ValueError("`p0_hat` must hold probabilities.")
+    n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
+    rng = np.random.default_rng(rng)
+    scale = np.array([[2.0 / positive_scalar(alpha1, "alpha1")],
+                      [2.0 / positive_scalar(alpha2, "alpha2")]])
+    p0 = p0 / p0.sum(axis=1, keepdims=True)
+    reps, m = p0.shape
+    b_chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // (2 * m)))
+    r_chunk = max(1, _CHUNK_ELEMENTS // (2 * m * b_chunk))
+    out = np.empty((reps, n_boot))
+    for r0 in range(0, reps, r_chunk):
+        rows = slice(r0, min(reps, r0 + r_chunk))
+        k = rows.stop - rows.start
+        n_rows, p_rows = n_hat[rows, None, :], p0[rows, None, None, :]
+        for b0 in range(0, n_boot, b_chunk):
+            b = min(b_chunk, n_boot - b0)
+            u = rng.multinomial(n_rows, p_rows, size=(k, b, 2))  # line 8, (k, b, 2, M)
+            y = u + scale * rng.laplace(0.0, 1.0, size=(k, b, 2, m))  # line 9
+            np.maximum(y, 0.0, out=y)
+            out[rows, b0 : b0 + b] = _chisq_given_totals(y, n_hat[rows])  # line 10
+    return out
+
+
+def _chisq_given_totals(y: np.ndarray, n_hat: np.ndarray) -> np.ndarray:
+    """Line 10 on replicates y of shape (R, B, 2, M) with totals n_hat (R, 2) > 0.
+
+    The same quantity as ``chisq_statistic(y[..., 0, :], y[..., 1, :], n1=.., n2=..)``
     without re-validating the simulated arrays.
     """
-    w = (n_hat / n_hat.sum())[:, None]  # E_ij = w_i s_j
-    s = y.sum(axis=1, keepdims=True)
+    w = (n_hat / n_hat.sum(axis=1, keepdims=True))[:, None, :, None]  # E_ij = w_i s_j
+    s = y.sum(axis=2, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         term = (y - w * s) ** 2 / (w * s)
-    return np.where(s > 0, term, 0.0).sum(axis=(1, 2))
+    return np.where(s > 0, term, 0.0).sum(axis=(2, 3))
 
 
 # ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Every page app.py routes to is smoke-tested (the list is read from app.py, see
 conftest.py). The page "Compare two private histograms" is driven through its
-widgets by key (keys from pages/compare_histograms.py and widgets.py): the
+widgets by key (keys from views/compare_histograms.py and widgets.py): the
 default view, α, seed, sources and bins, the degenerate bootstrap case and
 uploaded files (AppTest drives st.file_uploader in this Streamlit version).
 """
@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 import widgets
 from conftest import APP_PATH, REPO_ROOT, routed_pages
 
-PAGE = "pages/compare_histograms.py"
+PAGE = "views/compare_histograms.py"
 
 NAIVE = "Naive χ² test p-value"
 BOOT = "Parametric bootstrap p-value"
@@ -109,10 +109,13 @@ def test_app_routes_every_page_file():
         assert (REPO_ROOT / path).is_file(), f"app.py routes to a missing file {path}"
     page_files = sorted(
         p.relative_to(REPO_ROOT).as_posix()
-        for p in (REPO_ROOT / "pages").glob("*.py") if not p.name.startswith("_")
+        for p in (REPO_ROOT / "views").glob("*.py") if not p.name.startswith("_")
     )
-    assert sorted(paths) == page_files, "every pages/*.py must be routed in app.py"
+    assert sorted(paths) == page_files, "every views/*.py must be routed in app.py"
     assert PAGE in paths
+    # A folder named pages/ beside app.py would make Streamlit route it by itself (its
+    # multipage v1 mode) whenever a fresh server's first request is a page URL.
+    assert not (REPO_ROOT / "pages").exists()
 
 
 def test_page_smoke(app_page):

@@ -1,0 +1,284 @@
+"""The paper's calibration study, cell by cell, in parallel on Dask.
+
+Run ``python -m dpcore.study --help``. A *cell* is one setting of Algorithm 2
+(REJECTRATE) of Son, Park & Jung (2022): a pair of populations, a binning M,
+privacy levels (alpha_1, alpha_2), a histogram size N and a test. The grid of
+section 4.2 (Figures 9-12) is
+
+- pairs: Korea vs Korea (type-I error), Korea vs USA (large effect), Korea
+  central vs noncentral (medium effect);
+- M in {86, 18, 9} (1-, 5- and 10-year age groups);
+- alpha_1 = alpha_2 in {1, 0.1, 0.01}, and Figure 12's (0.1, 0.05);
+- N in {10^k, 5 x 10^k : k = 3..7};
+- the naive chi-square test and the parametric bootstrap test.
+
+Cells run on a ``dask.distributed`` cluster: a local one by default, or an
+existing one (``--scheduler ADDRESS``). Cell i draws from
+``np.random.SeedSequence(seed).spawn(number of cells)[i]`` with i its place in
+the full grid, so the results do not depend on the number of workers, the
+order in which cells finish, or resuming. Rows are appended to the CSV as
+cells finish (a rerun skips cells already there) and the file is rewritten in
+grid order at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dpcore import datasets, simulation
+
+PAIRS = {
+    "korea_vs_korea": ("korea", "korea", "type-I error"),
+    "korea_vs_usa": ("korea", "usa", "large effect"),
+    "central_vs_noncentral": ("korea_central", "korea_noncentral", "medium effect"),
+}
+WIDTH_OF_M = {86: 1, 18: 5, 9: 10}
+PAPER_ALPHAS = ((1.0, 1.0), (0.1, 0.1), (0.01, 0.01), (0.1, 0.05))
+PAPER_N = tuple(m * 10**k for k in range(3, 8) for m in (1, 5))
+
+#: The shipped results of the full paper grid, and the command that made them.
+RESULTS_FILE = "calibration_study.csv"
+PAPER_COMMAND = (
+    "python -m dpcore.study --reps 1000 --boot 500 --seed 2022 --workers 2 "
+    "--out dpcore/data/calibration_study.csv"
+)
+
+COLUMNS = [
+    "cell", "pair", "effect", "population_a", "population_b", "m", "alpha1", "alpha2", "n",
+    "test", "rate", "ci_low", "ci_high", "rejections", "undefined", "reps", "n_boot", "level",
+    "seed", "seconds",
+]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One setting of Algorithm 2; ``index`` is its place in the full grid."""
+
+    index: int
+    pair: str
+    m: int
+    alpha1: float
+    alpha2: float
+    n: int
+    test: str
+
+    @property
+    def key(self) -> tuple:
+        return (self.pair, self.m, self.alpha1, self.alpha2, self.n, self.test)
+
+
+def paper_grid(
+    pairs=tuple(PAIRS), ms=(86, 18, 9), alphas=PAPER_ALPHAS, ns=PAPER_N,
+    tests=simulation.TESTS,
+) -> list[Cell]:
+    """The grid as a list of cells, in a fixed order (index = position)."""
+    for name in pairs:
+        if name not in PAIRS:
+            raise ValueError(f"`pairs`: unknown pair {name!r}; choose from {list(PAIRS)}.")
+    for m in ms:
+        if m not in WIDTH_OF_M:
+            raise ValueError(f"`ms`: M must be one of {list(WIDTH_OF_M)} (age groups), got {m}.")
+    combos = itertools.product(pairs, ms, alphas, ns, tests)
+    return [
+        Cell(i, pair, int(m), float(a1), float(a2), int(n), test)
+        for i, (pair, m, (a1, a2), n, test) in enumerate(combos)
+    ]
+
+
+def load_results() -> pd.DataFrame | None:
+    """The shipped results of the full paper grid (None if the file is absent)."""
+    import importlib.resources
+
+    source = importlib.resources.files("dpcore").joinpath("data", RESULTS_FILE)
+    if not source.is_file():
+        return None
+    with source.open("rb") as fh:
+        return pd.read_csv(fh)
+
+
+def cell_probabilities(pair: str, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bin probabilities of the pair's two populations at M bins."""
+    a, b, _ = PAIRS[pair]
+    width = WIDTH_OF_M[m]
+    return tuple(
+        datasets.proportions(datasets.age_histogram(pop, width).to_numpy()) for pop in (a, b)
+    )
+
+
+def run_cell(cell: Cell, *, reps: int, n_boot: int, seed: int, n_cells: int,
+             level: float = 0.05) -> dict:
+    """Run one cell with its own stream; returns one CSV row."""
+    stream = np.random.SeedSequence(seed).spawn(n_cells)[cell.index]
+    p1, p2 = cell_probabilities(cell.pair, cell.m)
+    start = time.perf_counter()
+    res = simulation.reject_rate(
+        p1, p2, cell.n, cell.alpha1, cell.alpha2, test=cell.test, reps=reps, n_boot=n_boot,
+        level=level, rng=np.random.default_rng(stream),
+    )
+    a, b, effect = PAIRS[cell.pair]
+    return {
+        "cell": cell.index, "pair": cell.pair, "effect": effect, "population_a": a,
+        "population_b": b, "m": cell.m, "alpha1": cell.alpha1, "alpha2": cell.alpha2,
+        "n": cell.n, "test": cell.test, "rate": res.rate, "ci_low": res.ci_low,
+        "ci_high": res.ci_high, "rejections": res.rejections, "undefined": res.n_undefined,
+        "reps": reps, "n_boot": n_boot if cell.test == "bootstrap" else "", "level": level,
+        "seed": seed, "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def _done_keys(path: Path, cells: list[Cell]) -> set[tuple]:
+    """Keys of the cells already in ``path``, checking they belong to this grid."""
+    if not path.exists() or path.stat().st_size == 0:
+        return set()
+    table = pd.read_csv(path)
+    index = {c.key: c.index for c in cells}
+    done = set()
+    for r in table.itertuples():
+        key = (r.pair, int(r.m), float(r.alpha1), float(r.alpha2), int(r.n), r.test)
+        if index.get(key, -1) != r.cell:
+            raise SystemExit(
+                f"{path} was made with another grid (cell {r.cell} is not {key} here), so its "
+                "random streams do not match this run; use another --out or the same grid."
+            )
+        done.add(key)
+    return done
+
+
+def _check_resume(path: Path, reps: int, n_boot: int, seed: int) -> None:
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    table = pd.read_csv(path)
+    if len(table) and (
+        set(table["reps"]) != {reps} or set(table["seed"]) != {seed}
+        or set(table.loc[table["test"] == "bootstrap", "n_boot"].astype(int)) - {n_boot}
+    ):
+        raise SystemExit(
+            f"{path} holds results made with other --reps/--boot/--seed; "
+            "use another --out or delete it."
+        )
+
+
+def _estimate(cells: list[Cell], reps: int, n_boot: int, workers: int) -> float:
+    per_unit = simulation.seconds_per_unit()
+    units = sum(simulation.work_units(c.m, reps, n_boot, c.test) for c in cells)
+    return simulation.estimate_seconds(units, per_unit, workers=workers)
+
+
+def _fmt_seconds(s: float) -> str:
+    return f"{s / 60:.1f} min" if s >= 90 else f"{s:.0f} s"
+
+
+def run_study(
+    cells: list[Cell], out: Path, *, reps: int, n_boot: int, seed: int, workers: int = 2,
+    scheduler: str | None = None, n_cells: int | None = None, log=print,
+) -> pd.DataFrame:
+    """Run the cells not yet in ``out`` on Dask; returns the table in grid order."""
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    n_cells = n_cells or len(cells)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _check_resume(out, reps, n_boot, seed)
+    done = _done_keys(out, cells)
+    todo = [c for c in cells if c.key not in done]
+    log(f"{len(cells)} cells, {len(cells) - len(todo)} already in {out}, {len(todo)} to run "
+        f"(R = {reps}, B = {n_boot}, seed = {seed}).")
+    if todo:
+        log(f"Estimated run time: about {_fmt_seconds(_estimate(todo, reps, n_boot, workers))} "
+            f"on {workers} worker(s) of this machine.")
+        # Largest cells first, so the workers finish together.
+        todo.sort(key=lambda c: -simulation.work_units(c.m, reps, n_boot, c.test))
+        cluster = None
+        if scheduler is None:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+        client = Client(scheduler or cluster)
+        try:
+            new_file = not out.exists() or out.stat().st_size == 0
+            with out.open("a", newline="") as fh:
+                writer = csv.DictWriter(fh, fieldnames=COLUMNS)
+                if new_file:
+                    writer.writeheader()
+                futures = [
+                    client.submit(run_cell, c, reps=reps, n_boot=n_boot, seed=seed,
+                                  n_cells=n_cells, pure=False)
+                    for c in todo
+                ]
+                start = time.perf_counter()
+                for k, fut in enumerate(as_completed(futures), 1):
+                    row = fut.result()
+                    writer.writerow(row)
+                    fh.flush()
+                    elapsed = time.perf_counter() - start
+                    log(f"[{k}/{len(todo)}] {row['pair']} M={row['m']} "
+                        f"alpha=({row['alpha1']:g}, {row['alpha2']:g}) N={row['n']:,} "
+                        f"{row['test']}: rate {row['rate']:.3f} "
+                        f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]  "
+                        f"elapsed {_fmt_seconds(elapsed)}")
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    table = pd.read_csv(out).sort_values("cell", kind="stable").reset_index(drop=True)
+    table.to_csv(out, index=False)
+    return table
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m dpcore.study",
+        description="Type-I error and power of the DP homogeneity tests over the paper's grid.",
+    )
+    parser.add_argument("--out", type=Path, default=Path("calibration_study.csv"),
+                        help="CSV to write (appended to and resumed; default %(default)s)")
+    parser.add_argument("--html", type=Path, default=None,
+                        help="HTML plot to write (default: the CSV name with .html)")
+    parser.add_argument("--reps", type=int, default=1000, help="replicates R per cell")
+    parser.add_argument("--boot", type=int, default=500, help="bootstrap replicates B")
+    parser.add_argument("--seed", type=int, default=2022)
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="local cluster worker processes (default %(default)s)")
+    parser.add_argument("--scheduler", default=None,
+                        help="address of an existing Dask scheduler (instead of a local cluster)")
+    parser.add_argument("--pairs", nargs="+", default=list(PAIRS), choices=list(PAIRS))
+    parser.add_argument("--m", nargs="+", type=int, default=[86, 18, 9], choices=[86, 18, 9])
+    parser.add_argument("--n", nargs="+", type=int, default=list(PAPER_N))
+    parser.add_argument("--alphas", nargs="+", default=[f"{a},{b}" for a, b in PAPER_ALPHAS],
+                        help="alpha1,alpha2 pairs (default: the paper's)")
+    parser.add_argument("--tests", nargs="+", default=list(simulation.TESTS),
+                        choices=list(simulation.TESTS))
+    parser.add_argument("--max-cells", type=int, default=5000,
+                        help="refuse grids larger than this (default %(default)s)")
+    args = parser.parse_args(argv)
+    try:
+        alphas = [tuple(float(v) for v in a.split(",")) for a in args.alphas]
+        if any(len(a) != 2 or min(a) <= 0 for a in alphas):
+            raise ValueError
+    except ValueError:
+        parser.error("--alphas takes pairs like 0.1,0.05 of positive numbers")
+    if args.reps < 1 or args.boot < 1 or args.workers < 1:
+        parser.error("--reps, --boot and --workers must be positive")
+    cells = paper_grid(args.pairs, args.m, alphas, args.n, args.tests)
+    if len(cells) > args.max_cells:
+        parser.error(f"the grid has {len(cells):,} cells, more than --max-cells {args.max_cells:,}")
+    table = run_study(cells, args.out, reps=args.reps, n_boot=args.boot, seed=args.seed,
+                      workers=args.workers, scheduler=args.scheduler)
+    html = args.html or args.out.with_suffix(".html")
+    from dpcore import figures
+
+    figures.study_figure(table).write_html(html, include_plotlyjs="cdn")
+    print(f"Wrote {args.out} ({len(table)} cells) and {html}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
