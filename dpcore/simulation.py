@@ -304,9 +304,9 @@ def rejection_curve(
 ):
     """Rejection rates over a grid of N for one or more tests (Figures 9-12).
 
-    Cell i of the grid (N values x tests, in that order) draws from the i-th
-    stream spawned from ``rng``'s seed sequence, so each point does not
-    depend on which other points are computed with it.
+    The point (N, test) draws from a stream derived from ``rng``'s seed
+    sequence and from (N, test) alone, so a point does not change when other
+    N values or tests are added to the grid.
 
     Returns
     -------
@@ -324,15 +324,21 @@ def rejection_curve(
     p1, p2 = _pair(p1, p2)
     units = [work_units(p1.size, reps, n_boot, t) for _, t in cells]
     total, done = sum(units), 0.0
-    streams = np.random.default_rng(rng).spawn(len(cells))
+    base = np.random.default_rng(rng).bit_generator.seed_seq
     rows = []
-    for (n, test), cell_units, stream in zip(cells, units, streams):
+    for (n, test), cell_units in zip(cells, units):
+        sizes = _sizes(n)
+        stream = np.random.SeedSequence(
+            base.entropy,
+            spawn_key=(*base.spawn_key, int(sizes[0]), int(sizes[1]), TESTS.index(test)),
+        )
+
         def step(fraction, _base=done, _units=cell_units):
             if progress is not None:
                 progress(min(1.0, (_base + fraction * _units) / total))
 
         res = reject_rate(p1, p2, n, alpha1, alpha2, test=test, reps=reps, n_boot=n_boot,
-                          level=level, rng=stream, progress=step)
+                          level=level, rng=np.random.default_rng(stream), progress=step)
         done += cell_units
         rows.append(dict(n=n if np.isscalar(n) else tuple(n), test=test, rate=res.rate,
                          ci_low=res.ci_low, ci_high=res.ci_high, rejections=res.rejections,

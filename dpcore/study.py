@@ -200,7 +200,7 @@ def run_study(
         cluster = None
         if scheduler is None:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+                                   host="127.0.0.1", dashboard_address=":0")
         client = Client(scheduler or cluster)
         try:
             new_file = not out.exists() or out.stat().st_size == 0
