@@ -95,11 +95,21 @@ def paper_grid(
     ]
 
 
-def load_results() -> pd.DataFrame | None:
-    """The shipped results of the full paper grid (None if the file is absent)."""
+def _results_source():
     import importlib.resources
 
-    source = importlib.resources.files("dpcore").joinpath("data", RESULTS_FILE)
+    return importlib.resources.files("dpcore").joinpath("data", RESULTS_FILE)
+
+
+def results_stamp() -> float | None:
+    """Modification time of the shipped results file (None if absent), for caches."""
+    source = _results_source()
+    return Path(str(source)).stat().st_mtime if source.is_file() else None
+
+
+def load_results() -> pd.DataFrame | None:
+    """The shipped results of the full paper grid (None if the file is absent)."""
+    source = _results_source()
     if not source.is_file():
         return None
     with source.open("rb") as fh:

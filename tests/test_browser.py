@@ -350,3 +350,88 @@ def test_uploads_show_plain_errors(page, server, tmp_path):
         expect(page.get_by_role("combobox", name="Histogram B")).to_have_value("Uploaded CSV file")
         expect(page.locator('[data-testid="stFileUploaderDropzone"]')).to_be_visible()
         assert_no_traceback(page)
+
+
+# ---------------------------------------------------------------------------
+# "Test calibration", first opened by its own URL on a fresh server
+# ---------------------------------------------------------------------------
+
+NAV_TITLES = ["Compare two private histograms", "Test calibration"]
+
+
+@pytest.fixture
+def fresh_server(chromium_path, tmp_path):
+    """A server of its own that has answered no page request yet (unlike `server`)."""
+    for attempt in range(3):
+        srv = _start_server(tmp_path / f"fresh-server-{attempt}.log")
+        if srv.proc.poll() is None:
+            break
+    else:
+        pytest.fail(f"streamlit exited at start-up three times.\n--- server log ---\n{srv.log()}")
+    try:
+        yield srv
+    finally:
+        _stop(srv.proc)
+    assert "Traceback" not in srv.log(), f"the server logged an exception:\n{srv.log()}"
+
+
+def test_calibration_page_first_opened_by_url(browser, fresh_server):
+    """Regression: a fresh server's first request is the sub-page URL.
+
+    With the page scripts in a folder named pages/, Streamlit served such a
+    request in its multipage v1 mode, bypassing app.py: the sidebar listed file
+    names ("test calibration") and set_page_config (wide layout) never ran.
+    """
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(RUN_TIMEOUT_MS)
+    page = context.new_page()
+    page.page_errors = []
+    page.on("pageerror", lambda exc: page.page_errors.append(str(exc)))
+    try:
+        page.goto(f"{fresh_server.url}/test_calibration")
+        page.get_by_role("heading", name="Test calibration").first.wait_for(timeout=60_000)
+        wait_idle(page)
+        assert page.url.rstrip("/").endswith("/test_calibration"), page.url
+
+        # app.py's st.navigation: the sidebar shows its page titles, in its order.
+        links = page.locator('[data-testid="stSidebarNav"] [data-testid="stSidebarNavLink"]')
+        expect(links).to_have_count(len(NAV_TITLES))
+        # Each link is "<material icon name>\n\n<title>": keep the title.
+        labels = [text.strip().splitlines()[-1].strip() for text in links.all_inner_texts()]
+        assert labels == NAV_TITLES, labels
+        nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+        assert "test calibration" not in nav and "compare histograms" not in nav, nav
+
+        # app.py's set_page_config(layout="wide"): the main column is not capped at
+        # the centered layout's 736 px (the viewport is 1,400 px wide).
+        width = page.locator('[data-testid="stMainBlockContainer"]').evaluate(
+            "e => e.getBoundingClientRect().width")
+        assert width > 900, width
+        assert_no_traceback(page)
+
+        # The live simulation: change the seed in the form, run, wait for the results.
+        page.get_by_role("tab", name="Type-I error and power").click()
+        form = page.locator('[data-testid="stForm"]')
+        expect(form).to_be_visible()
+        caption = page.get_by_text("seed 2022. The rate is the type-I error.")
+        expect(caption).to_be_visible()  # the default run, done when the page opened
+        seed = form.get_by_label("Seed")
+        seed.fill("7")
+        seed.press("Tab")
+        form.get_by_role("button", name="Run simulation").click()
+        expect(page.get_by_text("seed 7. The rate is the type-I error.")).to_be_visible(
+            timeout=60_000)
+        wait_idle(page)
+        expect(page.locator('[data-testid="stProgress"]')).to_have_count(0)
+        live = page.locator('[data-testid="stTabPanel"]:visible')
+        expect(live.locator('[data-testid="stPlotlyChart"]')).to_have_count(1)
+        expect(live.locator('[data-testid="stPlotlyChart"] .main-svg').first).to_be_visible()
+        expect(page.get_by_text("The settings above have changed")).to_have_count(0)
+        assert_no_traceback(page)
+        assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "test_calibration.png"), full_page=True)
+    finally:
+        context.close()

@@ -9,8 +9,9 @@ import streamlit as st
 import widgets
 from dpcore import datasets, figures, simulation, study
 
-# A live run may take at most this long (estimated); larger runs belong to the study command.
-MAX_SECONDS = 90.0
+# Work cap of a live run: simulated bins R·(B + 1)·2M summed over its points (about a minute
+# here). Fixed, so what is accepted does not depend on how busy the server is.
+MAX_UNITS = 1e9
 PAIR_LABELS = {
     key: f"{datasets.POPULATIONS[a].split(' (')[0]} vs {datasets.POPULATIONS[b].split(' (')[0]}"
     f" ({effect})"
@@ -31,8 +32,9 @@ def machine_speed() -> float:
     return simulation.seconds_per_unit()
 
 
-@st.cache_data(show_spinner=False)
-def shipped_results() -> pd.DataFrame | None:
+@st.cache_data(max_entries=4, show_spinner=False)
+def shipped_results(stamp: float | None) -> pd.DataFrame | None:
+    """The shipped study; ``stamp`` (the file's modification time) renews the cache."""
     return study.load_results()
 
 
@@ -106,11 +108,6 @@ with tab_live:
                                 format_func=PAIR_LABELS.get, key="cal_pair")
             m_live = st.radio("Bins M", list(M_LABELS), index=1, format_func=M_LABELS.get,
                               key="cal_m_live", horizontal=True)
-            ns_live = st.multiselect(
-                "Sample sizes N", widgets.N_GRID, default=list(study.PAPER_N),
-                format_func=widgets.fmt_number, key="cal_ns",
-                help="The paper's grid is 10ᵏ and 5·10ᵏ for k = 3…7.",
-            )
         with f2:
             a1 = widgets.alpha_slider("Privacy level α₁ (A)", key="cal_a1", default=0.1)
             a2 = widgets.alpha_slider("Privacy level α₂ (B)", key="cal_a2", default=0.1)
@@ -126,6 +123,11 @@ with tab_live:
                                       key="cal_boot")
             live_seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=2022,
                                         key="cal_live_seed")
+        ns_live = st.multiselect(
+            "Sample sizes N", widgets.N_GRID, default=list(study.PAPER_N),
+            format_func=widgets.fmt_number, key="cal_ns",
+            help="The paper's grid is 10ᵏ and 5·10ᵏ for k = 3…7.",
+        )
         submitted = st.form_submit_button("Run simulation", type="primary",
                                           icon=":material/play_arrow:")
 
@@ -139,13 +141,18 @@ with tab_live:
             units = sum(simulation.work_units(params["m"], reps, n_boot, t)
                         for t in tests) * len(ns_live)
             seconds = simulation.estimate_seconds(units, machine_speed())
-            if seconds > MAX_SECONDS:
+            if units > MAX_UNITS:
+                command = (
+                    f"python -m dpcore.study --pairs {pair} --m {params['m']} "
+                    f"--alphas {a1:g},{a2:g} --n {' '.join(map(str, params['ns']))} "
+                    f"--tests {' '.join(tests)} --reps {reps} --boot {n_boot} "
+                    f"--seed {params['seed']} --out my_study.csv"
+                )
                 widgets.error(
                     f"This run would take about {seconds / 60:.1f} minutes here "
-                    f"(R·B·M·points = {units:,.0f} simulated bins); the page runs at most "
-                    f"{MAX_SECONDS:.0f} seconds. Lower R, B or the number of N values, or run "
-                    f"it with the study command: `python -m dpcore.study --pairs {pair} "
-                    f"--m {params['m']} --alphas {a1:g},{a2:g} --reps {reps} --boot {n_boot}`."
+                    f"(R·B·M·points = {units:,.0f} simulated bins, more than the page's "
+                    f"{MAX_UNITS:,.0f}). Lower R, B or the number of N values, or run it with "
+                    f"the study command: `{command}`."
                 )
             else:
                 p1, p2 = study.cell_probabilities(pair, params["m"])
@@ -160,8 +167,8 @@ with tab_live:
                 st.session_state["cal_result"] = last
     if last is not None:
         if last["params"] != params:
-            st.info("The settings above have changed: press **Run simulation** to update.",
-                    icon=":material/refresh:")
+            st.info("The settings above differ from the last completed run: the chart below "
+                    "shows that run, described in its caption.", icon=":material/history:")
         shown = last["params"]
         st.plotly_chart(figures.rejection_figure(last["table"]), key="cal_fig_live")
         effect = study.PAIRS[shown["pair"]][2]
@@ -179,20 +186,25 @@ with tab_live:
 
 # --- The shipped study ---------------------------------------------------------------
 with tab_paper:
-    results = shipped_results()
-    if results is None:
+    results = shipped_results(study.results_stamp())
+    if results is None or results.empty:
         st.info("The results file of the full study is not in this copy of the project; make it "
                 f"with `{study.PAPER_COMMAND}`.")
     else:
-        reps_s = int(results["reps"].iloc[0])
-        boot_s = int(pd.to_numeric(results["n_boot"], errors="coerce").dropna().iloc[0])
+        reps_s = ", ".join(f"{r:,}" for r in sorted(set(results["reps"])))
+        boots = sorted(set(pd.to_numeric(results["n_boot"], errors="coerce").dropna().astype(int)))
+        boot_text = ", ".join(f"{b:,}" for b in boots) if boots else "–"
+        expected = len(study.paper_grid())
         st.markdown(
-            f"The paper's complete grid, {len(results):,} settings, each with R = {reps_s:,} "
-            f"replicates and B = {boot_s:,} bootstrap replicates (B = 500 bounds the p-value's "
+            f"The paper's grid, {len(results):,} settings, each with R = {reps_s} "
+            f"replicates and B = {boot_text} bootstrap replicates (B = 500 bounds the p-value's "
             "Monte Carlo error by 0.022 and keeps the study to minutes on two cores). It was "
             "made by this command, which regenerates it exactly:"
         )
         st.code(study.PAPER_COMMAND, language="bash")
+        if len(results) < expected:
+            st.warning(f"This file holds {len(results):,} of the grid's {expected:,} settings "
+                       "(a study still running, or stopped early).")
         g1, g2, g3, g4 = st.columns(4)
         pairs_f = g1.multiselect("Pairs", list(study.PAIRS), default=list(study.PAIRS),
                                  format_func=PAIR_LABELS.get, key="cal_f_pairs")
@@ -206,7 +218,8 @@ with tab_paper:
         keep = (
             results["pair"].isin(pairs_f) & results["m"].isin(ms_f)
             & results["test"].isin(tests_f)
-            & pd.Series(list(zip(results["alpha1"], results["alpha2"]))).isin(priv_f)
+            & pd.Series(list(zip(results["alpha1"], results["alpha2"])),
+                        index=results.index).isin(priv_f)
         )
         chosen = results[keep]
         if chosen.empty:
