@@ -68,3 +68,19 @@ def pytest_generate_tests(metafunc):
     if "app_page" in metafunc.fixturenames:
         pages = routed_pages()
         metafunc.parametrize("app_page", pages, ids=[p.path for p in pages])
+
+
+def assert_clean(at) -> None:
+    """No uncaught exception, and no error text that looks like a traceback."""
+    assert not at.exception, "\n\n".join(
+        f"{e.message}\n{''.join(e.stack_trace)}" for e in at.exception
+    )
+    for e in at.error:
+        assert "Traceback" not in e.value and 'File "' not in e.value, e.value
+
+
+def run(at):
+    """Run an AppTest and check it is clean."""
+    at.run()
+    assert_clean(at)
+    return at

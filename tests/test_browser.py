@@ -7,6 +7,8 @@ A screenshot of the page goes to test-artifacts/compare_histograms.png.
 
 from __future__ import annotations
 
+import contextlib
+
 import json
 import os
 import signal
@@ -125,12 +127,11 @@ def chromium_path() -> str:
     return str(CHROMIUM)
 
 
-@pytest.fixture(scope="module")
-def server(chromium_path, tmp_path_factory):
-    """`streamlit run app.py` on a free port; yields a Server; stopped at teardown."""
-    log_dir = tmp_path_factory.mktemp("streamlit")
+@contextlib.contextmanager
+def _running_server(log_dir, name: str):
+    """Start `streamlit run app.py` (up to three tries on a free port); stop it on exit."""
     for attempt in range(3):
-        srv = _start_server(log_dir / f"server-{attempt}.log")
+        srv = _start_server(log_dir / f"{name}-{attempt}.log")
         if srv.proc.poll() is None:
             break
     else:
@@ -139,6 +140,13 @@ def server(chromium_path, tmp_path_factory):
         yield srv
     finally:
         _stop(srv.proc)
+
+
+@pytest.fixture(scope="module")
+def server(chromium_path, tmp_path_factory):
+    """`streamlit run app.py` on a free port; yields a Server; stopped at teardown."""
+    with _running_server(tmp_path_factory.mktemp("streamlit"), "server") as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
@@ -362,16 +370,8 @@ NAV_TITLES = ["Compare two private histograms", "Test calibration"]
 @pytest.fixture
 def fresh_server(chromium_path, tmp_path):
     """A server of its own that has answered no page request yet (unlike `server`)."""
-    for attempt in range(3):
-        srv = _start_server(tmp_path / f"fresh-server-{attempt}.log")
-        if srv.proc.poll() is None:
-            break
-    else:
-        pytest.fail(f"streamlit exited at start-up three times.\n--- server log ---\n{srv.log()}")
-    try:
+    with _running_server(tmp_path, "fresh-server") as srv:
         yield srv
-    finally:
-        _stop(srv.proc)
     assert "Traceback" not in srv.log(), f"the server logged an exception:\n{srv.log()}"
 
 

@@ -27,7 +27,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import APP_PATH, REPO_ROOT
+from conftest import APP_PATH, REPO_ROOT, assert_clean, run
 from dpcore import simulation, study
 
 PAGE = "views/test_calibration.py"
@@ -70,21 +70,6 @@ def fixed_machine_speed(monkeypatch):
     st.cache_resource.clear()
     yield
     st.cache_resource.clear()
-
-
-def assert_clean(at: AppTest) -> None:
-    """No uncaught exception, and no error text that looks like a traceback."""
-    assert not at.exception, "\n\n".join(
-        f"{e.message}\n{''.join(e.stack_trace)}" for e in at.exception
-    )
-    for e in at.error:
-        assert "Traceback" not in e.value and 'File "' not in e.value, e.value
-
-
-def run(at: AppTest) -> AppTest:
-    at.run()
-    assert_clean(at)
-    return at
 
 
 def start() -> AppTest:

@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import APP_PATH, REPO_ROOT, routed_pages
+from conftest import APP_PATH, REPO_ROOT, assert_clean, routed_pages, run
 
 PAGE = "views/compare_histograms.py"
 
@@ -32,21 +32,6 @@ CANNOT_BOOTSTRAP = "The bootstrap test cannot be run"
 
 def new_app() -> AppTest:
     return AppTest.from_file(str(APP_PATH), default_timeout=60)
-
-
-def assert_clean(at: AppTest) -> None:
-    """No uncaught exception, and no error text that looks like a traceback."""
-    assert not at.exception, "\n\n".join(
-        f"{e.message}\n{''.join(e.stack_trace)}" for e in at.exception
-    )
-    for e in at.error:
-        assert "Traceback" not in e.value and 'File "' not in e.value, e.value
-
-
-def run(at: AppTest) -> AppTest:
-    at.run()
-    assert_clean(at)
-    return at
 
 
 def start() -> AppTest:
