@@ -275,6 +275,7 @@ _TEST_NAMES = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²"}
 def rejection_figure(
     table, *, color: str = "test", facet_col: str | None = None,
     facet_row: str | None = None, level: float = 0.05, height: int = 420,
+    category_orders: dict | None = None,
 ) -> go.Figure:
     """Rejection rate against N (log axis) with 95% intervals and the level line.
 
@@ -297,14 +298,21 @@ def rejection_figure(
         line_dash_map={"parametric bootstrap": "solid", "naive χ²": "dash"},
         color_discrete_map=color_map, facet_col=facet_col, facet_row=facet_row,
         error_y="err_plus", error_y_minus="err_minus", log_x=True, markers=True,
+        category_orders=category_orders or {},
         hover_data={"ci_low": ":.3f", "ci_high": ":.3f", "err_plus": False, "err_minus": False},
         labels={"n": "N (per histogram)", "rate": "rejection rate", "test": "test"},
     )
     fig.add_hline(y=level, line=dict(color=COLORS["reference"], dash="dot", width=1.5),
                   annotation_text=f"{level:.0%} level", annotation_position="bottom right")
     fig.update_yaxes(range=[-0.02, 1.02])
+    # Facet titles read "M = 86" rather than "M=M = 86".
+    fig.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1].strip()))
     fig.update_layout(height=height, template="plotly_white", font=dict(size=13),
                       margin=dict(l=60, r=20, t=60, b=50))
+    if facet_col or facet_row:  # a long legend goes above the grid of panels
+        fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1 + 50 / height,
+                                      xanchor="left", x=0, title_text=""),
+                          margin=dict(t=130))
     return fig
 
 
@@ -317,6 +325,15 @@ def study_figure(table) -> go.Figure:
     ]
     data["M"] = data["m"].map(lambda m: f"M = {m}")
     data["pair"] = data["pair"].str.replace("_", " ") + " (" + data["effect"] + ")"
+    # Equal levels first, weakest privacy first (the paper's Figures 9-11), then Figure 12's.
+    levels = data.drop_duplicates("privacy")
+    order = sorted(zip(levels["alpha1"], levels["alpha2"], levels["privacy"]),
+                   key=lambda t: (t[0] != t[1], -t[0], -t[1]))
     rows = data["privacy"].nunique()
-    return rejection_figure(data, color="pair", facet_col="M", facet_row="privacy",
-                            height=max(420, 260 * rows))
+    return rejection_figure(
+        data, color="pair", facet_col="M", facet_row="privacy", height=max(460, 260 * rows),
+        category_orders={
+            "M": [f"M = {m}" for m in sorted(data["m"].unique(), reverse=True)],
+            "privacy": [label for _, _, label in order],
+        },
+    )
