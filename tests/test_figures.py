@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 import pytest
 from scipy import stats
 
+from dpcore import figures
 from dpcore.figures import COLORS, debias_figure, histograms_figure, null_distribution_figure
 
 
@@ -261,3 +262,63 @@ def test_debias_zoom_with_small_counts_matches_unzoomed_threshold_range():
     full = debias_figure(alpha, alpha, xa, xb, [0.0, 10.0], [90.0, 0.0], zoom=False)
     assert zoomed.layout.xaxis.range[1] == pytest.approx(3 * _k(alpha))
     assert full.layout.xaxis.range[1] == pytest.approx(3 * _k(alpha))
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+def test_null_statistics_figure_overlays_both_and_the_density():
+    rng = np.random.default_rng(0)
+    without, with_dp = rng.chisquare(19, 500), rng.chisquare(19, 500) + 5
+    fig = figures.null_statistics_figure(without, with_dp, 19, alpha=0.5)
+    hists = [t for t in fig.data if t.type == "histogram"]
+    np.testing.assert_array_equal(hists[0].x, without)
+    np.testing.assert_array_equal(hists[1].x, with_dp)
+    assert hists[0].marker.color == figures.COLORS["original"]
+    assert hists[1].marker.color == figures.COLORS["private"]
+    [curve] = [t for t in fig.data if t.type == "scatter"]
+    np.testing.assert_allclose(curve.y, stats.chi2.pdf(curve.x, 19))
+    assert fig.layout.shapes[0].x0 == pytest.approx(stats.chi2.ppf(0.95, 19))
+    fig.to_json()
+
+
+def _rates():
+    import pandas as pd
+
+    rows = []
+    for n in (1000, 10_000):
+        for test, rate in (("bootstrap", 0.05), ("chisq", 0.6)):
+            rows.append(dict(n=n, test=test, rate=rate, ci_low=rate - 0.01, ci_high=rate + 0.02))
+    return pd.DataFrame(rows)
+
+
+def test_rejection_figure_error_bars_are_the_intervals():
+    fig = figures.rejection_figure(_rates())
+    assert fig.layout.xaxis.type == "log"
+    by_name = {t.name: t for t in fig.data}
+    boot, naive = by_name["parametric bootstrap"], by_name["naive χ²"]
+    np.testing.assert_allclose(boot.y, [0.05, 0.05])
+    np.testing.assert_allclose(boot.error_y.array, [0.02, 0.02])
+    np.testing.assert_allclose(boot.error_y.arrayminus, [0.01, 0.01])
+    assert naive.line.dash == "dash" and boot.line.dash == "solid"
+    assert any(s.y0 == 0.05 and s.y1 == 0.05 for s in fig.layout.shapes)  # the level line
+    fig.to_json()
+
+
+def test_study_figure_facets_in_the_papers_order():
+    import pandas as pd
+
+    base = _rates()
+    parts = []
+    for m in (9, 86, 18):
+        for a1, a2 in ((0.1, 0.05), (0.01, 0.01), (1.0, 1.0)):
+            part = base.assign(m=m, alpha1=a1, alpha2=a2, pair="korea_vs_usa",
+                               effect="large effect")
+            parts.append(part)
+    fig = figures.study_figure(pd.concat(parts, ignore_index=True))
+    titles = [a.text for a in fig.layout.annotations]
+    assert [t for t in titles if t.startswith("M =")] == ["M = 86", "M = 18", "M = 9"]
+    privacy = [t for t in titles if t.startswith("α")]
+    # plotly lists row titles bottom to top
+    assert privacy[::-1] == ["α = 1", "α = 0.01", "α₁ = 0.1, α₂ = 0.05"]
+    fig.to_json()
