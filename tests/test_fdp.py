@@ -1,0 +1,302 @@
+"""Tests of dpcore.fdp against closed forms, direct numerics and the theorems."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate, optimize, stats
+
+from dpcore import fdp
+
+GRID = np.linspace(0.0, 1.0, 2001)
+
+
+def curves():
+    """(name, alpha, beta) of every curve kind, on the grid or as polygon vertices."""
+    out = [
+        ("G_0.5", GRID, fdp.gdp_tradeoff(GRID, 0.5)),
+        ("G_3", GRID, fdp.gdp_tradeoff(GRID, 3.0)),
+        ("f_1,0", GRID, fdp.epsdelta_tradeoff(GRID, 1.0)),
+        ("f_0.5,0.1", GRID, fdp.epsdelta_tradeoff(GRID, 0.5, 0.1)),
+        ("laplace_1", GRID, fdp.laplace_tradeoff(GRID, 1.0)),
+        ("laplace_5", GRID, fdp.laplace_tradeoff(GRID, 5.0)),
+        ("histogram_0.5", GRID, fdp.laplace_histogram_tradeoff(GRID, 0.5)),
+        ("krr_1_2", *fdp.krr_tradeoff(1.0, 2)),
+        ("krr_2_10", *fdp.krr_tradeoff(2.0, 10)),
+        ("composition", *fdp.composition_epsdp(0.3, 20)),
+    ]
+    return out
+
+
+@pytest.mark.parametrize("name, a, b", curves(), ids=[c[0] for c in curves()])
+def test_every_curve_is_a_tradeoff_function(name, a, b):
+    assert np.all(np.diff(a) >= 0)
+    assert np.all(np.diff(b) <= 1e-12), "non-increasing"
+    assert np.all(b <= 1 - a + 1e-12), "below Id"
+    assert np.all((b >= 0) & (b <= 1))
+    # convex: slopes non-decreasing (on distinct alpha)
+    da = np.diff(a)
+    slopes = np.diff(b)[da > 1e-12] / da[da > 1e-12]
+    assert np.all(np.diff(slopes) >= -1e-6 * (1 + np.abs(slopes[1:])))
+
+
+SYMMETRIC = {
+    "G_0.5": lambda a: fdp.gdp_tradeoff(a, 0.5),
+    "G_3": lambda a: fdp.gdp_tradeoff(a, 3.0),
+    "f_1,0": lambda a: fdp.epsdelta_tradeoff(a, 1.0),
+    "laplace_1": lambda a: fdp.laplace_tradeoff(a, 1.0),
+    "laplace_5": lambda a: fdp.laplace_tradeoff(a, 5.0),
+}
+
+
+@pytest.mark.parametrize("name", list(SYMMETRIC))
+def test_symmetric_curves_are_their_own_inverse(name):
+    # Location families symmetric about their midpoint give symmetric T(P, Q):
+    # f(f(alpha)) = alpha wherever f is strictly decreasing.
+    f = SYMMETRIC[name]
+    b = f(GRID)
+    inner = (b > 1e-9) & (GRID > 1e-9)
+    np.testing.assert_allclose(f(b[inner]), GRID[inner], atol=1e-9)
+
+
+def test_gdp_is_the_gaussian_test():
+    # G_mu(alpha) = P1(X <= t) with t the (1 - alpha) quantile of N(0, 1).
+    for mu in (0.3, 1.0, 4.0):
+        t = stats.norm.isf(GRID[1:-1])
+        np.testing.assert_allclose(fdp.gdp_tradeoff(GRID[1:-1], mu), stats.norm.cdf(t, loc=mu))
+    np.testing.assert_array_equal(fdp.gdp_tradeoff(GRID, 0.0), 1 - GRID)
+    assert fdp.gdp_tradeoff(0.0, 50.0) == 1.0 and fdp.gdp_tradeoff(1.0, 50.0) == 0.0
+
+
+def test_laplace_curve_is_the_threshold_test():
+    eps = 1.3
+    ts = np.linspace(-4, 6, 301)
+    alpha = stats.laplace.sf(ts)
+    beta = stats.laplace.cdf(ts, loc=eps)
+    np.testing.assert_allclose(fdp.laplace_tradeoff(alpha, eps), beta, atol=1e-12)
+
+
+def test_epsdelta_uses_e_to_minus_eps():
+    # The source's misprint (e^{+eps} in the last term) would exceed 1 - alpha.
+    a = np.array([0.6, 0.8])
+    np.testing.assert_allclose(fdp.epsdelta_tradeoff(a, 1.0), np.exp(-1.0) * (1 - a))
+    assert fdp.epsdelta_tradeoff(0.0, 50.0) == 1.0
+
+
+def test_identity():
+    np.testing.assert_array_equal(fdp.identity_tradeoff(GRID), 1 - GRID)
+
+
+def test_group_privacy_of_gdp_is_k_mu():
+    for mu, k in ((0.5, 3), (1.0, 2), (0.2, 10)):
+        got = fdp.group_tradeoff(lambda x, mu=mu: fdp.gdp_tradeoff(x, mu), k, GRID)
+        np.testing.assert_allclose(got, fdp.gdp_tradeoff(GRID, k * mu), atol=1e-12)
+
+
+def test_group_privacy_of_pure_dp_is_at_least_k_eps():
+    # 1 - (1 - f_{eps,0})^{o k} is k eps-DP: above f_{k eps, 0}, equal to it near 0 and 1
+    # (where each step multiplies the slope by e^eps), strictly above in between.
+    got = fdp.group_tradeoff(lambda x: fdp.epsdelta_tradeoff(x, 0.4), 3, GRID)
+    f = fdp.epsdelta_tradeoff(GRID, 1.2)
+    assert np.all(got >= f - 1e-12)
+    ends = (GRID < 0.1) | (GRID > 0.5)
+    np.testing.assert_allclose(got[ends], f[ends], atol=1e-12)
+    assert np.max(got - f) > 0.01
+    a, b = GRID, got
+    assert fdp.tightest_epsilon(a, b) == pytest.approx(1.2, rel=1e-6)
+
+
+def test_composition_of_gdp():
+    # G_mu1 (x) G_mu2 = T(N(0, I), N((mu1, mu2), I)) = G_sqrt(mu1^2 + mu2^2):
+    # the likelihood-ratio test on two independent coordinates, integrated numerically.
+    mu1, mu2 = 0.8, 1.5
+    norm = np.hypot(mu1, mu2)
+    for alpha in (0.01, 0.1, 0.5):
+        # LLR is linear in (x1, x2): reject when mu1 x1 + mu2 x2 > c, c from alpha.
+        c = stats.norm.isf(alpha) * norm
+        beta = integrate.quad(
+            lambda x1: stats.norm.pdf(x1, mu1) * stats.norm.cdf((c - mu1 * x1) / mu2, mu2),
+            -np.inf, np.inf)[0]
+        assert beta == pytest.approx(fdp.gdp_tradeoff(alpha, norm), abs=1e-8)
+
+
+def test_gdp_delta_against_direct_supremum():
+    # delta(eps) = sup_alpha [1 - e^eps alpha - G_mu(alpha)] (Corollary 2.13's dual form).
+    for mu, eps in ((0.5, 0.2), (1.0, 1.0), (2.0, 3.0)):
+        res = optimize.minimize_scalar(
+            lambda a: -(1 - np.exp(eps) * a - fdp.gdp_tradeoff(a, mu)),
+            bounds=(0, 1), method="bounded", options={"xatol": 1e-12})
+        assert fdp.gdp_delta(eps, mu) == pytest.approx(-res.fun, abs=1e-8)
+
+
+def test_gdp_delta_is_stable_at_extremes():
+    assert fdp.gdp_delta(50.0, 1.0) == pytest.approx(0.0, abs=1e-300)
+    assert fdp.gdp_delta(0.0, 1.0) == pytest.approx(2 * stats.norm.cdf(0.5) - 1)
+    assert fdp.gdp_delta(1.0, 0.0) == 0.0
+    assert 0 < fdp.gdp_delta(1.0, 1e-3) < 1e-100 or fdp.gdp_delta(1.0, 1e-3) == 0.0
+    assert fdp.gdp_delta(1.0, 40.0) == pytest.approx(1.0, abs=1e-6)
+    vals = fdp.gdp_delta(np.linspace(0, 50, 200), 2.0)
+    assert np.all(np.diff(vals) <= 1e-15)  # decreasing in eps
+
+
+@settings(max_examples=40, deadline=None)
+@given(mu=st.floats(0.05, 6), eps=st.floats(0, 20))
+def test_gdp_implies_eps_delta_on_a_grid(mu, eps):
+    delta = float(fdp.gdp_delta(eps, mu))
+    g = fdp.gdp_tradeoff(GRID, mu)
+    assert np.all(g >= fdp.epsdelta_tradeoff(GRID, eps, min(delta, 1.0)) - 1e-9)
+
+
+def test_gdp_mu_inverts_gdp_delta():
+    for eps, delta in ((1.0, 1e-5), (0.5, 1e-3), (3.0, 1e-10), (0.0, 0.3)):
+        mu = fdp.gdp_mu(eps, delta)
+        assert fdp.gdp_delta(eps, mu) == pytest.approx(delta, rel=1e-6)
+    np.testing.assert_allclose(fdp.gdp_mu([1.0, 2.0], 1e-5),
+                               [fdp.gdp_mu(1.0, 1e-5), fdp.gdp_mu(2.0, 1e-5)])
+    with pytest.raises(ValueError, match="`delta`"):
+        fdp.gdp_mu(1.0, 0.0)
+
+
+def test_krr_with_two_categories_is_f_eps_0():
+    for eps in (0.1, 1.0, 5.0):
+        a, b = fdp.krr_tradeoff(eps, 2)
+        np.testing.assert_allclose(
+            fdp.tradeoff_on_grid(a, b, GRID), fdp.epsdelta_tradeoff(GRID, eps), atol=1e-12)
+
+
+@pytest.mark.parametrize("eps, k", [(1.0, 3), (0.5, 10), (3.0, 100)])
+def test_krr_above_f_eps_0_touching_at_its_vertices(eps, k):
+    a, b = fdp.krr_tradeoff(eps, k)
+    curve = fdp.tradeoff_on_grid(a, b, GRID)
+    f = fdp.epsdelta_tradeoff(GRID, eps)
+    assert np.all(curve >= f - 1e-12)
+    assert np.max(curve - f) > 1e-3  # strictly above somewhere
+    # touches at its two inner vertices (alpha = q and 1 - q)
+    inner = (a > 0) & (a < 1)
+    touching = np.isclose(b[inner], fdp.epsdelta_tradeoff(a[inner], eps), atol=1e-12)
+    assert touching[0] and touching[-1]
+    assert fdp.tightest_epsilon(a, b) == pytest.approx(eps, rel=1e-9)
+
+
+def test_tradeoff_discrete_by_hand():
+    # Outcomes with ratios q/p = 3, 1, 1/3 in that order of rejection.
+    a, b = fdp.tradeoff_discrete([0.2, 0.3, 0.5], [0.6, 0.3, 1 / 6 + 1e-12 * 0][:2] + [0.1])
+    np.testing.assert_allclose(a, [0, 0.2, 0.5, 1])
+    np.testing.assert_allclose(b, [1, 0.4, 0.1, 0])
+    # an outcome impossible under P is rejected first at no cost
+    a, b = fdp.tradeoff_discrete([0.5, 0.5, 0.0], [0.25, 0.25, 0.5])
+    np.testing.assert_allclose(a, [0, 0, 1])
+    np.testing.assert_allclose(b, [1, 0.5, 0])
+    with pytest.raises(ValueError, match="`p`"):
+        fdp.tradeoff_discrete([0.5, 0.6], [0.5, 0.5])
+
+
+def test_histogram_mechanism_is_two_laplace_shifts():
+    # The product of two Laplace shifts of 1 with scale b = 2/level: compare with a
+    # Monte Carlo Neyman-Pearson test on the summed log-likelihood ratio.
+    level = 0.8
+    b = 2 / level
+    rng = np.random.default_rng(1)
+    n = 400_000
+
+    def llr(x):  # (|x| - |x - 1|)/b, written so that its atoms at -1/b and 1/b are exact
+        return np.clip((2 * x - 1) / b, -1 / b, 1 / b).sum(axis=1)
+
+    l0 = llr(rng.laplace(0, b, size=(n, 2)))
+    l1 = llr(rng.laplace(1, b, size=(n, 2)))
+    for alpha in (0.05, 0.2, 0.5):
+        # L has atoms (e.g. at 2/b, when both coordinates exceed 1): the Neyman-Pearson
+        # test rejects L > t and a fraction gamma of L = t, so that its level is alpha.
+        t = np.quantile(l0, 1 - alpha)
+        above0, at0 = np.mean(l0 > t), np.mean(l0 == t)
+        gamma = (alpha - above0) / at0 if at0 > 0 else 0.0
+        beta_mc = 1 - np.mean(l1 > t) - gamma * np.mean(l1 == t)
+        se = np.sqrt(beta_mc * (1 - beta_mc) / n) + 2e-3  # + the threshold's own error
+        assert abs(fdp.laplace_histogram_tradeoff(alpha, level) - beta_mc) < 4 * se
+    # It is level-DP and no better: tightest eps equals the level.
+    curve = fdp.laplace_histogram_tradeoff(GRID, level)
+    assert fdp.tightest_epsilon(GRID, curve) == pytest.approx(level, abs=2e-3)
+
+
+def test_composition_of_pure_dp_and_its_clt():
+    a, b = fdp.composition_epsdp(0.5, 1)
+    np.testing.assert_allclose(fdp.tradeoff_on_grid(a, b, GRID),
+                               fdp.epsdelta_tradeoff(GRID, 0.5), atol=1e-12)
+    a, b = fdp.composition_epsdp(0.05, 200)
+    mu = fdp.clt_mu(0.05, 200)
+    assert mu == pytest.approx(2 * np.sqrt(200) * np.tanh(0.025))
+    assert np.max(np.abs(b - fdp.gdp_tradeoff(a, mu))) < 0.01  # the CLT is close
+
+
+def test_tightest_parameters_recover_the_nominal_ones():
+    assert fdp.tightest_gdp_mu(GRID, fdp.gdp_tradeoff(GRID, 0.7)) == pytest.approx(0.7)
+    assert fdp.tightest_epsilon(GRID, fdp.laplace_tradeoff(GRID, 0.8)) == pytest.approx(0.8)
+    assert fdp.tightest_epsilon(GRID, fdp.epsdelta_tradeoff(GRID, 1.0, 0.05), 0.05) == \
+        pytest.approx(1.0)
+    assert fdp.tightest_gdp_mu(GRID, fdp.identity_tradeoff(GRID)) == 0.0
+    # pure DP is not mu-GDP for any finite mu? It is: f_{eps,0} >= G_mu for mu large enough.
+    assert np.isfinite(fdp.tightest_gdp_mu(*fdp.krr_tradeoff(1.0, 2)))
+    # a perfect attacker: beta = 0 at alpha = 0.5 -> no mu, no eps
+    a, b = np.array([0, 0.5, 1]), np.array([1, 0, 0])
+    assert fdp.tightest_gdp_mu(a, b) == np.inf
+    assert fdp.tightest_epsilon(a, b) == np.inf
+
+
+def test_empirical_curve_converges_within_dkw_bands():
+    mu, n = 1.0, 20_000
+    rng = np.random.default_rng(3)
+    a, b = fdp.empirical_tradeoff(rng.normal(0, 1, n), rng.normal(mu, 1, n))
+    # DKW: each empirical CDF is within e of the truth, uniformly, w.p. >= 1 - 2 * 1e-4.
+    e = np.sqrt(np.log(2 / 1e-4) / (2 * n))
+    assert np.all(b >= fdp.gdp_tradeoff(np.clip(a + e, 0, 1), mu) - e)
+    assert np.all(b <= fdp.gdp_tradeoff(np.clip(a - e, 0, 1), mu) + e)
+    # and with 100x more draws the worst vertical gap shrinks
+    a2, b2 = fdp.empirical_tradeoff(rng.normal(0, 1, 100 * n // 10), rng.normal(mu, 1, 100 * n // 10))
+    gap = lambda a, b: np.max(np.abs(b - fdp.gdp_tradeoff(a, mu)))
+    assert gap(a2, b2) < gap(a, b)
+
+
+def test_empirical_curve_of_discrete_outputs():
+    rng = np.random.default_rng(4)
+    eps, k, n = 1.0, 4, 50_000
+    p = np.exp(eps) / (np.exp(eps) + k - 1)
+    q = (1 - p) / (k - 1)
+    s0 = rng.choice(k, size=n, p=[p, q, q, q])
+    s1 = rng.choice(k, size=n, p=[q, p, q, q])
+    a, b = fdp.empirical_tradeoff(s0, s1)
+    ta, tb = fdp.krr_tradeoff(eps, k)
+    assert np.max(np.abs(fdp.tradeoff_on_grid(a, b, GRID) - fdp.tradeoff_on_grid(ta, tb, GRID))) \
+        < 4 * np.sqrt(0.25 / n) * 3
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: fdp.gdp_tradeoff([0.5, 1.5], 1.0), "`alpha`"),
+        (lambda: fdp.gdp_tradeoff(0.5, -1.0), "`mu`"),
+        (lambda: fdp.epsdelta_tradeoff(0.5, 1.0, 2.0), "`delta`"),
+        (lambda: fdp.laplace_tradeoff(0.5, np.nan), "`eps`"),
+        (lambda: fdp.krr_tradeoff(1.0, 1), "`k`"),
+        (lambda: fdp.group_tradeoff(3, 2, 0.5), "`f`"),
+        (lambda: fdp.group_tradeoff(fdp.identity_tradeoff, 0, 0.5), "`k`"),
+        (lambda: fdp.empirical_tradeoff([], [1.0]), "`samples0`"),
+        (lambda: fdp.tightest_gdp_mu([0.1, 0.2], [0.5]), "same length"),
+        (lambda: fdp.laplace_histogram_tradeoff(0.5, 0.0), "`level`"),
+    ],
+)
+def test_argument_errors(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_no_warnings_at_extremes():
+    # The suite turns warnings into errors: these must stay quiet.
+    for mu in (0.0, 1e-9, 50.0):
+        fdp.gdp_tradeoff(GRID, mu)
+    for eps in (0.0, 50.0):
+        fdp.epsdelta_tradeoff(GRID, eps, 1e-12)
+        fdp.laplace_tradeoff(GRID, eps)
+        fdp.krr_tradeoff(eps, 10**6)
+        fdp.gdp_delta(eps, 5.0)
+    fdp.laplace_histogram_tradeoff(GRID, 10.0)
+    fdp.laplace_histogram_tradeoff(GRID, 0.001)
