@@ -13,6 +13,9 @@ def main() -> None:
             st.Page("views/test_calibration.py", title="Test calibration",
                     icon=":material/tune:"),
         ],
+        "Privacy guarantees": [
+            st.Page("views/fdp.py", title="f-DP and Gaussian DP", icon=":material/shield:"),
+        ],
     }
     st.navigation(pages).run()
 

@@ -34,6 +34,7 @@ __all__ = [
     "empirical_tradeoff",
     "epsdelta_tradeoff",
     "gdp_delta",
+    "gdp_epsilon",
     "gdp_mu",
     "gdp_tradeoff",
     "group_tradeoff",
@@ -89,9 +90,14 @@ def epsdelta_tradeoff(alpha, eps, delta=0.0):
     a = _alpha(alpha)
     eps = _nonnegative(eps, "eps")
     delta = _delta(delta)
-    with np.errstate(over="ignore"):
-        first = 1.0 - delta - np.exp(eps) * a
+    first = 1.0 - delta - _exp_times(eps, a)
     return np.maximum(0.0, np.maximum(first, np.exp(-eps) * (1.0 - delta - a)))
+
+
+def _exp_times(eps: float, a: np.ndarray) -> np.ndarray:
+    """e^eps * a, as exp(eps + log a): 0 at a = 0 and no overflow for large eps."""
+    with np.errstate(divide="ignore", over="ignore"):
+        return np.exp(eps + np.log(a))
 
 
 def laplace_tradeoff(alpha, eps):
@@ -105,11 +111,11 @@ def laplace_tradeoff(alpha, eps):
     a = _alpha(alpha)
     eps = _nonnegative(eps, "eps")
     corner = 0.5 * np.exp(-eps)
-    with np.errstate(divide="ignore", over="ignore"):
-        low = 1.0 - np.exp(eps) * a
+    low = 1.0 - _exp_times(eps, a)
+    with np.errstate(divide="ignore", invalid="ignore"):  # used only where a >= corner > 0
         mid = np.exp(-eps) / (4.0 * a)
     high = np.exp(-eps) * (1.0 - a)
-    return np.where(a < corner, low, np.where(a <= 0.5, mid, high))
+    return np.where(a <= corner, low, np.where(a <= 0.5, mid, high))
 
 
 # ---------------------------------------------------------------------------
@@ -149,11 +155,51 @@ def gdp_mu(eps, delta):
     out = np.empty(eps_arr.shape)
     for idx in np.ndindex(eps_arr.shape):
         e, d = float(eps_arr[idx]), float(delta_arr[idx])
-        hi = 1.0
+        # delta(eps; mu) increases in mu: bracket, then solve in log mu (relative accuracy)
+        lo, hi = 1.0, 1.0
         while gdp_delta(e, hi) < d:
             hi *= 2.0
-        out[idx] = optimize.brentq(lambda m: gdp_delta(e, m) - d, 0.0, hi, xtol=1e-12)
+        while gdp_delta(e, lo) > d and lo > 1e-300:
+            lo /= 2.0
+        out[idx] = np.exp(optimize.brentq(lambda t: gdp_delta(e, np.exp(t)) - d,
+                                          np.log(lo), np.log(hi), xtol=1e-14, rtol=1e-13))
     return out[()]
+
+
+def gdp_epsilon(mu, delta) -> float:
+    """The smallest eps >= 0 with delta(eps) <= ``delta`` for mu-GDP (Corollary 2.13).
+
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) decreases
+    from 2 Phi(mu/2) - 1 at eps = 0 to 0, so the root is unique; it is found
+    by Brent's method to a relative tolerance of 1e-12. Returns 0 when
+    delta(0) <= delta already (and for mu = 0), and inf for delta = 0 and
+    mu > 0: no finite eps gives (eps, 0)-DP.
+    """
+    try:
+        mu = float(mu)
+    except (TypeError, ValueError):
+        raise ValueError(f"`mu` must be a number, got {mu!r}.") from None
+    if not np.isfinite(mu) or mu < 0:
+        raise ValueError(f"`mu` must be a finite number >= 0, got {mu!r}.")
+    try:
+        delta = float(delta)
+    except (TypeError, ValueError):
+        raise ValueError(f"`delta` must be a number, got {delta!r}.") from None
+    if not 0 <= delta <= 1:
+        raise ValueError(f"`delta` must lie in [0, 1], got {delta!r}.")
+    if mu == 0:
+        return 0.0
+    if delta == 0:
+        return float("inf")
+    if float(gdp_delta(0.0, mu)) <= delta:
+        return 0.0
+    hi = max(1.0, mu * mu)
+    while float(gdp_delta(hi, mu)) > delta:
+        hi *= 2.0
+        if hi > 1e6:  # delta below what double precision resolves
+            return float("inf")
+    return float(optimize.brentq(lambda e: float(gdp_delta(e, mu)) - delta, 0.0, hi,
+                                 xtol=1e-14, rtol=1e-12))
 
 
 # ---------------------------------------------------------------------------
@@ -183,11 +229,14 @@ def tradeoff_discrete(p, q) -> tuple[np.ndarray, np.ndarray]:
         log_ratio = np.log(q) - np.log(p)
     order = np.argsort(-log_ratio, kind="stable")
     lr, p, q = log_ratio[order], p[order], q[order]
-    # merge equal ratios into one step
-    groups = np.r_[0, np.flatnonzero(np.diff(lr) != 0) + 1]
-    alpha = np.r_[0.0, np.cumsum(np.add.reduceat(p, groups))]
-    beta = np.r_[1.0, 1.0 - np.cumsum(np.add.reduceat(q, groups))]
-    alpha[-1], beta[-1] = 1.0, 0.0
+    # merge equal ratios into one step (compared directly: inf - inf would be NaN)
+    groups = np.r_[0, np.flatnonzero(lr[1:] != lr[:-1]) + 1]
+    gp, gq = np.add.reduceat(p, groups), np.add.reduceat(q, groups)
+    alpha = np.r_[0.0, np.cumsum(gp)]
+    # beta = Q-mass not yet rejected, summed from the far end so that tiny type-II
+    # errors keep their digits instead of rounding 1 - (1 - tiny) to 0
+    beta = np.r_[np.cumsum(gq[::-1])[::-1], 0.0]
+    alpha[-1], beta[0] = 1.0, 1.0
     return np.clip(alpha, 0, 1), np.clip(beta, 0, 1)
 
 
@@ -209,11 +258,13 @@ def krr_tradeoff(eps, k: int) -> tuple[np.ndarray, np.ndarray]:
     if k < 2:
         raise ValueError("`k` must be at least 2.")
     # Only three outcomes matter: v, v' and the k - 2 others (ratio 1), merged.
-    q = 1.0 / (np.exp(eps) + k - 1) if eps < 700 else 0.0
-    p = 1.0 - (k - 1) * q
+    # p = 1/(1 + (k-1)e^{-eps}) and q = e^{-eps} p, without overflow or cancellation.
+    t = np.exp(-eps)
+    p = 1.0 / (1.0 + (k - 1) * t)
+    q = t * p
     row0 = np.array([p, q, (k - 2) * q])
     row1 = np.array([q, p, (k - 2) * q])
-    return tradeoff_discrete(row0 / row0.sum(), row1 / row1.sum())
+    return tradeoff_discrete(row0, row1)
 
 
 def composition_epsdp(eps, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -335,7 +386,8 @@ def tightest_gdp_mu(alpha, beta) -> float:
     if not np.any(inner):
         return 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        mus = special.ndtri(1.0 - a[inner]) - special.ndtri(b[inner])
+        # Phi^{-1}(1 - a) written as -Phi^{-1}(a): keeps its digits for tiny a
+        mus = -special.ndtri(a[inner]) - special.ndtri(b[inner])
     mus = np.where(np.isnan(mus), np.inf, mus)
     return float(max(0.0, np.max(mus)))
 

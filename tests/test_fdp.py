@@ -233,7 +233,7 @@ def test_tightest_parameters_recover_the_nominal_ones():
     assert fdp.tightest_epsilon(GRID, fdp.laplace_tradeoff(GRID, 0.8)) == pytest.approx(0.8)
     assert fdp.tightest_epsilon(GRID, fdp.epsdelta_tradeoff(GRID, 1.0, 0.05), 0.05) == \
         pytest.approx(1.0)
-    assert fdp.tightest_gdp_mu(GRID, fdp.identity_tradeoff(GRID)) == 0.0
+    assert fdp.tightest_gdp_mu(GRID, fdp.identity_tradeoff(GRID)) == pytest.approx(0, abs=1e-12)
     # pure DP is not mu-GDP for any finite mu? It is: f_{eps,0} >= G_mu for mu large enough.
     assert np.isfinite(fdp.tightest_gdp_mu(*fdp.krr_tradeoff(1.0, 2)))
     # a perfect attacker: beta = 0 at alpha = 0.5 -> no mu, no eps
@@ -300,3 +300,36 @@ def test_no_warnings_at_extremes():
         fdp.gdp_delta(eps, 5.0)
     fdp.laplace_histogram_tradeoff(GRID, 10.0)
     fdp.laplace_histogram_tradeoff(GRID, 0.001)
+
+
+def test_tiny_type_two_errors_keep_their_digits():
+    # beta summed from the far end: a composition of strong eps-DP has beta ~ 1e-30 near
+    # alpha = 1 - small, not 0, so the curve still has a finite tightest eps (n eps at most).
+    a, b = fdp.composition_epsdp(0.5, 50)
+    assert np.all(b[:-1] > 0)
+    assert fdp.tightest_epsilon(a, b) <= 25 + 1e-9
+    assert np.isfinite(fdp.tightest_gdp_mu(a, b))
+    a, b = fdp.krr_tradeoff(50.0, 10)
+    assert fdp.tightest_epsilon(a, b) == pytest.approx(50.0, rel=1e-9)
+
+
+def test_infinite_ratios_and_huge_eps_raise_no_warning():
+    fdp.composition_epsdp(50.0, 50)
+    fdp.composition_epsdp(4.0, 200)
+    fdp.empirical_tradeoff([0, 0, 1, 2], [1, 3, 3, 4])  # outcomes seen under one input only
+    assert fdp.epsdelta_tradeoff(0.0, 800.0) == 1.0
+    assert fdp.laplace_tradeoff(0.0, 800.0) == 1.0
+    assert np.all(np.isfinite(fdp.epsdelta_tradeoff(GRID, 800.0)))
+
+
+def test_gdp_mu_is_accurate_for_tiny_roots():
+    for eps, delta in ((0.0, 1e-12), (0.0, 1e-6), (2.0, 1e-300)):
+        mu = fdp.gdp_mu(eps, delta)
+        assert fdp.gdp_delta(eps, mu) == pytest.approx(delta, rel=1e-8)
+
+
+def test_gdp_epsilon_inverts_gdp_delta():
+    for mu, delta in ((0.5, 1e-5), (1.0, 1e-3), (3.0, 1e-10)):
+        eps = fdp.gdp_epsilon(mu, delta)
+        assert fdp.gdp_delta(eps, mu) == pytest.approx(delta, rel=1e-8)
+    assert fdp.gdp_epsilon(1.0, 0.0) == np.inf
