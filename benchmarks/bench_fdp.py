@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from dpcore import audit, fdp  # noqa: E402
+from dpcore import fdp  # noqa: E402
 
 ALPHA = np.linspace(0.0, 1.0, 1000)
 REPEATS = 50
@@ -57,7 +57,7 @@ def _tight(beta, vertices=None, gauss_mu=None):
         return fdp.tightest_gdp_mu(va, vb), fdp.tightest_epsilon(va, vb, DELTA)
     mu = fdp.tightest_gdp_mu(ALPHA, beta)
     if gauss_mu is not None:
-        return mu, audit.gdp_epsilon(gauss_mu, DELTA)
+        return mu, fdp.gdp_epsilon(gauss_mu, DELTA)
     return mu, fdp.tightest_epsilon(ALPHA, beta, DELTA)
 
 
