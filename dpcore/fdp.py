@@ -32,7 +32,10 @@ __all__ = [
     "clt_mu",
     "composition_epsdp",
     "empirical_tradeoff",
+    "below_target",
+    "curve_at",
     "epsdelta_tradeoff",
+    "epsdelta_vertices",
     "gdp_delta",
     "gdp_epsilon",
     "gdp_mu",
@@ -98,6 +101,15 @@ def _exp_times(eps: float, a: np.ndarray) -> np.ndarray:
     """e^eps * a, as exp(eps + log a): 0 at a = 0 and no overflow for large eps."""
     with np.errstate(divide="ignore", over="ignore"):
         return np.exp(eps + np.log(a))
+
+
+def epsdelta_vertices(eps, delta=0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices of the polygon f_{eps,delta}: (0, 1 - delta), its kink on the diagonal
+    alpha = beta = (1 - delta)/(1 + e^eps), (1 - delta, 0) and (1, 0)."""
+    eps = _nonnegative(eps, "eps")
+    delta = _delta(delta)
+    kink = (1.0 - delta) * special.expit(-eps)
+    return np.array([0.0, kink, 1.0 - delta, 1.0]), np.array([1.0 - delta, kink, 0.0, 0.0])
 
 
 def laplace_tradeoff(alpha, eps):
@@ -442,3 +454,36 @@ def empirical_tradeoff(samples0, samples1) -> tuple[np.ndarray, np.ndarray]:
     beta = np.searchsorted(s1, pooled, side="right") / s1.size
     # increasing t gives decreasing alpha: reverse, and add "reject everything" (1, 0)
     return np.r_[alpha[::-1], 1.0], np.r_[beta[::-1], 0.0]
+
+
+def curve_at(alpha_points, beta_points, at):
+    """Read a curve given as (alpha, beta) points at the type-I errors ``at``.
+
+    Where several points share an alpha the smallest beta counts (the best
+    test of that level); between points the curve is linear (randomising
+    between the two neighbouring tests).
+    """
+    a, b = _curve_points(alpha_points, beta_points)
+    order = np.argsort(a, kind="stable")
+    sa, sb = a[order], b[order]
+    ua, first = np.unique(sa, return_index=True)
+    return np.interp(_alpha(at), ua, np.minimum.reduceat(sb, first))
+
+
+def below_target(alpha, beta, target, *, vertices=None, tol: float = 1e-9):
+    """Where a curve dips below a target trade-off function.
+
+    Returns (fails, below): ``below`` marks the points of (alpha, beta) with
+    beta < target(alpha) - tol; ``fails`` is True if any does, or, for a
+    polygon, if any of its ``vertices`` (alpha, beta) does (a polygon can dip
+    below a convex target between grid points only at a vertex).
+    """
+    if not callable(target):
+        raise ValueError("`target` must be a callable trade-off function.")
+    a, b = _curve_points(alpha, beta)
+    below = b < np.asarray(target(a)) - tol
+    fails = bool(np.any(below))
+    if vertices is not None:
+        va, vb = _curve_points(*vertices)
+        fails = fails or bool(np.any(vb < np.asarray(target(va)) - tol))
+    return fails, below

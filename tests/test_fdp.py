@@ -333,3 +333,33 @@ def test_gdp_epsilon_inverts_gdp_delta():
         eps = fdp.gdp_epsilon(mu, delta)
         assert fdp.gdp_delta(eps, mu) == pytest.approx(delta, rel=1e-8)
     assert fdp.gdp_epsilon(1.0, 0.0) == np.inf
+
+
+def test_epsdelta_vertices_trace_the_curve():
+    for eps, delta in ((1.0, 0.0), (0.3, 0.1), (50.0, 1e-12)):
+        a, b = fdp.epsdelta_vertices(eps, delta)
+        np.testing.assert_allclose(fdp.tradeoff_on_grid(a, b, GRID),
+                                   fdp.epsdelta_tradeoff(GRID, eps, delta), atol=1e-12)
+
+
+def test_curve_at_takes_the_best_test_of_each_level():
+    a = np.array([0.0, 0.2, 0.2, 1.0])
+    b = np.array([1.0, 0.5, 0.3, 0.0])
+    np.testing.assert_allclose(fdp.curve_at(a, b, [0.0, 0.1, 0.2, 0.6]), [1.0, 0.65, 0.3, 0.15])
+
+
+def test_below_target_finds_the_failing_region():
+    fails, below = fdp.below_target(GRID, fdp.gdp_tradeoff(GRID, 1.0),
+                                    lambda x: fdp.gdp_tradeoff(x, 0.5))
+    assert fails and below[1:-1].all()  # G_1 lies below G_0.5 on (0, 1)
+    fails, below = fdp.below_target(GRID, fdp.gdp_tradeoff(GRID, 0.5),
+                                    lambda x: fdp.gdp_tradeoff(x, 1.0))
+    assert not fails and not below.any()
+    # a polygon that passes on the grid but not at its vertex
+    va, vb = np.array([0.0, 0.30005, 1.0]), np.array([1.0, 0.1, 0.0])
+    coarse = np.array([0.0, 0.3, 1.0])
+    fails, _ = fdp.below_target(coarse, fdp.tradeoff_on_grid(va, vb, coarse),
+                                lambda x: fdp.epsdelta_tradeoff(x, 1.0), vertices=(va, vb))
+    assert fails
+    with pytest.raises(ValueError, match="`target`"):
+        fdp.below_target(GRID, GRID, 0.5)

@@ -69,12 +69,6 @@ def histogram_curve(level: float) -> np.ndarray:
     return fdp.laplace_histogram_tradeoff(ALPHA, level)
 
 
-def epsdelta_vertices(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Vertices of f_{eps,delta}: (0, 1-d), its kink on the diagonal, (1-d, 0) and (1, 0)."""
-    kink = float(fdp.epsdelta_tradeoff((1.0 - delta) / (1.0 + np.exp(eps)), eps, delta))
-    return (np.array([0.0, kink, 1.0 - delta, 1.0]), np.array([1.0 - delta, kink, 0.0, 0.0]))
-
-
 def thin(alpha, beta, n=MAX_PLOTTED):
     """At most n points of a long curve, evenly spread along it, both ends kept."""
     if len(alpha) <= n:
@@ -185,7 +179,7 @@ def tradeoff_curves() -> None:
                 bind="query-params", disabled=not on,
                 help="The probability with which ε may fail; the curve starts at 1 − δ.")
             if on:
-                va, vb = epsdelta_vertices(ed_eps, ed_delta)
+                va, vb = fdp.epsdelta_vertices(ed_eps, ed_delta)
                 curves.append(dict(name=f"f_ε,δ, ε = {ed_eps:g}, δ = {fmt_delta(ed_delta)}",
                                    beta=fdp.epsdelta_tradeoff(ALPHA, ed_eps, ed_delta),
                                    vertices=(va, vb), gauss_mu=None,
@@ -315,11 +309,10 @@ def tradeoff_curves() -> None:
     target_beta = target_fn(ALPHA)
     rows, failing = [], []
     for c in curves:
-        below = c["beta"] < target_beta - FAIL_TOL
-        fails = bool(np.any(below))
-        if c["vertices"] is not None:  # a polygon can dip below between grid points
+        fails, below = fdp.below_target(ALPHA, c["beta"], target_fn, vertices=c["vertices"],
+                                        tol=FAIL_TOL)
+        if c["vertices"] is not None:
             va, vb = c["vertices"]
-            fails = fails or bool(np.any(vb < target_fn(va) - FAIL_TOL))
             mu_tight = fdp.tightest_gdp_mu(va, vb)
             eps_tight = fdp.tightest_epsilon(va, vb, table_delta)
         else:
@@ -620,15 +613,10 @@ def auditor() -> None:
             (f"empirical, R = {reps:,}", plot_a, plot_b, FDP_COLORS["laplace"], "solid"),
         ], height=540), key="fdp_fig_audit")
     with right:
-        # The best test of each level: the empirical curve read at α, randomising between
-        # its two neighbouring points (as the exact curves do); ties in α keep the least β.
-        order = np.argsort(emp_a, kind="stable")
-        sa, sb = emp_a[order], emp_b[order]
-        ua, first = np.unique(sa, return_index=True)
-        ub = np.minimum.reduceat(sb, first)
+        # The best test of each level: the empirical curve read at α (fdp.curve_at).
         audit_rows = []
         for level in AUDIT_LEVELS:
-            b_hat = float(np.interp(level, ua, ub))
+            b_hat = float(fdp.curve_at(emp_a, emp_b, level))
             b_true = float(np.interp(level, ALPHA, theory))
             audit_rows.append({"α": level, "β̂ (empirical)": b_hat, "β (exact)": b_true,
                                "μ implied by β̂": fdp.tightest_gdp_mu([level], [b_hat])})
