@@ -22,6 +22,17 @@ def positive_scalar(value, name: str) -> float:
     return out
 
 
+def nonnegative_scalar(value, name: str) -> float:
+    """Return `value` as a float, requiring a finite number >= 0."""
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"`{name}` must be a number, got {value!r}.") from None
+    if not np.isfinite(out) or out < 0:
+        raise ValueError(f"`{name}` must be a finite number >= 0, got {value!r}.")
+    return out
+
+
 def positive_integer(value, name: str, *, maximum: int | None = None) -> int:
     """Return `value` as an int, requiring an integer >= 1 (and <= `maximum`)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):

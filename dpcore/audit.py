@@ -25,7 +25,7 @@ from collections.abc import Mapping
 import numpy as np
 from scipy import special, stats
 
-from dpcore._validation import positive_integer, positive_scalar
+from dpcore._validation import nonnegative_scalar, positive_integer, positive_scalar
 
 __all__ = [
     "FAMILIES",
@@ -54,16 +54,6 @@ def _family(family: str) -> str:
     return family
 
 
-def _shift(value) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"`shift` must be a number, got {value!r}.") from None
-    if not np.isfinite(out) or out < 0:
-        raise ValueError(f"`shift` must be a finite number >= 0, got {value!r}.")
-    return out
-
-
 def threshold_test(family: str, shift, threshold):
     """Errors of the test "reject D when the output X exceeds t".
 
@@ -72,7 +62,7 @@ def threshold_test(family: str, shift, threshold):
     Returns (alpha, beta) = (P0(X > t), P1(X <= t)), vectorised over t.
     """
     family = _family(family)
-    shift = _shift(shift)
+    shift = nonnegative_scalar(shift, "shift")
     t = np.asarray(threshold, dtype=float)
     if np.any(np.isnan(t)):
         raise ValueError("`threshold` must be a number (not NaN).")
@@ -83,7 +73,7 @@ def threshold_test(family: str, shift, threshold):
 def densities(family: str, shift, x):
     """The two output densities (under D and under D') at the points ``x``."""
     family = _family(family)
-    shift = _shift(shift)
+    shift = nonnegative_scalar(shift, "shift")
     x = np.asarray(x, dtype=float)
     dist = stats.norm if family == "gaussian" else stats.laplace
     return dist.pdf(x), dist.pdf(x - shift)
@@ -108,13 +98,7 @@ def _params(mechanism: str, params) -> dict[str, float]:
         raise ValueError(f"`{missing[0]}` is required for the {mechanism!r} mechanism.")
     out = {**optional, **params}
     if mechanism == "krr":
-        eps = out["eps"]
-        try:
-            eps = float(eps)
-        except (TypeError, ValueError):
-            raise ValueError(f"`eps` must be a number, got {out['eps']!r}.") from None
-        if not np.isfinite(eps) or eps < 0:
-            raise ValueError(f"`eps` must be a finite number >= 0, got {out['eps']!r}.")
+        eps = nonnegative_scalar(out["eps"], "eps")
         k = positive_integer(out["k"], "k", maximum=MAX_KRR_K)
         if k < 2:
             raise ValueError(f"`k` must be at least 2, got {k}.")

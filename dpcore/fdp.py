@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special, stats
 
-from dpcore._validation import positive_integer, positive_scalar
+from dpcore._validation import nonnegative_scalar, positive_integer, positive_scalar
 
 __all__ = [
     "clt_mu",
@@ -59,18 +59,8 @@ def _alpha(alpha) -> np.ndarray:
     return a
 
 
-def _nonnegative(value, name: str) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a number, got {value!r}.") from None
-    if not np.isfinite(out) or out < 0:
-        raise ValueError(f"`{name}` must be a finite number >= 0, got {value!r}.")
-    return out
-
-
 def _delta(value) -> float:
-    out = _nonnegative(value, "delta")
+    out = nonnegative_scalar(value, "delta")
     if out > 1:
         raise ValueError("`delta` must lie in [0, 1].")
     return out
@@ -84,14 +74,14 @@ def identity_tradeoff(alpha):
 def gdp_tradeoff(alpha, mu):
     """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu), the trade-off of N(0,1) vs N(mu,1)."""
     a = _alpha(alpha)
-    mu = _nonnegative(mu, "mu")
+    mu = nonnegative_scalar(mu, "mu")
     return special.ndtr(special.ndtri(1.0 - a) - mu) if mu > 0 else 1.0 - a
 
 
 def epsdelta_tradeoff(alpha, eps, delta=0.0):
     """f_{eps,delta}(alpha) = max(0, 1 - delta - e^eps alpha, e^{-eps}(1 - delta - alpha))."""
     a = _alpha(alpha)
-    eps = _nonnegative(eps, "eps")
+    eps = nonnegative_scalar(eps, "eps")
     delta = _delta(delta)
     first = 1.0 - delta - _exp_times(eps, a)
     return np.maximum(0.0, np.maximum(first, np.exp(-eps) * (1.0 - delta - a)))
@@ -106,7 +96,7 @@ def _exp_times(eps: float, a: np.ndarray) -> np.ndarray:
 def epsdelta_vertices(eps, delta=0.0) -> tuple[np.ndarray, np.ndarray]:
     """Vertices of the polygon f_{eps,delta}: (0, 1 - delta), its kink on the diagonal
     alpha = beta = (1 - delta)/(1 + e^eps), (1 - delta, 0) and (1, 0)."""
-    eps = _nonnegative(eps, "eps")
+    eps = nonnegative_scalar(eps, "eps")
     delta = _delta(delta)
     kink = (1.0 - delta) * special.expit(-eps)
     return np.array([0.0, kink, 1.0 - delta, 1.0]), np.array([1.0 - delta, kink, 0.0, 0.0])
@@ -121,7 +111,7 @@ def laplace_tradeoff(alpha, eps):
     eps = Delta/b.
     """
     a = _alpha(alpha)
-    eps = _nonnegative(eps, "eps")
+    eps = nonnegative_scalar(eps, "eps")
     corner = 0.5 * np.exp(-eps)
     low = 1.0 - _exp_times(eps, a)
     with np.errstate(divide="ignore", invalid="ignore"):  # used only where a >= corner > 0
@@ -145,7 +135,7 @@ def gdp_delta(eps, mu):
     eps = np.asarray(eps, dtype=float)
     if np.any(~np.isfinite(eps)) or np.any(eps < 0):
         raise ValueError("`eps` must be finite and >= 0.")
-    mu = _nonnegative(mu, "mu")
+    mu = nonnegative_scalar(mu, "mu")
     if mu == 0:
         return np.zeros_like(eps)[()]
     first = special.ndtr(-eps / mu + mu / 2)
@@ -265,7 +255,7 @@ def krr_tradeoff(eps, k: int) -> tuple[np.ndarray, np.ndarray]:
     gamma-diagonal matrix over N categories is the same channel with
     e^eps = gamma and k = N.
     """
-    eps = _nonnegative(eps, "eps")
+    eps = nonnegative_scalar(eps, "eps")
     k = positive_integer(k, "k", maximum=10**6)
     if k < 2:
         raise ValueError("`k` must be at least 2.")
@@ -286,7 +276,7 @@ def composition_epsdp(eps, n: int) -> tuple[np.ndarray, np.ndarray]:
     q = 1/(1 + e^eps), so its n-fold product is that of
     Binomial(n, q) against Binomial(n, 1 - q) (Dong et al., section 3).
     """
-    eps = _nonnegative(eps, "eps")
+    eps = nonnegative_scalar(eps, "eps")
     n = positive_integer(n, "n", maximum=10_000)
     q = special.expit(-eps)
     ks = np.arange(n + 1)
@@ -299,7 +289,7 @@ def clt_mu(eps, n: int) -> float:
     With kl(f_{eps,0}) = eps tanh(eps/2) and kappa_2 = eps^2 the theorem
     gives mu = 2 K / s = 2 sqrt(n) tanh(eps/2) (about sqrt(n) eps for small eps).
     """
-    eps = _nonnegative(eps, "eps")
+    eps = nonnegative_scalar(eps, "eps")
     n = positive_integer(n, "n")
     return float(2.0 * np.sqrt(n) * np.tanh(eps / 2.0))
 
