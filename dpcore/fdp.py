@@ -177,18 +177,8 @@ def gdp_epsilon(mu, delta) -> float:
     delta(0) <= delta already (and for mu = 0), and inf for delta = 0 and
     mu > 0: no finite eps gives (eps, 0)-DP.
     """
-    try:
-        mu = float(mu)
-    except (TypeError, ValueError):
-        raise ValueError(f"`mu` must be a number, got {mu!r}.") from None
-    if not np.isfinite(mu) or mu < 0:
-        raise ValueError(f"`mu` must be a finite number >= 0, got {mu!r}.")
-    try:
-        delta = float(delta)
-    except (TypeError, ValueError):
-        raise ValueError(f"`delta` must be a number, got {delta!r}.") from None
-    if not 0 <= delta <= 1:
-        raise ValueError(f"`delta` must lie in [0, 1], got {delta!r}.")
+    mu = nonnegative_scalar(mu, "mu")
+    delta = _delta(delta)
     if mu == 0:
         return 0.0
     if delta == 0:

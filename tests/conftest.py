@@ -12,6 +12,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 APP_PATH = REPO_ROOT / "app.py"
 
@@ -84,3 +86,14 @@ def run(at):
     at.run()
     assert_clean(at)
     return at
+
+
+@pytest.fixture(autouse=True)
+def error_details():
+    """Show exceptions with their message and stack (.streamlit/config.toml hides them)."""
+    from streamlit import config
+
+    old = config.get_option("client.showErrorDetails")
+    config.set_option("client.showErrorDetails", "full")
+    yield
+    config.set_option("client.showErrorDetails", old)

@@ -23,7 +23,6 @@ import shlex
 import pandas as pd
 import pytest
 import streamlit as st
-from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import widgets
@@ -53,15 +52,6 @@ SECONDS_PER_UNIT = 1e-7
 # ---------------------------------------------------------------------------
 # fixtures and helpers
 # ---------------------------------------------------------------------------
-
-@pytest.fixture(autouse=True)
-def error_details():
-    """Show exceptions with their message and stack (.streamlit/config.toml hides them)."""
-    old = config.get_option("client.showErrorDetails")
-    config.set_option("client.showErrorDetails", "full")
-    yield
-    config.set_option("client.showErrorDetails", old)
-
 
 @pytest.fixture(autouse=True)
 def fixed_machine_speed(monkeypatch):

@@ -15,7 +15,6 @@ import re
 
 import pytest
 from scipy import stats
-from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from conftest import APP_PATH, assert_clean, run
@@ -35,15 +34,6 @@ SENTENCE = re.compile(
     r"\(type-I error α = (?P<alpha>[0-9.]+)\) still misses the truth at least "
     r"(?P<bpct>[0-9.]+)% of the time \(β = \S+\((?P=alpha)\) = (?P<beta>[0-9.]+)\)"
 )
-
-
-@pytest.fixture(autouse=True)
-def error_details():
-    """Show exceptions with their message and stack (.streamlit/config.toml hides them)."""
-    old = config.get_option("client.showErrorDetails")
-    config.set_option("client.showErrorDetails", "full")
-    yield
-    config.set_option("client.showErrorDetails", old)
 
 
 def start(tab: str = ATTACKER, query: dict[str, str] | None = None) -> AppTest:
