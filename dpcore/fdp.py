@@ -24,8 +24,9 @@ or tiny tails would overflow or underflow.
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special, stats
 
+from dpcore import gaussian
 from dpcore._validation import nonnegative_scalar, positive_integer, positive_scalar
 
 __all__ = [
@@ -146,52 +147,29 @@ def gdp_delta(eps, mu):
 def gdp_mu(eps, delta):
     """The smallest mu whose delta(eps) is at most `delta` (inverse of gdp_delta).
 
-    delta(eps) increases with mu, so the root is bracketed and found by
-    Brent's method. Vectorised over matching eps and delta.
+    mu-GDP is the Gaussian mechanism with sensitivity/sigma = mu, so this is
+    :func:`dpcore.gaussian.gaussian_mu` (Brent's method on log delta, in log
+    mu). Vectorised over matching eps and delta.
     """
-    eps_arr, delta_arr = np.broadcast_arrays(np.asarray(eps, float), np.asarray(delta, float))
-    if np.any(~np.isfinite(eps_arr)) or np.any(eps_arr < 0):
-        raise ValueError("`eps` must be finite and >= 0.")
-    if np.any((delta_arr <= 0) | (delta_arr >= 1)):
-        raise ValueError("`delta` must lie in (0, 1).")
-    out = np.empty(eps_arr.shape)
-    for idx in np.ndindex(eps_arr.shape):
-        e, d = float(eps_arr[idx]), float(delta_arr[idx])
-        # delta(eps; mu) increases in mu: bracket, then solve in log mu (relative accuracy)
-        lo, hi = 1.0, 1.0
-        while gdp_delta(e, hi) < d:
-            hi *= 2.0
-        while gdp_delta(e, lo) > d and lo > 1e-300:
-            lo /= 2.0
-        out[idx] = np.exp(optimize.brentq(lambda t: gdp_delta(e, np.exp(t)) - d,
-                                          np.log(lo), np.log(hi), xtol=1e-14, rtol=1e-13))
-    return out[()]
+    return gaussian.gaussian_mu(eps, delta)
 
 
 def gdp_epsilon(mu, delta) -> float:
     """The smallest eps >= 0 with delta(eps) <= ``delta`` for mu-GDP (Corollary 2.13).
 
     delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) decreases
-    from 2 Phi(mu/2) - 1 at eps = 0 to 0, so the root is unique; it is found
-    by Brent's method to a relative tolerance of 1e-12. Returns 0 when
-    delta(0) <= delta already (and for mu = 0), and inf for delta = 0 and
-    mu > 0: no finite eps gives (eps, 0)-DP.
+    from 2 Phi(mu/2) - 1 at eps = 0 to 0, so the root is unique; it is
+    :func:`dpcore.gaussian.gaussian_epsilon` with sigma = 1 and sensitivity
+    mu. Returns 0 when delta(0) <= delta already (and for mu = 0), and inf
+    for delta = 0 and mu > 0: no finite eps gives (eps, 0)-DP.
     """
     mu = nonnegative_scalar(mu, "mu")
     delta = _delta(delta)
-    if mu == 0:
+    if mu == 0 or delta == 1:
         return 0.0
     if delta == 0:
         return float("inf")
-    if float(gdp_delta(0.0, mu)) <= delta:
-        return 0.0
-    hi = max(1.0, mu * mu)
-    while float(gdp_delta(hi, mu)) > delta:
-        hi *= 2.0
-        if hi > 1e6:  # delta below what double precision resolves
-            return float("inf")
-    return float(optimize.brentq(lambda e: float(gdp_delta(e, mu)) - delta, 0.0, hi,
-                                 xtol=1e-14, rtol=1e-12))
+    return float(gaussian.gaussian_epsilon(delta, 1.0, mu))
 
 
 # ---------------------------------------------------------------------------
