@@ -31,6 +31,7 @@ __all__ = [
     "age_bin_index",
     "age_bin_labels",
     "age_histogram",
+    "regroup_ages",
     "bin_values",
     "check_same_length",
     "counts_from_column",
@@ -185,6 +186,19 @@ def age_bin_index(ages, width: int) -> np.ndarray:
     if np.any(arr < 0):
         raise ValueError("`ages` must be non-negative.")
     return np.minimum(np.floor(arr / width), _last_bin(width)).astype(np.int64)
+
+
+def regroup_ages(counts_by_age, width: int) -> np.ndarray:
+    """Single-year counts (ages 0, 1, …, 85+) summed into the bins of ``width`` years.
+
+    Returns float counts aligned with ``age_bin_labels(width)``.
+    """
+    counts = np.asarray(counts_by_age, dtype=float)
+    if counts.ndim != 1 or counts.size != _TOP_AGE + 1:
+        raise ValueError(f"`counts_by_age` must hold {_TOP_AGE + 1} counts, one per age "
+                         f"0 to {_TOP_AGE}+, got shape {counts.shape}.")
+    index = age_bin_index(np.arange(counts.size), width)
+    return np.bincount(index, weights=counts, minlength=_last_bin(_width_iv(width)) + 1)
 
 
 def age_histogram(population: str, width: int = 1) -> pd.Series:

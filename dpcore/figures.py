@@ -582,7 +582,8 @@ def privacy_loss_figure(mean: float, var: float, eps: float, *, tail_delta: floa
     x = np.union1d(x, [eps])
     pdf = stats.norm.pdf(x, loc=mean, scale=sd)
     tail = x >= eps
-    weighted = np.where(tail, -np.expm1(eps - x) * pdf, 0.0)
+    weighted = np.zeros_like(x)
+    weighted[tail] = -np.expm1(eps - x[tail]) * pdf[tail]  # (1 − e^{ε−L})₊: 0 below ε
     fig = go.Figure()
     fig.add_trace(go.Scatter(
         x=x[tail], y=pdf[tail], fill="tozeroy", mode="none", name=f"P(L > ε) = {tail_delta:.3g}",

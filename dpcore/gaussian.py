@@ -46,7 +46,9 @@ __all__ = [
     "METHODS",
     "GaussianSetting",
     "ReleaseSummary",
+    "SimulatedError",
     "calibration_table",
+    "clipped_sum",
     "gaussian_delta",
     "gaussian_epsilon",
     "gaussian_mu",
@@ -56,6 +58,7 @@ __all__ = [
     "release",
     "release_summary",
     "sigma_table",
+    "summarise_releases",
     "solve_gaussian",
 ]
 
@@ -123,9 +126,11 @@ def _log_delta_analytic(eps: np.ndarray, mu: np.ndarray) -> np.ndarray:
             out[neg] = -0.5 * an * an + np.log(0.5 * diff)
     pos = ~neg
     if np.any(pos):
-        # Φ(a) ≥ 1/2 here; e^ε Φ(b) = exp(ε + log Φ(b)) never overflows.
-        first = special.ndtr(a[pos])
-        second = np.exp(eps[pos] + special.log_ndtr(b[pos]))
+        # Φ(a) ≥ 1/2 here; e^ε Φ(b) = ½ e^{−a²/2} erfcx(−b/√2) (b < 0) never overflows,
+        # even where ε itself is beyond exp's range.
+        ap = a[pos]
+        first = special.ndtr(ap)
+        second = 0.5 * np.exp(-0.5 * ap * ap) * special.erfcx(-b[pos] / _SQRT2)
         with np.errstate(divide="ignore"):
             out[pos] = np.log(np.maximum(first - second, 0.0))
     return out
@@ -482,6 +487,49 @@ def release(true_value, sigma, *, size=None, rng=None) -> np.ndarray:
     sigma = positive_scalar(sigma, "sigma")
     shape = value.shape if size is None else (positive_integer(size, "size"), *value.shape)
     return value + rng.normal(0.0, sigma, size=shape)
+
+
+def clipped_sum(values, upper, *, weights=None) -> float:
+    """Σ min(max(x, 0), U) (times ``weights``, e.g. how many people have each value).
+
+    Clipping to [0, U] is what bounds the sum's sensitivity by U.
+    """
+    upper = positive_scalar(upper, "upper")
+    try:
+        x = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("`values` must be an array of numbers.") from None
+    if not np.all(np.isfinite(x)):
+        raise ValueError("`values` must be finite (no NaN or infinity).")
+    clipped = np.clip(x, 0.0, upper)
+    if weights is None:
+        return float(clipped.sum())
+    w = np.asarray(weights, dtype=float)
+    if w.shape != x.shape:
+        raise ValueError(f"`weights` must have the shape of `values`, got {w.shape} and {x.shape}.")
+    return float(clipped @ w)
+
+
+@dataclass(frozen=True)
+class SimulatedError:
+    """The error of simulated releases of one true value, to set beside the theory."""
+
+    rmse: float  # √ mean (release − true)²
+    negative_share: float  # share of releases below 0
+    inside_share: float  # share within ± half_width of the true value
+
+
+def summarise_releases(releases, true_value, *, half_width) -> SimulatedError:
+    """Empirical RMSE, share below 0 and share within ± ``half_width`` of ``true_value``."""
+    r = np.asarray(releases, dtype=float)
+    if r.size == 0:
+        raise ValueError("`releases` must not be empty.")
+    true_value = float(true_value)
+    half_width = nonnegative_scalar(half_width, "half_width")
+    err = r - true_value
+    return SimulatedError(rmse=float(np.sqrt(np.mean(err * err))),
+                          negative_share=float(np.mean(r < 0)),
+                          inside_share=float(np.mean(np.abs(err) <= half_width)))
 
 
 @dataclass(frozen=True)

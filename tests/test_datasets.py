@@ -22,6 +22,7 @@ from dpcore.datasets import (
     age_bin_index,
     age_bin_labels,
     age_histogram,
+    regroup_ages,
     bin_values,
     check_same_length,
     counts_from_column,
@@ -540,3 +541,12 @@ def test_check_same_length():
     with pytest.raises(UploadError, match="men has 2 bins but women has 3"):
         check_same_length([1, 2], [1, 2, 3], names=("men", "women"))
 
+
+
+@pytest.mark.parametrize("width", [1, 5, 10])
+def test_regroup_ages_sums_single_years_into_bins(width):
+    by_age = age_histogram("korea", 1).to_numpy()
+    np.testing.assert_allclose(regroup_ages(by_age, width),
+                               age_histogram("korea", width).to_numpy())
+    with pytest.raises(ValueError, match="counts_by_age"):
+        regroup_ages(by_age[:-1], width)

@@ -363,3 +363,23 @@ def test_histogram_release_shape_and_negative_bins():
     observed = np.mean(np.sum(many < 0, axis=1))
     sd = np.sqrt(np.sum(summary.p_negative * (1 - summary.p_negative)) / many.shape[0])
     assert abs(observed - expected) < 4 * sd
+
+
+def test_clipped_sum_and_simulated_error():
+    assert gaussian.clipped_sum([-3.0, 2.0, 10.0], 5.0) == 7.0
+    assert gaussian.clipped_sum([0, 1, 90], 85, weights=[4, 2, 1]) == 2 + 85
+    with pytest.raises(ValueError, match="weights"):
+        gaussian.clipped_sum([1, 2], 3, weights=[1])
+    sim = gaussian.summarise_releases([-1.0, 1.0, 3.0, 5.0], 2.0, half_width=1.0)
+    assert sim.rmse == pytest.approx(np.sqrt((9 + 1 + 1 + 9) / 4))
+    assert sim.negative_share == 0.25 and sim.inside_share == 0.5
+
+
+def test_huge_mu_stays_finite_and_monotone():
+    # μ = 10¹⁵: ε near μ²/2 lies beyond exp's range; δ(ε) is still evaluated without overflow
+    # and a smaller δ still needs a larger ε.
+    strict = gaussian.gaussian_epsilon(1e-12, 1e-6, 1e9)
+    loose = gaussian.gaussian_epsilon(1e-5, 1e-6, 1e9)
+    assert np.isfinite(strict) and strict > loose > 0
+    assert gaussian.gaussian_delta(1e20, 1.0, 1e12) == pytest.approx(
+        float(mp_delta(1e20, 1e12)), rel=1e-9)
