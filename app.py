@@ -15,6 +15,8 @@ def main() -> None:
         ],
         "Privacy guarantees": [
             st.Page("views/fdp.py", title="f-DP and Gaussian DP", icon=":material/shield:"),
+            st.Page("views/gaussian.py", title="Gaussian mechanism",
+                    icon=":material/ssid_chart:"),
         ],
     }
     st.navigation(pages).run()

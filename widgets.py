@@ -340,3 +340,109 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
                 "the privacy levels α₁, α₂ they were released with.",
             )
     return PairInput(_labels(width, m, upload, sources, lo_hi), a, b, private)
+
+
+# ---------------------------------------------------------------------------
+# A log-scale slider with an exact number input beside it
+# ---------------------------------------------------------------------------
+
+
+def _nearest_on_grid(value, grid):
+    """The grid value nearest to ``value`` in log scale (the first one for value ≤ 0)."""
+    if value is None or not value > 0:  # also NaN
+        return grid[0]
+    if value >= grid[-1]:
+        return grid[-1]
+    distance = np.abs(np.log(np.asarray(grid, dtype=float)) - np.log(float(value)))
+    return grid[int(np.argmin(distance))]
+
+
+def synced_log_input(label: str, grid, *, key: str, default: float, min_value: float,
+                     max_value: float, help: str, disabled: bool = False, value=None,
+                     number_label: str | None = None, format: str = "%.6g",
+                     step: float | None = None, format_func=fmt_number) -> float:
+    """A log-scale select slider and an exact number input, side by side, kept in sync.
+
+    The number input (key ``key``) is the source of truth: it holds the exact
+    value, which this returns. The select slider (key ``f"{key}_slider"``, not
+    bound to the URL) shows the grid value nearest to it in log scale and is a
+    quick way to set it: moving it copies its grid value into the number input.
+    Code may set ``st.session_state[key]`` alone (before this is called, e.g. in
+    a callback): the slider follows on the next call.
+
+    ``value``: a value computed elsewhere to show (e.g. solved for, with
+    ``disabled``). It is written into the number input's state before the
+    widget is created when it lies within [min_value, max_value], and is
+    returned as it is. Outside those bounds the number input keeps its last
+    value, a caption says so, and the slider goes to the end of its grid.
+
+    URL and state: an enabled number input is bound to the URL
+    (``bind="query-params"``); a disabled one shows a computed value, not a
+    setting, and stays out of the URL (a value in the URL would override the
+    computed one on a page's first run). The page's default comes from
+    ``st.session_state.setdefault`` and the number input is created with
+    ``value=None``: no default value, so no "default value and Session State"
+    warning, and every value, 0 included, round-trips through the URL. An
+    empty box (the user cleared it, or a browser history entry without this
+    parameter) is refilled with the last value.
+    """
+    slider_key, last_key = f"{key}_slider", f"{key}_last"
+    bound_key, rerun_key = f"{key}_bound", f"{key}_rerun"
+    default = float(default)
+    st.session_state.setdefault(key, default)
+    if st.session_state.get(key) is None:
+        st.session_state[key] = st.session_state.get(last_key, default)
+    forced = None if value is None else float(value)
+    fits = forced is not None and min_value <= forced <= max_value
+    if fits and st.session_state.get(key) != forced:
+        st.session_state[key] = forced
+    bind = not disabled
+    if bind and st.session_state.get(bound_key) is False:
+        # Bound again (it was computed until now): a write puts its value in the URL.
+        st.session_state[key] = st.session_state[key]
+    st.session_state[bound_key] = bind
+
+    def _from_slider():
+        st.session_state[key] = float(st.session_state[slider_key])
+
+    def _from_number():
+        typed = st.session_state.get(key)
+        if typed is None:  # the box was cleared: put the last value back
+            st.session_state[key] = st.session_state.get(last_key, default)
+        else:
+            st.session_state[slider_key] = _nearest_on_grid(typed, grid)
+
+    lo, hi = fmt_number(grid[0]), fmt_number(grid[-1])
+    c_slider, c_number = st.columns([3, 1], vertical_alignment="bottom")
+    # The number input is created first (it is drawn to the right): the slider then
+    # follows the value it resolved, including one read from the URL.
+    with c_number:
+        number = st.number_input(
+            number_label or f"Exact {label}", min_value=float(min_value),
+            max_value=float(max_value), value=None, step=step, format=format, key=key,
+            disabled=disabled, on_change=_from_number,
+            bind="query-params" if bind else None,
+            help=f"{help} Type an exact value from {min_value:g} to {max_value:g}; the "
+            "slider shows the nearest step of its scale.",
+        )
+    if number is None:  # from a browser history entry without it: one rerun refills it
+        if not st.session_state.get(rerun_key):
+            st.session_state[rerun_key] = True
+            st.rerun()
+        number = st.session_state.get(last_key, default)
+    st.session_state[rerun_key] = False
+    st.session_state[last_key] = float(number)
+    shown = forced if forced is not None else float(number)
+    snapped = _nearest_on_grid(shown, grid)
+    if st.session_state.get(slider_key) != snapped:
+        st.session_state[slider_key] = snapped
+    with c_slider:
+        st.select_slider(
+            label, options=grid, format_func=format_func, key=slider_key, disabled=disabled,
+            on_change=_from_slider,
+            help=f"{help} Log scale, {lo} to {hi}; the box beside it takes any exact value.",
+        )
+    if forced is not None and not fits:
+        st.caption(f"The value found, {forced:.6g}, lies outside this box's range "
+                   f"({min_value:g} to {max_value:g}); it is shown in the results only.")
+    return shown

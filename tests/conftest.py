@@ -81,6 +81,23 @@ def assert_clean(at) -> None:
         assert "Traceback" not in e.value and 'File "' not in e.value, e.value
 
 
+def open_page(page: str, title: str, query: dict[str, str] | None = None):
+    """An AppTest of the routed app switched to ``page`` after a fresh start.
+
+    ``query`` is the URL's query string on arrival; the page's title is checked.
+    """
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(APP_PATH), default_timeout=60)
+    run(at)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.switch_page(page)
+    run(at)
+    assert at.title[0].value == title
+    return at
+
+
 def run(at):
     """Run an AppTest and check it is clean."""
     at.run()

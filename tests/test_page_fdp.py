@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
-from conftest import APP_PATH, assert_clean, run
+from conftest import assert_clean, open_page, run
 from dpcore import audit, fdp
 
 PAGE = "views/fdp.py"
@@ -38,13 +38,7 @@ SENTENCE = re.compile(
 
 def start(tab: str = ATTACKER, query: dict[str, str] | None = None) -> AppTest:
     """The page after a fresh start on ``tab``; ``query`` is the URL's query string on arrival."""
-    at = AppTest.from_file(str(APP_PATH), default_timeout=60)
-    run(at)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.switch_page(PAGE)
-    run(at)
-    assert at.title[0].value == TITLE
+    at = open_page(PAGE, TITLE, query)
     if tab != ATTACKER:
         open_tab(at, tab)
     return at
