@@ -30,6 +30,7 @@ __all__ = [
     "UploadError",
     "age_bin_index",
     "age_bin_labels",
+    "age_groups",
     "age_histogram",
     "regroup_ages",
     "bin_values",
@@ -225,6 +226,27 @@ def age_histogram(population: str, width: int = 1) -> pd.Series:
     counts = np.zeros(_last_bin(width) + 1, dtype=np.int64)
     np.add.at(counts, age_bin_index(column.index.to_numpy(), width), column.to_numpy())
     return pd.Series(counts, index=age_bin_labels(width), name=population, dtype=np.int64)
+
+
+def age_groups(population: str, k: int) -> pd.Series:
+    """Population counts in k age groups of (nearly) equal width, for 2 ≤ k ≤ 86.
+
+    The single years 0 … 84 and the open group 85+ are cut at
+    round(86 j / k), j = 1 … k − 1; the last group is open-ended ("… +").
+    """
+    k = _integer(k, "k", minimum=2, maximum=_TOP_AGE + 1)
+    single = age_histogram(population, 1).to_numpy()
+    cuts = np.round(np.linspace(0, _TOP_AGE + 1, k + 1)).astype(int)
+    counts = np.add.reduceat(single, cuts[:-1])
+    labels = []
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        if hi == _TOP_AGE + 1:
+            labels.append(f"{lo}+")
+        elif hi - lo == 1:
+            labels.append(str(lo))
+        else:
+            labels.append(f"{lo}{_EN_DASH}{hi - 1}")
+    return pd.Series(counts, index=labels, name=population, dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------

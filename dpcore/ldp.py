@@ -1,0 +1,284 @@
+"""Local differential privacy: k-ary randomized response (k-RR) and its estimators.
+
+Source 004. Each of N users holds one of k values and reports it through k-RR:
+the true value with probability p, otherwise one of the k − 1 other values
+uniformly at random, each with probability q = (1 − p)/(k − 1). The ratio
+P(report v | true v)/P(report v | true w) = p/q = e^ε gives ε-LDP when
+
+    p = e^ε/(e^ε + k − 1),   q = 1/(e^ε + k − 1).
+
+The server sees the reported counts N_v, with E[N_v] = p n_v + q (N − n_v),
+and estimates the true counts by n̂_v = (N_v − N q)/(p − q) (unbiased), or by
+one of three estimators that respect n_v ≥ 0 and Σ n_v = N: clip and
+renormalise, Euclidean projection onto the simplex, or the iterative Bayesian
+update (the EM algorithm for the multinomial with the known k-RR channel).
+
+Exact variance: N_v = Bin(n_v, p) + Bin(N − n_v, q), so
+Var(n̂_v) = [n_v p(1 − p) + (N − n_v) q(1 − q)]/(p − q)²
+        = N q(1 − q)/(p − q)² + n_v (1 − p − q)/(p − q).
+
+Drawing the reported counts directly (``krr_perturb_counts``) uses that k-RR is
+the mixture "keep the true value with probability p − q, otherwise report a
+uniform draw from all k values": (p − q) + q = p and q for every other value.
+So N_v = K_v + U_v with K_v ~ Bin(n_v, p − q) and (U_v) ~ Multinomial(N − Σ K, 1/k):
+O(k) work, whatever N.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from dpcore._validation import count_array, positive_integer, positive_scalar
+
+__all__ = [
+    "ESTIMATORS",
+    "krr_demo_table",
+    "krr_estimate",
+    "krr_interval",
+    "krr_mse",
+    "krr_perturb",
+    "krr_perturb_counts",
+    "krr_probabilities",
+    "krr_variance",
+]
+
+ESTIMATORS = {
+    "unbiased": "unbiased (N_v − Nq)/(p − q)",
+    "clip": "clipped at 0 and renormalised",
+    "simplex": "projected onto the simplex",
+    "ibu": "iterative Bayesian update (EM)",
+}
+MAX_K = 10**6
+_IBU_TOL = 1e-10
+_IBU_MAX_ITER = 10_000
+
+
+def _eps(eps) -> float:
+    out = positive_scalar(eps, "eps")
+    return out
+
+
+def _k(k) -> int:
+    k = positive_integer(k, "k", maximum=MAX_K)
+    if k < 2:
+        raise ValueError(f"`k` must be at least 2 (a question with one answer reveals nothing), got {k}.")
+    return k
+
+
+def krr_probabilities(eps, k) -> tuple[float, float]:
+    """(p, q) of k-RR: p = e^ε/(e^ε + k − 1), q = (1 − p)/(k − 1) = p e^{−ε}.
+
+    Written as p = 1/(1 + (k − 1)e^{−ε}), which neither overflows for large ε
+    nor loses q to rounding.
+    """
+    eps, k = _eps(eps), _k(k)
+    t = (k - 1) * np.exp(-eps)
+    p = 1.0 / (1.0 + t)
+    q = np.exp(-eps) / (1.0 + t)
+    return float(p), float(q)
+
+
+def _p_minus_q(eps: float, k: int) -> float:
+    p, _ = krr_probabilities(eps, k)
+    return float(-np.expm1(-eps) * p)  # p(1 − e^{−ε}), exact for small ε
+
+
+def _values(values, k: int) -> np.ndarray:
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError):
+        raise ValueError("`values` must be an array of integers 0 … k − 1.") from None
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        as_float = np.asarray(arr, dtype=float)
+        if not np.all(np.isfinite(as_float)) or np.any(as_float != np.round(as_float)):
+            raise ValueError("`values` must be whole numbers 0 … k − 1 (category indices).")
+        arr = as_float.astype(np.int64)
+    arr = arr.astype(np.int64, copy=False)
+    if arr.size and (arr.min() < 0 or arr.max() >= k):
+        raise ValueError(f"`values` must lie in 0 … k − 1 = {k - 1}, got {arr.min()} … {arr.max()}.")
+    return arr
+
+
+def krr_perturb(values, eps, k, *, rng=None) -> np.ndarray:
+    """One k-RR report per user, literally as the source describes it.
+
+    With probability p the user reports the true value; otherwise a value drawn
+    uniformly from the k − 1 others (a draw from 0 … k − 2, shifted past the
+    true value). Vectorised over users.
+    """
+    rng = np.random.default_rng(rng)
+    k = _k(k)
+    eps = _eps(eps)
+    values = _values(values, k)
+    p, _ = krr_probabilities(eps, k)
+    truth = rng.random(values.shape) < p
+    other = rng.integers(0, k - 1, size=values.shape)
+    other += other >= values
+    return np.where(truth, values, other)
+
+
+def krr_perturb_counts(counts, eps, *, rng=None) -> np.ndarray:
+    """Reported counts drawn from the true counts directly, in O(k) whatever N.
+
+    The same distribution as perturbing each user with ``krr_perturb`` and
+    counting (see the module notes). ``counts`` may carry leading batch axes;
+    categories are on the last axis, k = its length.
+    """
+    rng = np.random.default_rng(rng)
+    counts = count_array(counts, "counts", min_bins=2)
+    if np.any(counts != np.round(counts)):
+        raise ValueError("`counts` must be whole numbers of users.")
+    k = _k(counts.shape[-1])
+    eps = _eps(eps)
+    n = counts.astype(np.int64)
+    kept = rng.binomial(n, _p_minus_q(eps, k))
+    uniform = (n - kept).sum(axis=-1)
+    spread = rng.multinomial(uniform, np.full(k, 1.0 / k))
+    return (kept + spread).astype(float)
+
+
+def _project_simplex(x: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """Euclidean projection of each row of x onto {y ≥ 0, Σ y = total} (Duchi et al. 2008)."""
+    k = x.shape[-1]
+    s = -np.sort(-x, axis=-1)
+    cumsum = np.cumsum(s, axis=-1) - total[..., None]
+    idx = np.arange(1, k + 1)
+    cond = s - cumsum / idx > 0
+    rho = k - 1 - np.argmax(cond[..., ::-1], axis=-1)  # last index where cond holds
+    theta = np.take_along_axis(cumsum, rho[..., None], axis=-1) / (rho[..., None] + 1)
+    return np.maximum(x - theta, 0.0)
+
+
+def _ibu(freq: np.ndarray, p: float, q: float) -> np.ndarray:
+    """EM for the true distribution π given observed report frequencies, k-RR channel.
+
+    π_v ← π_v Σ_w f_w P(w | v)/Σ_u P(w | u) π_u with P(w | v) = q + (p − q)[w = v];
+    the denominator is q + (p − q) π_w, so each step is O(k). Rows are batched.
+    """
+    k = freq.shape[-1]
+    pi = np.full(freq.shape, 1.0 / k)
+    d = p - q
+    for _ in range(_IBU_MAX_ITER):
+        ratio = freq / (q + d * pi)
+        new = pi * (q * ratio.sum(axis=-1, keepdims=True) + d * ratio)
+        new /= new.sum(axis=-1, keepdims=True)
+        if np.max(np.abs(new - pi)) < _IBU_TOL:
+            return new
+        pi = new
+    return pi
+
+
+def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarray:
+    """Estimated true counts from k-RR reported counts (k = the last axis's length).
+
+    - ``"unbiased"``: n̂_v = (N_v − N q)/(p − q) (source 004); may be negative;
+    - ``"clip"``: max(n̂, 0) rescaled to sum to N (uniform if every n̂_v ≤ 0);
+    - ``"simplex"``: the nearest point to n̂ (Euclidean) with n ≥ 0, Σ n = N;
+    - ``"ibu"``: the maximum-likelihood estimate by the iterative Bayesian
+      update, started from the uniform distribution (tolerance 1e-10).
+    Leading axes are batches.
+    """
+    if method not in ESTIMATORS:
+        raise ValueError(f"`method` must be one of {', '.join(map(repr, ESTIMATORS))}, got {method!r}.")
+    reported = count_array(reported_counts, "reported_counts", min_bins=2)
+    k = _k(reported.shape[-1])
+    eps = _eps(eps)
+    p, q = krr_probabilities(eps, k)
+    total = reported.sum(axis=-1)
+    if np.any(total <= 0):
+        raise ValueError("`reported_counts` must count at least one user.")
+    unbiased = (reported - total[..., None] * q) / _p_minus_q(eps, k)
+    if method == "unbiased":
+        return unbiased
+    if method == "clip":
+        pos = np.maximum(unbiased, 0.0)
+        mass = pos.sum(axis=-1, keepdims=True)
+        safe = np.where(mass > 0, mass, 1.0)
+        return np.where(mass > 0, pos * total[..., None] / safe, total[..., None] / k)
+    if method == "simplex":
+        return _project_simplex(unbiased, total)
+    return _ibu(reported / total[..., None], p, q) * total[..., None]
+
+
+def krr_variance(true_counts, eps) -> np.ndarray:
+    """Exact Var(n̂_v) of the unbiased estimator: N q(1−q)/(p−q)² + n_v(1 − p − q)/(p − q)."""
+    counts = count_array(true_counts, "true_counts", min_bins=2)
+    k = _k(counts.shape[-1])
+    eps = _eps(eps)
+    p, q = krr_probabilities(eps, k)
+    d = _p_minus_q(eps, k)
+    n = counts.sum(axis=-1, keepdims=True)
+    return n * q * (1 - q) / d**2 + counts * (1 - p - q) / d
+
+
+def krr_mse(true_counts, eps_values, *, methods=tuple(ESTIMATORS), reps: int = 200,
+            rng=None, progress=None) -> pd.DataFrame:
+    """Mean squared error per category of each estimator against ε, by simulation.
+
+    For every ε: ``reps`` independent reported histograms (``krr_perturb_counts``),
+    every estimator applied, MSE = mean over replicates and categories of
+    (n̂_v − n_v)², with its Monte Carlo standard error. The unbiased estimator's
+    exact MSE, mean_v Var(n̂_v), is in the column ``theory``. ``progress(done,
+    total)`` is called after each ε.
+    """
+    rng = np.random.default_rng(rng)
+    counts = count_array(true_counts, "true_counts", min_bins=2)
+    if counts.ndim != 1:
+        raise ValueError("`true_counts` must be one histogram (a 1-D array).")
+    reps = positive_integer(reps, "reps", maximum=100_000)
+    eps_values = np.atleast_1d(np.asarray(eps_values, dtype=float))
+    for method in methods:
+        if method not in ESTIMATORS:
+            raise ValueError(f"`methods` must be among {', '.join(map(repr, ESTIMATORS))}, got {method!r}.")
+    rows = []
+    batch = np.broadcast_to(counts, (reps, counts.size))
+    for i, eps in enumerate(eps_values):
+        reported = krr_perturb_counts(batch, eps, rng=rng)
+        theory = float(np.mean(krr_variance(counts, eps)))
+        for method in methods:
+            sq = (krr_estimate(reported, eps, method=method) - counts) ** 2
+            per_rep = sq.mean(axis=-1)
+            rows.append(dict(eps=float(eps), method=method, mse=float(per_rep.mean()),
+                             se=float(per_rep.std(ddof=1) / np.sqrt(reps)) if reps > 1 else np.nan,
+                             theory=theory if method == "unbiased" else np.nan))
+        if progress is not None:
+            progress(i + 1, eps_values.size)
+    return pd.DataFrame(rows)
+
+
+def krr_demo_table(values, eps, k, *, labels=None, rng=None) -> pd.DataFrame:
+    """One row per user for teaching: the true answer, the coin flip and the report.
+
+    Columns: ``user`` (1, 2, …), ``true``, ``coin`` (a uniform draw u; the user
+    tells the truth when u < p), ``told_truth``, ``reported``. ``labels`` names
+    the categories (default 0 … k − 1).
+    """
+    rng = np.random.default_rng(rng)
+    k = _k(k)
+    eps = _eps(eps)
+    values = _values(values, k)
+    p, _ = krr_probabilities(eps, k)
+    coin = rng.random(values.shape)
+    truth = coin < p
+    other = rng.integers(0, k - 1, size=values.shape)
+    other += other >= values
+    reported = np.where(truth, values, other)
+    names = np.asarray(labels if labels is not None else np.arange(k), dtype=object)
+    if names.size != k:
+        raise ValueError(f"`labels` must name the k = {k} categories, got {names.size}.")
+    return pd.DataFrame(dict(user=np.arange(1, values.size + 1), true=names[values],
+                             coin=coin, told_truth=truth, reported=names[reported]))
+
+
+def krr_interval(estimates, true_counts_or_estimates, eps, *, z: float = 2.0):
+    """± z standard errors of the unbiased estimate, from the exact variance.
+
+    The variance needs the true counts; pass the estimates (clipped at 0) to
+    plug them in when the truth is unknown.
+    """
+    plug = np.maximum(np.asarray(true_counts_or_estimates, dtype=float), 0.0)
+    sd = np.sqrt(krr_variance(plug, eps))
+    est = np.asarray(estimates, dtype=float)
+    return est - z * sd, est + z * sd
+
