@@ -150,7 +150,30 @@ def _project_simplex(x: np.ndarray, total: np.ndarray) -> np.ndarray:
     return np.maximum(x - theta, 0.0)
 
 
-def _ibu(freq: np.ndarray, p: float, q: float) -> np.ndarray:
+def _mle(reported: np.ndarray, p: float, q: float) -> np.ndarray:
+    """The maximum-likelihood distribution π, the fixed point of IBU, in closed form.
+
+    The log-likelihood Σ_w N_w log(q + (p − q) π_w) is concave on the simplex;
+    its KKT conditions give water-filling: π_w = max(N_w t − c, 0) with
+    c = q/(p − q) and t set so that Σ π_w = 1. With the m largest counts
+    active, t = (1 + m c)/(sum of those m counts); m is the largest for which
+    the m-th largest count still gets π > 0. When every category is active,
+    t = 1/(N (p − q)) and π is the unbiased estimate divided by N. Rows are
+    batched.
+    """
+    k = reported.shape[-1]
+    c = q / (p - q)
+    desc = -np.sort(-reported, axis=-1)
+    m = np.arange(1, k + 1)
+    t = (1.0 + m * c) / np.cumsum(desc, axis=-1)
+    active = desc * t - c > 0
+    last = k - 1 - np.argmax(active[..., ::-1], axis=-1)  # the largest active m, minus 1
+    t_star = np.take_along_axis(t, last[..., None], axis=-1)
+    pi = np.maximum(reported * t_star - c, 0.0)
+    return pi / pi.sum(axis=-1, keepdims=True)  # exact up to rounding
+
+
+def _ibu(freq: np.ndarray, p: float, q: float, *, max_iter: int = _IBU_MAX_ITER) -> np.ndarray:
     """EM for the true distribution π given observed report frequencies, k-RR channel.
 
     π_v ← π_v Σ_w f_w P(w | v)/Σ_u P(w | u) π_u with P(w | v) = q + (p − q)[w = v];
@@ -159,7 +182,7 @@ def _ibu(freq: np.ndarray, p: float, q: float) -> np.ndarray:
     k = freq.shape[-1]
     pi = np.full(freq.shape, 1.0 / k)
     d = p - q
-    for _ in range(_IBU_MAX_ITER):
+    for _ in range(max_iter):
         ratio = freq / (q + d * pi)
         new = pi * (q * ratio.sum(axis=-1, keepdims=True) + d * ratio)
         new /= new.sum(axis=-1, keepdims=True)
@@ -175,8 +198,11 @@ def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarra
     - ``"unbiased"``: n̂_v = (N_v − N q)/(p − q) (source 004); may be negative;
     - ``"clip"``: max(n̂, 0) rescaled to sum to N (uniform if every n̂_v ≤ 0);
     - ``"simplex"``: the nearest point to n̂ (Euclidean) with n ≥ 0, Σ n = N;
-    - ``"ibu"``: the maximum-likelihood estimate by the iterative Bayesian
-      update, started from the uniform distribution (tolerance 1e-10).
+    - ``"ibu"``: the iterative Bayesian update's limit, the maximum-likelihood
+      estimate. The EM iterations converge to it slowly (thousands of steps)
+      when some categories' estimate is 0, as at small ε; it is computed
+      exactly instead, in closed form (see ``_mle``), and tested against the
+      iterations.
     Leading axes are batches.
     """
     if method not in ESTIMATORS:
@@ -198,7 +224,7 @@ def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarra
         return np.where(mass > 0, pos * total[..., None] / safe, total[..., None] / k)
     if method == "simplex":
         return _project_simplex(unbiased, total)
-    return _ibu(reported / total[..., None], p, q) * total[..., None]
+    return _mle(reported, p, q) * total[..., None]
 
 
 def krr_variance(true_counts, eps) -> np.ndarray:

@@ -256,3 +256,32 @@ def test_age_groups_for_k_categories():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.parametrize("eps", [0.2, 1.0, 4.0])
+def test_closed_form_mle_is_the_limit_of_the_em_iterations(eps):
+    """The closed form used for "ibu" against the literal IBU/EM iterations run long."""
+    from dpcore.ldp import _ibu
+
+    k = 30
+    true = np.round(1e5 / (np.arange(k) + 3) ** 1.5)
+    reported = ldp.krr_perturb_counts(true, eps, rng=12)
+    p, q = ldp.krr_probabilities(eps, k)
+    closed = ldp.krr_estimate(reported, eps, method="ibu") / reported.sum()
+    short = _ibu(reported / reported.sum(), p, q, max_iter=5_000)
+    long = _ibu(reported / reported.sum(), p, q, max_iter=100_000)
+
+    def loglik(dist):
+        return float(reported @ np.log(q + (p - q) * dist))
+
+    # nothing the iterations reach is better, and they keep closing in on the closed form
+    # (slowly where categories sit at 0: EM then converges sublinearly)
+    assert loglik(closed) >= loglik(long) - 1e-9 and loglik(long) >= loglik(short) - 1e-9
+    gap_short, gap_long = np.abs(short - closed).max(), np.abs(long - closed).max()
+    assert gap_long <= 1e-6 or gap_long < 0.25 * gap_short
+    # KKT: equal marginal likelihood d N_w/(q + d π_w) on the active set, and no more on zeros
+    d = p - q
+    grad = d * reported / (q + d * closed)
+    active = closed > 0
+    np.testing.assert_allclose(grad[active], grad[active].mean(), rtol=1e-9)
+    assert np.all(grad[~active] <= grad[active].mean() * (1 + 1e-9))
