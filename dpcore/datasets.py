@@ -34,11 +34,13 @@ __all__ = [
     "age_histogram",
     "regroup_ages",
     "bin_values",
+    "categories_from_column",
     "check_same_length",
     "counts_from_column",
     "draw_histogram",
     "load_population",
     "proportions",
+    "read_answers_upload",
     "read_csv_upload",
     "shape_probabilities",
 ]
@@ -643,6 +645,61 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
         frame.index = pd.Index(cells0, dtype=object,
                                name=first[0] if has_header and first[0] else None)
     return frame
+
+
+def read_answers_upload(data, *, max_bytes=5_000_000, max_rows=100_000,
+                        max_columns=20) -> pd.DataFrame:
+    """Parse an uploaded CSV file of answers, one row per person, as text.
+
+    The same checks as :func:`read_csv_upload` (size, encoding, binary,
+    empty, too many rows or columns, CSV syntax), but cells are kept as
+    stripped text, so that "yes", "A" or "3" are all categories. The first
+    row names the columns. Blank cells are kept as "" (read as no answer).
+    """
+    data = _read_csv_upload_iv(data, max_bytes, max_rows, max_columns)
+    rows, _ = _records(_decode(data, max_bytes), max_rows, max_columns)
+    if len(rows) < 2:
+        raise UploadError("The file has no data rows: it needs a header row naming its "
+                          "columns and at least one row of answers below it.")
+    header, body = rows[0], rows[1:]
+    width = max(len(header), max(len(r) for r in body))
+    names = [header[j] if j < len(header) and header[j] else f"column {j + 1}"
+             for j in range(width)]
+    if len(set(names)) < len(names):
+        raise UploadError("Two columns of the header row have the same name; rename one.")
+    table = pd.DataFrame([r + [""] * (width - len(r)) for r in body], columns=names, dtype=str)
+    for name in names:
+        if not (table[name] != "").any():
+            raise UploadError(f'Column "{name}" has no values. Fill it in or delete the column.')
+    return table
+
+
+def categories_from_column(column, *, max_categories: int = 1000):
+    """Categories of a column of answers: (labels, counts, index of each answer).
+
+    Blank answers are left out; numbers are categories like any text (``3``
+    and ``3.0`` are read as the same number when the column is numeric).
+    Labels are sorted. Raises :class:`UploadError` for fewer than 2 or more
+    than ``max_categories`` categories, or no answers at all.
+    """
+    column = pd.Series(column)
+    name = column.name if column.name is not None else "answers"
+    if pd.api.types.is_numeric_dtype(column):
+        values = column.dropna().map(lambda v: f"{v:g}")
+    else:
+        values = column.dropna().astype(str).str.strip()
+        values = values[values != ""]
+    if values.empty:
+        raise UploadError(f'Column "{name}" has no values: every answer in it is blank.')
+    labels, index, counts = np.unique(values.to_numpy(dtype=str), return_inverse=True,
+                                      return_counts=True)
+    if labels.size < 2:
+        raise UploadError(f'Column "{name}" has a single category ("{labels[0]}"); at least 2 '
+                          "different answers are needed.")
+    if labels.size > max_categories:
+        raise UploadError(f'Column "{name}" has {labels.size:,} different categories; at most '
+                          f"{max_categories:,} are supported. Group rare answers first.")
+    return [str(v) for v in labels], counts.astype(float), index
 
 
 def counts_from_column(column, *, name: str = "A") -> np.ndarray:

@@ -550,3 +550,23 @@ def test_regroup_ages_sums_single_years_into_bins(width):
                                age_histogram("korea", width).to_numpy())
     with pytest.raises(ValueError, match="counts_by_age"):
         regroup_ages(by_age[:-1], width)
+
+
+def test_read_answers_upload_and_categories():
+    from dpcore.datasets import categories_from_column, read_answers_upload
+
+    table = read_answers_upload("answer;score\nyes;3\nno;\n yes ;3.0\n\n".encode())
+    assert list(table.columns) == ["answer", "score"] and len(table) == 3
+    labels, counts, index = categories_from_column(table["answer"])
+    assert labels == ["no", "yes"] and list(counts) == [1, 2] and list(index) == [1, 0, 1]
+    # text cells are categories as written; a numeric column reads 3 and 3.0 as one number
+    assert categories_from_column(pd.Series([3, 3.0, 4]))[0] == ["3", "4"]
+    for data, fragment in [(b"", "empty"), (b"answer\n", "no data rows"),
+                           (b"a,a\nx,y\n", "same name"), (b"id,answer\n1,\n2,\n", "no values"),
+                           (b"\x00\x01", "binary"), ("é".encode("latin-1") + b"\nx\n", "UTF-8")]:
+        with pytest.raises(UploadError, match=fragment):
+            read_answers_upload(data)
+    with pytest.raises(UploadError, match="single category"):
+        categories_from_column(pd.Series(["a", "a"], name="q"))
+    with pytest.raises(UploadError, match="at most 3"):
+        categories_from_column(pd.Series(list("abcd")), max_categories=3)
