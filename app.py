@@ -17,6 +17,8 @@ def main() -> None:
             st.Page("views/fdp.py", title="f-DP and Gaussian DP", icon=":material/shield:"),
             st.Page("views/gaussian.py", title="Gaussian mechanism",
                     icon=":material/ssid_chart:"),
+            st.Page("views/ldp.py", title="Randomized response (local DP)",
+                    icon=":material/casino:"),
         ],
     }
     st.navigation(pages).run()

@@ -98,6 +98,17 @@ def open_page(page: str, title: str, query: dict[str, str] | None = None):
     return at
 
 
+def upload_file(at, prefix: str, data: bytes, kind: str):
+    """Choose the upload source of a page whose widget keys start with ``prefix``, pick
+    the file kind and upload ``data`` as data.csv; returns the AppTest after the run."""
+    at.selectbox(key=f"{prefix}_source").set_value("upload")
+    run(at)
+    assert any("Upload a CSV file" in i.value for i in at.info)
+    at.radio(key=f"{prefix}_file_kind").set_value(kind)
+    at.file_uploader(key=f"{prefix}_file").set_value(("data.csv", data, "text/csv"))
+    return run(at)
+
+
 def run(at):
     """Run an AppTest and check it is clean."""
     at.run()

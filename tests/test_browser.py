@@ -506,3 +506,49 @@ def test_gaussian_link_opens_fdp_with_mu(page, server):
     slider = page.locator('[data-testid="stSlider"]').filter(has_text="μ of G_μ")
     expect(slider.get_by_role("slider")).to_have_attribute("aria-valuetext", f"{linked:.2f}")
     assert_no_traceback(page)
+
+
+# ---------------------------------------------------------------------------
+# "Randomized response (local DP)"
+# ---------------------------------------------------------------------------
+
+LDP_P_LABEL = "p: tell the truth"
+
+
+def test_ldp_eps_slider_changes_p(page, server):
+    from playwright.sync_api import expect
+
+    from dpcore import ldp
+
+    page.goto(f"{server.url}/ldp")
+    page.get_by_role("heading", name="Randomized response (local DP)").first.wait_for(
+        timeout=60_000)
+    page.get_by_text(LDP_P_LABEL).first.wait_for(timeout=60_000)
+    wait_idle(page)
+    p_value = page.locator('[data-testid="stMetric"]').filter(
+        has_text=LDP_P_LABEL).locator('[data-testid="stMetricValue"]')
+    expect(p_value).to_have_text(f"{ldp.krr_probabilities(1.0, 2)[0]:.4g}")
+
+    thumb = page.locator('[data-testid="stSlider"]').filter(
+        has_text="Privacy level ε").get_by_role("slider")
+    expect(thumb).to_have_attribute("aria-valuetext", "1")
+    # End moves ε to the top of its grid, 10 (retried if pressed while re-mounting).
+    for _ in range(3):
+        thumb.focus()
+        page.keyboard.press("End")
+        try:
+            expect(thumb).to_have_attribute("aria-valuetext", "10", timeout=3_000)
+            break
+        except AssertionError:
+            continue
+    expect(thumb).to_have_attribute("aria-valuetext", "10")
+    p_10, q_10 = ldp.krr_probabilities(10.0, 2)
+    expect(p_value).to_have_text(f"{p_10:.4g}", timeout=RUN_TIMEOUT_MS)
+    wait_idle(page)
+    metrics = read_metrics(page)
+    assert metrics["q: tell a given lie"] == f"{q_10:.4g}", metrics
+    assert "ldp_eps=10" in page.url
+    assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+    assert_no_traceback(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ldp.png"), full_page=True)

@@ -20,7 +20,7 @@ import pytest
 from streamlit.runtime import media_file_manager
 from streamlit.testing.v1 import AppTest
 
-from conftest import APP_PATH, assert_clean, open_page, run
+from conftest import APP_PATH, assert_clean, open_page, run, upload_file
 from dpcore import datasets, fdp, gaussian
 
 PAGE = "views/gaussian.py"
@@ -498,12 +498,7 @@ def test_release_histogram(neighbours, sens, width):
 
 
 def upload(at: AppTest, data: bytes, kind: str = "counts") -> AppTest:
-    at.selectbox(key="gauss_source").set_value("upload")
-    run(at)
-    assert any("Upload a CSV file" in i.value for i in at.info)
-    at.radio(key="gauss_file_kind").set_value(kind)
-    at.file_uploader(key="gauss_file").set_value(("data.csv", data, "text/csv"))
-    return run(at)
+    return upload_file(at, "gauss", data, kind)
 
 
 def test_upload_counts():

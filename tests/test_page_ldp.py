@@ -1,0 +1,466 @@
+"""AppTest tests of the page "Randomized response (local DP)" (views/ldp.py).
+
+The page is driven through its widgets by key (all keys start with ``ldp_``) and through
+the URL query parameters they are bound to. Only the open tab runs; tests open a tab
+through its key ``ldp_tab``. Expected numbers come from dpcore.ldp and dpcore.datasets
+with the page's documented random streams: the data from ``[seed, 0]``, the reported
+counts from ``[seed, 1]``, the MSE simulation from ``[seed, 2]``, the coins of the demo
+from ``[seed, 3, flips]`` and its users from ``[seed, 4]``.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import APP_PATH, assert_clean, open_page, run, upload_file
+from dpcore import datasets, ldp
+
+PAGE = "views/ldp.py"
+TITLE = "Randomized response (local DP)"
+DEMO, AGGREGATE, MSE, GUARANTEE = TABS = (
+    "One user at a time", "The aggregate", "Error versus privacy", "The guarantee")
+EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0)
+SEED = 2022
+N = 10_000
+SOURCE_URL = {
+    "survey": "Survey: “Did you exercise yesterday?” (yes/no, k = 2)",
+    "abc": "Three categories A, B, C (k = 3)",
+    **{k: f"Population 2020 by age: {v}" for k, v in datasets.POPULATIONS.items()},
+    "upload": "Uploaded CSV file",
+}
+METHOD_URL = {"unbiased": "unbiased", "clip": "clip and renormalise",
+              "simplex": "project onto the simplex", "ibu": "IBU (maximum likelihood)"}
+
+
+def start(tab: str = DEMO, query: dict[str, str] | None = None) -> AppTest:
+    at = open_page(PAGE, TITLE, query)
+    return open_tab(at, tab) if tab != DEMO else at
+
+
+def open_tab(at: AppTest, tab: str) -> AppTest:
+    at.session_state["ldp_tab"] = tab
+    return run(at)
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def frame(at: AppTest, column: str) -> pd.DataFrame:
+    [df] = [d.value for d in at.dataframe if column in d.value.columns]
+    return df
+
+
+def counts_table(at: AppTest) -> pd.DataFrame:
+    return frame(at, "reported N_v")
+
+
+def fmt4(v: float) -> str:
+    return f"{v:.4g}"
+
+
+def assert_widgets_keyed_with_help(at: AppTest) -> None:
+    for kind in ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
+                 "file_uploader"):
+        for w in getattr(at, kind):
+            assert w.key and w.key.startswith("ldp_"), (kind, w.key)
+            assert w.help, f"{w.key} has no help"
+
+
+def sampled_counts(probs, n=N, seed=SEED) -> np.ndarray:
+    return datasets.draw_histogram(probs, n, rng=[seed, 0]).astype(float)
+
+
+# ---------------------------------------------------------------------------
+# default view
+# ---------------------------------------------------------------------------
+
+def test_default_view():
+    at = start()
+    assert not errors(at)
+    assert [t.label for t in at.tabs] == list(TABS)
+    p, q = ldp.krr_probabilities(1.0, 2)
+    shown = metrics(at)
+    assert shown["p: tell the truth"] == fmt4(p) == "0.7311"
+    assert shown["q: tell a given lie"] == fmt4(q) == "0.2689"
+    assert shown["p/q = e^ε"] == fmt4(np.e)
+    assert shown["Categories k"] == "2" and shown["Users N"] == "10,000"
+    text = "\n".join(m.value for m in at.markdown)
+    assert "tells the truth with probability p = 73.11%" in text
+    assert "1-local differential privacy" in text
+    assert at.latex  # the formulas
+    assert at.select_slider(key="ldp_eps").value == 1.0
+    assert at.select_slider(key="ldp_eps").options == [f"{e:g}" for e in EPS_GRID]
+    for tab in TABS:
+        open_tab(at, tab)
+        assert not errors(at)
+        assert_widgets_keyed_with_help(at)
+
+
+@pytest.mark.parametrize(("eps", "k"), [(0.01, 2), (0.5, 10), (1.0, 86), (10.0, 3), (3.0, 40)])
+def test_p_and_q_match_dpcore(eps, k):
+    query = {"ldp_eps": f"{eps:g}", "ldp_source": SOURCE_URL["korea"], "ldp_k": str(k)}
+    if k == 3:
+        query = {"ldp_eps": f"{eps:g}", "ldp_source": SOURCE_URL["abc"]}
+    elif k == 2:
+        query = {"ldp_eps": f"{eps:g}"}
+    at = start(query=query)
+    assert not errors(at)
+    p, q = ldp.krr_probabilities(eps, k)
+    shown = metrics(at)
+    assert shown["Categories k"] == str(k)
+    assert shown["p: tell the truth"] == fmt4(p)
+    assert shown["q: tell a given lie"] == fmt4(q)
+
+
+def test_changing_eps_keeps_the_data_and_changes_p():
+    at = start(AGGREGATE)
+    before = counts_table(at)["true n_v"].to_numpy()
+    at.select_slider(key="ldp_eps").set_value(0.1)
+    run(at)
+    assert metrics(at)["p: tell the truth"] == fmt4(ldp.krr_probabilities(0.1, 2)[0])
+    np.testing.assert_array_equal(counts_table(at)["true n_v"].to_numpy(), before)
+
+
+# ---------------------------------------------------------------------------
+# data sources
+# ---------------------------------------------------------------------------
+
+def test_survey_source():
+    at = start(AGGREGATE, {"ldp_yes": "40"})
+    table = counts_table(at)
+    assert table["category"].tolist() == ["yes", "no"]
+    expected = sampled_counts(datasets.proportions([40, 60]))
+    np.testing.assert_array_equal(table["true n_v"].to_numpy(), expected)
+
+
+def test_abc_source_with_shares():
+    at = start(AGGREGATE, {"ldp_source": SOURCE_URL["abc"]})
+    table = counts_table(at)
+    assert table["category"].tolist() == ["A", "B", "C"]
+    np.testing.assert_array_equal(table["true n_v"].to_numpy(),
+                                  sampled_counts(datasets.proportions([50, 30, 20])))
+    at.slider(key="ldp_share_c").set_value(70)
+    run(at)
+    np.testing.assert_array_equal(counts_table(at)["true n_v"].to_numpy(),
+                                  sampled_counts(datasets.proportions([50, 30, 70])))
+    assert any("A 33%, B 20%, C 47%" in c.value for c in at.caption)
+
+
+def test_abc_all_shares_zero_is_a_plain_error():
+    at = start(query={"ldp_source": SOURCE_URL["abc"], "ldp_share_a": "0", "ldp_share_b": "0",
+                      "ldp_share_c": "0"})
+    [msg] = errors(at)
+    assert "shares cannot be used" in msg and "`" not in msg
+    assert at.slider(key="ldp_share_a")  # the controls to fix it are still there
+
+
+@pytest.mark.parametrize("population", list(datasets.POPULATIONS))
+@pytest.mark.parametrize("k", [2, 9, 86])
+def test_population_source(population, k):
+    at = start(AGGREGATE, {"ldp_source": SOURCE_URL[population], "ldp_k": str(k),
+                           "ldp_n": "1,000"})
+    assert not errors(at)
+    groups = datasets.age_groups(population, k)
+    table = counts_table(at)
+    assert table["category"].tolist() == list(groups.index)
+    np.testing.assert_array_equal(
+        table["true n_v"].to_numpy(),
+        sampled_counts(datasets.proportions(groups.to_numpy()), n=1000))
+    assert metrics(at)["Categories k"] == str(k)
+
+
+# ---------------------------------------------------------------------------
+# the aggregate
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", list(ldp.ESTIMATORS))
+@pytest.mark.parametrize("eps", [0.1, 2.0])
+def test_each_estimator(method, eps):
+    at = start(AGGREGATE, {"ldp_source": SOURCE_URL["korea"], "ldp_k": "18",
+                           "ldp_eps": f"{eps:g}", "ldp_method": METHOD_URL[method]})
+    assert not errors(at)
+    assert at.radio(key="ldp_method").value == method
+    table = counts_table(at)
+    true = table["true n_v"].to_numpy()
+    reported = table["reported N_v"].to_numpy()
+    # The reported counts are k-RR's draw from the true counts with the page's stream.
+    np.testing.assert_array_equal(reported, ldp.krr_perturb_counts(true, eps, rng=[SEED, 1]))
+    expected = ldp.krr_estimate(reported, eps, method=method)
+    np.testing.assert_allclose(table["estimate n̂_v"].to_numpy(), expected, rtol=1e-12)
+    np.testing.assert_allclose(table["± 2 SE"].to_numpy(),
+                               2 * np.sqrt(ldp.krr_variance(true, eps)), rtol=1e-12)
+    shown = metrics(at)
+    assert shown["Total absolute error of the estimate"] == (
+        f"{np.abs(expected - true).sum():,.1f}" if np.abs(expected - true).sum() < 1e4
+        else f"{np.abs(expected - true).sum():,.0f}")
+    assert shown["Negative estimates"] == str(int(np.sum(expected < 0)))
+    # The chart: the estimate's bars and whiskers.
+    [chart] = [c for c in at.get("plotly_chart") if "ldp_fig_counts" in c.proto.id]
+    assert chart.proto.spec
+
+
+def test_unbiased_estimate_can_be_negative():
+    at = start(AGGREGATE, {"ldp_source": SOURCE_URL["korea"], "ldp_k": "86",
+                           "ldp_eps": "0.1"})
+    table = counts_table(at)
+    assert (table["estimate n̂_v"] < 0).any()
+    assert int(metrics(at)["Negative estimates"]) == int((table["estimate n̂_v"] < 0).sum())
+
+
+# ---------------------------------------------------------------------------
+# one user at a time
+# ---------------------------------------------------------------------------
+
+def test_demo_table_and_flip_again():
+    at = start()
+    first = frame(at, "coin u")
+    assert len(first) == 20
+    assert list(first.columns) == ["user", "true answer", "coin u", "u < p: tells the truth",
+                                   "reported answer"]
+    users = np.random.default_rng([SEED, 4]).choice(2, size=20, p=[0.3, 0.7])
+    expected = ldp.krr_demo_table(users, 1.0, 2, labels=["yes", "no"], rng=[SEED, 3, 0])
+    np.testing.assert_array_equal(first["coin u"].to_numpy(), expected["coin"].to_numpy())
+    assert first["reported answer"].tolist() == expected["reported"].tolist()
+    assert first["true answer"].tolist() == expected["true"].tolist()
+    p, _ = ldp.krr_probabilities(1.0, 2)
+    assert (first["u < p: tells the truth"] == (first["coin u"] < p)).all()
+    told = int(expected["told_truth"].sum())
+    assert any(f"{told} of 20 users told the truth" in c.value for c in at.caption)
+
+    at.button(key="ldp_flip_btn").click()
+    run(at)
+    second = frame(at, "coin u")
+    assert len(second) == 20
+    assert second["true answer"].tolist() == first["true answer"].tolist()  # same users
+    assert not np.array_equal(second["coin u"].to_numpy(), first["coin u"].to_numpy())
+    again = ldp.krr_demo_table(users, 1.0, 2, labels=["yes", "no"], rng=[SEED, 3, 1])
+    np.testing.assert_array_equal(second["coin u"].to_numpy(), again["coin"].to_numpy())
+
+
+# ---------------------------------------------------------------------------
+# error versus privacy
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("query", "reps"), [
+    ({}, 200),
+    ({"ldp_source": SOURCE_URL["usa"], "ldp_k": "86", "ldp_reps": "1,000", "ldp_eps": "0.1"},
+     1000),
+])
+def test_mse_matches_dpcore(query, reps):
+    at = start(MSE, query)
+    assert not errors(at)
+    open_tab(at, AGGREGATE)
+    true = counts_table(at)["true n_v"].to_numpy()
+    open_tab(at, MSE)
+    assert at.select_slider(key="ldp_reps").value == reps
+    shown = frame(at, "MSE")
+    expected = ldp.krr_mse(true, EPS_GRID, reps=reps, rng=[SEED, 2])
+    np.testing.assert_allclose(shown["ε"].to_numpy(), expected["eps"].to_numpy())
+    assert shown["method"].tolist() == [METHOD_URL[m] for m in expected["method"]]
+    np.testing.assert_allclose(shown["MSE"].to_numpy(), expected["mse"].to_numpy(), rtol=1e-12)
+    np.testing.assert_allclose(shown["SE"].to_numpy(), expected["se"].to_numpy(), rtol=1e-12)
+    np.testing.assert_allclose(shown["exact MSE"].to_numpy(), expected["theory"].to_numpy(),
+                               rtol=1e-12)
+    eps = at.select_slider(key="ldp_eps").value
+    here = expected[expected["eps"] == eps].set_index("method")
+    unbiased = metrics(at)["unbiased"]
+    mse = here.loc["unbiased", "mse"]
+    if mse < 1e4:
+        assert unbiased == f"{mse:.4g}"
+    else:  # 7.85·10⁷
+        mantissa, exponent = f"{mse:.2e}".split("e")
+        power = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+        assert unbiased == f"{mantissa}·10{power}"
+    [chart] = [c for c in at.get("plotly_chart") if "ldp_fig_mse" in c.proto.id]
+    assert chart.proto.spec
+
+
+def test_reps_are_capped_for_many_categories():
+    rows = "\n".join(f"c{j},{j + 1}" for j in range(1000))
+    at = upload(start(MSE), f"category,count\n{rows}\n".encode(), "counts")
+    assert not errors(at)
+    assert max(float(o.replace(",", "")) for o in at.select_slider(key="ldp_reps").options) \
+        <= 400
+    assert any("R stops at" in c.value for c in at.caption)
+
+
+# ---------------------------------------------------------------------------
+# uploads
+# ---------------------------------------------------------------------------
+
+def upload(at: AppTest, data: bytes, kind: str = "categories") -> AppTest:
+    return upload_file(at, "ldp", data, kind)
+
+
+def test_upload_text_categories():
+    answers = ["yes", "no", "no", "maybe", "yes", "no"] * 5
+    at = upload(start(AGGREGATE), ("answer\n" + "\n".join(answers) + "\n").encode())
+    assert not errors(at)
+    table = counts_table(at)
+    assert table["category"].tolist() == ["maybe", "no", "yes"]
+    assert table["true n_v"].tolist() == [5, 15, 10]
+    assert metrics(at)["Users N"] == "30" and metrics(at)["Categories k"] == "3"
+    np.testing.assert_array_equal(table["reported N_v"].to_numpy(),
+                                  ldp.krr_perturb_counts([5, 15, 10], 1.0, rng=[SEED, 1]))
+    open_tab(at, DEMO)
+    demo = frame(at, "coin u")
+    assert demo["true answer"].tolist() == answers[:20]  # the file's first users
+
+
+def test_upload_number_categories_and_two_columns():
+    at = upload(start(AGGREGATE), b"id,group\n1,3\n2,1\n3,3\n4,2\n5,3\n")
+    assert not errors(at)
+    at.selectbox(key="ldp_col").set_value("group")
+    run(at)
+    table = counts_table(at)
+    assert table["category"].tolist() == ["1", "2", "3"]
+    assert table["true n_v"].tolist() == [1, 1, 3]
+
+
+def test_upload_counts_with_labels():
+    at = upload(start(AGGREGATE), b"answer,users\nyes,300\nno,700\n", "counts")
+    assert not errors(at)
+    table = counts_table(at)
+    assert table["category"].tolist() == ["yes", "no"]
+    assert table["true n_v"].tolist() == [300, 700]
+    assert metrics(at)["Users N"] == "1,000"
+
+
+@pytest.mark.parametrize(("data", "kind", "fragment"), [
+    (b"", "categories", "The file is empty"),
+    (b"", "counts", "The file is empty"),
+    (b"\x00\x01\x02binary", "categories", "binary data"),
+    (b"\x00\x01\x02binary", "counts", "binary data"),
+    (b"PK\x03\x04zip", "categories", "Excel"),
+    (b"a\n1\n-2\n", "counts", "negative count"),
+    (b"a\n1\nx\n", "counts", '"x" is not a number'),
+    (b"a\n1\nnan\n", "counts", "not allowed"),
+    (b"a\n1.5\n2\n", "counts", "not a whole number"),
+    (b"a\n0\n0\n", "counts", "all counts equal to 0"),
+    (b"a\n5\n", "counts", "at least 2 bins"),
+    (b"answer\nyes\nyes\n", "categories", "single category"),
+    (b"answer\n\n", "categories", "no data rows"),
+    (b"id,answer\n1,\n2,\n", "categories", "has no values"),
+    ("answer\n".encode() + "\n".join(f"c{j}" for j in range(1001)).encode(), "categories",
+     "at most 1,000"),
+    (b"a\n" + b"\n".join(b"1" for _ in range(1001)), "counts", "at most 1,000"),
+    ("answer\nja\nnein\n".encode("utf-16"), "categories", "UTF-16"),
+    ("answer\n가\n나\n".encode("euc-kr"), "categories", "not UTF-8"),
+])
+def test_bad_upload_shows_plain_error(data, kind, fragment):
+    at = upload(start(AGGREGATE), data, kind)
+    assert_clean(at)
+    [msg] = errors(at)
+    assert fragment in msg and "`" not in msg, msg
+    assert at.file_uploader(key="ldp_file")  # the controls to fix it are still there
+    at.file_uploader(key="ldp_file").set_value(("good.csv", b"a\n5\n7\n", "text/csv"))
+    run(at)
+    assert not errors(at)
+
+
+# ---------------------------------------------------------------------------
+# the guarantee and the link to the f-DP page
+# ---------------------------------------------------------------------------
+
+def open_fdp(params: dict[str, list[str]]) -> AppTest:
+    fdp_at = AppTest.from_file(str(APP_PATH), default_timeout=60)
+    run(fdp_at)
+    for key, [v] in params.items():
+        fdp_at.query_params[key] = v
+    fdp_at.switch_page("views/fdp.py")
+    return run(fdp_at)
+
+
+@pytest.mark.parametrize(("query", "eps", "k"), [
+    ({}, 1.0, 2),
+    ({"ldp_eps": "0.01", "ldp_source": SOURCE_URL["korea"], "ldp_k": "86"}, 0.01, 86),
+    ({"ldp_eps": "10", "ldp_source": SOURCE_URL["abc"]}, 10.0, 3),
+    ({"ldp_eps": "0.7", "ldp_source": SOURCE_URL["usa"], "ldp_k": "40"}, 0.7, 40),
+])
+def test_link_opens_fdp_with_eps_and_k(query, eps, k):
+    at = start(GUARANTEE, query)
+    assert not errors(at)
+    [link] = at.page_link
+    assert link.proto.page.endswith("fdp")
+    params = parse_qs(link.proto.query_string)
+    assert params == {"fdp_tab": ["Trade-off curves"], "fdp_krr_eps": [f"{eps:g}"],
+                      "fdp_krr_k": [str(k)]}
+    assert f"{k}-RR at ε = {eps:g}" in link.proto.label
+    text = "\n".join(m.value for m in at.markdown)
+    assert "random substitution" in text and "coming" in text
+    fdp_at = open_fdp(params)
+    assert fdp_at.select_slider(key="fdp_krr_eps").value == eps
+    assert fdp_at.slider(key="fdp_krr_k").value == k
+    assert fdp_at.session_state["fdp_tab"] == "Trade-off curves"
+
+
+def test_link_caps_k_at_the_fdp_slider():
+    rows = "\n".join(f"c{j},{j + 1}" for j in range(150))
+    at = upload(start(GUARANTEE), f"category,count\n{rows}\n".encode(), "counts")
+    [link] = at.page_link
+    params = parse_qs(link.proto.query_string)
+    assert params["fdp_krr_k"] == ["100"]
+    assert any("stops at 100" in c.value for c in at.caption)
+    fdp_at = open_fdp(params)
+    assert fdp_at.slider(key="fdp_krr_k").value == 100
+
+
+# ---------------------------------------------------------------------------
+# URL parameters and extremes
+# ---------------------------------------------------------------------------
+
+def test_query_params_set_the_view():
+    at = start(query={"ldp_tab": AGGREGATE, "ldp_eps": "0.5", "ldp_n": "50M", "ldp_seed": "7",
+                      "ldp_source": SOURCE_URL["korea_central"], "ldp_k": "9",
+                      "ldp_method": METHOD_URL["simplex"]})
+    assert not errors(at)
+    assert at.select_slider(key="ldp_eps").value == 0.5
+    assert at.select_slider(key="ldp_n").value == 50_000_000
+    assert at.number_input(key="ldp_seed").value == 7
+    assert at.radio(key="ldp_method").value == "simplex"
+    groups = datasets.age_groups("korea_central", 9)
+    np.testing.assert_array_equal(
+        counts_table(at)["true n_v"].to_numpy(),
+        sampled_counts(datasets.proportions(groups.to_numpy()), n=50_000_000, seed=7))
+
+
+@pytest.mark.parametrize("query", [
+    {"ldp_eps": "abc"}, {"ldp_eps": "0"}, {"ldp_n": "-5"}, {"ldp_k": "1"}, {"ldp_k": "500"},
+    {"ldp_source": "nope"}, {"ldp_method": "nope"}, {"ldp_tab": "nope"}, {"ldp_reps": "9"},
+    {"ldp_yes": "200"},
+], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+def test_bad_query_params_are_ignored(query):
+    at = start(query=query)
+    assert_clean(at)
+    assert not errors(at)
+
+
+EXTREMES = {
+    "eps smallest, k 86, N largest": {"ldp_eps": "0.01", "ldp_source": SOURCE_URL["korea"],
+                                      "ldp_k": "86", "ldp_n": "50M", "ldp_reps": "2,000"},
+    "eps largest, k 2, N smallest": {"ldp_eps": "10", "ldp_source": SOURCE_URL["usa"],
+                                     "ldp_k": "2", "ldp_n": "1,000"},
+    "eps smallest, survey, nobody": {"ldp_eps": "0.01", "ldp_yes": "0", "ldp_n": "1,000"},
+    "eps largest, survey, everybody": {"ldp_eps": "10", "ldp_yes": "100", "ldp_n": "50M"},
+    "abc one category": {"ldp_source": SOURCE_URL["abc"], "ldp_share_a": "0",
+                         "ldp_share_b": "0", "ldp_share_c": "100", "ldp_eps": "0.01"},
+}
+
+
+@pytest.mark.parametrize("query", EXTREMES.values(), ids=EXTREMES.keys())
+def test_extremes_are_clean_on_every_tab(query):
+    at = start(query=query)
+    for tab in TABS:
+        open_tab(at, tab)
+        assert_clean(at)
+        assert not errors(at)

@@ -1,0 +1,449 @@
+"""Page: randomized response (k-RR), local differential privacy one user at a time."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import widgets
+from dpcore import datasets, figures, ldp
+
+TITLE = "Randomized response (local DP)"
+
+# ε on a log scale. Every value is also on the f-DP page's k-RR slider (its KRR_EPS_GRID),
+# so the link to that page carries ε as it is.
+EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0)
+DEFAULT_EPS = 1.0
+# The f-DP page's k-RR controls (views/fdp.py: fdp_krr_eps on KRR_EPS_GRID, fdp_krr_k 2 … 100).
+FDP_KRR_EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
+                    1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0,
+                    15.0, 20.0)
+FDP_K_MAX = 100
+REPS_GRID = (50, 100, 200, 500, 1000, 2000)
+DEFAULT_REPS = 200
+MAX_CELLS = 400_000  # replicates × categories of one MSE run: about a second at most
+DEMO_USERS = 20
+MAX_CATEGORIES = 1000
+K_MAX = 86  # age groups: single years 0 … 84 and 85+
+
+UPLOAD = widgets.UPLOAD
+SOURCES = {
+    "survey": "Survey: “Did you exercise yesterday?” (yes/no, k = 2)",
+    "abc": "Three categories A, B, C (k = 3)",
+    **{k: f"Population 2020 by age: {v}" for k, v in datasets.POPULATIONS.items()},
+    UPLOAD: "Uploaded CSV file",
+}
+ESTIMATOR_LABELS = {"unbiased": "unbiased", "clip": "clip and renormalise",
+                    "simplex": "project onto the simplex", "ibu": "IBU (maximum likelihood)"}
+FILE_KINDS = {"categories": "one answer per user (a column of categories)",
+              "counts": "counts per category (one row per category)"}
+TABS = ("One user at a time", "The aggregate", "Error versus privacy", "The guarantee")
+
+
+def plain(message: str) -> str:
+    """dpcore's messages in plain words: no code quotes, ε for eps."""
+    text = re.sub(r"`(\w+)`", lambda m: {"eps": "ε"}.get(m.group(1), m.group(1)), message)
+    return re.sub(r"\beps\b", "ε", text)
+
+
+def fmt_prob(v: float) -> str:
+    return f"{v:.4g}"
+
+
+def fmt_ratio(v: float) -> str:
+    return f"{v:,.0f}" if v >= 1e4 else f"{v:.4g}"
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def fmt_big(v: float) -> str:
+    """4 significant digits; 10⁴ and above as 7.85·10⁷ (fits a metric)."""
+    if abs(v) < 1e4:
+        return f"{v:.4g}"
+    mantissa, exponent = f"{v:.2e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def fmt_count(v: float) -> str:
+    return f"{v:,.0f}" if abs(v) >= 1e4 else f"{v:,.1f}"
+
+
+@dataclass(frozen=True)
+class Data:
+    """The users' true answers: counts per category, and a few users for the demo."""
+
+    labels: list[str]
+    counts: np.ndarray  # true counts n_v (whole numbers, as floats)
+    demo: np.ndarray  # category indices of the users in the demo table
+    what: str  # the data in words
+    sampled: bool
+
+
+# --- Reading an upload ------------------------------------------------------------------------
+
+def upload_data(seed: int) -> tuple[Data | None, str | None]:
+    """The upload controls; the data, or why there is none (None for 'no file yet')."""
+    kind = st.radio(
+        "The file holds", list(FILE_KINDS), format_func=FILE_KINDS.get, key="ldp_file_kind",
+        bind="query-params",
+        help="One answer per user: a column of categories, text (yes, no, …) or numbers, one "
+        "row per user; the first row names the columns. Counts per category: one row per "
+        "category, a column of whole numbers (a first column of text labels is allowed).")
+    file = st.file_uploader(
+        "CSV file", type=["csv", "txt"], key="ldp_file",
+        help="Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB, at most "
+        f"{MAX_CATEGORIES:,} categories.")
+    if file is None:
+        return None, None
+    try:
+        table = (datasets.read_answers_upload(file.getvalue()) if kind == "categories"
+                 else datasets.read_csv_upload(file.getvalue()))
+    except datasets.UploadError as exc:
+        return None, f"This file cannot be used: {exc}"
+    column = st.selectbox("Column", list(table.columns), key="ldp_col",
+                          help="Which column of your file holds the answers or the counts.")
+    try:
+        if kind == "categories":
+            labels, counts, index = datasets.categories_from_column(
+                table[column], max_categories=MAX_CATEGORIES)
+            return Data(labels, counts, index[:DEMO_USERS],
+                        f'the {counts.sum():,.0f} answers in column "{column}"', False), None
+        counts = datasets.counts_from_column(table[column], name="of counts")
+        if np.any(counts != np.round(counts)):
+            raise datasets.UploadError(
+                f'Column "{column}" has a count that is not a whole number; counts of users '
+                "must be 0, 1, 2, …")
+        if counts.size > MAX_CATEGORIES:
+            raise datasets.UploadError(
+                f"Your file has {counts.size:,} categories; at most {MAX_CATEGORIES:,} are "
+                "supported.")
+    except ValueError as exc:  # UploadError and dpcore argument errors
+        return None, f"This file cannot be used: {plain(str(exc))}"
+    labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
+              else [str(j) for j in range(1, counts.size + 1)])
+    demo = np.random.default_rng([seed, 4]).choice(counts.size, size=DEMO_USERS,
+                                                   p=datasets.proportions(counts))
+    return Data(labels, counts, demo, f'the counts in column "{column}"', False), None
+
+
+# --- Controls ----------------------------------------------------------------------------------
+
+def builtin_probabilities(source: str) -> tuple[list[str], np.ndarray, str]:
+    """The data source's controls; its labels, probabilities and description."""
+    if source == "survey":
+        yes = st.slider("True share answering “yes” (%)", 0, 100, 30, key="ldp_yes",
+                        bind="query-params",
+                        help="The share of users who really exercised yesterday. Only the "
+                        "users know their answer; the server sees randomised reports.")
+        return (["yes", "no"], datasets.proportions([yes, 100 - yes]),
+                f"a yes/no survey with {yes}% true “yes”")
+    if source == "abc":
+        cols = st.columns(3)
+        shares = [col.slider(f"Share of {c} (%)", 0, 100, d, key=f"ldp_share_{c.lower()}",
+                             bind="query-params",
+                             help=f"How common category {c} is among the users. The three "
+                             "shares are divided by their sum, so they need not add up to 100.")
+                  for col, c, d in zip(cols, "ABC", (50, 30, 20))]
+        probs = datasets.proportions(shares)  # raises when all are 0
+        st.caption("Shares used: " + ", ".join(f"{c} {p:.0%}" for c, p in zip("ABC", probs))
+                   + " (a skewed default: 50/30/20%).")
+        return ["A", "B", "C"], probs, "three categories A, B, C"
+    k = st.slider("Age groups k", 2, K_MAX, 10, key="ldp_k", bind="query-params",
+                  help="The single years of age 0 … 84 and 85+ cut into k groups of (nearly) "
+                  "equal width: k = 86 is one group per year.")
+    groups = datasets.age_groups(source, k)
+    return (list(groups.index), datasets.proportions(groups.to_numpy()),
+            f"ages of {datasets.POPULATIONS[source]} (2020) in {k} groups")
+
+
+def controls() -> tuple[Data | None, float, str | None, bool]:
+    """All controls; returns (data, ε, problem, waiting)."""
+    c1, c2, c3 = st.columns(3, gap="large")
+    with c3:
+        seed = widgets.seed_control("ldp_seed")
+    with c2:
+        eps = widgets.log_slider(
+            "Privacy level ε", EPS_GRID, default=DEFAULT_EPS, key="ldp_eps",
+            help="Each user's privacy: a report is at most e^ε times more likely under one "
+            "true answer than under another. Smaller ε, more lies, more privacy. Log scale, "
+            "0.01 to 10.")
+    with c1:
+        source = st.selectbox(
+            "Data: the users' true answers", list(SOURCES), format_func=SOURCES.get,
+            key="ldp_source", bind="query-params",
+            help="A yes/no survey question (k = 2), three categories (k = 3), the ages of a "
+            "2020 population grouped into k groups, or your own CSV file.")
+        if source == UPLOAD:
+            with st.container(border=True):
+                data, problem = upload_data(seed)
+            if data is None:
+                return None, eps, (problem or "Upload a CSV file, or pick a built-in data "
+                                   "source."), problem is None
+            with c2:
+                st.caption(f"Users N = {data.counts.sum():,.0f}, as in your file.")
+            return data, float(eps), None, False
+        try:
+            labels, probs, what = builtin_probabilities(source)
+        except ValueError as exc:
+            return None, eps, f"These shares cannot be used: {plain(str(exc))}", False
+    with c2:
+        n = widgets.sample_size_slider("Users N", key="ldp_n", default=10_000)
+    counts = datasets.draw_histogram(probs, n, rng=[seed, 0]).astype(float)
+    demo = np.random.default_rng([seed, 4]).choice(len(labels), size=DEMO_USERS, p=probs)
+    return Data(labels, counts, demo, f"{n:,} users drawn from {what}", True), float(eps), \
+        None, False
+
+
+def guarantee(data: Data, eps: float) -> None:
+    """p, q and the ε-LDP guarantee, as metrics and in one sentence."""
+    k = len(data.labels)
+    p, q = ldp.krr_probabilities(eps, k)
+    cols = st.columns(5)
+    cols[0].metric("Categories k", f"{k}", border=True,
+                   help="How many possible answers each user has.")
+    cols[1].metric("Users N", f"{data.counts.sum():,.0f}", border=True,
+                   help="How many users report.")
+    cols[2].metric("p: tell the truth", fmt_prob(p), border=True,
+                   help="p = e^ε/(e^ε + k − 1): the probability that a user reports the true "
+                   "answer.")
+    cols[3].metric("q: tell a given lie", fmt_prob(q), border=True,
+                   help="q = (1 − p)/(k − 1) = 1/(e^ε + k − 1): the probability of reporting one "
+                   "given other answer.")
+    cols[4].metric("p/q = e^ε", fmt_ratio(p / q), border=True,
+                   help="The largest ratio of the probabilities of one report under two true "
+                   "answers: the ε-LDP guarantee.")
+    others = "the other answer" if k == 2 else f"one of the other k − 1 = {k - 1} answers"
+    st.markdown(
+        f"**In plain words.** Data: {data.what}. Each user tells the truth with probability "
+        f"p = {p:.2%} and otherwise reports {others} at random (each with probability "
+        f"q = {fmt_prob(q)}). Whatever a user's true answer, any report is at most "
+        f"p/q = $e^{{{eps:g}}}$ = {fmt_ratio(p / q)} times more likely under it than under another "
+        f"answer: **{eps:g}-local differential privacy**. The server never sees a true answer, "
+        "so it needs no trust."
+    )
+
+
+# --- 1. One user at a time -----------------------------------------------------------------------
+
+def _flip_again() -> None:
+    st.session_state["ldp_flip"] = st.session_state.get("ldp_flip", 0) + 1
+
+
+def one_user(data: Data, eps: float, seed: int) -> None:
+    k = len(data.labels)
+    p, _ = ldp.krr_probabilities(eps, k)
+    st.markdown(
+        f"Each user flips a biased coin: a uniform number u between 0 and 1. If u < p = "
+        f"{fmt_prob(p)} the user reports the true answer; otherwise "
+        + ("the other answer" if k == 2 else f"one of the other {k - 1} answers, each equally "
+           "likely") + f". Here are {len(data.demo)} users"
+        + (" of your file (its first rows)." if not data.sampled else " drawn from the data.")
+    )
+    st.session_state.setdefault("ldp_flip", 0)
+    st.button("Flip again", key="ldp_flip_btn", on_click=_flip_again, icon=":material/casino:",
+              help="The same users flip their coins again: new coins, new reports.")
+    table = ldp.krr_demo_table(data.demo, eps, k, labels=data.labels,
+                               rng=[seed, 3, st.session_state["ldp_flip"]])
+    shown = table.rename(columns={"user": "user", "true": "true answer", "coin": "coin u",
+                                  "told_truth": "u < p: tells the truth",
+                                  "reported": "reported answer"})
+    st.dataframe(shown, hide_index=True, key="ldp_demo_table", height=35 * (len(shown) + 1) + 3,
+                 column_config={"coin u": st.column_config.NumberColumn(format="%.3f")})
+    told = int(table["told_truth"].sum())
+    st.caption(f"{told} of {len(table)} users told the truth (expected {len(table) * p:.1f}). "
+               "A reported answer alone says little about a user: it may well be a lie.")
+
+
+# --- 2. The aggregate ------------------------------------------------------------------------
+
+def aggregate(data: Data, eps: float, seed: int) -> None:
+    k = len(data.labels)
+    p, q = ldp.krr_probabilities(eps, k)
+    method = st.radio(
+        "Estimator", list(ldp.ESTIMATORS), format_func=ESTIMATOR_LABELS.get, horizontal=True,
+        key="ldp_method", bind="query-params",
+        help="How the server turns reported counts into estimated true counts: "
+        + "; ".join(f"{ESTIMATOR_LABELS[m]}: {d}" for m, d in ldp.ESTIMATORS.items())
+        + ". The last three never go below 0 and add up to N.")
+    reported = ldp.krr_perturb_counts(data.counts, eps, rng=[seed, 1])
+    estimate = ldp.krr_estimate(reported, eps, method=method)
+    lower, upper = ldp.krr_interval(estimate, data.counts, eps)
+    two_se = (upper - lower) / 2
+    if method != "unbiased":  # these estimators never go below 0: neither do their whiskers
+        lower = np.maximum(lower, 0.0)
+    err_est = float(np.abs(estimate - data.counts).sum())
+    err_rep = float(np.abs(reported - data.counts).sum())
+    m = st.columns(3)
+    m[0].metric("Total absolute error of the estimate", fmt_count(err_est), border=True,
+                help="Σ_v |n̂_v − n_v| over the categories, for the estimator chosen.")
+    m[1].metric("… of the reported counts as they are", fmt_count(err_rep), border=True,
+                help="Σ_v |N_v − n_v|: the reports are pulled towards the uniform "
+                "distribution; the estimators undo that.")
+    m[2].metric("Negative estimates", f"{int(np.sum(estimate < 0))}", border=True,
+                help="Categories estimated below 0: only the unbiased estimator does that.")
+    st.plotly_chart(figures.krr_counts_figure(
+        data.labels, data.counts, reported, estimate, lower, upper,
+        estimator_name=ESTIMATOR_LABELS[method]), key="ldp_fig_counts")
+    st.caption("Whiskers: ± 2 standard errors of the unbiased estimator, from its exact "
+               "variance at the true counts (about 95% of estimates fall within them). For "
+               "the other estimators they are a guide, cut at 0: their errors are smaller, and "
+               "not symmetric, near 0.")
+    table = pd.DataFrame({"category": data.labels, "true n_v": data.counts,
+                          "reported N_v": reported, "estimate n̂_v": estimate,
+                          "± 2 SE": two_se})
+    st.dataframe(table, hide_index=True, key="ldp_counts_table", column_config={
+        "true n_v": st.column_config.NumberColumn(format="%.0f"),
+        "reported N_v": st.column_config.NumberColumn(format="%.0f"),
+        "estimate n̂_v": st.column_config.NumberColumn(format="%.2f"),
+        "± 2 SE": st.column_config.NumberColumn(format="%.2f")})
+    st.markdown(
+        "A category's reported count mixes its own truthful users with lies from everyone "
+        "else; the expected mix is known, so the server can undo it:")
+    st.latex(r"\mathbb{E}[N_v] = p\,n_v + q\,(N - n_v)\quad\Longrightarrow\quad "
+             r"\hat n_v = \frac{N_v - Nq}{p - q},\qquad "
+             r"\operatorname{Var}(\hat n_v) = \frac{N q(1-q)}{(p-q)^2} + "
+             r"\frac{n_v(1-p-q)}{p-q}")
+    st.caption(f"Here p = {fmt_prob(p)}, q = {fmt_prob(q)}, p − q = {fmt_prob(p - q)}: every "
+               "reported count is divided by p − q, which is small when ε is small or k large.")
+
+
+# --- 3. Error versus privacy ------------------------------------------------------------------
+
+def mse_section(data: Data, eps: float, seed: int) -> None:
+    k = len(data.labels)
+    st.markdown(
+        "How far off are the estimates, on average, at each ε? For the true counts above, "
+        "R reported histograms are drawn at every ε of the slider, each estimator applied, "
+        "and the squared errors averaged over replicates and categories. The dashed line is "
+        "the unbiased estimator's exact MSE."
+    )
+    max_reps = max(REPS_GRID[0], MAX_CELLS // k)
+    grid = tuple(r for r in REPS_GRID if r <= max_reps)
+    reps = widgets.log_slider(
+        "Replicates R per ε", grid, default=min(DEFAULT_REPS, grid[-1]), key="ldp_reps",
+        help=f"How many reported histograms are simulated at each ε. More replicates, "
+        f"smaller Monte Carlo error (the bars: ± 2 SE). At most {grid[-1]:,} here.")
+    if grid[-1] < REPS_GRID[-1]:
+        st.caption(f"With k = {k} categories R stops at {grid[-1]:,}, which keeps a run "
+                   "around a second.")
+    run_key = (tuple(data.counts), int(reps), int(seed))
+    last = st.session_state.get("ldp_mse_last")
+    if last is None or last["key"] != run_key:
+        bar = st.progress(0.0, text="Simulating…")
+        table = ldp.krr_mse(
+            data.counts, EPS_GRID, reps=int(reps), rng=[seed, 2],
+            progress=lambda done, total: bar.progress(
+                done / total, text=f"Simulating… ε {done} of {total}"))
+        bar.empty()
+        last = {"key": run_key, "table": table}
+        st.session_state["ldp_mse_last"] = last
+    table = last["table"]
+    st.plotly_chart(figures.krr_mse_figure(table, current_eps=eps, names=ESTIMATOR_LABELS),
+                    key="ldp_fig_mse")
+    here = table[table["eps"] == eps].set_index("method")
+    st.markdown(f"**MSE per category at ε = {eps:g}**")
+    cols = st.columns(len(here) + 1)
+    for col, (method, row) in zip(cols, here.iterrows()):
+        col.metric(ESTIMATOR_LABELS[method], fmt_big(row["mse"]),
+                   border=True, help=f"Mean squared error per category over {reps:,} "
+                   f"replicates, ± {row['se']:.2g} (one standard error).")
+    cols[-1].metric("theory (unbiased)", fmt_big(here.loc["unbiased", "theory"]), border=True,
+                    help="The unbiased estimator's mean variance over the categories.")
+    st.latex(r"\mathrm{MSE}_{\text{unbiased}} = \frac1k\sum_v \operatorname{Var}(\hat n_v) = "
+             r"\frac{N q(1-q)}{(p-q)^2} + \frac{N}{k}\,\frac{1-p-q}{p-q}")
+    st.markdown(
+        "At small ε the unbiased estimator's error explodes like 1/ε²; the estimators that "
+        "keep counts non-negative and adding up to N trade a little bias for much less "
+        "variance there. At large ε everyone tells the truth and all agree.")
+    with st.expander("All simulated numbers"):
+        shown = table.assign(method=table["method"].map(ESTIMATOR_LABELS))
+        st.dataframe(shown.rename(columns={"eps": "ε", "mse": "MSE", "se": "SE",
+                                           "theory": "exact MSE"}),
+                     hide_index=True, key="ldp_mse_table")
+
+
+# --- 4. The guarantee --------------------------------------------------------------------------
+
+def nearest(value: float, grid) -> float:
+    return min(grid, key=lambda g: abs(np.log(g) - np.log(value)))
+
+
+def guarantee_section(data: Data, eps: float) -> None:
+    k = len(data.labels)
+    p, q = ldp.krr_probabilities(eps, k)
+    st.markdown(
+        "For any two true answers v and w and any report y, the probability of y changes "
+        "by at most the factor p/q: the worst case is y = v, reported truthfully under v "
+        "and as a lie under w. That is ε-local differential privacy, for every user, "
+        "whatever the others answer.")
+    st.latex(r"p = \frac{e^\varepsilon}{e^\varepsilon + k - 1},\quad "
+             r"q = \frac{1 - p}{k - 1} = \frac{1}{e^\varepsilon + k - 1},\qquad "
+             r"\max_{v, w, y}\frac{P(y \mid v)}{P(y \mid w)} = \frac{p}{q} = e^\varepsilon")
+    st.caption(f"Here k = {k}, ε = {eps:g}: p = {fmt_prob(p)}, q = {fmt_prob(q)}, "
+               f"p/q = {fmt_ratio(p / q)}.")
+    st.markdown(
+        f"**Random substitution.** k-RR with e^ε = γ is exactly *random substitution* with a "
+        f"γ-diagonal matrix: every answer is kept with weight γ and replaced by each other "
+        f"answer with weight 1, each row divided by γ + k − 1. Here γ = $e^{{{eps:g}}}$ = "
+        f"{fmt_ratio(p / q)}. (A page on random substitution is coming.)")
+    st.latex(r"P = \frac{1}{\gamma + k - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "
+             r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
+             r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \gamma = e^\varepsilon")
+    linked_eps = nearest(eps, FDP_KRR_EPS_GRID)
+    linked_k = min(k, FDP_K_MAX)
+    st.page_link(
+        "views/fdp.py", label=f"See the trade-off curve of {linked_k}-RR at ε = {linked_eps:g} "
+        "on the f-DP page", icon=":material/shield:",
+        query_params={"fdp_tab": "Trade-off curves", "fdp_krr_eps": widgets.fmt_number(linked_eps),
+                      "fdp_krr_k": str(linked_k)},
+        help="Opens 'f-DP and Gaussian DP' on its trade-off curves with k-RR at this ε and k: "
+        "how well the best attacker can tell any two true answers apart from one report.")
+    if linked_k != k:
+        st.caption(f"That page's k slider stops at {FDP_K_MAX}: the link opens it at "
+                   f"k = {linked_k}, not {k}.")
+    if linked_eps != eps:
+        st.caption(f"ε = {eps:g} is not on that page's slider: the link opens it at the "
+                   f"nearest value, {linked_eps:g}.")
+
+
+# ------------------------------------------------------------------------------------------
+st.title(TITLE)
+st.markdown(
+    "In **local** differential privacy no one is trusted with the raw data: each user "
+    "randomises their own answer before sending it. **k-ary randomized response (k-RR)**: "
+    "with probability p a user reports the true answer, otherwise one of the other k − 1 "
+    "answers uniformly at random. No single report can be trusted, yet the server can "
+    "estimate how many users gave each answer, because it knows how the lies are made."
+)
+st.latex(r"P(\text{report } y \mid \text{true } v) = \begin{cases} p = "
+         r"\dfrac{e^\varepsilon}{e^\varepsilon + k - 1} & y = v \\[1ex] q = \dfrac{1 - p}{k - 1} "
+         r"& y \ne v \end{cases}\qquad \frac{p}{q} = e^\varepsilon,\qquad "
+         r"\hat n_v = \frac{N_v - Nq}{p - q}")
+with st.container(border=True):
+    DATA, EPS, PROBLEM, WAITING = controls()
+if DATA is None:
+    if WAITING:
+        st.info(PROBLEM, icon=":material/upload_file:")
+        st.stop()
+    widgets.show_error(PROBLEM)
+SEED = int(st.session_state["ldp_seed"])
+with st.container(border=True):
+    guarantee(DATA, EPS)
+
+# Only the open tab runs (the tab is bound to the URL, so it is tracked).
+SECTIONS = {
+    TABS[0]: lambda: one_user(DATA, EPS, SEED),
+    TABS[1]: lambda: aggregate(DATA, EPS, SEED),
+    TABS[2]: lambda: mse_section(DATA, EPS, SEED),
+    TABS[3]: lambda: guarantee_section(DATA, EPS),
+}
+for tab, section in zip(st.tabs(list(SECTIONS), key="ldp_tab", bind="query-params"),
+                        SECTIONS.values()):
+    with tab:
+        if tab.open is not False:
+            section()
