@@ -211,6 +211,25 @@ def read_metrics(page) -> dict[str, str]:
     )
 
 
+def slider_to_end(page, thumb, top: str) -> None:
+    """Press End on a slider thumb until it shows ``top``, the last value of its grid.
+
+    Pressing End again is harmless, so the press is retried when it landed while the
+    widget was being re-mounted by a script run.
+    """
+    from playwright.sync_api import expect
+
+    for _ in range(3):
+        thumb.focus()
+        page.keyboard.press("End")
+        try:
+            expect(thumb).to_have_attribute("aria-valuetext", top, timeout=3_000)
+            break
+        except AssertionError:
+            continue
+    expect(thumb).to_have_attribute("aria-valuetext", top)
+
+
 def assert_no_traceback(page) -> None:
     body = page.locator("body").inner_text()
     assert "Traceback" not in body, body
@@ -254,17 +273,8 @@ def test_alpha_slider_changes_the_pvalue(page, server):
     slider = page.locator('[data-testid="stSlider"]').filter(has_text=ALPHA_A_LABEL)
     thumb = slider.get_by_role("slider")
     expect(thumb).to_have_attribute("aria-valuetext", "0.1")
-    # End moves α₁ to the top of its grid, 10; pressing it again is harmless, so
-    # retry if the first press landed while the widget was being re-mounted.
-    for _ in range(3):
-        thumb.focus()
-        page.keyboard.press("End")
-        try:
-            expect(thumb).to_have_attribute("aria-valuetext", "10", timeout=3_000)
-            break
-        except AssertionError:
-            continue
-    expect(thumb).to_have_attribute("aria-valuetext", "10")
+    # End moves α₁ to the top of its grid, 10.
+    slider_to_end(page, thumb, "10")
 
     # Wait for the naive p-value itself to change, reading only between script runs: any
     # metric changing is not enough, as a run in progress can show a transitional page.
@@ -532,16 +542,8 @@ def test_ldp_eps_slider_changes_p(page, server):
     thumb = page.locator('[data-testid="stSlider"]').filter(
         has_text="Privacy level ε").get_by_role("slider")
     expect(thumb).to_have_attribute("aria-valuetext", "1")
-    # End moves ε to the top of its grid, 10 (retried if pressed while re-mounting).
-    for _ in range(3):
-        thumb.focus()
-        page.keyboard.press("End")
-        try:
-            expect(thumb).to_have_attribute("aria-valuetext", "10", timeout=3_000)
-            break
-        except AssertionError:
-            continue
-    expect(thumb).to_have_attribute("aria-valuetext", "10")
+    # End moves ε to the top of its grid, 10.
+    slider_to_end(page, thumb, "10")
     p_10, q_10 = ldp.krr_probabilities(10.0, 2)
     expect(p_value).to_have_text(f"{p_10:.4g}", timeout=RUN_TIMEOUT_MS)
     wait_idle(page)
