@@ -462,8 +462,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as exc:  # report, never fail
-        print(f"benchmark error: {type(exc).__name__}: {exc}")
-    sys.exit(0)
+    from _report import run
+
+    run(main)
