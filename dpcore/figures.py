@@ -45,6 +45,12 @@ _LAYOUT = dict(
 )
 
 
+def _rgba(hex_color: str, alpha: float) -> str:
+    """A "#rrggbb" colour of the scheme as a CSS rgba() string with opacity ``alpha``."""
+    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
 def histograms_figure(
     labels,
     private_a,
@@ -479,13 +485,13 @@ def attacker_test_figure(
         fig.add_trace(go.Scatter(
             x=np.r_[t, x[right]], y=np.r_[y0_t, pdf0[right]], mode="lines", fill="tozeroy",
             name=f"type-I error α{a_text}: D, but X > t", line=dict(width=0),
-            fillcolor="rgba(0, 114, 178, 0.35)", hoverinfo="skip",
+            fillcolor=_rgba(COLORS["original"], 0.35), hoverinfo="skip",
         ))
     if t >= x[0]:
         fig.add_trace(go.Scatter(
             x=np.r_[x[left], t], y=np.r_[pdf1[left], y1_t], mode="lines", fill="tozeroy",
             name=f"type-II error β{b_text}: D′, but X ≤ t", line=dict(width=0),
-            fillcolor="rgba(230, 159, 0, 0.40)", hoverinfo="skip",
+            fillcolor=_rgba(COLORS["private"], 0.40), hoverinfo="skip",
         ))
     for y, name, color in ((pdf0, names[0], COLORS["original"]),
                            (pdf1, names[1], COLORS["private"])):
@@ -612,11 +618,6 @@ def privacy_loss_figure(mean: float, var: float, eps: float, *, tail_delta: floa
         fig.update_yaxes(type="log", exponentformat="power",
                          range=[np.log10(floor), np.log10(float(pdf.max()) * 2)])
     return fig
-
-
-def _rgba(hex_color: str, alpha: float) -> str:
-    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({r},{g},{b},{alpha})"
 
 
 def calibration_figure(table) -> go.Figure:
