@@ -42,6 +42,7 @@ __all__ = [
     "proportions",
     "read_answers_upload",
     "read_csv_upload",
+    "shape_counts",
     "shape_probabilities",
 ]
 
@@ -288,6 +289,24 @@ def shape_probabilities(shape: str, m: int) -> np.ndarray:
         return j / (m * (m + 1) / 2)
     weights = stats.norm.pdf(-3.0 + 6.0 * (j - 1) / (m - 1))
     return weights / weights.sum()
+
+
+def shape_counts(shape: str, m: int, n: int) -> np.ndarray:
+    """n records spread over M bins as closely as whole numbers allow to a shape.
+
+    The counts n·p_j of ``shape_probabilities(shape, m)`` rounded down, the
+    remaining records given one each to the bins with the largest remainders
+    (ties to the lower bin), so the counts sum to n and differ from n·p_j by
+    less than 1. Uniform data with M dividing n is exactly n/M per bin.
+    """
+    p = shape_probabilities(shape, m)
+    n = _integer(n, "n", minimum=0, maximum=_MAX_N)
+    exact = n * p
+    counts = np.floor(exact).astype(np.int64)
+    short = n - int(counts.sum())
+    order = np.argsort(-(exact - counts), kind="stable")
+    counts[order[:short]] += 1
+    return counts
 
 
 def _bin_values_iv(values, width, m, lo, hi):

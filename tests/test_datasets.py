@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dpcore import datasets
 from dpcore.datasets import (
     AGE_WIDTHS,
     POPULATIONS,
@@ -570,3 +571,21 @@ def test_read_answers_upload_and_categories():
         categories_from_column(pd.Series(["a", "a"], name="q"))
     with pytest.raises(UploadError, match="at most 3"):
         categories_from_column(pd.Series(list("abcd")), max_categories=3)
+
+
+@pytest.mark.parametrize("shape", ["uniform", "increasing", "normal"])
+@pytest.mark.parametrize("m, n", [(10, 1000), (50, 5000), (100, 50_000), (7, 3), (3, 0)])
+def test_shape_counts_round_to_the_shape(shape, m, n):
+    counts = datasets.shape_counts(shape, m, n)
+    exact = n * datasets.shape_probabilities(shape, m)
+    assert counts.dtype == np.int64 and counts.sum() == n
+    assert np.all(np.abs(counts - exact) < 1)
+    # largest remainder: no other rounding to whole numbers summing to n is closer in max norm
+    # than 1, and the floor is never exceeded by more than one record
+    assert np.all((counts == np.floor(exact)) | (counts == np.floor(exact) + 1))
+
+
+def test_shape_counts_uniform_is_exact_when_m_divides_n():
+    np.testing.assert_array_equal(datasets.shape_counts("uniform", 50, 5000), np.full(50, 100))
+    with pytest.raises(ValueError, match="`n`"):
+        datasets.shape_counts("uniform", 5, -1)

@@ -1,0 +1,603 @@
+"""Random substitution and l-extended random substitution (source 003).
+
+Symbols as in the source: N categories u_1 … u_N, n records, X the true counts,
+Y the counts after perturbation.
+
+**Random substitution** (Algorithm 1). Each record's value u_k is replaced by
+u_h with probability m_hk, where M = xG is the γ-diagonal matrix of eq. (1):
+m_kk = γx, m_hk = x for h ≠ k, x = 1/(γ + N − 1). Every output is at most γ
+times more likely under one input than under another (γ-amplification,
+Definition 3.2), i.e. ε = ln γ local differential privacy; l = 1 is k-ary
+randomized response with k = N and e^ε = γ (:mod:`dpcore.ldp`).
+
+E[Y] = MX, so X̂ = M⁻¹Y is unbiased, and M⁻¹ = c (I − xJ) with
+c = (γ + N − 1)/(γ − 1) gives Theorem 3.2: X̂_i = c Y_i − n/(γ − 1).
+
+Var(Y) := E‖Y − E Y‖² = (N − 1)(N + 2γ − 2) n/(γ + N − 1)² (one record adds
+1 − Σ_h m_hk² = 1 − x²(γ² + N − 1)), so E‖X̂ − X‖² = c² Var(Y) and, with
+‖X‖ ≥ n/√N, Theorem 4.1: σ_X̂/‖X‖ ≤ √(N(N − 1)(N + 2γ − 2))/((γ − 1)√n).
+Correction: the source's proof says the X̂_i are independent. They are not
+(they sum to n); E‖X̂ − X‖² = Σ_i Var(X̂_i) holds without independence.
+
+**l-extended random substitution** (Algorithm 2). Each record is substituted l
+times; a value already in the record's set is drawn again ("re-randomised"),
+so the record releases a set S of l distinct values. Drawing until a new value
+appears is sampling without replacement with weights γ (own value) and 1
+(others). Hence, for a record with value k:
+
+- the step t at which k enters S, if at all: k is still out after j draws with
+  probability Π_{i<j} (N − 1 − i)/(γ + N − 1 − i), and enters at step j with
+  probability γ/(γ + N − 1 − j) given that; so the inclusion probability is
+  π = P(k ∈ S) = 1 − Π_{j=0}^{l−1} (N − 1 − j)/(γ + N − 1 − j);
+- the other members of S: a uniform subset of the N − 1 other values, of
+  size l − 1 if k ∈ S and l otherwise (all others have the same weight);
+- the number of draws at step j: geometric, with success probability
+  (γ + N − 1 − j)/(γ + N − 1) while k ∉ S and (N − j)/(γ + N − 1) once k ∈ S,
+  independent of which value is accepted.
+
+**Exact expectation and the unbiased reconstruction.** Each other value is in
+S with probability b = (l − π)/(N − 1), so E[Y*] = AX with A = aI + bJ,
+a = π − b. The source's X̂*/l = M⁻¹Y*/l assumes E[Y*] = l·MX (independent
+draws); with re-randomisation π ≠ lγx, so it is biased unless X is uniform
+(both A and lM map the uniform vector to l times itself). Since a + Nb = l,
+A⁻¹ = (I − (b/l) J)/a and the unbiased reconstruction is
+X̂ᵤ_i = (Y*_i − b n)/a. At l = 1, a = (γ − 1)x and b = x: Theorem 3.2.
+
+**Exact errors.** One record contributes π(1 − π) + (N − 1) b(1 − b) to
+E‖Y* − E Y*‖², and both reconstructions are (scaled) Y* plus a multiple of
+the all-ones vector fixed by Σ Y* = ln, so
+E‖X̂ᵤ − X‖² = n v/a² and E‖M⁻¹Y*/l − X‖² = (c/l)² n v + ‖bias‖²,
+v = π(1 − π) + (N − 1) b(1 − b). Theorem 5.2's Var(X̂*/l) = Var(X̂)/l is
+exact only for independent draws (no re-randomisation).
+
+**Exact privacy of the released set.** P(S | x) takes two values only,
+P_in = π/C(N − 1, l − 1) when x ∈ S and P_out = (1 − π)/C(N − 1, l) when
+x ∉ S (S given x ∈ S is uniform among the sets containing x, and so on). So
+ε_l = ln(P_in/P_out) = ln[π/(1 − π) · (N − l)/l], which is ln γ at l = 1. The
+source's bound γ^l (Section 5.1) is exact for the multiset of l independent
+draws without re-randomisation. Correction: the source says the smallest
+p[u_i → y*] is at s_i = 1; it is at s_i = 0, as its own formula
+1/(γ + N − 1)^l shows. If the order of the l values were released too, the
+worst ratio is γ Π_{j=1}^{l−1} (γ + N − 1 − j)/(N − j) (the record's own
+value drawn first), and ln γ ≤ ε_l ≤ ε_l(ordered) ≤ l ln γ.
+
+Sampling the counts. ``random_substitution_counts`` uses that the γ-diagonal
+column is the mixture "keep the value with probability (γ − 1)x, otherwise
+draw uniformly from all N": O(N) work whatever n. ``extended_random_substitution``
+draws the inclusion of each record's own value per category (binomial), the
+steps and draws per step (multinomial and negative binomial), and the uniform
+subsets of other values column by column: a record still needing s values
+among the K remaining candidates takes the next one with probability s/K, so
+the records of one category at one need level take it binomially. O(N²·l)
+work whatever n, exactly the distribution of running Algorithm 2 record by
+record (tested against a literal implementation).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from dpcore._validation import count_array, positive_integer
+
+__all__ = [
+    "ESTIMATORS",
+    "MAX_CATEGORIES",
+    "ExtendedRelease",
+    "breach_gamma",
+    "collision_probability",
+    "condition_number",
+    "error_table",
+    "expectation_matrix",
+    "expected_draws",
+    "expected_standard_error",
+    "extended_epsilon",
+    "extended_random_substitution",
+    "gamma_diagonal_matrix",
+    "inclusion_probability",
+    "paper_grid",
+    "posterior_bound",
+    "random_substitution",
+    "random_substitution_counts",
+    "reconstruct",
+    "reconstruct_unbiased",
+    "reconstruction_bias",
+    "standard_error_bound",
+]
+
+ESTIMATORS = {
+    "source": "X̂*/l = M⁻¹Y*/l (the source's, Theorem 3.2 divided by l)",
+    "unbiased": "A⁻¹Y* (from the exact expectation under re-randomisation)",
+}
+MAX_CATEGORIES = 10_000
+MAX_REPS = 100_000
+# The source's experiment (Section 6): (N, γ), n, l, data shapes.
+PAPER_SETTINGS = ((50, 5.0), (100, 10.0))
+PAPER_N = (5_000, 50_000)
+PAPER_L = (1, 2, 4)
+PAPER_SHAPES = ("uniform", "normal")
+
+
+# --- argument checks ---------------------------------------------------------------------------
+
+def _gamma(gamma) -> float:
+    try:
+        out = float(gamma)
+    except (TypeError, ValueError):
+        raise ValueError(f"`gamma` must be a number > 1, got {gamma!r}.") from None
+    if not np.isfinite(out) or out <= 1:
+        raise ValueError(f"`gamma` must be a finite number > 1 (γ = 1 hides everything and "
+                         f"cannot be inverted), got {gamma!r}.")
+    return out
+
+
+def _categories(n_categories) -> int:
+    n = positive_integer(n_categories, "n_categories", maximum=MAX_CATEGORIES)
+    if n < 2:
+        raise ValueError(f"`n_categories` must be at least 2, got {n}.")
+    return n
+
+
+def _l(l, n_categories: int, *, below: bool = True) -> int:
+    l = positive_integer(l, "l")
+    if below and l >= n_categories:
+        raise ValueError(f"`l` must be below the number of categories N = {n_categories} "
+                         f"(1 ≤ l < N), got {l}.")
+    return l
+
+
+def _whole_counts(counts, name: str) -> np.ndarray:
+    arr = count_array(counts, name, min_bins=2)
+    if np.any(arr != np.round(arr)):
+        raise ValueError(f"`{name}` must be whole numbers of records.")
+    _categories(arr.shape[-1])
+    return arr.astype(np.int64)
+
+
+def _size(size) -> tuple[int, ...]:
+    if size is None:
+        return ()
+    return (positive_integer(size, "size", maximum=MAX_REPS),)
+
+
+# --- the mechanism -----------------------------------------------------------------------------
+
+def gamma_diagonal_matrix(n_categories, gamma) -> np.ndarray:
+    """M = xG of eq. (1): m_hk = P(u_k → u_h), γx on the diagonal, x off it; columns sum to 1."""
+    n, g = _categories(n_categories), _gamma(gamma)
+    x = 1.0 / (g + n - 1)
+    return np.full((n, n), x) + np.diag(np.full(n, (g - 1) * x))
+
+
+def condition_number(n_categories, gamma) -> float:
+    """The 2-norm condition number of M: 1 + N/(γ − 1) (eigenvalues 1 and (γ − 1)x)."""
+    n, g = _categories(n_categories), _gamma(gamma)
+    return 1.0 + n / (g - 1)
+
+
+def random_substitution(values, gamma, n_categories, *, rng=None) -> np.ndarray:
+    """Algorithm 1 on each record: category indices 0 … N − 1 in, substituted indices out.
+
+    A record keeps its value with probability m_kk = γx; otherwise it gets one
+    of the N − 1 other values, uniformly (a draw from 0 … N − 2 shifted past
+    its own value). Vectorised over records.
+    """
+    rng = np.random.default_rng(rng)
+    n, g = _categories(n_categories), _gamma(gamma)
+    try:
+        arr = np.asarray(values)
+        as_float = np.asarray(arr, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("`values` must be an array of category indices 0 … N − 1.") from None
+    if not np.all(np.isfinite(as_float)) or np.any(as_float != np.round(as_float)):
+        raise ValueError("`values` must be whole numbers (category indices 0 … N − 1).")
+    if as_float.size and (as_float.min() < 0 or as_float.max() >= n):
+        raise ValueError(f"`values` must lie in 0 … N − 1 = {n - 1}, got "
+                         f"{as_float.min():g} … {as_float.max():g}.")
+    arr = as_float.astype(np.int64)
+    keep = rng.random(arr.shape) < g / (g + n - 1)
+    other = rng.integers(0, n - 1, size=arr.shape)
+    other += other >= arr
+    return np.where(keep, arr, other)
+
+
+def random_substitution_counts(counts, gamma, *, size=None, rng=None) -> np.ndarray:
+    """Y drawn from the true counts X directly: the distribution of Algorithm 1, O(N) per draw.
+
+    Keep each record with probability (γ − 1)x (binomial per category); every
+    other record takes a uniform value among all N (one multinomial). With
+    ``size=R``, R independent releases, shape (R, N).
+    """
+    rng = np.random.default_rng(rng)
+    x = _whole_counts(counts, "counts")
+    if x.ndim != 1:
+        raise ValueError("`counts` must be one histogram (a 1-D array); use `size` for replicates.")
+    g = _gamma(gamma)
+    n_cat = x.size
+    shape = _size(size)
+    kept = rng.binomial(x, (g - 1) / (g + n_cat - 1), size=shape + (n_cat,))
+    spread = rng.multinomial(x.sum() - kept.sum(axis=-1), np.full(n_cat, 1.0 / n_cat))
+    return kept + spread
+
+
+def inclusion_probability(n_categories, gamma, l) -> float:
+    """π = P(own value ∈ S) = 1 − Π_{j=0}^{l−1} (N − 1 − j)/(γ + N − 1 − j)."""
+    n, g = _categories(n_categories), _gamma(gamma)
+    l = _l(l, n)
+    return float(-np.expm1(_log_out(n, g, l)))
+
+
+def _log_out(n: int, g: float, l: int) -> float:
+    """ln(1 − π) = Σ_{j<l} ln((N − 1 − j)/(γ + N − 1 − j)), without cancellation."""
+    j = np.arange(l)
+    return float(np.sum(-np.log1p(g / (n - 1 - j))))
+
+
+def _steps(n: int, g: float, l: int) -> tuple[np.ndarray, float]:
+    """P(own value enters S at step t), t = 0 … l − 1, and P(never) = 1 − π."""
+    w = g + n - 1
+    j = np.arange(l)
+    still_out = np.concatenate([[1.0], np.cumprod((n - 1 - j) / (w - j))])
+    return still_out[:-1] * g / (w - j), float(still_out[-1])
+
+
+def expectation_matrix(n_categories, gamma, l) -> np.ndarray:
+    """A with E[Y*] = A X under Algorithm 2: π on the diagonal, (l − π)/(N − 1) off it.
+
+    Columns sum to l. At l = 1 it is the γ-diagonal matrix M.
+    """
+    n = _categories(n_categories)
+    pi = inclusion_probability(n, gamma, l)
+    b = (l - pi) / (n - 1)
+    return np.full((n, n), b) + np.diag(np.full(n, pi - b))
+
+
+@dataclass(frozen=True)
+class ExtendedRelease:
+    """The output of ``extended_random_substitution``.
+
+    ``counts``: Y*, how many records' sets hold each category (sums to n·l);
+    ``draws``: how many random draws Algorithm 2 made, re-draws included
+    (at least n·l). With ``size=R`` both have a leading axis of length R.
+    """
+
+    counts: np.ndarray
+    draws: np.ndarray | int
+    n: int
+    l: int
+
+
+def _negative_binomial(rng, successes: np.ndarray, p: float) -> np.ndarray:
+    """Failures before `successes` successes; 0 where `successes` is 0."""
+    if p >= 1.0:
+        return np.zeros_like(successes)
+    safe = np.maximum(successes, 1)
+    return np.where(successes > 0, rng.negative_binomial(safe, p), 0)
+
+
+def _draw_others(need: np.ndarray, rng) -> np.ndarray:
+    """Counts of the uniform subsets of 'other' values that records still need.
+
+    ``need[..., k, s]`` records of category k need s distinct values among the
+    N − 1 values other than k. Categories h = 0 … N − 1 are visited in turn: a
+    record of category k ≠ h needing s among the K candidates not yet visited
+    (h included) takes h with probability s/K, so those records take it
+    binomially, and their need drops by one.
+    """
+    n = need.shape[-2]
+    levels = np.arange(need.shape[-1], dtype=float)
+    k = np.arange(n)
+    m = need.copy()
+    out = np.zeros(need.shape[:-1], dtype=np.int64)
+    for h in range(n):
+        candidates = (n - h) - (k > h)  # values other than k among h … N − 1
+        p = np.minimum(levels[None, :] / candidates[:, None], 1.0)
+        p[h] = 0.0
+        took = rng.binomial(m, p)
+        out[..., h] = took.sum(axis=(-2, -1))
+        m -= took
+        m[..., :-1] += took[..., 1:]
+    return out
+
+
+def extended_random_substitution(counts, gamma, l, *, size=None, rng=None) -> ExtendedRelease:
+    """Algorithm 2 (l-extended random substitution with re-randomisation), from the counts.
+
+    The same joint distribution of (Y*, draws) as running Algorithm 2 record
+    by record (see the module notes), in O(N²·l) work whatever n. With
+    ``size=R``, R independent releases.
+    """
+    rng = np.random.default_rng(rng)
+    x = _whole_counts(counts, "counts")
+    if x.ndim != 1:
+        raise ValueError("`counts` must be one histogram (a 1-D array); use `size` for replicates.")
+    g = _gamma(gamma)
+    n_cat = x.size
+    l = _l(l, n_cat)
+    shape = _size(size)
+    step_p, never_p = _steps(n_cat, g, l)
+    pi = 1.0 - never_p
+    own = rng.binomial(x, pi, size=shape + (n_cat,))
+    need = np.zeros(shape + (n_cat, l + 1), dtype=np.int64)
+    need[..., l - 1] = own
+    need[..., l] = x - own
+    y = own + _draw_others(need, rng)
+
+    # Draws: which step each included record took its own value at, then geometric draws per step.
+    included = own.sum(axis=-1)
+    total = int(x.sum())
+    entered = rng.multinomial(included, step_p / pi) if l > 1 else included[..., None]
+    w = g + n_cat - 1
+    draws = np.zeros(shape, dtype=np.int64)
+    for j in range(l):
+        inside = entered[..., :j].sum(axis=-1)  # own value already in S before step j
+        outside = total - inside
+        draws += outside + _negative_binomial(rng, outside, (w - j) / w)
+        draws += inside + _negative_binomial(rng, inside, (n_cat - j) / w)
+    return ExtendedRelease(counts=y, draws=draws if shape else int(draws), n=total, l=l)
+
+
+def expected_draws(n, n_categories, gamma, l) -> float:
+    """E[draws] of Algorithm 2 for n records: n Σ_j [P(out) w/(w − j) + P(in) w/(N − j)]."""
+    n = int(n)
+    n_cat, g = _categories(n_categories), _gamma(gamma)
+    l = _l(l, n_cat)
+    w = g + n_cat - 1
+    j = np.arange(l)
+    out = np.concatenate([[1.0], np.cumprod((n_cat - 1 - j) / (w - j))])[:-1]
+    return float(n * np.sum(out * w / (w - j) + (1 - out) * w / (n_cat - j)))
+
+
+# --- reconstruction ----------------------------------------------------------------------------
+
+def _released(y, name: str = "y") -> np.ndarray:
+    arr = count_array(y, name, min_bins=2)
+    _categories(arr.shape[-1])
+    return arr
+
+
+def reconstruct(y, gamma, *, l=1) -> np.ndarray:
+    """The source's reconstruction: Theorem 3.2 applied to Y (or Y*), divided by l.
+
+    X̂ = [(γ + N − 1) Y − (Σ Y)]/((γ − 1) l). Unbiased at l = 1; with
+    re-randomisation (l > 1) biased unless X is uniform. Correction: the proof
+    of Theorem 5.2 writes X̂*_j = c Y*_j + nl/(γ − 1); the sign is minus, as in
+    Theorem 3.2 and the line that follows in the source.
+    """
+    y = _released(y)
+    g = _gamma(gamma)
+    l = positive_integer(l, "l")
+    n_cat = y.shape[-1]
+    return ((g + n_cat - 1) * y - y.sum(axis=-1, keepdims=True)) / ((g - 1) * l)
+
+
+def reconstruct_unbiased(y, gamma, l) -> np.ndarray:
+    """A⁻¹Y*: unbiased under Algorithm 2 for any X. X̂_i = (Y*_i − b n)/a, n = ΣY*/l."""
+    y = _released(y)
+    n_cat = y.shape[-1]
+    g = _gamma(gamma)
+    l = _l(l, n_cat)
+    a, b = _a_b(n_cat, g, l)
+    n = y.sum(axis=-1, keepdims=True) / l
+    return (y - b * n) / a
+
+
+def _a_b(n_cat: int, g: float, l: int) -> tuple[float, float]:
+    """A = aI + bJ; a = (Nπ − l)/(N − 1) > 0 computed from 1 − π to keep digits."""
+    out = math.exp(_log_out(n_cat, g, l))
+    pi = -math.expm1(_log_out(n_cat, g, l))
+    b = (l - pi) / (n_cat - 1)
+    a = ((n_cat - l) - n_cat * out) / (n_cat - 1)  # = (Nπ − l)/(N − 1)
+    return a, b
+
+
+def _estimator(estimator: str) -> str:
+    if estimator not in ESTIMATORS:
+        raise ValueError(f"`estimator` must be one of {', '.join(map(repr, ESTIMATORS))}, "
+                         f"got {estimator!r}.")
+    return estimator
+
+
+def reconstruction_bias(counts, gamma, l, *, estimator="source") -> np.ndarray:
+    """E[X̂] − X, exactly, for the true counts X under Algorithm 2 (zero for 'unbiased')."""
+    _estimator(estimator)
+    x = count_array(counts, "counts", min_bins=2).astype(float)
+    n_cat = x.shape[-1]
+    g = _gamma(gamma)
+    l = _l(l, n_cat)
+    if estimator == "unbiased":
+        return np.zeros_like(x)
+    a, b = _a_b(n_cat, g, l)
+    n = x.sum(axis=-1, keepdims=True)
+    c = (g + n_cat - 1) / (g - 1)
+    return (c * a / l - 1.0) * x + (c / l) * (b - l / (g + n_cat - 1)) * n
+
+
+def expected_standard_error(counts, gamma, l=1, *, estimator="source") -> float:
+    """√E‖X̂ − X‖² / ‖X‖ exactly (variance plus squared bias; see the module notes)."""
+    _estimator(estimator)
+    x = count_array(counts, "counts", min_bins=2).astype(float)
+    if x.ndim != 1:
+        raise ValueError("`counts` must be one histogram (a 1-D array).")
+    n_cat = x.size
+    g = _gamma(gamma)
+    l = _l(l, n_cat)
+    norm = float(np.linalg.norm(x))
+    if norm == 0:
+        raise ValueError("`counts` must count at least one record.")
+    a, b = _a_b(n_cat, g, l)
+    pi = inclusion_probability(n_cat, g, l)
+    v = x.sum() * (pi * (1 - pi) + (n_cat - 1) * b * (1 - b))
+    if estimator == "unbiased":
+        mse = v / a**2
+    else:
+        c = (g + n_cat - 1) / (g - 1)
+        bias = reconstruction_bias(x, g, l, estimator="source")
+        mse = (c / l) ** 2 * v + float(bias @ bias)
+    return math.sqrt(mse) / norm
+
+
+def standard_error_bound(n_categories, n, gamma, l=1) -> float:
+    """Theorem 4.1's bound √(N(N − 1)(N + 2γ − 2))/((γ − 1)√n), divided by √l (Section 5.2)."""
+    n_cat, g = _categories(n_categories), _gamma(gamma)
+    n = positive_integer(n, "n")
+    l = positive_integer(l, "l")
+    return math.sqrt(n_cat * (n_cat - 1) * (n_cat + 2 * g - 2)) / ((g - 1) * math.sqrt(n * l))
+
+
+# --- privacy -----------------------------------------------------------------------------------
+
+def collision_probability(n_categories, gamma, l) -> float:
+    """Theorem 5.1: P[s ≥ 2], some value twice among l independent draws from one column of M.
+
+    1 − (N − l + lγ) Π_{i=1}^{l−1} (N − i)/(γ + N − 1)^l; 1 when l > N.
+    """
+    n, g = _categories(n_categories), _gamma(gamma)
+    l = positive_integer(l, "l")
+    if l > n:
+        return 1.0
+    i = np.arange(1, l)
+    log_p1 = math.log(n - l + l * g) + float(np.sum(np.log(n - i))) - l * math.log(g + n - 1)
+    return float(-np.expm1(log_p1))
+
+
+def breach_gamma(rho1, rho2) -> float:
+    """ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂)): a γ-amplifying operator below it allows no ρ₁→ρ₂ breach.
+
+    Theorem 3.1 (Evfimievski, Gehrke & Srikant 2003), 0 < ρ₁ < ρ₂ < 1. At
+    equality a breach is possible (the posterior can reach ρ₂ exactly).
+    """
+    r1, r2 = _probability(rho1, "rho1"), _probability(rho2, "rho2")
+    if not r1 < r2:
+        raise ValueError(f"`rho1` must be below `rho2`, got {r1!r} and {r2!r}.")
+    return r2 * (1 - r1) / (r1 * (1 - r2))
+
+
+def posterior_bound(prior, gamma) -> float:
+    """The largest posterior of a property with the given prior under γ-amplification.
+
+    γρ/(γρ + 1 − ρ): the ρ₂ at which breach_gamma(ρ, ρ₂) = γ. ``gamma`` ≥ 1
+    may be an amplification e^ε of any release.
+    """
+    p = _probability(prior, "prior")
+    try:
+        g = float(gamma)
+    except (TypeError, ValueError):
+        raise ValueError(f"`gamma` must be a number ≥ 1, got {gamma!r}.") from None
+    if np.isnan(g) or g < 1:
+        raise ValueError(f"`gamma` must be a number ≥ 1, got {gamma!r}.")
+    if np.isinf(g):
+        return 1.0
+    return g * p / (g * p + 1 - p)
+
+
+def _probability(value, name: str) -> float:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"`{name}` must be a probability strictly between 0 and 1, "
+                         f"got {value!r}.") from None
+    if not 0 < out < 1:
+        raise ValueError(f"`{name}` must be a probability strictly between 0 and 1, got {value!r}.")
+    return out
+
+
+def extended_epsilon(n_categories, gamma, l, *, ordered=False) -> float:
+    """ε_l = ln max_{S, x, x′} P(S | x)/P(S | x′) for the set Algorithm 2 releases, exactly.
+
+    ln[π/(1 − π) · (N − l)/l]; ln γ at l = 1. With ``ordered=True``, the
+    same for the sequence of l values in the order drawn:
+    ln γ + Σ_{j=1}^{l−1} ln(1 + (γ − 1)/(N − j)).
+    """
+    n, g = _categories(n_categories), _gamma(gamma)
+    l = _l(l, n)
+    if ordered:
+        j = np.arange(1, l)
+        return math.log(g) + float(np.sum(np.log1p((g - 1) / (n - j))))
+    log_out = _log_out(n, g, l)
+    log_in = math.log(-math.expm1(log_out))
+    return log_in - log_out + math.log(n - l) - math.log(l)
+
+
+# --- error studies -----------------------------------------------------------------------------
+
+def _relative_error(estimates: np.ndarray, x: np.ndarray) -> tuple[float, float]:
+    """√(mean ‖X̂ − X‖²)/‖X‖ over replicates, and its Monte Carlo standard error (delta method)."""
+    sq = np.sum((estimates - x) ** 2, axis=-1)
+    norm = float(np.linalg.norm(x))
+    mean = float(sq.mean())
+    se = float(sq.std(ddof=1) / math.sqrt(sq.size)) if sq.size > 1 else float("nan")
+    root = math.sqrt(mean)
+    return root / norm, (se / (2 * root) / norm if root > 0 else float("nan"))
+
+
+def error_table(counts, gamma, l_values, *, reps=100, rng=None, progress=None) -> pd.DataFrame:
+    """Actual and theoretical error of both reconstructions, and the cost, for each l.
+
+    For every l: ``reps`` releases of Algorithm 2 (``extended_random_substitution``);
+    per estimator the actual standard error √(mean ‖X̂ − X‖²)/‖X‖ and its
+    Monte Carlo standard error, the exact value (``expected_standard_error``),
+    the relative bias ‖E X̂ − X‖/‖X‖; per l the Theorem 4.1 bound /√l, the
+    mean draws, n·l, the exact expected draws. ``progress(done, total)`` is
+    called after each l.
+    """
+    rng = np.random.default_rng(rng)
+    x = _whole_counts(counts, "counts")
+    if x.ndim != 1:
+        raise ValueError("`counts` must be one histogram (a 1-D array).")
+    n = int(x.sum())
+    if n == 0:
+        raise ValueError("`counts` must count at least one record.")
+    g = _gamma(gamma)
+    reps = positive_integer(reps, "reps", maximum=MAX_REPS)
+    ls = [_l(v, x.size) for v in np.atleast_1d(l_values).tolist()]
+    norm = float(np.linalg.norm(x))
+    rows = []
+    for i, l in enumerate(ls):
+        release = extended_random_substitution(x, g, l, size=reps, rng=rng)
+        estimates = {"source": reconstruct(release.counts, g, l=l),
+                     "unbiased": reconstruct_unbiased(release.counts, g, l)}
+        common = dict(l=l, n=n, bound=standard_error_bound(x.size, n, g, l),
+                      draws=float(np.mean(release.draws)), nl=n * l,
+                      expected_draws=expected_draws(n, x.size, g, l))
+        for name, est in estimates.items():
+            actual, se = _relative_error(est, x)
+            bias = reconstruction_bias(x, g, l, estimator=name)
+            rows.append(dict(common, estimator=name, actual=actual, actual_se=se,
+                             exact=expected_standard_error(x, g, l, estimator=name),
+                             bias=float(np.linalg.norm(bias)) / norm))
+        if progress is not None:
+            progress(i + 1, len(ls))
+    return pd.DataFrame(rows)
+
+
+def paper_grid(*, reps=100, rng=None, progress=None) -> pd.DataFrame:
+    """The source's Section 6 experiment, computed: every (shape, N, γ, n, l) cell.
+
+    (N, γ) ∈ {(50, 5), (100, 10)}, n ∈ {5,000, 50,000}, l ∈ {1, 2, 4}, uniform
+    and normal data (``datasets.shape_counts``), ``reps`` repetitions each.
+    One row per cell and estimator, with the columns of ``error_table`` and
+    ``shape``, ``N``, ``gamma``. ``progress(done, total)`` after each cell.
+    """
+    from dpcore import datasets  # noqa: PLC0415 - datasets imports nothing from here
+
+    rng = np.random.default_rng(rng)
+    reps = positive_integer(reps, "reps", maximum=MAX_REPS)
+    cells = [(shape, n_cat, g, n) for shape in PAPER_SHAPES for n_cat, g in PAPER_SETTINGS
+             for n in PAPER_N]
+    total = len(cells) * len(PAPER_L)
+    frames = []
+    for i, (shape, n_cat, g, n) in enumerate(cells):
+        x = datasets.shape_counts(shape, n_cat, n)
+
+        def step(done, _total, _base=i * len(PAPER_L)):
+            if progress is not None:
+                progress(_base + done, total)
+
+        table = error_table(x, g, PAPER_L, reps=reps, rng=rng, progress=step)
+        frames.append(table.assign(shape=shape, N=n_cat, gamma=g))
+    return pd.concat(frames, ignore_index=True)
