@@ -289,9 +289,9 @@ def _draw_others(need: np.ndarray, rng) -> np.ndarray:
     binomially, and their need drops by one.
     """
     n = need.shape[-2]
-    levels = np.arange(need.shape[-1], dtype=float)
+    levels = np.arange(1, need.shape[-1], dtype=float)  # need 0 takes nothing
     k = np.arange(n)
-    m = need.copy()
+    m = need[..., 1:].copy()
     out = np.zeros(need.shape[:-1], dtype=np.int64)
     for h in range(n):
         candidates = (n - h) - (k > h)  # values other than k among h … N − 1
