@@ -415,6 +415,21 @@ def test_extended_epsilon_between_ln_gamma_and_the_source_bound(n_cat, gamma, fr
     assert ordered <= l * math.log(gamma) + tol
 
 
+@pytest.mark.parametrize("n_cat", [2, 3, 10, 100, 300])
+@pytest.mark.parametrize("gamma", [1.01, 3.0, 1e4])
+def test_extended_epsilon_grows_with_l(n_cat, gamma):
+    eps = [rs.extended_epsilon(n_cat, gamma, l) for l in range(1, n_cat)]
+    assert np.all(np.diff(eps) >= -1e-12 * max(eps))
+
+
+def test_extended_epsilon_at_the_source_s_setting():
+    # N = 100, γ = 10: far below the source's bound l·ln γ, a little above ln γ
+    out = (99 / 109) * (98 / 108) * (97 / 107) * (96 / 106)  # P(own value never drawn)
+    assert rs.extended_epsilon(100, 10.0, 4) == pytest.approx(
+        math.log((1 - out) / out * 96 / 4), rel=1e-12)
+    assert rs.extended_epsilon(100, 10.0, 4) < 4 * math.log(10) / 3
+
+
 def test_breach_gamma_and_posterior_bound():
     # Theorem 3.1: ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂))
     assert rs.breach_gamma(0.05, 0.5) == pytest.approx(0.5 * 0.95 / (0.05 * 0.5))
