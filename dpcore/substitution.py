@@ -343,7 +343,7 @@ def extended_random_substitution(counts, gamma, l, *, size=None, rng=None) -> Ex
 
 def expected_draws(n, n_categories, gamma, l) -> float:
     """E[draws] of Algorithm 2 for n records: n Σ_j [P(out) w/(w − j) + P(in) w/(N − j)]."""
-    n = int(n)
+    n = positive_integer(n, "n")
     n_cat, g = _categories(n_categories), _gamma(gamma)
     l = _l(l, n_cat)
     w = g + n_cat - 1
@@ -462,7 +462,7 @@ def collision_probability(n_categories, gamma, l) -> float:
         return 1.0
     i = np.arange(1, l)
     log_p1 = math.log(n - l + l * g) + float(np.sum(np.log(n - i))) - l * math.log(g + n - 1)
-    return float(-np.expm1(log_p1))
+    return 0.0 + float(-np.expm1(log_p1))  # 0.0 + turns −0.0 (l = 1) into 0.0
 
 
 def breach_gamma(rho1, rho2) -> float:
