@@ -8,6 +8,7 @@ display. All numerics stay in :mod:`dpcore`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +25,24 @@ N_GRID = tuple(int(m * 10**k) for k in range(3, 8) for m in (1, 2, 5))
 BOOT_GRID = (100, 200, 500, 1000, 2000, 5000, 10_000)
 DEFAULT_SEED = 2022
 
+# Sliders that other pages link to: a link carries a value of the target page's grid.
+# views/ldp.py: ldp_eps. Every value is also on the f-DP page's k-RR slider.
+LDP_EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0)
+# views/fdp.py: fdp_krr_eps on its KRR_EPS_GRID, fdp_krr_k 2 … 100.
+FDP_KRR_EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
+                    1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0,
+                    15.0, 20.0)
+FDP_K_MAX = 100
+# views/fdp.py: its random substitution curve, fdp_rs_gamma on its GAMMA_GRID, fdp_rs_n 2 … 100.
+FDP_RS_GAMMA_GRID = (1.1, 1.2, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0, 1000.0)
+# views/substitution.py: rs_gamma (it contains the source's γ = 5 and 10).
+RS_GAMMA_GRID = (1.1, 1.25, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 100.0, 200.0,
+                 500.0, 1000.0)
+
 UPLOAD = "upload"
+# The data source "ages of a 2020 population in k groups" (views/ldp.py, views/substitution.py).
+POPULATION_AGE_LABELS = {k: f"Population 2020 by age: {v}"
+                         for k, v in datasets.POPULATIONS.items()}
 AGE_BINNINGS = {1: "Single years (86 bins)", 5: "5-year groups (18 bins)", 10: "10-year groups (9 bins)"}
 
 
@@ -59,6 +77,51 @@ def sample_size_slider(label: str, *, key: str, default: int = 10_000):
         help="Number of people N in the histogram, drawn as Multinomial(N, p). "
         "Log scale, 1,000 to 50 million.",
     )
+
+
+def _whole_number(text) -> int | None:
+    """A query parameter's value as an int ("1,000" and "12.0" too), or None."""
+    try:
+        value = float(str(text).replace(",", ""))
+    except ValueError:
+        return None
+    return int(value) if np.isfinite(value) and value == int(value) else None
+
+
+def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, key: str,
+                  help: str | None = None) -> int:
+    """An integer slider whose range follows other settings, kept in the URL parameter ``key``.
+
+    The URL holds the value chosen (absent: ``default``); the slider shows it
+    clamped to its current range, and a caption says when it is clamped. So a
+    value is kept when the range changes and comes back when the range allows
+    it again, and a reload of the URL shows the same. The slider itself (key
+    ``f"{key}_slider"``) is not bound to the URL: Streamlit gives a bound slider
+    with a new range a new identity, which resets it or fails on a URL value
+    beyond the range. A move of the slider is written to the URL parameter.
+    """
+    slider_key, moved_key = f"{key}_slider", f"{key}_moved"
+    lo, hi = int(min_value), int(max_value)
+    default = int(default)
+
+    def _moved() -> None:
+        st.session_state[moved_key] = int(st.session_state[slider_key])
+
+    moved = st.session_state.pop(moved_key, None)
+    if moved is not None:  # the user moved the slider: the URL follows
+        if moved == default:
+            st.query_params.pop(key, None)
+        else:
+            st.query_params[key] = str(moved)
+    wanted = _whole_number(st.query_params.get(key))
+    wanted = default if wanted is None else wanted
+    value = min(max(wanted, lo), hi)
+    if st.session_state.get(slider_key) != value:
+        st.session_state[slider_key] = value
+    st.slider(label, lo, hi, key=slider_key, on_change=_moved, help=help)
+    if value != wanted:
+        st.caption(f"{label}: {wanted:,} is outside {lo} … {hi}; {value:,} is used.")
+    return value
 
 
 def seed_control(key: str = "seed") -> int:
@@ -156,6 +219,93 @@ def show_error(message: str) -> None:
     """Show a plain-language error (never a traceback) and stop the page."""
     error(message)
     st.stop()
+
+
+def plain(message: str, symbols: dict[str, str] | None = None) -> str:
+    """dpcore's messages in plain words: no code quotes, argument names as the page's symbols.
+
+    ``symbols`` maps argument names to what the page calls them (``{"eps": "ε"}``);
+    a mapped name is replaced wherever it stands as a word, quoted or not.
+    """
+    symbols = symbols or {}
+    text = re.sub(r"`(\w+)`", lambda m: symbols.get(m.group(1), m.group(1)), message)
+    for name, symbol in symbols.items():
+        text = re.sub(rf"\b{re.escape(name)}\b", symbol, text)
+    return text
+
+
+# ---------------------------------------------------------------------------
+# An upload of categories: one value per record, or counts per category
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CategoryCounts:
+    """Counts per category read from an uploaded file.
+
+    ``first``: the category index of every record in file order (a file of one
+    value per record), None for a file of counts.
+    """
+
+    labels: list[str]
+    counts: np.ndarray  # whole numbers, as floats
+    first: np.ndarray | None
+    what: str  # the data in words
+
+
+def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
+                    record: str = "user",
+                    examples: str = "yes, no, …") -> tuple[CategoryCounts | None, str | None]:
+    """The upload controls of a page of categories; the counts, or why there are none.
+
+    Widget keys ``{prefix}_file_kind`` (bound to the URL), ``{prefix}_file`` and
+    ``{prefix}_col``. The file holds one ``value`` per ``record`` (a column of
+    categories, text or numbers) or counts per category (whole numbers, with
+    an optional first column of labels). Returns (None, None) while no file is
+    uploaded, (None, what is wrong in plain words) for a file that cannot be used.
+    """
+    kinds = {"categories": f"one {value} per {record} (a column of categories)",
+             "counts": "counts per category (one row per category)"}
+    kind = st.radio(
+        "The file holds", list(kinds), format_func=kinds.get, key=f"{prefix}_file_kind",
+        bind="query-params",
+        help=f"One {value} per {record}: a column of categories, text ({examples}) or "
+        f"numbers, one row per {record}; the first row names the columns. Counts per "
+        "category: one row per category, a column of whole numbers (a first column of text "
+        "labels is allowed).")
+    file = st.file_uploader(
+        "CSV file", type=["csv", "txt"], key=f"{prefix}_file",
+        help="Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB, at most "
+        f"{max_categories:,} categories.")
+    if file is None:
+        return None, None
+    try:
+        table = (datasets.read_answers_upload(file.getvalue()) if kind == "categories"
+                 else datasets.read_csv_upload(file.getvalue()))
+    except datasets.UploadError as exc:
+        return None, f"This file cannot be used: {exc}"
+    column = st.selectbox("Column", list(table.columns), key=f"{prefix}_col",
+                          help=f"Which column of your file holds the {value}s or the counts.")
+    try:
+        if kind == "categories":
+            labels, counts, index = datasets.categories_from_column(
+                table[column], max_categories=max_categories)
+            return CategoryCounts(labels, counts, index,
+                                  f'the {counts.sum():,.0f} {value}s in column "{column}"'), None
+        counts = datasets.counts_from_column(table[column], name="of counts")
+        if np.any(counts != np.round(counts)):
+            raise datasets.UploadError(
+                f'Column "{column}" has a count that is not a whole number; counts of {record}s '
+                "must be 0, 1, 2, …")
+        if counts.size > max_categories:
+            raise datasets.UploadError(
+                f"Your file has {counts.size:,} categories; at most {max_categories:,} are "
+                "supported.")
+    except ValueError as exc:  # UploadError and dpcore argument errors
+        return None, f"This file cannot be used: {plain(str(exc))}"
+    labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
+              else [str(j) for j in range(1, counts.size + 1)])
+    return CategoryCounts(labels, counts, None, f'the counts in column "{column}"'), None
 
 
 # ---------------------------------------------------------------------------
@@ -347,7 +497,7 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
 # ---------------------------------------------------------------------------
 
 
-def _nearest_on_grid(value, grid):
+def nearest_on_grid(value, grid):
     """The grid value nearest to ``value`` in log scale (the first one for value ≤ 0)."""
     if value is None or not value > 0:  # also NaN
         return grid[0]
@@ -410,7 +560,7 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
         if typed is None:  # the box was cleared: put the last value back
             st.session_state[key] = st.session_state.get(last_key, default)
         else:
-            st.session_state[slider_key] = _nearest_on_grid(typed, grid)
+            st.session_state[slider_key] = nearest_on_grid(typed, grid)
 
     lo, hi = fmt_number(grid[0]), fmt_number(grid[-1])
     c_slider, c_number = st.columns([3, 1], vertical_alignment="bottom")
@@ -433,7 +583,7 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
     st.session_state[rerun_key] = False
     st.session_state[last_key] = float(number)
     shown = forced if forced is not None else float(number)
-    snapped = _nearest_on_grid(shown, grid)
+    snapped = nearest_on_grid(shown, grid)
     if st.session_state.get(slider_key) != snapped:
         st.session_state[slider_key] = snapped
     with c_slider:

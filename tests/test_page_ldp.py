@@ -381,6 +381,16 @@ def open_fdp(params: dict[str, list[str]]) -> AppTest:
     return run(fdp_at)
 
 
+def fdp_link(at: AppTest):
+    [link] = [p for p in at.page_link if p.proto.page.endswith("fdp")]
+    return link
+
+
+def substitution_link(at: AppTest):
+    [link] = [p for p in at.page_link if p.proto.page.endswith("substitution")]
+    return link
+
+
 @pytest.mark.parametrize(("query", "eps", "k"), [
     ({}, 1.0, 2),
     ({"ldp_eps": "0.01", "ldp_source": SOURCE_URL["korea"], "ldp_k": "86"}, 0.01, 86),
@@ -390,14 +400,14 @@ def open_fdp(params: dict[str, list[str]]) -> AppTest:
 def test_link_opens_fdp_with_eps_and_k(query, eps, k):
     at = start(GUARANTEE, query)
     assert not errors(at)
-    [link] = at.page_link
-    assert link.proto.page.endswith("fdp")
+    assert len(at.page_link) == 2
+    link = fdp_link(at)
     params = parse_qs(link.proto.query_string)
     assert params == {"fdp_tab": ["Trade-off curves"], "fdp_krr_eps": [f"{eps:g}"],
                       "fdp_krr_k": [str(k)]}
     assert f"{k}-RR at ε = {eps:g}" in link.proto.label
     text = "\n".join(m.value for m in at.markdown)
-    assert "random substitution" in text and "coming" in text
+    assert "random substitution" in text and "coming" not in text
     fdp_at = open_fdp(params)
     assert fdp_at.select_slider(key="fdp_krr_eps").value == eps
     assert fdp_at.slider(key="fdp_krr_k").value == k
@@ -407,12 +417,54 @@ def test_link_opens_fdp_with_eps_and_k(query, eps, k):
 def test_link_caps_k_at_the_fdp_slider():
     rows = "\n".join(f"c{j},{j + 1}" for j in range(150))
     at = upload(start(GUARANTEE), f"category,count\n{rows}\n".encode(), "counts")
-    [link] = at.page_link
-    params = parse_qs(link.proto.query_string)
+    params = parse_qs(fdp_link(at).proto.query_string)
     assert params["fdp_krr_k"] == ["100"]
     assert any("stops at 100" in c.value for c in at.caption)
     fdp_at = open_fdp(params)
     assert fdp_at.slider(key="fdp_krr_k").value == 100
+
+
+# The random substitution page's γ grid (views/substitution.py: rs_gamma).
+RS_GAMMA_GRID = (1.1, 1.25, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 100.0, 200.0,
+                 500.0, 1000.0)
+
+
+def nearest_gamma(eps: float) -> float:
+    return min(RS_GAMMA_GRID, key=lambda g: abs(np.log(g) - eps))
+
+
+@pytest.mark.parametrize(("query", "eps", "population", "k"), [
+    ({}, 1.0, None, 2),  # e = 2.718: γ = 3
+    ({"ldp_eps": "0.01", "ldp_source": SOURCE_URL["korea"], "ldp_k": "86"}, 0.01, "korea", 86),
+    ({"ldp_eps": "10", "ldp_source": SOURCE_URL["abc"]}, 10.0, None, 3),  # γ = 1,000
+    ({"ldp_eps": "2", "ldp_source": SOURCE_URL["usa"], "ldp_k": "9"}, 2.0, "usa", 9),
+])
+def test_link_opens_random_substitution_with_gamma(query, eps, population, k):
+    at = start(GUARANTEE, query)
+    link = substitution_link(at)
+    gamma = nearest_gamma(eps)
+    params = parse_qs(link.proto.query_string)
+    expected = {"rs_tab": ["Privacy"], "rs_gamma": [f"{gamma:,g}"]}
+    if population is not None:
+        expected |= {"rs_source": [SOURCE_URL[population]], "rs_N": [str(k)]}
+    assert params == expected
+    assert f"γ = {gamma:,g}" in link.proto.label
+    assert any(f"nearest value, {gamma:,g}" in c.value for c in at.caption)
+    rs_at = AppTest.from_file(str(APP_PATH), default_timeout=60)
+    run(rs_at)
+    for key, [v] in params.items():
+        rs_at.query_params[key] = v
+    rs_at.switch_page("views/substitution.py")
+    run(rs_at)
+    assert not [e.value for e in rs_at.error]
+    assert rs_at.select_slider(key="rs_gamma").value == gamma
+    assert rs_at.session_state["rs_tab"] == "Privacy"
+    if population is not None:
+        assert rs_at.selectbox(key="rs_source").value == population
+        assert rs_at.slider(key="rs_N_slider").value == k
+    shown = {m.label: m.value for m in rs_at.metric}  # its tab Privacy
+    assert shown["γ-amplification"] == f"{gamma:,g}"
+    assert shown["ε = ln γ"] == f"{np.log(gamma):.4g}"
 
 
 # ---------------------------------------------------------------------------

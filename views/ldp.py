@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,13 +15,12 @@ TITLE = "Randomized response (local DP)"
 
 # ε on a log scale. Every value is also on the f-DP page's k-RR slider (its KRR_EPS_GRID),
 # so the link to that page carries ε as it is.
-EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0)
+EPS_GRID = widgets.LDP_EPS_GRID
 DEFAULT_EPS = 1.0
-# The f-DP page's k-RR controls (views/fdp.py: fdp_krr_eps on KRR_EPS_GRID, fdp_krr_k 2 … 100).
-FDP_KRR_EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
-                    1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0, 10.0, 12.0,
-                    15.0, 20.0)
-FDP_K_MAX = 100
+# The f-DP page's k-RR controls and the random substitution page's γ, which links carry.
+FDP_KRR_EPS_GRID = widgets.FDP_KRR_EPS_GRID
+FDP_K_MAX = widgets.FDP_K_MAX
+RS_GAMMA_GRID = widgets.RS_GAMMA_GRID
 REPS_GRID = (50, 100, 200, 500, 1000, 2000)
 DEFAULT_REPS = 200
 MAX_CELLS = 400_000  # replicates × categories of one MSE run: about a second at most
@@ -34,20 +32,17 @@ UPLOAD = widgets.UPLOAD
 SOURCES = {
     "survey": "Survey: “Did you exercise yesterday?” (yes/no, k = 2)",
     "abc": "Three categories A, B, C (k = 3)",
-    **{k: f"Population 2020 by age: {v}" for k, v in datasets.POPULATIONS.items()},
+    **widgets.POPULATION_AGE_LABELS,
     UPLOAD: "Uploaded CSV file",
 }
 ESTIMATOR_LABELS = {"unbiased": "unbiased", "clip": "clip and renormalise",
                     "simplex": "project onto the simplex", "ibu": "IBU (maximum likelihood)"}
-FILE_KINDS = {"categories": "one answer per user (a column of categories)",
-              "counts": "counts per category (one row per category)"}
 TABS = ("One user at a time", "The aggregate", "Error versus privacy", "The guarantee")
 
 
 def plain(message: str) -> str:
     """dpcore's messages in plain words: no code quotes, ε for eps."""
-    text = re.sub(r"`(\w+)`", lambda m: {"eps": "ε"}.get(m.group(1), m.group(1)), message)
-    return re.sub(r"\beps\b", "ε", text)
+    return widgets.plain(message, {"eps": "ε"})
 
 
 def fmt_prob(v: float) -> str:
@@ -88,47 +83,15 @@ class Data:
 
 def upload_data(seed: int) -> tuple[Data | None, str | None]:
     """The upload controls; the data, or why there is none (None for 'no file yet')."""
-    kind = st.radio(
-        "The file holds", list(FILE_KINDS), format_func=FILE_KINDS.get, key="ldp_file_kind",
-        bind="query-params",
-        help="One answer per user: a column of categories, text (yes, no, …) or numbers, one "
-        "row per user; the first row names the columns. Counts per category: one row per "
-        "category, a column of whole numbers (a first column of text labels is allowed).")
-    file = st.file_uploader(
-        "CSV file", type=["csv", "txt"], key="ldp_file",
-        help="Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB, at most "
-        f"{MAX_CATEGORIES:,} categories.")
-    if file is None:
-        return None, None
-    try:
-        table = (datasets.read_answers_upload(file.getvalue()) if kind == "categories"
-                 else datasets.read_csv_upload(file.getvalue()))
-    except datasets.UploadError as exc:
-        return None, f"This file cannot be used: {exc}"
-    column = st.selectbox("Column", list(table.columns), key="ldp_col",
-                          help="Which column of your file holds the answers or the counts.")
-    try:
-        if kind == "categories":
-            labels, counts, index = datasets.categories_from_column(
-                table[column], max_categories=MAX_CATEGORIES)
-            return Data(labels, counts, index[:DEMO_USERS],
-                        f'the {counts.sum():,.0f} answers in column "{column}"', False), None
-        counts = datasets.counts_from_column(table[column], name="of counts")
-        if np.any(counts != np.round(counts)):
-            raise datasets.UploadError(
-                f'Column "{column}" has a count that is not a whole number; counts of users '
-                "must be 0, 1, 2, …")
-        if counts.size > MAX_CATEGORIES:
-            raise datasets.UploadError(
-                f"Your file has {counts.size:,} categories; at most {MAX_CATEGORIES:,} are "
-                "supported.")
-    except ValueError as exc:  # UploadError and dpcore argument errors
-        return None, f"This file cannot be used: {plain(str(exc))}"
-    labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
-              else [str(j) for j in range(1, counts.size + 1)])
-    demo = np.random.default_rng([seed, 4]).choice(counts.size, size=DEMO_USERS,
-                                                   p=datasets.proportions(counts))
-    return Data(labels, counts, demo, f'the counts in column "{column}"', False), None
+    upload, problem = widgets.category_upload("ldp", max_categories=MAX_CATEGORIES)
+    if upload is None:
+        return None, problem
+    if upload.first is not None:  # the file's first users
+        demo = upload.first[:DEMO_USERS]
+    else:
+        demo = np.random.default_rng([seed, 4]).choice(len(upload.labels), size=DEMO_USERS,
+                                                       p=datasets.proportions(upload.counts))
+    return Data(upload.labels, upload.counts, demo, upload.what, False), None
 
 
 # --- Controls ----------------------------------------------------------------------------------
@@ -369,8 +332,25 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
 
 # --- 4. The guarantee --------------------------------------------------------------------------
 
-def nearest(value: float, grid) -> float:
-    return min(grid, key=lambda g: abs(np.log(g) - np.log(value)))
+def substitution_link(data: Data, gamma: float) -> None:
+    """A link to the random substitution page at the γ nearest to e^ε (and the same age
+    groups, N = k, for a population)."""
+    k = len(data.labels)
+    linked = widgets.nearest_on_grid(gamma, RS_GAMMA_GRID)
+    query = {"rs_tab": "Privacy", "rs_gamma": widgets.fmt_number(linked)}
+    source = st.session_state.get("ldp_source")
+    label = f"See random substitution with γ = {widgets.fmt_number(linked)}"
+    if source in datasets.POPULATIONS:  # its age groups N: 2 … 86, as k here
+        query |= {"rs_source": widgets.POPULATION_AGE_LABELS[source], "rs_N": str(k)}
+        label += f" and the same N = {k} age groups"
+    st.page_link(
+        "views/substitution.py", label=label + " on its page", icon=":material/shuffle:",
+        query_params=query,
+        help="Opens 'Random substitution' on its privacy tab: the γ-diagonal matrix above, "
+        "and its l-extension, where every record releases l distinct values.")
+    if linked != gamma:
+        st.caption(f"e^ε = {fmt_ratio(gamma)} is not on that page's γ slider: the link opens "
+                   f"it at the nearest value, {widgets.fmt_number(linked)}.")
 
 
 def guarantee_section(data: Data, eps: float) -> None:
@@ -390,11 +370,12 @@ def guarantee_section(data: Data, eps: float) -> None:
         f"**Random substitution.** k-RR with e^ε = γ is exactly *random substitution* with a "
         f"γ-diagonal matrix: every answer is kept with weight γ and replaced by each other "
         f"answer with weight 1, each row divided by γ + k − 1. Here γ = $e^{{{eps:g}}}$ = "
-        f"{fmt_ratio(p / q)}. (A page on random substitution is coming.)")
+        f"{fmt_ratio(p / q)}.")
     st.latex(r"P = \frac{1}{\gamma + k - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "
              r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
              r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \gamma = e^\varepsilon")
-    linked_eps = nearest(eps, FDP_KRR_EPS_GRID)
+    substitution_link(data, p / q)
+    linked_eps = widgets.nearest_on_grid(eps, FDP_KRR_EPS_GRID)
     linked_k = min(k, FDP_K_MAX)
     st.page_link(
         "views/fdp.py", label=f"See the trade-off curve of {linked_k}-RR at ε = {linked_eps:g} "
