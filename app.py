@@ -19,6 +19,8 @@ def main() -> None:
                     icon=":material/ssid_chart:"),
             st.Page("views/ldp.py", title="Randomized response (local DP)",
                     icon=":material/casino:"),
+            st.Page("views/substitution.py", title="Random substitution",
+                    icon=":material/shuffle:"),
         ],
     }
     st.navigation(pages).run()

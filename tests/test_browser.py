@@ -554,3 +554,74 @@ def test_ldp_eps_slider_changes_p(page, server):
     assert_no_traceback(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "ldp.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------------
+# "Random substitution"
+# ---------------------------------------------------------------------------
+
+def search(page) -> str:
+    """The page's query string as the browser shows it (page.url can lag a replaceState)."""
+    return page.evaluate("window.location.search")
+
+
+def rs_metric(page, prefix: str):
+    """The value of the metric whose label starts with ``prefix``."""
+    return page.locator('[data-testid="stMetric"]').filter(has_text=prefix).locator(
+        '[data-testid="stMetricValue"]')
+
+
+def test_substitution_sliders_change_the_metrics(page, server):
+    from playwright.sync_api import expect
+
+    from dpcore import substitution as rs
+
+    page.goto(f"{server.url}/substitution")
+    page.get_by_role("heading", name="Random substitution").first.wait_for(timeout=60_000)
+    page.get_by_text("ε_l (l = 2)").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    expect(rs_metric(page, "ε_l (l = 2)")).to_have_text(f"{rs.extended_epsilon(50, 10, 2):.4g}")
+
+    gamma = page.locator('[data-testid="stSlider"]').filter(
+        has_text="Amplification γ").get_by_role("slider")
+    expect(gamma).to_have_attribute("aria-valuetext", "10")
+    slider_to_end(page, gamma, "1,000")  # the top of the γ grid
+    expect(rs_metric(page, "ε_l (l = 2)")).to_have_text(
+        f"{rs.extended_epsilon(50, 1000, 2):.4g}", timeout=RUN_TIMEOUT_MS)
+    expect(rs_metric(page, "Keep: γx")).to_have_text(f"{1000 / 1049:.4g}")
+    wait_idle(page)
+    assert "rs_gamma=1%2C000" in search(page), search(page)
+
+    # l to the top of its range, N − 1 = 49. A population (N: 2 … 86, default 10) shows
+    # l clamped to 9, keeps l = 49 in the URL, and shows it again once N allows it.
+    l_thumb = page.locator('[data-testid="stSlider"]').filter(
+        has_text="Values per record l").get_by_role("slider")
+    slider_to_end(page, l_thumb, "49")
+    expect(rs_metric(page, "ε_l (l = 49)")).to_have_text(
+        f"{rs.extended_epsilon(50, 1000, 49):.4g}", timeout=RUN_TIMEOUT_MS)
+    wait_idle(page)
+    choose(page, "Data: the records' true values", "Population 2020 by age: USA")
+    expect(page.get_by_text("49 is outside 1 … 9; 9 is used")).to_be_visible(
+        timeout=RUN_TIMEOUT_MS)
+    wait_idle(page)
+    n_thumb = page.locator('[data-testid="stSlider"]').filter(
+        has_text="Categories N (age groups)").get_by_role("slider")
+    expect(n_thumb).to_have_attribute("aria-valuetext", "10")
+    expect(l_thumb).to_have_attribute("aria-valuetext", "9")
+    assert "rs_l=49" in search(page), search(page)
+    slider_to_end(page, n_thumb, "86")
+    expect(l_thumb).to_have_attribute("aria-valuetext", "49", timeout=RUN_TIMEOUT_MS)
+    expect(rs_metric(page, "ε_l (l = 49)")).to_have_text(
+        f"{rs.extended_epsilon(86, 1000, 49):.4g}", timeout=RUN_TIMEOUT_MS)
+    wait_idle(page)
+    assert "rs_N=86" in search(page) and "rs_l=49" in search(page), search(page)
+    # The same URL shows the same view.
+    page.reload()
+    page.get_by_text("ε_l (l = 49)").first.wait_for(timeout=60_000)
+    wait_idle(page)
+    expect(n_thumb).to_have_attribute("aria-valuetext", "86")
+    expect(l_thumb).to_have_attribute("aria-valuetext", "49")
+    assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+    assert_no_traceback(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "substitution.png"), full_page=True)
