@@ -158,6 +158,13 @@ def _whole_counts(counts, name: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
+def _one_histogram(counts) -> np.ndarray:
+    x = _whole_counts(counts, "counts")
+    if x.ndim != 1:
+        raise ValueError("`counts` must be one histogram (a 1-D array); use `size` for replicates.")
+    return x
+
+
 def _size(size) -> tuple[int, ...]:
     if size is None:
         return ()
@@ -213,10 +220,7 @@ def random_substitution_counts(counts, gamma, *, size=None, rng=None) -> np.ndar
     ``size=R``, R independent releases, shape (R, N).
     """
     rng = np.random.default_rng(rng)
-    x = _whole_counts(counts, "counts")
-    if x.ndim != 1:
-        raise ValueError("`counts` must be one histogram (a 1-D array); use `size` for replicates.")
-    g = _gamma(gamma)
+    x, g = _one_histogram(counts), _gamma(gamma)
     n_cat = x.size
     shape = _size(size)
     kept = rng.binomial(x, (g - 1) / (g + n_cat - 1), size=shape + (n_cat,))
@@ -312,10 +316,7 @@ def extended_random_substitution(counts, gamma, l, *, size=None, rng=None) -> Ex
     ``size=R``, R independent releases.
     """
     rng = np.random.default_rng(rng)
-    x = _whole_counts(counts, "counts")
-    if x.ndim != 1:
-        raise ValueError("`counts` must be one histogram (a 1-D array); use `size` for replicates.")
-    g = _gamma(gamma)
+    x, g = _one_histogram(counts), _gamma(gamma)
     n_cat = x.size
     l = _l(l, n_cat)
     shape = _size(size)
