@@ -10,6 +10,17 @@ from __future__ import annotations
 import sys
 
 
+def fmt_s(x: float) -> str:
+    """A duration in seconds, in s, ms or µs (written us) as fits."""
+    if x != x:
+        return "nan"
+    if x >= 1:
+        return f"{x:.3f} s"
+    if x >= 1e-3:
+        return f"{1e3 * x:.3f} ms"
+    return f"{1e6 * x:.1f} us"
+
+
 def run(main) -> None:
     try:
         main()

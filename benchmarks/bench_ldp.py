@@ -68,6 +68,8 @@ from pathlib import Path
 
 import numpy as np
 
+from _report import fmt_s
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -155,16 +157,6 @@ def peer_seconds(fn):
 
 def row(label: str, seconds: float, extra: str = "") -> None:
     print(f"  {label:<49}{fmt_s(seconds):>12}{extra}")
-
-
-def fmt_s(x: float) -> str:
-    if x != x:
-        return "nan"
-    if x >= 1:
-        return f"{x:.3f} s"
-    if x >= 1e-3:
-        return f"{1e3 * x:.3f} ms"
-    return f"{1e6 * x:.1f} us"
 
 
 # ----------------------------------------------------------------------- peers
