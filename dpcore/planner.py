@@ -1,0 +1,811 @@
+"""Privacy-utility planning: how much data and how much privacy a test needs.
+
+Son, Park & Jung (2022), section 5, propose the power of the parametric
+bootstrap test (Algorithm 1) as a measure of the utility of a DP histogram
+mechanism. This module turns Algorithm 2 (REJECTRATE,
+:func:`dpcore.simulation.reject_rate`) into the questions of someone who must
+choose a privacy level:
+
+- :func:`required_sample_size`: the smallest N per histogram at which the test
+  reaches a target power at privacy levels (alpha_1, alpha_2);
+- :func:`strongest_privacy`: the smallest alpha (strongest privacy) at which
+  the test still reaches the target power with N records per histogram;
+- :func:`frontier`: the first question over a grid of alpha, for the bootstrap
+  test and for the naive chi-square test, with each test's type-I error at the
+  N it needs (the naive test does not hold its level under DP, Figure 9).
+
+Assumptions and method
+----------------------
+*Monotone power.* Power is taken to be non-decreasing in N and in alpha (more
+data, less noise). This is not a theorem for a Monte Carlo calibrated test, but
+it is what Figures 10-12 show, and ``tests/test_planner.py`` checks it on the
+paper's populations. The searches rely on it only near the crossing of the
+target.
+
+*Search.* On a log scale: bracketing by steps of ``factor`` from ``start``,
+then bisection of the bracket [a, b] (power(a) < target <= power(b)) until
+b/a <= 1 + ``rtol``. Values are rounded to three significant digits, so every
+simulated setting is a *cell* that later queries reuse (see :class:`CellCache`)
+and the search ends. With ``batch`` = k > 1 each round simulates k points at
+once (k-section), which an ``executor`` can run in parallel.
+
+*Monte Carlo error.* Each power is a share of ``reps`` replicates with a Wilson
+interval at ``confidence``. The estimate is the log-linear interpolation of
+the estimated power between a and b. The interval (low, high) runs from the
+largest simulated value at or below the estimate whose power interval lies
+wholly below the target to the smallest at or above it whose interval lies
+wholly at or above the target, each end refined by bisection to ``rtol``.
+Under monotone power it holds the true crossing whenever the Wilson
+intervals at its two ends hold.
+
+*Randomness.* Cell (N, alpha_1, alpha_2, test) draws from a stream derived
+from ``rng``'s seed sequence and from the cell alone, so a cell's result does
+not depend on the search that asked for it, on the order of evaluation or on
+the executor; the same seed gives the same plan.
+
+The bootstrap test's power depends on B (``n_boot``, the p-value's
+resolution); plans are for the B given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import numbers
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import optimize
+
+from dpcore import simulation
+from dpcore._validation import positive_integer, positive_scalar
+
+__all__ = [
+    "CellCache",
+    "PrivacyPlan",
+    "SampleSizePlan",
+    "describe_privacy",
+    "describe_sample_size",
+    "frontier",
+    "required_sample_size",
+    "shift_distribution",
+    "strongest_privacy",
+    "tilt_to_distance",
+    "total_variation",
+]
+
+#: Search ranges: N per histogram, and alpha.
+N_RANGE = (100, 10**8)
+ALPHA_RANGE = (1e-3, 10.0)
+#: Safety cap on the cells one search may simulate.
+MAX_CELLS = 80
+
+_STATUSES = ("found", "at_lower_bound", "unreachable", "stopped")
+
+
+# ---------------------------------------------------------------------------
+# Effects: an alternative built from one distribution
+# ---------------------------------------------------------------------------
+
+
+def _distribution(p, name: str) -> np.ndarray:
+    return simulation._probabilities(p, name)
+
+
+def total_variation(p, q) -> float:
+    """Total-variation distance 1/2 sum |p_j - q_j| between two distributions."""
+    p, q = simulation._pair(p, q)
+    return float(0.5 * np.abs(p - q).sum())
+
+
+def shift_distribution(p, k: int) -> np.ndarray:
+    """p moved k bins to the right (k < 0: to the left); the ends are open.
+
+    For age histograms, k > 0 makes the population k bins older: bin j takes
+    the mass of bin j - k, and the mass that passes the last bin (an open
+    "85 and over") stays there; the first k bins become empty.
+    """
+    p = _distribution(p, "p")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise ValueError(f"`k` must be a whole number of bins, got {k!r}.")
+    m, k = p.size, int(k)
+    if abs(k) >= m:
+        raise ValueError(f"`k` must be between -{m - 1} and {m - 1} (M = {m} bins), got {k}.")
+    idx = np.clip(np.arange(m) + k, 0, m - 1)
+    return np.bincount(idx, weights=p, minlength=m)
+
+
+def _tilted(p: np.ndarray, theta: float, t: np.ndarray) -> np.ndarray:
+    logw = np.where(p > 0, np.log(np.where(p > 0, p, 1.0)) + theta * t, -np.inf)
+    logw -= logw.max()
+    w = np.exp(logw)
+    return w / w.sum()
+
+
+def tilt_to_distance(p, distance: float, *, direction: int = 1) -> np.ndarray:
+    """The exponential tilt q_j ∝ p_j exp(theta t_j) of p at total-variation ``distance``.
+
+    t_j = j / (M - 1) (``direction`` = 1: mass moves to the upper bins, e.g. an
+    older population) or 1 - j / (M - 1) (``direction`` = -1). The tilts are
+    ordered by likelihood ratio, so the distance grows with theta from 0 to
+    1 - p_end (all mass in the last non-empty bin, p_end its probability);
+    theta is solved for with :func:`scipy.optimize.brentq`.
+    """
+    p = _distribution(p, "p")
+    if direction not in (1, -1):
+        raise ValueError(f"`direction` must be 1 or -1, got {direction!r}.")
+    t = np.linspace(0.0, 1.0, p.size)
+    if direction == -1:
+        t = t[::-1]
+    end = p[np.flatnonzero(p > 0)[np.argmax(t[p > 0])]]
+    top = 1.0 - end
+    distance = positive_scalar(distance, "distance")
+    if distance >= top:
+        raise ValueError(
+            f"`distance` must be below {top:.4g}: a tilt of this distribution cannot move "
+            f"further than putting all its mass in its last bin, got {distance:g}."
+        )
+
+    def gap(theta):
+        return 0.5 * np.abs(_tilted(p, theta, t) - p).sum() - distance
+
+    hi = 1.0
+    while gap(hi) < 0:
+        hi *= 2.0
+    return _tilted(p, optimize.brentq(gap, 0.0, hi, xtol=1e-12, rtol=1e-12), t)
+
+
+# ---------------------------------------------------------------------------
+# Cells: simulated settings, their streams and their cache
+# ---------------------------------------------------------------------------
+
+
+class CellCache:
+    """A bounded, thread-safe store of simulated cells, least recently used out first.
+
+    Pass one to several planner calls (or keep one per dashboard server) to
+    reuse cells: a key holds the populations, the cell, the simulation
+    settings and the seed, so a stored result is exactly what simulating
+    again would give.
+    """
+
+    def __init__(self, max_entries: int = 20_000):
+        self.max_entries = positive_integer(max_entries, "max_entries")
+        self._data: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                return self._data[key]
+            return None
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.max_entries:
+                self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._data)
+
+
+def _digest(p: np.ndarray) -> str:
+    return hashlib.sha1(np.ascontiguousarray(p, dtype=float).tobytes()).hexdigest()
+
+
+def _bits(x: float) -> int:
+    return int(np.float64(x).view(np.uint64))
+
+
+def _simulate_cell(p1, p2, n, alpha1, alpha2, test, reps, n_boot, level, entropy, spawn_key,
+                   progress=None) -> int:
+    """Rejections of one cell, from its own stream (module level: executors pickle it)."""
+    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=spawn_key))
+    res = simulation.reject_rate(p1, p2, int(n), alpha1, alpha2, test=test, reps=reps,
+                                 n_boot=n_boot, level=level, rng=rng, progress=progress)
+    return res.rejections
+
+
+class _Cells:
+    """Simulates (or recalls) cells of one comparison; counts and reports progress."""
+
+    def __init__(self, p1, p2, *, reps, n_boot, level, confidence, rng, cache, executor,
+                 progress, expected):
+        self.p1, self.p2 = simulation._pair(p1, p2)
+        self.p0 = (self.p1 + self.p2) / 2
+        self.reps = positive_integer(reps, "reps", maximum=simulation.MAX_REPS)
+        self.n_boot = positive_integer(n_boot, "n_boot", maximum=simulation.MAX_BOOT)
+        self.level = _fraction(level, "level")
+        self.confidence = _fraction(confidence, "confidence")
+        base = np.random.default_rng(rng).bit_generator.seed_seq
+        self.entropy, self.spawn_key = base.entropy, tuple(base.spawn_key)
+        self.cache = cache if cache is not None else CellCache()
+        if not isinstance(self.cache, CellCache):
+            raise ValueError("`cache` must be a dpcore.planner.CellCache (or None).")
+        if executor is not None and not callable(getattr(executor, "submit", None)):
+            raise ValueError("`executor` must have a submit(fn, *args) method "
+                             "(a concurrent.futures executor or a dask.distributed Client).")
+        self.executor = executor
+        self.progress = progress
+        self.expected = expected
+        self.simulated = 0
+        self.recalled = 0
+        self.done = 0.0
+        self.digests = {id(self.p1): _digest(self.p1), id(self.p2): _digest(self.p2),
+                        id(self.p0): _digest(self.p0)}
+
+    def _args(self, cell):
+        n, a1, a2, test, null = cell
+        pa, pb = (self.p0, self.p0) if null else (self.p1, self.p2)
+        key = (self.digests[id(pa)], self.digests[id(pb)], n, _bits(a1), _bits(a2), test,
+               self.reps, self.n_boot if test == "bootstrap" else 0, _bits(self.level),
+               self.entropy, self.spawn_key)
+        spawn = (*self.spawn_key, int(n), _bits(a1), _bits(a2),
+                 simulation.TESTS.index(test), int(null))
+        return key, (pa, pb, n, a1, a2, test, self.reps, self.n_boot, self.level,
+                     self.entropy, spawn)
+
+    def _tick(self, label: str, fraction: float = 1.0) -> None:
+        if self.progress is not None:
+            total = max(self.expected, self.done + 1.0)
+            self.progress(min(0.99, (self.done + fraction) / total), label)
+
+    def rejections(self, cells: list[tuple]) -> list[int]:
+        """Rejection counts of cells (n, alpha1, alpha2, test, null), simulating the new ones."""
+        out: dict[int, int] = {}
+        todo = []
+        for i, cell in enumerate(cells):
+            key, args = self._args(cell)
+            hit = self.cache.get(key)
+            if hit is None:
+                todo.append((i, key, args))
+            else:
+                out[i] = hit
+                self.recalled += 1
+        if self.executor is not None and len(todo) > 1:
+            futures = [(i, key, self.executor.submit(_simulate_cell, *args))
+                       for i, key, args in todo]
+            for i, key, fut in futures:
+                out[i] = int(fut.result())
+                self.cache.put(key, out[i])
+                self.done += 1
+                self._tick(_label(cells[i]), 0.0)
+        else:
+            for i, key, args in todo:
+                label = _label(cells[i])
+                out[i] = _simulate_cell(*args, progress=lambda f, lab=label: self._tick(lab, f))
+                self.cache.put(key, out[i])
+                self.done += 1
+        self.simulated += len(todo)
+        return [out[i] for i in range(len(cells))]
+
+    def row(self, cell, rejections: int) -> dict:
+        n, a1, a2, test, null = cell
+        low, high = simulation.binomial_interval(rejections, self.reps, self.confidence)
+        return dict(n=int(n), alpha1=a1, alpha2=a2, test=test,
+                    hypothesis="null" if null else "alternative",
+                    power=rejections / self.reps, ci_low=low, ci_high=high,
+                    rejections=rejections, reps=self.reps,
+                    n_boot=self.n_boot if test == "bootstrap" else np.nan)
+
+
+def _label(cell) -> str:
+    n, a1, a2, test, null = cell
+    what = "type-I error" if null else "power"
+    alphas = f"α = {a1:g}" if a1 == a2 else f"α = ({a1:g}, {a2:g})"
+    return f"{what} of the {'bootstrap' if test == 'bootstrap' else 'chi-square'} test at " \
+           f"N = {int(n):,}, {alphas}"
+
+
+def _fraction(x, name: str) -> float:
+    x = positive_scalar(x, name)
+    if x >= 1:
+        raise ValueError(f"`{name}` must be between 0 and 1, got {x:g}.")
+    return x
+
+
+def _snap(x: float) -> float:
+    """x rounded to three significant digits."""
+    return float(f"{x:.3g}")
+
+
+def _snap_int(x: float) -> int:
+    return max(1, int(round(_snap(x))))
+
+
+# ---------------------------------------------------------------------------
+# The monotone search
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Outcome:
+    status: str
+    estimate: float
+    low: float
+    high: float
+    points: dict = field(default_factory=dict)  # x -> (power, ci_low, ci_high)
+
+
+def _search(evaluate, *, lo, hi, start, snap, target, rtol, factor=10.0, batch=1,
+            max_cells=MAX_CELLS) -> _Outcome:
+    """Smallest x in [lo, hi] with power(x) >= target, for power non-decreasing in x.
+
+    ``evaluate(xs)`` returns (power, ci_low, ci_high) for each x; ``snap``
+    rounds x to the grid of cells. See the module notes for the method.
+    """
+    pts: dict = {}
+
+    def run(xs) -> bool:
+        new = sorted({snap(min(hi, max(lo, x))) for x in xs} - pts.keys())
+        new = new[: max(0, max_cells - len(pts))]
+        if new:
+            pts.update(zip(new, evaluate(new)))
+        return bool(new)
+
+    def above(x):
+        return pts[x][0] >= target
+
+    status = "found"
+    run([start])
+    while True:  # bracketing, then bisection of the bracket
+        ups = [x for x in pts if above(x)]
+        b = min(ups) if ups else None
+        downs = [x for x in pts if not above(x) and (b is None or x < b)]
+        a = max(downs) if downs else None
+        if b is None:
+            top = max(pts)
+            if top >= hi:
+                status = "unreachable"
+                break
+            step = [top * factor ** k for k in range(1, batch + 1)]
+        elif a is None:
+            bottom = min(pts)
+            if bottom <= lo:
+                status = "at_lower_bound"
+                break
+            step = [bottom / factor ** k for k in range(1, batch + 1)]
+        elif b / a <= 1 + rtol:
+            break
+        else:
+            step = [a * (b / a) ** (k / (batch + 1)) for k in range(1, batch + 1)]
+            step = [x for x in step if a < snap(x) < b]
+        if not step or not run(step):
+            if len(pts) >= max_cells:
+                status = "stopped"
+            break
+
+    if status == "unreachable":
+        return _Outcome(status, math.nan, hi, math.inf, pts)
+    if status == "at_lower_bound":
+        return _Outcome(status, lo, 0.0, lo, pts)
+    if status == "stopped" and (a is None or b is None):
+        return _Outcome(status, math.nan, a or lo, b or math.inf, pts)
+    (ra, *_), (rb, *_) = pts[a], pts[b]
+    t = min(1.0, max(0.0, (target - ra) / (rb - ra))) if rb > ra else 1.0
+    estimate = a * (b / a) ** t
+
+    # The interval: the clearly-below and clearly-above values nearest the estimate.
+    while True:
+        clear_low = [x for x in pts if x <= estimate and pts[x][2] < target]
+        clear_high = [x for x in pts if x >= estimate and pts[x][1] >= target]
+        low = max(clear_low) if clear_low else None
+        high = min(clear_high) if clear_high else None
+        step = []
+        if low is None:
+            if min(pts) > lo:
+                step.append(min(pts) / factor)
+        else:
+            u = min(x for x in pts if x > low and pts[x][2] >= target)
+            if u / low > 1 + rtol:
+                step.append(math.sqrt(low * u))
+        if high is None:
+            if max(pts) < hi:
+                step.append(max(pts) * factor)
+        else:
+            g = max(x for x in pts if x < high and pts[x][1] < target)
+            if high / g > 1 + rtol:
+                step.append(math.sqrt(g * high))
+        if not step or not run(step):
+            if step and len(pts) >= max_cells:
+                status = "stopped"
+            break
+    low = low if low is not None else (lo if min(pts) <= lo else 0.0)
+    high = high if high is not None else math.inf
+    return _Outcome(status, estimate, low, high, pts)
+
+
+def _expected_cells(lo, hi, start, rtol, factor) -> float:
+    """A rough count of the cells one search simulates (for progress bars)."""
+    bracket = 1 + abs(math.log(start) - math.log(math.sqrt(lo * hi))) / math.log(factor) / 2
+    halvings = math.log2(math.log(factor) / math.log1p(rtol))
+    return bracket + 3 * halvings
+
+
+def _batch(batch, executor) -> int:
+    if batch is None:
+        return 2 if executor is not None else 1
+    return positive_integer(batch, "batch", maximum=64)
+
+
+def _range(bounds, name: str, *, integer: bool) -> tuple:
+    try:
+        lo, hi = bounds
+    except (TypeError, ValueError):
+        raise ValueError(f"`{name}` must be a pair (low, high).") from None
+    lo = positive_scalar(lo, name)
+    hi = positive_scalar(hi, name)
+    if not lo < hi:
+        raise ValueError(f"`{name}` must have low < high, got ({lo:g}, {hi:g}).")
+    if integer:
+        if hi > simulation.MAX_N:
+            raise ValueError(f"`{name}`: N can be at most {simulation.MAX_N:,}.")
+        return _snap_int(lo), _snap_int(hi)
+    return _snap(lo), _snap(hi)
+
+
+def _test(test) -> str:
+    if test not in simulation.TESTS:
+        raise ValueError(f"`test` must be one of {simulation.TESTS}, got {test!r}.")
+    return test
+
+
+def _evaluator(cells: _Cells, cell_of):
+    """evaluate(xs) for :func:`_search`, keeping each simulated row by x."""
+    rows: dict = {}
+
+    def evaluate(xs):
+        cs = [cell_of(x) for x in xs]
+        for x, c, r in zip(xs, cs, cells.rejections(cs)):
+            rows[x] = cells.row(c, r)
+        return [(rows[x]["power"], rows[x]["ci_low"], rows[x]["ci_high"]) for x in xs]
+
+    return evaluate, rows
+
+
+def _points_frame(rows: dict) -> pd.DataFrame:
+    rows = [rows[x] for x in sorted(rows)]
+    columns = ["n", "alpha1", "alpha2", "test", "hypothesis", "power", "ci_low", "ci_high",
+               "rejections", "reps", "n_boot"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+# ---------------------------------------------------------------------------
+# The two questions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SampleSizePlan:
+    """The smallest N per histogram that reaches the target power.
+
+    ``n`` is the estimate (None if no N up to ``interval[0]`` reaches the
+    target); ``interval`` = (low, high): N is above ``low`` and at most
+    ``high`` (see the module notes; ``inf`` if no simulated N was clearly
+    above the target); ``points``: every simulated N with its power and Wilson
+    interval, sorted by N. ``status``: ``"found"``, ``"at_lower_bound"`` (the
+    smallest N searched already reaches the target: ``n`` is that N),
+    ``"unreachable"`` (the largest N searched does not), ``"stopped"`` (the
+    cap on cells was hit). ``simulated`` and ``recalled`` count the cells run
+    and those taken from the cache.
+    """
+
+    n: int | None
+    interval: tuple[float, float]
+    points: pd.DataFrame
+    status: str
+    power: float
+    level: float
+    test: str
+    alpha1: float
+    alpha2: float
+    reps: int
+    n_boot: int
+    simulated: int
+    recalled: int
+
+
+@dataclass(frozen=True)
+class PrivacyPlan:
+    """The smallest alpha (strongest privacy) that reaches the target power at N.
+
+    ``alpha`` is the estimate for alpha_1 (alpha_2 = ``alpha_ratio`` x alpha_1),
+    None if even the largest alpha searched does not reach the target;
+    ``interval`` = (low, high) for it; ``points``: every simulated alpha with
+    its power, sorted by alpha. ``status`` as in :class:`SampleSizePlan`
+    (``"at_lower_bound"``: the smallest alpha searched is enough).
+    """
+
+    alpha: float | None
+    interval: tuple[float, float]
+    points: pd.DataFrame
+    status: str
+    power: float
+    level: float
+    test: str
+    n: int
+    alpha_ratio: float
+    reps: int
+    n_boot: int
+    simulated: int
+    recalled: int
+
+    @property
+    def alpha2(self) -> float | None:
+        return None if self.alpha is None else self.alpha * self.alpha_ratio
+
+
+def _common(power, level, rtol, factor):
+    power = _fraction(power, "power")
+    rtol = positive_scalar(rtol, "rtol")
+    factor = positive_scalar(factor, "factor")
+    if factor <= 1 + rtol:
+        raise ValueError("`factor` must be larger than 1 + `rtol`.")
+    level = _fraction(level, "level")
+    if power <= level:
+        raise ValueError(f"`power` must be above `level` ({level:g}): any test rejects with "
+                         f"probability `level` when there is no difference, got {power:g}.")
+    return power, rtol, factor
+
+
+def required_sample_size(
+    p1, p2, alpha1, alpha2, *, power: float = 0.8, level: float = 0.05,
+    test: str = "bootstrap", reps: int = 500, n_boot: int = 500, n_range=N_RANGE,
+    start: int | None = None, rtol: float = 0.05, factor: float = 10.0,
+    confidence: float = 0.95, cache: CellCache | None = None, executor=None,
+    batch: int | None = None, max_cells: int = MAX_CELLS, progress=None, rng=None,
+) -> SampleSizePlan:
+    """Smallest N per histogram at which ``test`` reaches ``power`` (see the module notes).
+
+    Parameters
+    ----------
+    p1, p2 : array_like
+        Bin probabilities of the two populations (same M).
+    alpha1, alpha2 : float
+        Privacy levels of the two releases.
+    power, level : float
+        Target power and the test's significance level.
+    test : {"bootstrap", "chisq"}
+        Algorithm 1, or the naive chi-square test (which does not hold its level).
+    reps, n_boot : int
+        Replicates R per cell and bootstrap replicates B.
+    n_range : (int, int)
+        Smallest and largest N searched.
+    start : int, optional
+        First N simulated (default: the geometric middle of ``n_range``,
+        rounded to a power of ten).
+    rtol, factor : float
+        Relative precision of the bisection, and the bracketing step.
+    confidence : float
+        Confidence of the Wilson intervals behind ``interval``.
+    cache : CellCache, optional
+        Cells to reuse and to add to.
+    executor : optional
+        Anything with ``submit(fn, *args)`` returning a future with
+        ``result()``: a ``concurrent.futures`` executor, or a
+        ``dask.distributed.Client`` (the cluster of ``python -m dpcore.study``).
+    batch : int, optional
+        Points simulated per round (default 1, or 2 with an executor).
+    max_cells : int
+        Cap on the cells one search may add.
+    progress : callable, optional
+        ``progress(fraction, text)`` as cells complete.
+    rng : None, int or numpy.random.Generator, keyword-only
+    """
+    power, rtol, factor = _common(power, level, rtol, factor)
+    alpha1 = positive_scalar(alpha1, "alpha1")
+    alpha2 = positive_scalar(alpha2, "alpha2")
+    test = _test(test)
+    lo, hi = _range(n_range, "n_range", integer=True)
+    start = _snap_int(start if start is not None else 10 ** round(math.log10(math.sqrt(lo * hi))))
+    start = min(hi, max(lo, start))
+    batch = _batch(batch, executor)
+    max_cells = positive_integer(max_cells, "max_cells", maximum=10_000)
+    cells = _Cells(p1, p2, reps=reps, n_boot=n_boot, level=level, confidence=confidence,
+                   rng=rng, cache=cache, executor=executor, progress=progress,
+                   expected=_expected_cells(lo, hi, start, rtol, factor))
+    out = _plan_n(cells, alpha1, alpha2, test, power, lo, hi, start, rtol, factor, batch,
+                  max_cells)
+    if progress is not None:
+        progress(1.0, "done")
+    return out
+
+
+def _plan_n(cells, alpha1, alpha2, test, power, lo, hi, start, rtol, factor, batch, max_cells):
+    evaluate, rows = _evaluator(cells, lambda n: (int(n), alpha1, alpha2, test, False))
+    sim0, rec0 = cells.simulated, cells.recalled
+    res = _search(evaluate, lo=lo, hi=hi, start=start, snap=_snap_int, target=power, rtol=rtol,
+                  factor=factor, batch=batch, max_cells=max_cells)
+    points = _points_frame(rows)
+    n = None if math.isnan(res.estimate) else int(math.ceil(res.estimate - 1e-9))
+    return SampleSizePlan(
+        n=n, interval=(res.low, res.high), points=points, status=res.status, power=power,
+        level=cells.level, test=test, alpha1=alpha1, alpha2=alpha2, reps=cells.reps,
+        n_boot=cells.n_boot, simulated=cells.simulated - sim0, recalled=cells.recalled - rec0,
+    )
+
+
+def strongest_privacy(
+    p1, p2, n, *, power: float = 0.8, level: float = 0.05, test: str = "bootstrap",
+    alpha_ratio: float = 1.0, reps: int = 500, n_boot: int = 500, alpha_range=ALPHA_RANGE,
+    start: float | None = None, rtol: float = 0.05, factor: float = 10.0,
+    confidence: float = 0.95, cache: CellCache | None = None, executor=None,
+    batch: int | None = None, max_cells: int = MAX_CELLS, progress=None, rng=None,
+) -> PrivacyPlan:
+    """Smallest alpha at which ``test`` reaches ``power`` with N = ``n`` per histogram.
+
+    alpha_1 = alpha and alpha_2 = ``alpha_ratio`` x alpha; the search runs
+    over ``alpha_range`` (default 0.001 to 10), from ``start`` (default 0.1).
+    The other parameters are those of :func:`required_sample_size`.
+    """
+    power, rtol, factor = _common(power, level, rtol, factor)
+    n = simulation._sizes(n)
+    if n[0] != n[1]:
+        raise ValueError("`n` must be one size N for both histograms.")
+    n = int(n[0])
+    ratio = positive_scalar(alpha_ratio, "alpha_ratio")
+    test = _test(test)
+    lo, hi = _range(alpha_range, "alpha_range", integer=False)
+    start = _snap(min(hi, max(lo, positive_scalar(start, "start") if start is not None else 0.1)))
+    batch = _batch(batch, executor)
+    max_cells = positive_integer(max_cells, "max_cells", maximum=10_000)
+    cells = _Cells(p1, p2, reps=reps, n_boot=n_boot, level=level, confidence=confidence,
+                   rng=rng, cache=cache, executor=executor, progress=progress,
+                   expected=_expected_cells(lo, hi, start, rtol, factor))
+
+    evaluate, rows = _evaluator(
+        cells, lambda a: (n, a, _snap(a * ratio) if ratio != 1 else a, test, False))
+    res = _search(evaluate, lo=lo, hi=hi, start=start, snap=_snap, target=power, rtol=rtol,
+                  factor=factor, batch=batch, max_cells=max_cells)
+    points = _points_frame(rows)
+    if progress is not None:
+        progress(1.0, "done")
+    alpha = None if math.isnan(res.estimate) else float(res.estimate)
+    return PrivacyPlan(
+        alpha=alpha, interval=(res.low, res.high), points=points, status=res.status,
+        power=power, level=cells.level, test=test, n=n, alpha_ratio=ratio, reps=cells.reps,
+        n_boot=cells.n_boot, simulated=cells.simulated, recalled=cells.recalled,
+    )
+
+
+def frontier(
+    p1, p2, alphas, *, power: float = 0.8, level: float = 0.05,
+    tests=simulation.TESTS, alpha_ratio: float = 1.0, type1: bool = True,
+    reps: int = 500, n_boot: int = 500, n_range=N_RANGE, rtol: float = 0.05,
+    factor: float = 10.0, confidence: float = 0.95, cache: CellCache | None = None,
+    executor=None, batch: int | None = None, max_cells: int = MAX_CELLS, progress=None,
+    rng=None,
+) -> pd.DataFrame:
+    """The privacy-utility frontier: the N each test needs at each alpha.
+
+    For each alpha in ``alphas`` (alpha_1 = alpha, alpha_2 = ``alpha_ratio`` x
+    alpha) and each test, :func:`required_sample_size`; searches run from the
+    largest alpha down and start at the N found for the previous one. With
+    ``type1``, each test's type-I error is also simulated at the N it needs,
+    with both histograms drawn from the pooled p0 = (p1 + p2)/2: a test whose
+    Wilson interval for it lies wholly above ``level`` does not hold its level
+    there, and ``valid`` is False.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (alpha, test): ``alpha1``, ``alpha2``, ``test``, ``n``,
+        ``n_low``, ``n_high``, ``status``, ``type1``, ``type1_low``,
+        ``type1_high``, ``valid``, ``simulated``.
+    """
+    power, rtol, factor = _common(power, level, rtol, factor)
+    try:
+        alphas = sorted({_snap(positive_scalar(a, "alphas")) for a in alphas}, reverse=True)
+    except TypeError:
+        raise ValueError("`alphas` must be a list of privacy levels.") from None
+    if not alphas or len(alphas) > 50:
+        raise ValueError("`alphas` must hold from 1 to 50 privacy levels.")
+    tests = list(tests)
+    if not tests or any(t not in simulation.TESTS for t in tests):
+        raise ValueError(f"`tests` must be a non-empty subset of {simulation.TESTS}.")
+    ratio = positive_scalar(alpha_ratio, "alpha_ratio")
+    lo, hi = _range(n_range, "n_range", integer=True)
+    batch = _batch(batch, executor)
+    max_cells = positive_integer(max_cells, "max_cells", maximum=10_000)
+    per_search = _expected_cells(lo, hi, lo * 10, rtol, factor)
+    cells = _Cells(p1, p2, reps=reps, n_boot=n_boot, level=level, confidence=confidence,
+                   rng=rng, cache=cache, executor=executor, progress=progress,
+                   expected=len(alphas) * len(tests) * (per_search + type1))
+    rows = []
+    for test in tests:
+        start = _snap_int(math.sqrt(lo * hi))
+        for a in alphas:
+            a2 = _snap(a * ratio) if ratio != 1 else a
+            plan = _plan_n(cells, a, a2, test, power, lo, hi, start, rtol, factor, batch,
+                           max_cells)
+            row = dict(alpha1=a, alpha2=a2, test=test, n=plan.n, n_low=plan.interval[0],
+                       n_high=plan.interval[1], status=plan.status, type1=np.nan,
+                       type1_low=np.nan, type1_high=np.nan, valid=True,
+                       simulated=plan.simulated)
+            if type1 and plan.n is not None:
+                null = (plan.n, a, a2, test, True)
+                r = cells.row(null, cells.rejections([null])[0])
+                row.update(type1=r["power"], type1_low=r["ci_low"], type1_high=r["ci_high"],
+                           valid=bool(r["ci_low"] <= cells.level))
+            rows.append(row)
+            if plan.n is not None:
+                start = plan.n
+    if progress is not None:
+        progress(1.0, "done")
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# Plain language
+# ---------------------------------------------------------------------------
+
+
+def _fmt_alpha(a: float) -> str:
+    return f"{a:.3g}"
+
+
+def _privacy_words(alpha1: float, alpha2: float) -> str:
+    if alpha1 == alpha2:
+        return f"privacy level α = {_fmt_alpha(alpha1)} for both releases"
+    return f"privacy levels α₁ = {_fmt_alpha(alpha1)} and α₂ = {_fmt_alpha(alpha2)}"
+
+
+def _test_words(test: str, level: float) -> str:
+    name = "DP bootstrap test" if test == "bootstrap" else "naive chi-square test"
+    return f"the {name} at the {level:.0%} level"
+
+
+def describe_sample_size(plan: SampleSizePlan, difference: str) -> str:
+    """One plain sentence on a :class:`SampleSizePlan`, for stakeholders.
+
+    ``difference`` names what is to be detected, e.g. "a difference as large
+    as Korea central vs noncentral".
+    """
+    what = (f"{_test_words(plan.test, plan.level)} detects {difference} "
+            f"{plan.power:.0%} of the time")
+    privacy = _privacy_words(plan.alpha1, plan.alpha2)
+    if plan.status == "at_lower_bound":
+        return (f"At {privacy}, even {plan.n:,} people per group are enough: {what} "
+                "(smaller groups were not searched).")
+    if plan.status == "unreachable":
+        return (f"At {privacy}, even {int(plan.interval[0]):,} people per group are not "
+                f"enough for {what}: weaken the privacy (a larger α) or accept a lower power.")
+    if plan.n is None:
+        return (f"At {privacy}, the search stopped at its cap on simulations before finding "
+                f"how many people per group {what}.")
+    low, high = plan.interval
+    span = (f"between {int(low):,} and {int(high):,}" if math.isfinite(high)
+            else f"above {int(low):,}")
+    return (f"At {privacy}, about {plan.n:,} people per group ({span}, allowing for "
+            f"simulation error) are needed so that {what}.")
+
+
+def describe_privacy(plan: PrivacyPlan, difference: str) -> str:
+    """One plain sentence on a :class:`PrivacyPlan` (smaller α = stronger privacy)."""
+    what = (f"{_test_words(plan.test, plan.level)} still detects {difference} "
+            f"{plan.power:.0%} of the time")
+    ratio = "" if plan.alpha_ratio == 1 else f" (and α₂ = {plan.alpha_ratio:g} α₁)"
+    if plan.status == "at_lower_bound":
+        return (f"With {plan.n:,} people per group, even privacy level α = "
+                f"{_fmt_alpha(plan.alpha)}{ratio}, the strongest searched, is affordable: "
+                f"{what}.")
+    if plan.status == "unreachable":
+        return (f"With {plan.n:,} people per group, no privacy level up to α = "
+                f"{_fmt_alpha(plan.interval[0])} is weak enough for {what}: more people per "
+                "group are needed.")
+    if plan.alpha is None:
+        return (f"With {plan.n:,} people per group, the search stopped at its cap on "
+                "simulations before finding the strongest affordable privacy.")
+    low, high = plan.interval
+    span = (f"between {_fmt_alpha(low)} and {_fmt_alpha(high)}" if math.isfinite(high)
+            else f"above {_fmt_alpha(low)}")
+    return (f"With {plan.n:,} people per group, privacy level α = {_fmt_alpha(plan.alpha)}"
+            f"{ratio} ({span}, allowing for simulation error) is the strongest at which {what}; "
+            "a larger α (weaker privacy) detects it more often, a smaller α less often.")

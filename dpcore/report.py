@@ -1,0 +1,85 @@
+"""One-page HTML reports: parameters, plain-language findings, figures and tables.
+
+A report is a single self-contained HTML file (plotly.js inlined once), to be
+sent to someone without the dashboard. Every text is HTML-escaped, so names
+taken from uploads cannot inject markup.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+
+import pandas as pd
+
+__all__ = ["html_report"]
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 60rem;
+       margin: 2rem auto; padding: 0 1rem; color: #1f2430; line-height: 1.5; }
+h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
+h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
+.meta { color: #666; font-size: 0.9rem; }
+.finding { font-size: 1.1rem; background: #f3f6fb; border-left: 4px solid #0072B2;
+           padding: 0.6rem 1rem; margin: 0.6rem 0; }
+table { border-collapse: collapse; font-size: 0.9rem; margin: 0.5rem 0; }
+th, td { border: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: right; }
+th { background: #f5f5f5; }
+td.key { text-align: left; font-weight: 600; }
+.note { color: #555; font-size: 0.9rem; }
+"""
+
+
+def _table(frame: pd.DataFrame) -> str:
+    return frame.to_html(index=False, border=0, escape=True, na_rep="–",
+                         float_format=lambda v: f"{v:.4g}")
+
+
+def html_report(title: str, *, findings=(), parameters=None, figures=(), tables=(), notes=(),
+                source: str = "") -> str:
+    """The report as an HTML string.
+
+    Parameters
+    ----------
+    title : str
+    findings : sequence of str
+        Plain-language sentences, shown first.
+    parameters : mapping of str to str, optional
+        The settings behind the results.
+    figures : sequence of (caption, plotly.graph_objects.Figure)
+    tables : sequence of (caption, pandas.DataFrame)
+    notes : sequence of str
+        Method notes and caveats, shown last.
+    source : str
+        Where the report comes from (e.g. the dashboard's address).
+    """
+    esc = html.escape
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{esc(title)}</h1>",
+        f'<p class="meta">Generated {stamp}{" from " + esc(source) if source else ""}.</p>',
+    ]
+    if findings:
+        parts.append("<h2>Findings</h2>")
+        parts += [f'<p class="finding">{esc(s)}</p>' for s in findings]
+    if parameters:
+        parts.append("<h2>Settings</h2><table>")
+        parts += [f'<tr><td class="key">{esc(str(k))}</td><td>{esc(str(v))}</td></tr>'
+                  for k, v in parameters.items()]
+        parts.append("</table>")
+    first = True
+    for caption, fig in figures:
+        parts.append(f"<h2>{esc(caption)}</h2>")
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=first,
+                                 config={"displaylogo": False}))
+        first = False
+    for caption, frame in tables:
+        parts.append(f"<h2>{esc(caption)}</h2>")
+        parts.append(_table(frame))
+    if notes:
+        parts.append("<h2>Notes</h2>")
+        parts += [f'<p class="note">{esc(s)}</p>' for s in notes]
+    parts.append("</body></html>")
+    return "\n".join(parts)

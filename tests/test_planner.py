@@ -1,0 +1,427 @@
+"""dpcore.planner: the monotone search, its interval, the two questions, the frontier.
+
+Truths used: (1) synthetic power curves with a known crossing, observed
+through binomial noise, for the search and its interval's coverage; (2) the
+noncentral chi-square power of the chi-square homogeneity test, which the
+naive test reaches when the privacy noise is negligible; (3) independent
+re-simulation at the returned N; (4) the shipped calibration study (R = 1000,
+B = 500 over the paper's grid) for monotone power.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import optimize, stats
+
+from dpcore import planner, report, simulation, study
+from dpcore.planner import _search, _snap, _snap_int
+
+M9 = study.cell_probabilities("central_vs_noncentral", 9)
+CHEAP = dict(reps=200, n_boot=100)
+
+
+def noncentral_chisq_n(p1, p2, power, level=0.05) -> float:
+    """N per histogram at which the chi-square homogeneity test (no noise) has ``power``.
+
+    Two histograms of N each: noncentrality N Σ (p1 - p2)² / (p1 + p2), df M - 1.
+    """
+    w2 = float(np.sum((p1 - p2) ** 2 / (p1 + p2)))
+    crit = stats.chi2.isf(level, p1.size - 1)
+    return optimize.brentq(lambda n: stats.ncx2.sf(crit, p1.size - 1, n * w2) - power, 1, 1e9)
+
+
+def logistic_curve(x_star, target, slope):
+    """Power curve with power(x_star) = target, increasing in log x."""
+    shift = math.log(target / (1 - target))
+    return lambda x: 1 / (1 + np.exp(-(slope * (np.log(x) - math.log(x_star)) + shift)))
+
+
+def binomial_evaluator(curve, reps, rng):
+    def evaluate(xs):
+        out = []
+        for x in xs:
+            k = int(rng.binomial(reps, curve(x)))
+            out.append((k / reps, *simulation.binomial_interval(k, reps)))
+        return out
+
+    return evaluate
+
+
+def exact_evaluator(curve):
+    return lambda xs: [(float(curve(x)),) * 3 for x in xs]
+
+
+# --- the search -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("x_star", [137.0, 4_321.0, 2.5e6])
+@pytest.mark.parametrize("batch", [1, 3])
+def test_search_without_noise_finds_the_crossing_to_rtol(x_star, batch):
+    curve = logistic_curve(x_star, 0.8, slope=3.0)
+    out = _search(exact_evaluator(curve), lo=100, hi=10**8, start=10**5, snap=_snap_int,
+                  target=0.8, rtol=0.05, batch=batch)
+    assert out.status == "found"
+    assert abs(math.log(out.estimate / x_star)) < math.log(1.05)
+    # Without noise the interval is the final bracket refined to rtol around the crossing.
+    assert out.low <= x_star <= out.high * (1 + 1e-9)
+    assert out.high / out.low <= 1.05 * 1.01
+
+
+def test_search_batches_take_fewer_rounds():
+    curve = logistic_curve(4321.0, 0.8, slope=3.0)
+    rounds = {}
+    for batch in (1, 3):
+        calls = []
+
+        def evaluate(xs, calls=calls):
+            calls.append(len(xs))
+            return exact_evaluator(curve)(xs)
+
+        _search(evaluate, lo=100, hi=10**8, start=10**5, snap=_snap_int, target=0.8,
+                rtol=0.05, batch=batch)
+        rounds[batch] = len(calls)
+    assert rounds[3] < rounds[1]
+
+
+def test_search_statuses_at_the_ends_of_the_range():
+    never = _search(exact_evaluator(lambda x: 0.3), lo=100, hi=10**6, start=1000,
+                    snap=_snap_int, target=0.8, rtol=0.05)
+    assert never.status == "unreachable" and math.isnan(never.estimate)
+    assert never.low == 10**6 and never.high == math.inf
+    always = _search(exact_evaluator(lambda x: 0.95), lo=100, hi=10**6, start=1000,
+                     snap=_snap_int, target=0.8, rtol=0.05)
+    assert always.status == "at_lower_bound" and always.estimate == 100
+    assert (always.low, always.high) == (0.0, 100)
+
+
+def test_search_respects_its_cap_on_cells():
+    curve = logistic_curve(4321.0, 0.8, slope=3.0)
+    out = _search(exact_evaluator(curve), lo=100, hi=10**8, start=10**5, snap=_snap_int,
+                  target=0.8, rtol=1e-4, max_cells=6)
+    assert len(out.points) == 6 and out.status == "stopped"
+
+
+@pytest.mark.parametrize("slope", [1.5, 6.0])
+def test_interval_covers_the_true_crossing(slope):
+    """Over independent searches on a noisy curve, the interval holds x* about 95% of the time.
+
+    An interval read off the final bracket alone (ignoring Monte Carlo error)
+    covers far less often; so does one built from the wrong Wilson bound.
+    """
+    x_star, reps, runs = 4321.0, 200, 300
+    rng = np.random.default_rng(20261123)
+    curve = logistic_curve(x_star, 0.8, slope)
+    covered, inside = 0, 0
+    for _ in range(runs):
+        out = _search(binomial_evaluator(curve, reps, rng), lo=100, hi=10**8, start=10**5,
+                      snap=_snap_int, target=0.8, rtol=0.05)
+        assert out.low <= out.estimate <= out.high
+        covered += out.low < x_star <= out.high
+        inside += abs(math.log(out.estimate / x_star)) < math.log(1.5)
+    # Two one-sided 95% Wilson bounds: coverage >= ~0.9; 3 binomial SE below 0.9 at 300 runs.
+    assert covered / runs >= 0.90 - 3 * math.sqrt(0.9 * 0.1 / runs)
+    assert inside / runs > 0.9
+
+
+# --- the two questions on simulated tests ----------------------------------------------------
+
+def test_chisq_without_noise_matches_the_noncentral_chisquare_power():
+    """alpha = 10^4 makes the noise negligible: the naive test is the classical chi-square test."""
+    p1, p2 = M9
+    truth = noncentral_chisq_n(p1, p2, 0.8)
+    plan = planner.required_sample_size(p1, p2, 1e4, 1e4, test="chisq", reps=4000, rng=3)
+    assert plan.status == "found"
+    low, high = plan.interval
+    # The asymptotic chi-square power is itself accurate to about 2% in N here.
+    assert low / 1.02 <= truth <= high * 1.02
+    assert abs(math.log(plan.n / truth)) < math.log(1.1)
+
+
+def test_returned_n_achieves_the_target_power_when_resimulated():
+    p1, p2 = M9
+    plan = planner.required_sample_size(p1, p2, 0.1, 0.1, rng=11, **CHEAP)
+    assert plan.status == "found"
+    reps = 2000
+    check = simulation.reject_rate(p1, p2, plan.n, 0.1, 0.1, reps=reps, n_boot=100, rng=999)
+    se_check = math.sqrt(0.8 * 0.2 / reps)
+    se_plan = math.sqrt(0.8 * 0.2 / CHEAP["reps"])  # power error of the bracket it interpolates
+    assert abs(check.rate - 0.8) <= 3 * math.hypot(se_check, se_plan)
+    # The interval's upper end reaches the target, its lower end does not exceed it.
+    low, high = plan.interval
+    at_high = simulation.reject_rate(p1, p2, int(high), 0.1, 0.1, reps=reps, n_boot=100, rng=998)
+    at_low = simulation.reject_rate(p1, p2, int(low), 0.1, 0.1, reps=reps, n_boot=100, rng=997)
+    assert at_high.rate >= 0.8 - 3 * se_check
+    assert at_low.rate <= 0.8 + 3 * se_check
+
+
+def test_strongest_privacy_achieves_the_target_power_when_resimulated():
+    p1, p2 = M9
+    plan = planner.strongest_privacy(p1, p2, 20_000, rng=12, **CHEAP)
+    assert plan.status == "found" and plan.interval[0] <= plan.alpha <= plan.interval[1]
+    reps = 2000
+    check = simulation.reject_rate(p1, p2, 20_000, plan.alpha, plan.alpha, reps=reps,
+                                   n_boot=100, rng=996)
+    bound = 3 * math.hypot(math.sqrt(0.16 / reps), math.sqrt(0.16 / CHEAP["reps"]))
+    assert abs(check.rate - 0.8) <= bound
+
+
+def test_interval_coverage_end_to_end_at_a_cheap_setting():
+    """The planner's N interval holds the true N* in most of many independent plans.
+
+    Cheap setting: M = 3, the naive test at alpha = 0.5 (noise matters: its
+    power is not the classical one), R = 300. N* comes from a precise
+    bisection with R = 100,000 per point on common random numbers.
+    """
+    p1, p2 = np.array([0.3, 0.3, 0.4]), np.array([0.25, 0.3, 0.45])
+    alpha, target = 0.5, 0.8
+
+    def precise(n):
+        return simulation.reject_rate(p1, p2, int(n), alpha, alpha, test="chisq", reps=100_000,
+                                      rng=5).rate
+
+    lo, hi = 100.0, 100_000.0
+    for _ in range(30):
+        mid = math.sqrt(lo * hi)
+        lo, hi = (lo, mid) if precise(mid) >= target else (mid, hi)
+    n_star = hi
+    runs, covered = 60, 0
+    for seed in range(runs):
+        plan = planner.required_sample_size(p1, p2, alpha, alpha, test="chisq", reps=300,
+                                            rng=seed)
+        covered += plan.interval[0] < n_star <= plan.interval[1] * 1.001
+    assert covered / runs >= 0.9 - 3 * math.sqrt(0.09 / runs)
+
+
+def test_same_seed_same_plan_and_cells_independent_of_executor_and_batch():
+    p1, p2 = M9
+    a = planner.required_sample_size(p1, p2, 0.3, 0.3, rng=7, **CHEAP)
+    b = planner.required_sample_size(p1, p2, 0.3, 0.3, rng=7, **CHEAP)
+    pd.testing.assert_frame_equal(a.points, b.points)
+    assert (a.n, a.interval) == (b.n, b.interval)
+    with ThreadPoolExecutor(2) as pool:
+        c = planner.required_sample_size(p1, p2, 0.3, 0.3, rng=7, executor=pool, batch=3,
+                                         **CHEAP)
+    common = a.points.merge(c.points, on="n", suffixes=("_a", "_c"))
+    assert len(common) >= 2
+    np.testing.assert_array_equal(common["rejections_a"], common["rejections_c"])
+    assert abs(math.log(c.n / a.n)) < math.log(1.3)
+
+
+def test_runs_on_a_dask_cluster_with_the_same_cells():
+    distributed = pytest.importorskip("dask.distributed")
+    p1, p2 = M9
+    seq = planner.required_sample_size(p1, p2, 0.3, 0.3, rng=8, batch=2, **CHEAP)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        par = planner.required_sample_size(p1, p2, 0.3, 0.3, rng=8, batch=2, executor=client,
+                                           **CHEAP)
+    pd.testing.assert_frame_equal(seq.points, par.points)
+    assert (seq.n, seq.interval) == (par.n, par.interval)
+
+
+def test_cache_reuses_cells_between_queries():
+    p1, p2 = M9
+    cache = planner.CellCache()
+    first = planner.required_sample_size(p1, p2, 0.3, 0.3, rng=9, cache=cache, **CHEAP)
+    again = planner.required_sample_size(p1, p2, 0.3, 0.3, rng=9, cache=cache, **CHEAP)
+    assert again.simulated == 0 and again.recalled == len(first.points) == first.simulated
+    pd.testing.assert_frame_equal(first.points, again.points)
+    other_seed = planner.required_sample_size(p1, p2, 0.3, 0.3, rng=10, cache=cache, **CHEAP)
+    assert other_seed.recalled == 0
+    higher = planner.required_sample_size(p1, p2, 0.3, 0.3, power=0.9, rng=9, cache=cache,
+                                          **CHEAP)
+    assert higher.recalled >= 1 and higher.n >= first.n
+
+
+def test_cache_is_bounded():
+    cache = planner.CellCache(max_entries=3)
+    for k in range(5):
+        cache.put(k, k)
+    assert len(cache) == 3 and cache.get(0) is None and cache.get(4) == 4
+
+
+def test_progress_reports_increasing_fractions_ending_at_one():
+    seen = []
+    p1, p2 = M9
+    planner.required_sample_size(p1, p2, 0.3, 0.3, rng=1, progress=lambda f, t: seen.append(
+        (f, t)), **CHEAP)
+    fractions = [f for f, _ in seen]
+    assert fractions[-1] == 1.0 and all(0 <= f <= 1 for f in fractions)
+    assert fractions[:-1] == sorted(fractions[:-1])
+    assert any("N = " in t for _, t in seen)
+
+
+# --- monotone power on the paper's populations -----------------------------------------------
+
+def _drops(rates: np.ndarray, reps: int) -> np.ndarray:
+    """Standardised drops between consecutive rates (positive = a decrease)."""
+    se = np.sqrt(np.maximum(rates * (1 - rates), 0.25 / reps) / reps)
+    return (rates[:-1] - rates[1:]) / np.hypot(se[:-1], se[1:])
+
+
+def test_power_is_monotone_in_n_and_alpha_in_the_shipped_study():
+    table = study.load_results()
+    if table is None:
+        pytest.skip("the shipped calibration study is absent")
+    alt = table[(table.test == "bootstrap") & (table.pair != "korea_vs_korea")
+                & (table.alpha1 == table.alpha2)]
+    checked = 0
+    for _, g in alt.groupby(["pair", "m", "alpha1"]):
+        g = g.sort_values("n")
+        assert np.all(_drops(g.rate.to_numpy(), int(g.reps.iloc[0])) < 3.5)
+        checked += 1
+    for _, g in alt.groupby(["pair", "m", "n"]):
+        g = g.sort_values("alpha1")
+        assert np.all(_drops(g.rate.to_numpy(), int(g.reps.iloc[0])) < 3.5)
+        checked += 1
+    assert checked >= 40
+
+
+@pytest.mark.parametrize("pair", ["central_vs_noncentral", "korea_vs_usa"])
+def test_power_is_monotone_in_n_and_alpha_when_simulated(pair):
+    p1, p2 = study.cell_probabilities(pair, 9)
+    reps = 400
+    ns = [1000, 2000, 4000, 8000, 16000, 32000]
+    by_n = np.array([simulation.reject_rate(p1, p2, n, 0.1, 0.1, reps=reps, n_boot=100,
+                                            rng=n).rate for n in ns])
+    alphas = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5]
+    by_alpha = np.array([simulation.reject_rate(p1, p2, 10_000, a, a, reps=reps, n_boot=100,
+                                                rng=int(a * 1000)).rate for a in alphas])
+    for rates in (by_n, by_alpha):
+        assert np.all(_drops(rates, reps) < 3.0)
+        assert rates[-1] - rates[0] > 0.5  # the curves do rise across the range
+
+
+# --- the frontier ---------------------------------------------------------------------------
+
+def test_frontier_needs_more_data_for_stronger_privacy_and_flags_the_naive_test():
+    p1, p2 = M9
+    table = planner.frontier(p1, p2, [1.0, 0.1, 0.01], rng=4, **CHEAP)
+    boot = table[table.test == "bootstrap"].sort_values("alpha1")
+    assert list(boot.status) == ["found"] * 3
+    assert np.all(np.diff(boot.n.to_numpy()) < 0)  # larger alpha -> fewer people
+    assert boot.valid.all()
+    assert np.all(boot.type1_low <= 0.05)
+    naive = table[table.test == "chisq"].set_index("alpha1")
+    # Under strong privacy the naive test rejects almost always under the null (Figure 9).
+    assert not naive.loc[0.01, "valid"] and naive.loc[0.01, "type1"] > 0.5
+    assert set(table.columns) >= {"alpha1", "alpha2", "n", "n_low", "n_high", "status",
+                                  "type1", "type1_low", "type1_high", "valid"}
+
+
+def test_frontier_rows_equal_single_queries_from_the_same_cells():
+    p1, p2 = M9
+    cache = planner.CellCache()
+    table = planner.frontier(p1, p2, [0.3], tests=["bootstrap"], type1=False, cache=cache,
+                             rng=5, **CHEAP)
+    single = planner.required_sample_size(p1, p2, 0.3, 0.3, cache=cache, rng=5,
+                                          start=_snap_int(math.sqrt(100 * 10**8)), **CHEAP)
+    assert single.simulated == 0
+    assert table.n.iloc[0] == single.n
+
+
+# --- effects --------------------------------------------------------------------------------
+
+def test_total_variation_and_shift():
+    p = np.array([0.1, 0.2, 0.3, 0.4])
+    assert planner.total_variation(p, p) == 0
+    np.testing.assert_allclose(planner.shift_distribution(p, 0), p)
+    np.testing.assert_allclose(planner.shift_distribution(p, 1), [0, 0.1, 0.2, 0.7])
+    np.testing.assert_allclose(planner.shift_distribution(p, -2), [0.6, 0.4, 0, 0])
+    assert planner.total_variation(p, planner.shift_distribution(p, 1)) == pytest.approx(0.3)
+    with pytest.raises(ValueError, match="`k`"):
+        planner.shift_distribution(p, 4)
+    with pytest.raises(ValueError, match="`k`"):
+        planner.shift_distribution(p, 1.5)
+
+
+@pytest.mark.parametrize("distance", [0.01, 0.1, 0.3, 0.55])
+@pytest.mark.parametrize("direction", [1, -1])
+def test_tilt_reaches_the_requested_distance(distance, direction):
+    p = study.cell_probabilities("korea_vs_usa", 9)[0]
+    q = planner.tilt_to_distance(p, distance, direction=direction)
+    assert q.sum() == pytest.approx(1.0) and np.all(q >= 0)
+    assert planner.total_variation(p, q) == pytest.approx(distance, abs=1e-9)
+    ratio = q / p  # likelihood ratio monotone: mass moves one way
+    assert np.all(np.diff(ratio) * direction > 0)
+
+
+def test_tilt_rejects_distances_beyond_reach():
+    p = np.array([0.2, 0.3, 0.5])
+    with pytest.raises(ValueError, match="`distance` must be below 0.5"):
+        planner.tilt_to_distance(p, 0.5)
+    with pytest.raises(ValueError, match="`direction`"):
+        planner.tilt_to_distance(p, 0.1, direction=2)
+
+
+# --- validation ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(power=0.04), "`power`"),
+    (dict(power=1.0), "`power`"),
+    (dict(test="t"), "`test`"),
+    (dict(n_range=(1000, 100)), "`n_range`"),
+    (dict(n_range=(10, 10**10)), "`n_range`"),
+    (dict(reps=0), "`reps`"),
+    (dict(cache={}), "`cache`"),
+    (dict(executor=object()), "`executor`"),
+    (dict(rtol=-1), "`rtol`"),
+    (dict(factor=1.01), "`factor`"),
+])
+def test_bad_arguments_name_the_parameter(kwargs, name):
+    p1, p2 = M9
+    with pytest.raises(ValueError, match=name):
+        planner.required_sample_size(p1, p2, 0.1, 0.1, **kwargs)
+
+
+def test_bad_populations_and_alphas():
+    p1, p2 = M9
+    with pytest.raises(ValueError, match="same bins"):
+        planner.required_sample_size(p1, p2[:5] / p2[:5].sum(), 0.1, 0.1)
+    with pytest.raises(ValueError, match="`alpha1`"):
+        planner.required_sample_size(p1, p2, 0, 0.1)
+    with pytest.raises(ValueError, match="`n`"):
+        planner.strongest_privacy(p1, p2, 0)
+    with pytest.raises(ValueError, match="`alphas`"):
+        planner.frontier(p1, p2, [])
+    with pytest.raises(ValueError, match="`tests`"):
+        planner.frontier(p1, p2, [0.1], tests=["x"])
+
+
+# --- words and reports -----------------------------------------------------------------------
+
+def test_plain_sentences_carry_the_numbers():
+    p1, p2 = M9
+    plan = planner.required_sample_size(p1, p2, 0.1, 0.1, rng=2, **CHEAP)
+    text = planner.describe_sample_size(plan, "a difference as large as A vs B")
+    assert f"{plan.n:,}" in text and "α = 0.1" in text and "80%" in text
+    assert f"{int(plan.interval[0]):,}" in text and "A vs B" in text
+    priv = planner.strongest_privacy(p1, p2, 20_000, rng=2, **CHEAP)
+    text = planner.describe_privacy(priv, "it")
+    assert f"{priv.alpha:.3g}" in text and "20,000" in text and "stronger" not in text
+    never = planner.required_sample_size(p1, p1 * 0 + 1 / 9, 0.001, 0.001, n_range=(100, 1000),
+                                         rng=2, **CHEAP)
+    assert never.status == "unreachable" and never.n is None
+    assert "not enough" in planner.describe_sample_size(never, "it")
+
+
+def test_html_report_escapes_text_and_inlines_plotly_once():
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4]))
+    page = report.html_report(
+        "Plan <b>", findings=["A <script>alert(1)</script> finding"],
+        parameters={"α": "0.1", "Group A": "<img src=x>"},
+        figures=[("Power", fig), ("Again", fig)],
+        tables=[("Points", pd.DataFrame({"n": [100, 200], "power": [0.1, 0.9]}))],
+        notes=["note & caveat"],
+    )
+    assert "<script>alert(1)" not in page and "&lt;script&gt;" in page
+    assert "<img src=x>" not in page and "Plan &lt;b&gt;" in page
+    assert page.count("plotly.js v") == 1 and page.count('class="plotly-graph-div"') == 2
+    assert "<td>0.9</td>" in page and "note &amp; caveat" in page
