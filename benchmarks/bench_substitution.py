@@ -18,8 +18,10 @@ What it measures (true counts ``datasets.shape_counts("normal", N, n)``, gamma =
 
 * ours    -- ``random_substitution_counts`` (Algorithm 1 from the counts, O(N)) at
              n = 10^6, N = 100; target <= 50 ms. ``extended_random_substitution`` (Algorithm
-             2 from the counts, O(N^2 l)) at n = 50,000, N = 100, l = 4; target <= 0.5 s.
-             Also ``random_substitution`` (one output per record, vectorised) at n = 10^6.
+             2 from the counts: the other values by column, O(N^2 l), or by record, O(n l),
+             whichever its cost model picks; at this size by record; the path is printed) at
+             n = 50,000, N = 100, l = 4; target <= 0.5 s. Also ``random_substitution`` (one
+             output per record, vectorised) at n = 10^6.
 * literal -- the source's algorithms as per-record Python loops, written here: for each
              record r ~ U(0, 1] and h with sum_{i<h} m_ik < r <= sum_{i<=h} m_ik, found by
              ``np.searchsorted`` on the cumulative sums of column k of M; Algorithm 2 draws
@@ -37,8 +39,10 @@ What it measures (true counts ``datasets.shape_counts("normal", N, n)``, gamma =
 * sanity  -- N = 10, gamma = 5, n = 200 (normal shape), l = 3, 400 replicates of each
              sampler: the mean counts (and for Algorithm 2 the mean number of draws) of the
              literal loops against ours, two-sample z per category, and each against its
-             exact expectation (MX; AX with A = aI + bJ; ``expected_draws``). Target: every
-             |z| <= 4.
+             exact expectation (MX; AX with A = aI + bJ; ``expected_draws``). At this size
+             Algorithm 2 draws the other values by column, so also: at the timed setting
+             (N = 100, n = 50,000, l = 4, by record) 200 releases of ours against AX and
+             ``expected_draws``. Target: every |z| <= 4.
 * grid    -- ``paper_grid(reps=100, rng=0)``, the source's Section 6 experiment (24 cells),
              timed once and printed: per cell the actual error of the source's estimator
              M^-1 Y*/l, its exact value, Theorem 4.1's bound / sqrt(l), the mean draws and
@@ -104,6 +108,7 @@ TARGET_EXT_S = 0.5
 TARGET_RATIO = 100.0
 # sanity check: small enough for a few hundred replicates of the literal loops
 SANITY_N_CAT, SANITY_GAMMA, SANITY_N, SANITY_L, SANITY_REPS = 10, 5.0, 200, 3, 400
+TIMED_REPS = 200  # releases of Algorithm 2 at the timed setting, against the exact expectations
 TARGET_Z = 4.0
 
 
@@ -296,8 +301,22 @@ def sanity(rng) -> dict:
         "Alg 2: literal draws vs expected_draws": exact_z(lit2_d, e_draws),
         "Alg 2: extended_random_substitution draws vs expected_draws": exact_z(ext_d, e_draws),
     }
+    # the timed setting (too large for the literal loop): ours against the exact expectations
+    x_t = datasets.shape_counts(SHAPE, N_CAT, N_EXT)
+    timed = rs.extended_random_substitution(x_t, GAMMA, L_EXT, size=TIMED_REPS, rng=rng)
+    path = others_path(N_EXT, N_CAT, L_EXT, TIMED_REPS)
+    timed_d = np.asarray(timed.draws, dtype=float)[:, None]
+    z[f"Alg 2 timed setting ({path}): ours vs exact AX"] = exact_z(
+        timed.counts, rs.expectation_matrix(N_CAT, GAMMA, L_EXT) @ x_t)
+    z[f"Alg 2 timed setting ({path}): ours draws vs expected_draws"] = exact_z(
+        timed_d, rs.expected_draws(N_EXT, N_CAT, GAMMA, L_EXT))
     means = {"literal": float(lit2_d.mean()), "ours": float(ext_d.mean()), "exact": e_draws}
     return {"z": z, "draws": means, "x": x}
+
+
+def others_path(n: int, n_cat: int, l: int, reps: int = 1) -> str:
+    """How ``extended_random_substitution`` draws the other values: 'by column' or 'by record'."""
+    return f"by {rs._others_path(n, n_cat, l, reps)}"
 
 
 # -------------------------------------------------------------------------- main
@@ -348,7 +367,8 @@ def main() -> int:
         f"  ({1e9 * ours['per record'] / N_COUNTS:.1f} ns per record)")
     ours["ext"] = ours_seconds(
         lambda: rs.extended_random_substitution(counts_ext, GAMMA, L_EXT, rng=rng))
-    row(f"extended_random_substitution, n = {N_EXT:,}, l = {L_EXT}", ours["ext"])
+    row(f"extended_random_substitution, n = {N_EXT:,}, l = {L_EXT}", ours["ext"],
+        f"  (other values {others_path(N_EXT, N_CAT, L_EXT)})")
     print()
 
     # --------------------------------------------------------------- literal

@@ -65,12 +65,22 @@ Sampling the counts. ``random_substitution_counts`` uses that the γ-diagonal
 column is the mixture "keep the value with probability (γ − 1)x, otherwise
 draw uniformly from all N": O(N) work whatever n. ``extended_random_substitution``
 draws the inclusion of each record's own value per category (binomial), the
-steps and draws per step (multinomial and negative binomial), and the uniform
-subsets of other values column by column: a record still needing s values
-among the K remaining candidates takes the next one with probability s/K, so
-the records of one category at one need level take it binomially. O(N²·l)
-work whatever n, exactly the distribution of running Algorithm 2 record by
-record (tested against a literal implementation).
+steps and draws per step (multinomial and negative binomial), and then the
+uniform subsets of other values, given their sizes, in one of two ways with
+the same distribution (whichever a cost estimate says is faster):
+
+- by column, O(N²·l) work whatever n: a record still needing s values among
+  the K remaining candidates takes the next one with probability s/K, so the
+  records of one category at one need level take it binomially;
+- by record, O(n·l) work (for l ≪ N): each record's picks are drawn one after
+  another uniformly from the N − 1 values other than its own (an index
+  0 … N − 2 shifted past it), a pick equal to an earlier one of the same
+  record is drawn again, which is sampling without replacement; then counted.
+
+Either way exactly the distribution of running Algorithm 2 record by record
+(tested against a literal implementation): given whether a record's own value
+is in S, the other members are a uniform subset of its size, independent of
+the step at which the own value entered and of the number of draws.
 """
 
 from __future__ import annotations
@@ -308,12 +318,125 @@ def _draw_others(need: np.ndarray, rng) -> np.ndarray:
     return out
 
 
+# Cost model of the two ways to draw the other values, in seconds (fitted on one machine; only
+# their ratio matters). By column: N steps, each a fixed cost plus binomials on R·N·l counts,
+# dearer the more records a count holds (μ = n/(N·l) on average). By record: a fixed cost,
+# numpy calls for each pick j of the l (one per earlier pick, per round of redraws), and per
+# record the picks (redraws included) and the comparisons with earlier picks.
+_COLUMN_STEP_S = 2e-5
+_COLUMN_CELL_S = 1e-8
+_COLUMN_COUNT_S = 7e-8
+_RECORD_FIXED_S = 1e-4
+_RECORD_CALL_S = 1e-6
+_RECORD_PICK_S = 4e-9
+_RECORD_COMPARE_S = 1e-9
+_RECORD_CHUNK = 1 << 21  # picks drawn at once by record (bounds the memory)
+OTHERS_PATHS = ("column", "record")
+
+
+def _others_path(n: int, n_cat: int, l: int, reps: int) -> str:
+    """'record' or 'column': the cheaper way to draw the other values, by the cost model.
+
+    n records, N categories, l values per record, R replicates. By record only
+    while l ≤ N/4 (its comparisons grow as l², its redraws with l/N).
+    """
+    if 4 * l > n_cat:
+        return "column"
+    mu = n / (n_cat * l)
+    cell = _COLUMN_CELL_S + _COLUMN_COUNT_S * mu / (mu + 3)
+    column = n_cat * (_COLUMN_STEP_S + reps * n_cat * l * cell)
+    j = np.arange(1, l)
+    repeat = j / (n_cat - 1)  # P(pick j is one of the record's earlier picks)
+    rounds = 1 + np.log(np.maximum(reps * n * repeat, 1.0)) / -np.log(repeat)
+    calls = float(np.sum((1 + rounds) * (j + 3)))
+    picks = l + float(np.sum(repeat / (1 - repeat)))  # per record, redraws included
+    per_record = _RECORD_PICK_S * picks + _RECORD_COMPARE_S * l * (l - 1) / 2
+    record = _RECORD_FIXED_S + _RECORD_CALL_S * calls + reps * n * per_record
+    return "record" if record < column else "column"
+
+
+def _draw_others_by_record(x: np.ndarray, own: np.ndarray, l: int, rng) -> np.ndarray:
+    """The counts of the other values, record by record (vectorised); shape of ``own``.
+
+    ``own[..., k]`` of the x_k records of category k hold their own value and
+    need l − 1 other values, the remaining x_k − own_k need l. For each record,
+    pick j is drawn uniformly from the N − 1 values other than its own and
+    drawn again while it equals one of its picks 0 … j − 1: a uniform subset
+    of the non-own values, of the size needed. The records of all replicates
+    (cells r·N + k, each its x_k − own_k records needing l, then its own_k)
+    are drawn in chunks of ``_RECORD_CHUNK // l`` records.
+    """
+    n_cat = x.size
+    own_flat = own.reshape(-1)
+    short = np.broadcast_to(x, own.shape).reshape(-1) - own_flat  # records needing l
+    ends = np.cumsum(short + own_flat)
+    starts = np.concatenate([[0], ends[:-1]])
+    out = np.zeros(own_flat.size, dtype=np.int64)
+    step = max(1, _RECORD_CHUNK // l)
+    for lo in range(0, int(ends[-1]), step):
+        hi = lo + step
+        c0 = int(np.searchsorted(ends, lo, side="right"))  # the cells with records in [lo, hi)
+        c1 = int(np.searchsorted(starts, hi, side="left"))
+        done = np.maximum(lo - starts[c0:c1], 0)
+        take = np.minimum(ends[c0:c1], hi) - starts[c0:c1] - done
+        s_part = np.clip(short[c0:c1] - done, 0, take)
+        r0, r1 = c0 // n_cat, (c1 - 1) // n_cat + 1  # the replicates they belong to
+        out[r0 * n_cat:r1 * n_cat] += _picks_counted(c0, s_part, take - s_part, n_cat, l, rng)
+    return out.reshape(own.shape)
+
+
+def _picks_counted(first: int, short: np.ndarray, own: np.ndarray, n_cat: int, l: int,
+                   rng) -> np.ndarray:
+    """One chunk of ``_draw_others_by_record``: cells first, first + 1, … (cell r·N + k).
+
+    ``short`` records of each cell need l other values, ``own`` need l − 1.
+    Returns the counts of the values picked, for cells r0·N … r1·N − 1 (the
+    whole replicates r0 … r1 − 1 the cells belong to).
+    """
+    r0 = first // n_cat
+    span = ((first + short.size - 1) // n_cat + 1 - r0) * n_cat
+    cells = np.arange(first - r0 * n_cat, first - r0 * n_cat + short.size, dtype=np.int32)
+    # rows: first the records needing l picks, then those needing l − 1
+    n_out = int(short.sum())
+    key = np.concatenate([np.repeat(cells, short), np.repeat(cells, own)])
+    n_rows = key.size
+    value_type = np.int16 if n_cat <= 2**15 else np.int32
+    one_replicate = span == n_cat
+    owner = (key if one_replicate else key % n_cat).astype(value_type)
+    picks = rng.integers(0, n_cat - 1, size=(l, n_rows), dtype=value_type)
+    picks += picks >= owner
+    for j in range(1, l):
+        rows = n_rows if j < l - 1 else n_out  # the last pick only for records needing l
+        col = picks[j, :rows]
+        dup = col == picks[0, :rows]
+        for i in range(1, j):
+            dup |= col == picks[i, :rows]
+        idx = np.flatnonzero(dup)
+        while idx.size:
+            new = rng.integers(0, n_cat - 1, size=idx.size, dtype=value_type)
+            new += new >= owner[idx]
+            col[idx] = new
+            again = new == picks[0, idx]
+            for i in range(1, j):
+                again |= new == picks[i, idx]
+            idx = idx[again]
+    if one_replicate:
+        full = np.bincount(picks[: l - 1].ravel(), minlength=span)
+        full += np.bincount(picks[l - 1, :n_out], minlength=span)
+    else:
+        base = key - owner  # (r − r0)·N for the rows of replicate r
+        full = np.bincount((picks[: l - 1] + base).ravel(), minlength=span)
+        full += np.bincount(picks[l - 1, :n_out] + base[:n_out], minlength=span)
+    return full
+
+
 def extended_random_substitution(counts, gamma, l, *, size=None, rng=None) -> ExtendedRelease:
     """Algorithm 2 (l-extended random substitution with re-randomisation), from the counts.
 
     The same joint distribution of (Y*, draws) as running Algorithm 2 record
-    by record (see the module notes), in O(N²·l) work whatever n. With
-    ``size=R``, R independent releases.
+    by record (see the module notes), in O(min(N²·l, n·l)) work: the other
+    values by column or by record, whichever ``_others_path`` estimates is
+    cheaper. With ``size=R``, R independent releases.
     """
     rng = np.random.default_rng(rng)
     x, g = _one_histogram(counts), _gamma(gamma)
@@ -323,14 +446,20 @@ def extended_random_substitution(counts, gamma, l, *, size=None, rng=None) -> Ex
     step_p, never_p = _steps(n_cat, g, l)
     pi = 1.0 - never_p
     own = rng.binomial(x, pi, size=shape + (n_cat,))
-    need = np.zeros(shape + (n_cat, l + 1), dtype=np.int64)
-    need[..., l - 1] = own
-    need[..., l] = x - own
-    y = own + _draw_others(need, rng)
+    total = int(x.sum())
+    path = _others_path(total, n_cat, l, shape[0] if shape else 1)
+    if path == "record":
+        y = own + _draw_others_by_record(x, own, l, rng)
+    elif path == "column":
+        need = np.zeros(shape + (n_cat, l + 1), dtype=np.int64)
+        need[..., l - 1] = own
+        need[..., l] = x - own
+        y = own + _draw_others(need, rng)
+    else:
+        raise ValueError(f"unknown path {path!r}; expected one of {OTHERS_PATHS}.")
 
     # Draws: which step each included record took its own value at, then geometric draws per step.
     included = own.sum(axis=-1)
-    total = int(x.sum())
     entered = rng.multinomial(included, step_p / pi) if l > 1 else included[..., None]
     w = g + n_cat - 1
     draws = np.zeros(shape, dtype=np.int64)

@@ -7,6 +7,7 @@ computed from the number of replicates; every generator is seeded. Two-sample
 comparisons use a chi-square test of homogeneity and require p > 10⁻³.
 """
 
+import functools
 import itertools
 import math
 
@@ -226,16 +227,126 @@ def test_l_1_is_krr_with_exp_eps_gamma():
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n_cat, gamma, l", [(5, 3.0, 2), (5, 10.0, 3), (8, 1.5, 6)])
-def test_extended_matches_literal_algorithm_2(n_cat, gamma, l):
-    x = SKEWED if n_cat == 5 else np.array([30, 20, 10, 5, 0, 0, 0, 35])
-    reps = 1200
+PATHS = [None, "column", "record"]  # None: the one the cost model chooses
+
+
+@pytest.fixture
+def force_path(monkeypatch):
+    """force_path(path): make extended_random_substitution draw the other values that way.
+
+    Returns the calls made to each path's function, to show that path ran.
+    """
+    calls = {"column": 0, "record": 0}
+
+    def spy(path, fn):
+        def wrapped(*args, **kwargs):
+            calls[path] += 1
+            return fn(*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(rs, "_draw_others", spy("column", rs._draw_others))
+    monkeypatch.setattr(rs, "_draw_others_by_record", spy("record", rs._draw_others_by_record))
+
+    def force(path):
+        if path is not None:
+            assert path in rs.OTHERS_PATHS
+            monkeypatch.setattr(rs, "_others_path", lambda *args: path)
+        return calls
+
+    return force
+
+
+def pair_inclusion(n_cat, gamma, l):
+    """Q[h, h'] = P(h ∈ S and h' ∈ S | own value 0) under Algorithm 2 (Q[h, h] = P(h ∈ S)).
+
+    Given whether 0 ∈ S, the other members are a uniform subset of the N − 1 others, of
+    size l − 1 (probability π) or l.
+    """
+    pi = rs.inclusion_probability(n_cat, gamma, l)
+    m = n_cat - 1
+    q = np.zeros((n_cat, n_cat))
+    q[0, 0] = pi
+    q[0, 1:] = q[1:, 0] = pi * (l - 1) / m
+    if n_cat > 2:
+        q[1:, 1:] = (pi * (l - 1) * (l - 2) + (1 - pi) * l * (l - 1)) / (m * (m - 1))
+    q[np.arange(1, n_cat), np.arange(1, n_cat)] = (l - pi) / m
+    return q
+
+
+def exact_covariance(x, gamma, l):
+    """Cov(Y*) exactly: records are independent, so Σ_k x_k (Q_k − a_k a_kᵀ)."""
+    n_cat = x.size
+    q0 = pair_inclusion(n_cat, gamma, l)
+    cov = np.zeros((n_cat, n_cat))
+    for k in range(n_cat):
+        order = (np.arange(n_cat) - k) % n_cat  # value h is offset (h − k) mod N from own k
+        qk = q0[np.ix_(order, order)]
+        a = np.diag(qk)
+        cov += x[k] * (qk - np.outer(a, a))
+    return cov
+
+
+@pytest.mark.parametrize("n_cat, gamma, l", [(3, 2.0, 1), (3, 2.0, 2), (5, 2.5, 3), (6, 20.0, 2),
+                                             (6, 1.2, 5), (7, 4.0, 3)])
+def test_pair_inclusion_by_enumeration(n_cat, gamma, l):
+    q = np.zeros((n_cat, n_cat))
+    for s, p in set_probabilities(n_cat, gamma, l, 0).items():
+        members = list(s)
+        q[np.ix_(members, members)] += p
+    np.testing.assert_allclose(pair_inclusion(n_cat, gamma, l), q, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(np.diag(q), rs.expectation_matrix(n_cat, gamma, l)[:, 0],
+                               rtol=1e-10)
+
+
+@pytest.mark.parametrize("n_cat, gamma, l", [(4, 3.0, 2), (5, 2.5, 3), (6, 20.0, 2), (6, 1.2, 4)])
+def test_other_values_are_uniform_given_the_step_own_entered(n_cat, gamma, l):
+    # what both ways of drawing the other values rely on: given the step t at which the own
+    # value 0 entered S (or that it never did), the other members of S are a uniform subset
+    # of the N − 1 others, of size l − 1 (or l)
+    by_step = {}
+    for seq, p in set_probabilities(n_cat, gamma, l, 0, ordered=True).items():
+        t = seq.index(0) if 0 in seq else None
+        others = frozenset(seq) - {0}
+        by_step.setdefault(t, {})
+        by_step[t][others] = by_step[t].get(others, 0.0) + p
+    assert set(by_step) == set(range(l)) | {None}
+    for t, sets in by_step.items():
+        size = l if t is None else l - 1
+        assert len(sets) == math.comb(n_cat - 1, size)  # every subset occurs
+        assert all(len(s) == size for s in sets)
+        probs = np.array(list(sets.values()))
+        np.testing.assert_allclose(probs, probs.mean(), rtol=1e-10)
+
+
+LITERAL_CASES = {
+    (5, 3.0, 2): SKEWED,
+    (5, 10.0, 3): SKEWED,
+    (8, 1.5, 6): np.array([30, 20, 10, 5, 0, 0, 0, 35]),
+    # l ≪ N: the cost model draws the other values by record
+    (20, 6.0, 3): np.array([9, 0, 2, 7, 1, 0, 5, 3, 0, 4, 12, 0, 1, 2, 6, 0, 0, 3, 1, 4]),
+}
+LITERAL_REPS = 1200
+
+
+@functools.lru_cache(maxsize=None)
+def literal_sample(n_cat, gamma, l):
+    """LITERAL_REPS runs of the literal Algorithm 2 on LITERAL_CASES[...]: (counts, draws)."""
     rng = np.random.default_rng(5)
-    values = records(x)
-    lit = [literal_algorithm2(values, gamma, n_cat, l, rng) for _ in range(reps)]
-    lit_counts = np.array([c for c, _ in lit])
-    lit_draws = np.array([d for _, d in lit])
-    fast = rs.extended_random_substitution(x, gamma, l, size=reps, rng=rng)
+    values = records(LITERAL_CASES[n_cat, gamma, l])
+    lit = [literal_algorithm2(values, gamma, n_cat, l, rng) for _ in range(LITERAL_REPS)]
+    return np.array([c for c, _ in lit]), np.array([d for _, d in lit])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("n_cat, gamma, l", list(LITERAL_CASES))
+def test_extended_matches_literal_algorithm_2(n_cat, gamma, l, path, force_path):
+    x = LITERAL_CASES[n_cat, gamma, l]
+    reps = LITERAL_REPS
+    lit_counts, lit_draws = literal_sample(n_cat, gamma, l)
+    calls = force_path(path)
+    fast = rs.extended_random_substitution(x, gamma, l, size=reps, rng=np.random.default_rng(6))
+    taken = path or rs._others_path(x.sum(), n_cat, l, reps)
+    assert calls == {p: int(p == taken) for p in rs.OTHERS_PATHS}
     assert fast.counts.shape == (reps, n_cat) and fast.draws.shape == (reps,)
     assert np.all(fast.counts.sum(axis=1) == l * x.sum())
     assert np.all(fast.counts <= x.sum())  # a set holds each value at most once
@@ -247,46 +358,133 @@ def test_extended_matches_literal_algorithm_2(n_cat, gamma, l):
     corr = [np.corrcoef(c[:, 0], d)[0, 1] for c, d in ((lit_counts, lit_draws),
                                                        (fast.counts, fast.draws))]
     assert abs(corr[0] - corr[1]) < 4 * np.sqrt(2 / reps)
-    # the exact means
+    # the exact means, and the exact variance of each count and of Y*_0 − Y*_1
     mean = rs.expectation_matrix(n_cat, gamma, l) @ x
+    cov = exact_covariance(x, gamma, l)
+    w = np.zeros(n_cat)
+    w[:2] = 1, -1
     for sample in (lit_counts, fast.counts):
         se = sample.std(axis=0, ddof=1) / np.sqrt(reps)
         assert np.all(np.abs(sample.mean(axis=0) - mean) < 4 * np.maximum(se, 1e-9))
+        var = np.append(np.diag(cov), w @ cov @ w)
+        got = np.append(sample.var(axis=0, ddof=1), (sample @ w).var(ddof=1))
+        assert np.all(np.abs(got - var) < 4 * var * np.sqrt(2 / (reps - 1)) + 1e-9)
     expected_draws = rs.expected_draws(x.sum(), n_cat, gamma, l)
     for d in (lit_draws, fast.draws):
         assert abs(d.mean() - expected_draws) < 4 * d.std(ddof=1) / np.sqrt(reps)
 
 
-def test_extended_single_release_and_seeding():
+def test_cost_model_chooses_the_path():
+    # the benchmark's setting: n = 50,000 records, N = 100, l = 4 → by record
+    assert rs._others_path(50_000, 100, 4, 1) == "record"
+    # many records, few categories → by column (its cost does not grow with n)
+    assert rs._others_path(10**6, 100, 4, 1) == "column"
+    assert rs._others_path(10**9, 3, 1, 1) == "column"
+    # l not ≪ N → by column
+    assert rs._others_path(1000, 100, 26, 1) == "column"
+    assert rs._others_path(100, 5, 2, 1200) == "column"
+    # the literal cases above: by record only where l ≪ N
+    for (n_cat, gamma, l), x in LITERAL_CASES.items():
+        expected = "record" if n_cat == 20 else "column"
+        assert rs._others_path(int(x.sum()), n_cat, l, LITERAL_REPS) == expected
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_extended_moments_many_categories(path, force_path):
+    # N = 40, l = 3 ≪ N: the cost model draws by record. Each Y*_h is a sum of independent
+    # indicators over records, so its mean (AX), variance and covariances are exact.
+    n_cat, gamma, l, reps = 40, 6.0, 3, 2000
+    x = datasets.shape_counts("normal", n_cat, 4000)
+    calls = force_path(path)
+    y = rs.extended_random_substitution(x, gamma, l, size=reps, rng=17).counts
+    taken = path or "record"
+    assert calls == {p: int(p == taken) for p in rs.OTHERS_PATHS}
+    assert np.all(y.sum(axis=1) == l * x.sum())
+    cov = exact_covariance(x, gamma, l)
+    mean = rs.expectation_matrix(n_cat, gamma, l) @ x
+    sd = np.sqrt(np.diag(cov))
+    assert np.all(np.abs(y.mean(axis=0) - mean) < 4 * sd / np.sqrt(reps))
+    # variances of each count and of a few sums and differences (these see the covariances)
+    rng = np.random.default_rng(18)
+    weights = [np.eye(n_cat)[h] for h in range(n_cat)]
+    weights += [np.eye(n_cat)[20] + np.eye(n_cat)[21], np.eye(n_cat)[20] - np.eye(n_cat)[21],
+                np.ones(n_cat) * (np.arange(n_cat) < 20), rng.choice([-1.0, 1.0], n_cat)]
+    for w in weights:
+        var = w @ cov @ w
+        assert abs((y @ w).var(ddof=1) - var) < 4 * var * np.sqrt(2 / (reps - 1))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_extended_single_release_and_seeding(path, force_path):
     x = datasets.shape_counts("normal", 100, 50_000)
+    calls = force_path(path)
     a = rs.extended_random_substitution(x, 10.0, 4, rng=7)
     b = rs.extended_random_substitution(x, 10.0, 4, rng=7)
+    taken = path or "record"  # the benchmark's setting
+    assert calls == {p: 2 * int(p == taken) for p in rs.OTHERS_PATHS}
     assert isinstance(a.draws, int) and a.counts.shape == (100,)
     np.testing.assert_array_equal(a.counts, b.counts)
     assert a.draws == b.draws and a.n == 50_000 and a.l == 4
     assert a.counts.sum() == 200_000
     c = rs.extended_random_substitution(x, 10.0, 4, rng=8)
     assert not np.array_equal(a.counts, c.counts)
+    # a batch of one has the same shape rules as larger batches
+    d = rs.extended_random_substitution(x, 10.0, 4, size=1, rng=7)
+    assert d.counts.shape == (1, 100) and d.draws.shape == (1,)
 
 
-def test_extended_with_every_category_but_one_in_each_set():
+def test_record_path_in_chunks_of_replicates(force_path, monkeypatch):
+    # records drawn in chunks of 75 (a replicate has 250): chunks split replicates and
+    # categories; reproducible, each a valid release, right means and variances
+    monkeypatch.setattr(rs, "_RECORD_CHUNK", 300)  # picks, l = 4 per record
+    calls = force_path("record")
+    x = datasets.shape_counts("normal", 12, 250)
+    a = rs.extended_random_substitution(x, 4.0, 4, size=300, rng=19)
+    b = rs.extended_random_substitution(x, 4.0, 4, size=300, rng=19)
+    assert calls["record"] == 2
+    np.testing.assert_array_equal(a.counts, b.counts)
+    np.testing.assert_array_equal(a.draws, b.draws)
+    assert np.all(a.counts.sum(axis=1) == 1000) and np.all(a.counts <= 250)
+    assert len({tuple(r) for r in a.counts}) > 290  # the replicates differ
+    var = np.diag(exact_covariance(x, 4.0, 4))
+    mean = rs.expectation_matrix(12, 4.0, 4) @ x
+    assert np.all(np.abs(a.counts.mean(axis=0) - mean) < 4 * np.sqrt(var / 300))
+    assert np.all(np.abs(a.counts.var(axis=0, ddof=1) - var) < 4 * var * np.sqrt(2 / 299))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_extended_with_every_category_but_one_in_each_set(path, force_path):
     # l = N − 1: each record's set misses exactly one value
+    force_path(path)
     x = np.array([10, 0, 3])
     out = rs.extended_random_substitution(x, 4.0, 2, size=50, rng=9)
     assert np.all(out.counts.sum(axis=1) == 26)
     assert np.all(out.counts <= 13)
 
 
-def test_extended_variance_trace_by_simulation():
+@pytest.mark.parametrize("path", PATHS)
+def test_extended_with_no_records_and_l_1(path, force_path):
+    force_path(path)
+    empty = rs.extended_random_substitution(np.zeros(4), 3.0, 2, size=3, rng=20)
+    np.testing.assert_array_equal(empty.counts, 0)
+    np.testing.assert_array_equal(empty.draws, 0)
+    one = rs.extended_random_substitution(np.array([7, 0, 2]), 3.0, 1, rng=21)
+    assert one.counts.sum() == 9 and one.draws == 9
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_extended_variance_trace_by_simulation(path, force_path):
     # E‖Y* − E Y*‖² = n [π(1 − π) + (N − 1) b(1 − b)], b = (l − π)/(N − 1)
     n_cat, gamma, l, reps = 20, 6.0, 4, 6000
     x = datasets.shape_counts("normal", n_cat, 2000)
+    force_path(path)
     y = rs.extended_random_substitution(x, gamma, l, size=reps, rng=10).counts
     sq = np.sum((y - rs.expectation_matrix(n_cat, gamma, l) @ x) ** 2, axis=1)
     pi = rs.inclusion_probability(n_cat, gamma, l)
     b = (l - pi) / (n_cat - 1)
     theory = x.sum() * (pi * (1 - pi) + (n_cat - 1) * b * (1 - b))
     assert abs(sq.mean() - theory) < 4 * sq.std(ddof=1) / np.sqrt(reps)
+    assert theory == pytest.approx(np.trace(exact_covariance(x, gamma, l)), rel=1e-12)
 
 
 # ---------------------------------------------------------------------------
