@@ -12,6 +12,8 @@ def main() -> None:
                     icon=":material/compare_arrows:", default=True),
             st.Page("views/test_calibration.py", title="Test calibration",
                     icon=":material/tune:"),
+            st.Page("views/planner.py", title="Privacy–utility planner",
+                    icon=":material/balance:"),
         ],
         "Privacy guarantees": [
             st.Page("views/fdp.py", title="f-DP and Gaussian DP", icon=":material/shield:"),

@@ -67,6 +67,8 @@ __all__ = [
     "CellCache",
     "PrivacyPlan",
     "SampleSizePlan",
+    "TYPICAL_CELLS",
+    "alpha_grid",
     "describe_privacy",
     "describe_sample_size",
     "frontier",
@@ -426,7 +428,11 @@ def _expected_cells(lo, hi, start, rtol, factor) -> float:
     """A rough count of the cells one search simulates (for progress bars)."""
     bracket = 1 + abs(math.log(start) - math.log(math.sqrt(lo * hi))) / math.log(factor) / 2
     halvings = math.log2(math.log(factor) / math.log1p(rtol))
-    return bracket + 3 * halvings
+    return bracket + 2 * halvings  # the bisection, then the two ends of the interval
+
+
+#: Cells a search typically simulates at the default settings (9 to 16 measured).
+TYPICAL_CELLS = round(_expected_cells(*N_RANGE, 10**5, 0.05, 10.0))
 
 
 def _batch(batch, executor) -> int:
@@ -675,6 +681,17 @@ def strongest_privacy(
     )
 
 
+def alpha_grid(low: float, high: float, points: int) -> list[float]:
+    """``points`` privacy levels from ``low`` to ``high``, log-spaced and rounded to one
+    significant digit (duplicates merged), largest first: a frontier's default grid."""
+    low, high = positive_scalar(low, "low"), positive_scalar(high, "high")
+    points = positive_integer(points, "points", maximum=50)
+    if high < low:
+        raise ValueError(f"`high` must be at least `low`, got ({low:g}, {high:g}).")
+    grid = np.geomspace(low, high, points) if high > low else np.array([low])
+    return sorted({float(f"{a:.1g}") for a in grid}, reverse=True)
+
+
 def frontier(
     p1, p2, alphas, *, power: float = 0.8, level: float = 0.05,
     tests=simulation.TESTS, alpha_ratio: float = 1.0, type1: bool = True,
@@ -762,6 +779,11 @@ def _test_words(test: str, level: float) -> str:
     return f"the {name} at the {level:.0%} level"
 
 
+def _goal(plan, difference: str) -> str:
+    return (f"{_test_words(plan.test, plan.level)} to detect {difference} "
+            f"{plan.power:.0%} of the time")
+
+
 def describe_sample_size(plan: SampleSizePlan, difference: str) -> str:
     """One plain sentence on a :class:`SampleSizePlan`, for stakeholders.
 
@@ -770,16 +792,17 @@ def describe_sample_size(plan: SampleSizePlan, difference: str) -> str:
     """
     what = (f"{_test_words(plan.test, plan.level)} detects {difference} "
             f"{plan.power:.0%} of the time")
+    goal = _goal(plan, difference)
     privacy = _privacy_words(plan.alpha1, plan.alpha2)
     if plan.status == "at_lower_bound":
         return (f"At {privacy}, even {plan.n:,} people per group are enough: {what} "
                 "(smaller groups were not searched).")
     if plan.status == "unreachable":
         return (f"At {privacy}, even {int(plan.interval[0]):,} people per group are not "
-                f"enough for {what}: weaken the privacy (a larger α) or accept a lower power.")
+                f"enough for {goal}: weaken the privacy (a larger α) or accept a lower power.")
     if plan.n is None:
         return (f"At {privacy}, the search stopped at its cap on simulations before finding "
-                f"how many people per group {what}.")
+                f"how many people per group are needed for {goal}.")
     low, high = plan.interval
     span = (f"between {int(low):,} and {int(high):,}" if math.isfinite(high)
             else f"above {int(low):,}")
@@ -791,6 +814,7 @@ def describe_privacy(plan: PrivacyPlan, difference: str) -> str:
     """One plain sentence on a :class:`PrivacyPlan` (smaller α = stronger privacy)."""
     what = (f"{_test_words(plan.test, plan.level)} still detects {difference} "
             f"{plan.power:.0%} of the time")
+    goal = _goal(plan, difference)
     ratio = "" if plan.alpha_ratio == 1 else f" (and α₂ = {plan.alpha_ratio:g} α₁)"
     if plan.status == "at_lower_bound":
         return (f"With {plan.n:,} people per group, even privacy level α = "
@@ -798,7 +822,7 @@ def describe_privacy(plan: PrivacyPlan, difference: str) -> str:
                 f"{what}.")
     if plan.status == "unreachable":
         return (f"With {plan.n:,} people per group, no privacy level up to α = "
-                f"{_fmt_alpha(plan.interval[0])} is weak enough for {what}: more people per "
+                f"{_fmt_alpha(plan.interval[0])} is weak enough for {goal}: more people per "
                 "group are needed.")
     if plan.alpha is None:
         return (f"With {plan.n:,} people per group, the search stopped at its cap on "

@@ -625,3 +625,55 @@ def test_substitution_sliders_change_the_metrics(page, server):
     assert_no_traceback(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "substitution.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------------
+# "Privacy–utility planner"
+# ---------------------------------------------------------------------------
+
+PLAN_N_LABEL = "N needed per group"
+
+
+def test_planner_alpha_slider_changes_the_n_needed(page, server):
+    from playwright.sync_api import expect
+
+    # R = B = 50: a search takes a fraction of a second.
+    page.goto(f"{server.url}/planner?plan_reps=50&plan_boot=50")
+    page.get_by_role("heading", name="Privacy–utility planner").first.wait_for(timeout=60_000)
+    page.get_by_text(PLAN_N_LABEL).first.wait_for(timeout=60_000)
+    wait_idle(page)
+    n_needed = rs_metric(page, PLAN_N_LABEL)
+    before = int(n_needed.inner_text().replace(",", ""))
+    expect(rs_metric(page, "Your planned N")).to_have_text("10,000")
+
+    thumb = page.locator('[data-testid="stSlider"]').filter(
+        has_text="Privacy level α (α₁ for A)").get_by_role("slider")
+    expect(thumb).to_have_attribute("aria-valuetext", "0.1")
+    # Home moves α to the bottom of its grid, 0.001: Lap(2,000) noise per count.
+    for _ in range(3):
+        thumb.focus()
+        page.keyboard.press("Home")
+        try:
+            expect(thumb).to_have_attribute("aria-valuetext", "0.001", timeout=3_000)
+            break
+        except AssertionError:
+            continue
+    expect(thumb).to_have_attribute("aria-valuetext", "0.001")
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    while True:
+        wait_idle(page)
+        text = n_needed.inner_text()
+        if text != f"{before:,}":
+            break
+        assert time.monotonic() < deadline, text
+        page.wait_for_timeout(200)
+    wait_idle(page)
+    after = int(n_needed.inner_text().replace(",", ""))
+    assert after > 10 * before, (before, after)  # stronger privacy needs far more people
+    expect(page.get_by_text("At privacy level α = 0.001 for both releases")).to_be_visible()
+    expect(rs_metric(page, "Your planned N")).to_have_text("10,000")
+    assert "plan_alpha=0.001" in search(page), search(page)
+    assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+    assert_no_traceback(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "planner.png"), full_page=True)

@@ -325,6 +325,13 @@ def test_frontier_rows_equal_single_queries_from_the_same_cells():
     assert table.n.iloc[0] == single.n
 
 
+def test_alpha_grid_is_log_spaced_and_rounded():
+    assert planner.alpha_grid(0.01, 1.0, 5) == [1.0, 0.3, 0.1, 0.03, 0.01]
+    assert planner.alpha_grid(0.1, 0.1, 3) == [0.1]
+    with pytest.raises(ValueError, match="`high`"):
+        planner.alpha_grid(1.0, 0.1, 3)
+
+
 # --- effects --------------------------------------------------------------------------------
 
 def test_total_variation_and_shift():
