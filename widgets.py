@@ -9,13 +9,14 @@ display. All numerics stay in :mod:`dpcore`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import datasets
+from dpcore import datasets, figures, report
 
 # Log-scale grids for select sliders, rounded to two significant figures.
 # Ten steps a decade: they contain the paper's levels 0.01, 0.05, 0.1, 0.5, 1.
@@ -218,6 +219,12 @@ def error(message: str) -> None:
 def show_error(message: str) -> None:
     """Show a plain-language error (never a traceback) and stop the page."""
     error(message)
+    stop()
+
+
+def stop() -> None:
+    """Stop the page early, still giving it its link and its note on the URL."""
+    page_footer()
     st.stop()
 
 
@@ -596,3 +603,194 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
         st.caption(f"The value found, {forced:.6g}, lies outside this box's range "
                    f"({min_value:g} to {max_value:g}); it is shown in the results only.")
     return shown
+
+
+# ---------------------------------------------------------------------------
+# The page kit: title, shareable link, exports, one-click report, URL check
+# ---------------------------------------------------------------------------
+#
+# A page calls page_header(title) first and page_footer() last; in between,
+# chart() and table() draw figures and tables with their exports and collect
+# them for the page's report, and finding() / settings() give the report its
+# plain-language verdict and its parameters.
+
+_KIT = "_page_kit"
+REPORT_TABLE_ROWS = 200  # rows of a table kept in a report
+
+
+@dataclass
+class PageKit:
+    title: str
+    url_in: dict[str, list[str]]
+    notice: object  # st container for the note on invalid URL values
+    report_slot: object  # st.empty inside the report popover
+    link_slot: object  # st.empty inside the share popover
+    findings: list[str] = field(default_factory=list)
+    parameters: dict[str, str] = field(default_factory=dict)
+    figures: list[tuple[str, object]] = field(default_factory=list)
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _kit() -> PageKit | None:
+    return st.session_state.get(_KIT)
+
+
+def _query_pairs() -> list[tuple[str, str]]:
+    return [(k, v) for k in st.query_params for v in st.query_params.get_all(k)]
+
+
+def view_link() -> str:
+    """The address of this view: the page and every setting in the URL, seed included."""
+    base = (st.context.url or "").split("?")[0]
+    query = urlencode(_query_pairs())
+    return f"{base}?{query}" if query else base
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "export"
+
+
+def page_header(title: str) -> None:
+    """The page title with its "Share this view" and "Report" buttons; starts the kit."""
+    st.session_state[_KIT] = None
+    url_in = {k: st.query_params.get_all(k) for k in st.query_params}
+    head, share, rep = st.columns([6, 1, 1], vertical_alignment="bottom")
+    head.title(title)
+    with share.popover("Share", icon=":material/link:", width="stretch",
+                       help="A link to exactly this view: every setting, the seed included."):
+        st.markdown("**Link to this view**")
+        link_slot = st.empty()
+        st.caption("Copy it with the button at the right of the box. Opening it shows this page "
+                   "with the same settings and the same random draws.")
+    with rep.popover("Report", icon=":material/description:", width="stretch",
+                     help="A one-page HTML report of this view, to send to someone without "
+                     "the app."):
+        report_slot = st.empty()
+        report_slot.caption("The report is ready once the page has its results.")
+    st.session_state[_KIT] = PageKit(title=title, url_in=url_in, notice=st.container(),
+                                     report_slot=report_slot, link_slot=link_slot)
+
+
+def chart(fig, *, key: str, name: str, **kwargs) -> None:
+    """A Plotly chart with its data (CSV) and itself (standalone HTML) to download."""
+    st.plotly_chart(fig, key=key, **kwargs)
+    slug = _slug(name)
+    with st.container(horizontal=True, gap="small"):
+        st.download_button("Data (CSV)", lambda f=fig: figures.figure_data(f).to_csv(
+            index=False), file_name=f"{slug}.csv", mime="text/csv", on_click="ignore",
+            icon=":material/table:", key=f"{key}_csv", type="tertiary",
+            help="The numbers plotted, one row per point.")
+        st.download_button("Chart (HTML)", lambda f=fig: figures.figure_html(f, name),
+                           file_name=f"{slug}.html", mime="text/html", on_click="ignore",
+                           icon=":material/download:", key=f"{key}_html", type="tertiary",
+                           help="This chart as an interactive page that opens without the app.")
+    kit = _kit()
+    if kit is not None:
+        kit.figures.append((name, fig))
+
+
+def table(frame: pd.DataFrame, *, key: str, name: str, csv: pd.DataFrame | None = None,
+          **kwargs) -> None:
+    """A table with a CSV download (``csv``: the frame to export, if not ``frame``)."""
+    st.dataframe(frame, key=key, **kwargs)
+    data = frame if csv is None else csv
+    if hasattr(data, "data"):  # a pandas Styler
+        data = data.data
+    st.download_button("Table (CSV)", lambda d=data: d.to_csv(index=False),
+                       file_name=f"{_slug(name)}.csv", mime="text/csv", on_click="ignore",
+                       icon=":material/table:", key=f"{key}_csv", type="tertiary",
+                       help="This table as a CSV file.")
+    kit = _kit()
+    if kit is not None:
+        kit.tables.append((name, data.head(REPORT_TABLE_ROWS)))
+
+
+def finding(text: str) -> None:
+    """Give the page's report a plain-language verdict (shown first in the report)."""
+    kit = _kit()
+    if kit is not None:
+        kit.findings.append(text)
+
+
+def settings(values: dict) -> None:
+    """Give the page's report the settings behind its results (label -> value)."""
+    kit = _kit()
+    if kit is not None:
+        kit.parameters.update({str(k): str(v) for k, v in values.items()})
+
+
+def report_note(text: str) -> None:
+    """A method note or caveat for the page's report."""
+    kit = _kit()
+    if kit is not None:
+        kit.notes.append(text)
+
+
+def _same(url_values: list[str], value) -> bool:
+    """Whether a URL value still describes a widget's value (loosely: numbers, case, lists)."""
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    if len(values) != len(url_values):
+        return False
+    for text, v in zip(url_values, values):
+        if isinstance(v, (bool, np.bool_)):
+            if text.lower() not in (str(v).lower(), str(int(v))):
+                return False
+            continue
+        try:
+            if float(text) == float(v):
+                continue
+        except (TypeError, ValueError):
+            pass
+        if str(text).strip().lower() != str(v).strip().lower():
+            return False
+    return True
+
+
+def invalid_url_settings(url_in: dict[str, list[str]]) -> list[str]:
+    """Keys of the link whose values the page could not use (reset to their defaults).
+
+    Streamlit drops a bound widget's URL value it cannot use; a dropped key
+    whose value still matches the widget's (e.g. a default) is not a reset.
+    """
+    now = {k: st.query_params.get_all(k) for k in st.query_params}
+    bad = []
+    for key, values in url_in.items():
+        if key in now or key not in st.session_state:
+            continue
+        if not _same(values, st.session_state[key]):
+            bad.append(key)
+    return bad
+
+
+def page_footer() -> None:
+    """Ends the page: the link to this view, its report, and the note on unusable link values."""
+    kit = _kit()
+    if kit is None:
+        return
+    kit.link_slot.code(view_link() or "(the address appears when the page is opened in a "
+                       "browser)", language=None, wrap_lines=True)
+    bad = invalid_url_settings(kit.url_in)
+    if bad:
+        kit.notice.warning(
+            "Some settings in the link could not be used and were reset to their defaults: "
+            + ", ".join(bad) + ". Everything else is as the link says.",
+            icon=":material/link_off:")
+    source = view_link()
+    parameters = dict(kit.parameters)
+    pieces = (list(kit.findings), parameters, list(kit.figures), list(kit.tables),
+              list(kit.notes))
+
+    def build(title=kit.title, pieces=pieces, source=source) -> str:
+        findings_, params_, figs_, tables_, notes_ = pieces
+        return report.html_report(title, findings=findings_, parameters=params_,
+                                  figures=figs_, tables=tables_, notes=notes_, source=source)
+
+    with kit.report_slot.container():
+        st.download_button("Download the report (HTML)", build,
+                           file_name=f"{_slug(kit.title)}_report.html", mime="text/html",
+                           on_click="ignore", icon=":material/download:", type="primary",
+                           key="page_report_download",
+                           help="Findings, settings, every chart and table of this view.")
+        st.caption(f"{len(kit.findings)} finding(s), {len(kit.figures)} chart(s), "
+                   f"{len(kit.tables)} table(s).")

@@ -181,6 +181,12 @@ def guarantee(data: Data, eps: float) -> None:
                    help="The largest ratio of the probabilities of one report under two true "
                    "answers: the ε-LDP guarantee.")
     others = "the other answer" if k == 2 else f"one of the other k − 1 = {k - 1} answers"
+    widgets.settings({"data": data.what, "categories k": k, "users N": f"{data.counts.sum():,.0f}",
+                      "privacy ε": f"{eps:g}", "p (truth)": fmt_prob(p), "q (a given lie)": fmt_prob(q)})
+    widgets.finding(
+        f"Each user tells the truth with probability {p:.2%}; any report is at most "
+        f"{fmt_ratio(p / q)} times more likely under one true answer than under another: "
+        f"{eps:g}-local differential privacy.")
     st.markdown(
         f"**In plain words.** Data: {data.what}. Each user tells the truth with probability "
         f"p = {p:.2%} and otherwise reports {others} at random (each with probability "
@@ -215,8 +221,9 @@ def one_user(data: Data, eps: float, seed: int) -> None:
     shown = table.rename(columns={"user": "user", "true": "true answer", "coin": "coin u",
                                   "told_truth": "u < p: tells the truth",
                                   "reported": "reported answer"})
-    st.dataframe(shown, hide_index=True, key="ldp_demo_table", height=35 * (len(shown) + 1) + 3,
-                 column_config={"coin u": st.column_config.NumberColumn(format="%.3f")})
+    widgets.table(shown, key="ldp_demo_table", name="One user at a time", hide_index=True,
+                  height=35 * (len(shown) + 1) + 3,
+                  column_config={"coin u": st.column_config.NumberColumn(format="%.3f")})
     told = int(table["told_truth"].sum())
     st.caption(f"{told} of {len(table)} users told the truth (expected {len(table) * p:.1f}). "
                "A reported answer alone says little about a user: it may well be a lie.")
@@ -249,9 +256,15 @@ def aggregate(data: Data, eps: float, seed: int) -> None:
                 "distribution; the estimators undo that.")
     m[2].metric("Negative estimates", f"{int(np.sum(estimate < 0))}", border=True,
                 help="Categories estimated below 0: only the unbiased estimator does that.")
-    st.plotly_chart(figures.krr_counts_figure(
+    widgets.chart(figures.krr_counts_figure(
         data.labels, data.counts, reported, estimate, lower, upper,
-        estimator_name=ESTIMATOR_LABELS[method]), key="ldp_fig_counts")
+        estimator_name=ESTIMATOR_LABELS[method]), key="ldp_fig_counts",
+        name="True, reported and estimated counts")
+    widgets.settings({"estimator": ESTIMATOR_LABELS[method]})
+    widgets.finding(
+        f"From the reports, the {ESTIMATOR_LABELS[method]} estimate is off by "
+        f"{fmt_count(err_est)} people in total over the {k} answers, against "
+        f"{fmt_count(err_rep)} for the reported counts taken as they are.")
     st.caption("Whiskers: ± 2 standard errors of the unbiased estimator, from its exact "
                "variance at the true counts (about 95% of estimates fall within them). For "
                "the other estimators they are a guide, cut at 0: their errors are smaller, and "
@@ -259,7 +272,8 @@ def aggregate(data: Data, eps: float, seed: int) -> None:
     table = pd.DataFrame({"category": data.labels, "true n_v": data.counts,
                           "reported N_v": reported, "estimate n̂_v": estimate,
                           "± 2 SE": two_se})
-    st.dataframe(table, hide_index=True, key="ldp_counts_table", column_config={
+    widgets.table(table, key="ldp_counts_table", name="Counts per category", hide_index=True,
+                  column_config={
         "true n_v": st.column_config.NumberColumn(format="%.0f"),
         "reported N_v": st.column_config.NumberColumn(format="%.0f"),
         "estimate n̂_v": st.column_config.NumberColumn(format="%.2f"),
@@ -306,8 +320,8 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
         last = {"key": run_key, "table": table}
         st.session_state["ldp_mse_last"] = last
     table = last["table"]
-    st.plotly_chart(figures.krr_mse_figure(table, current_eps=eps, names=ESTIMATOR_LABELS),
-                    key="ldp_fig_mse")
+    widgets.chart(figures.krr_mse_figure(table, current_eps=eps, names=ESTIMATOR_LABELS),
+                  key="ldp_fig_mse", name="Error against privacy")
     here = table[table["eps"] == eps].set_index("method")
     st.markdown(f"**MSE per category at ε = {eps:g}**")
     cols = st.columns(len(here) + 1)
@@ -325,9 +339,10 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
         "variance there. At large ε everyone tells the truth and all agree.")
     with st.expander("All simulated numbers"):
         shown = table.assign(method=table["method"].map(ESTIMATOR_LABELS))
-        st.dataframe(shown.rename(columns={"eps": "ε", "mse": "MSE", "se": "SE",
-                                           "theory": "exact MSE"}),
-                     hide_index=True, key="ldp_mse_table")
+        widgets.table(shown.rename(columns={"eps": "ε", "mse": "MSE", "se": "SE",
+                                            "theory": "exact MSE"}),
+                      key="ldp_mse_table", name="Simulated error against privacy",
+                      hide_index=True)
 
 
 # --- 4. The guarantee --------------------------------------------------------------------------
@@ -393,7 +408,7 @@ def guarantee_section(data: Data, eps: float) -> None:
 
 
 # ------------------------------------------------------------------------------------------
-st.title(TITLE)
+widgets.page_header(TITLE)
 st.markdown(
     "In **local** differential privacy no one is trusted with the raw data: each user "
     "randomises their own answer before sending it. **k-ary randomized response (k-RR)**: "
@@ -410,7 +425,7 @@ with st.container(border=True):
 if DATA is None:
     if WAITING:
         st.info(PROBLEM, icon=":material/upload_file:")
-        st.stop()
+        widgets.stop()
     widgets.show_error(PROBLEM)
 SEED = int(st.session_state["ldp_seed"])
 with st.container(border=True):
@@ -428,3 +443,4 @@ for tab, section in zip(st.tabs(list(SECTIONS), key="ldp_tab", bind="query-param
     with tab:
         if tab.open is not False:
             section()
+widgets.page_footer()
