@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
 from dpcore import datasets, figures, report
 
@@ -114,8 +115,11 @@ def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, k
             st.query_params.pop(key, None)
         else:
             st.query_params[key] = str(moved)
-    wanted = _whole_number(st.query_params.get(key))
-    wanted = default if wanted is None else wanted
+    raw = st.query_params.get(key)
+    wanted = _whole_number(raw)
+    if raw is not None and wanted is None:  # unusable: dropped, and named by page_footer
+        st.query_params.pop(key, None)
+    st.session_state[key] = wanted = default if wanted is None else wanted
     value = min(max(wanted, lo), hi)
     if st.session_state.get(slider_key) != value:
         st.session_state[slider_key] = value
@@ -695,7 +699,7 @@ def table(frame: pd.DataFrame, *, key: str, name: str, csv: pd.DataFrame | None 
     """A table with a CSV download (``csv``: the frame to export, if not ``frame``)."""
     st.dataframe(frame, key=key, **kwargs)
     data = frame if csv is None else csv
-    if hasattr(data, "data"):  # a pandas Styler
+    if isinstance(data, Styler):
         data = data.data
     st.download_button("Table (CSV)", lambda d=data: d.to_csv(index=False),
                        file_name=f"{_slug(name)}.csv", mime="text/csv", on_click="ignore",

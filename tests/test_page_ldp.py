@@ -18,7 +18,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import APP_PATH, assert_clean, open_page, run, upload_file
-from dpcore import datasets, ldp
+from dpcore import datasets, figures, ldp, report
 
 PAGE = "views/ldp.py"
 TITLE = "Randomized response (local DP)"
@@ -245,6 +245,10 @@ def test_demo_table_and_flip_again():
     assert not np.array_equal(second["coin u"].to_numpy(), first["coin u"].to_numpy())
     again = ldp.krr_demo_table(users, 1.0, 2, labels=["yes", "no"], rng=[SEED, 3, 1])
     np.testing.assert_array_equal(second["coin u"].to_numpy(), again["coin"].to_numpy())
+    # The flips are counted in the URL: a link shows the same coins.
+    assert at.query_params["ldp_flip"] == "1"
+    linked = start(query={"ldp_flip": "1"})
+    pd.testing.assert_frame_equal(frame(linked, "coin u"), second)
 
 
 # ---------------------------------------------------------------------------
@@ -516,3 +520,239 @@ def test_extremes_are_clean_on_every_tab(query):
         open_tab(at, tab)
         assert_clean(at)
         assert not errors(at)
+
+
+# ---------------------------------------------------------------------------
+# the page kit: a shareable view, the report, help on every control
+# ---------------------------------------------------------------------------
+
+# Every control bound to the URL at a value other than its default (ldp_tab aside), for
+# each kind of data source; ldp_flip counts the presses of "Flip again".
+COMMON = {"ldp_eps": "0.5", "ldp_n": "20,000", "ldp_seed": "7",
+          "ldp_method": METHOD_URL["simplex"], "ldp_reps": "100", "ldp_flip": "2"}
+SHARED = {
+    "abc": {"ldp_source": SOURCE_URL["abc"], "ldp_share_a": "20", "ldp_share_b": "30",
+            "ldp_share_c": "50"},
+    "survey": {"ldp_yes": "40"},
+    "population": {"ldp_source": SOURCE_URL["korea"], "ldp_k": "9"},
+}
+# What each tab gives the report: its charts and its tables, by name; its exports.
+KIT = {DEMO: ([], ["One user at a time"]),
+       AGGREGATE: (["True, reported and estimated counts"], ["Counts per category"]),
+       MSE: (["Error against privacy"], ["Simulated error against privacy"]),
+       GUARANTEE: ([], [])}
+DOWNLOADS = {DEMO: ("ldp_demo_table_csv",),
+             AGGREGATE: ("ldp_fig_counts_csv", "ldp_fig_counts_html", "ldp_counts_table_csv"),
+             MSE: ("ldp_fig_mse_csv", "ldp_fig_mse_html", "ldp_mse_table_csv"),
+             GUARANTEE: ()}
+HELP_KINDS = ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
+              "download_button", "file_uploader", "checkbox", "toggle", "text_input",
+              "multiselect", "page_link")
+
+
+def kit(at: AppTest):
+    return at.session_state["_page_kit"]
+
+
+def warnings(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning]
+
+
+def set_by_hand(at: AppTest, source: str) -> AppTest:
+    """The values of SHARED[source] and COMMON, set through the widgets."""
+    if source == "abc":
+        at.selectbox(key="ldp_source").set_value("abc")
+        run(at)
+        for c, v in zip("abc", (20, 30, 50)):
+            at.slider(key=f"ldp_share_{c}").set_value(v)
+    elif source == "survey":
+        at.slider(key="ldp_yes").set_value(40)
+    else:
+        at.selectbox(key="ldp_source").set_value("korea")
+        run(at)
+        at.slider(key="ldp_k").set_value(9)
+    at.select_slider(key="ldp_eps").set_value(0.5)
+    at.select_slider(key="ldp_n").set_value(20_000)
+    at.number_input(key="ldp_seed").set_value(7)
+    run(at)
+    for _ in range(2):
+        at.button(key="ldp_flip_btn").click()
+        run(at)
+    open_tab(at, AGGREGATE)
+    at.radio(key="ldp_method").set_value("simplex")
+    run(at)
+    open_tab(at, MSE)
+    at.select_slider(key="ldp_reps").set_value(100)
+    return run(at)
+
+
+def shown_on_every_tab(at: AppTest) -> dict[str, tuple]:
+    """Each tab's metrics, tables and the findings it gives the report."""
+    shown = {}
+    for tab in TABS:
+        open_tab(at, tab)
+        assert not errors(at), tab
+        shown[tab] = (metrics(at), [d.value for d in at.dataframe], list(kit(at).findings))
+    return shown
+
+
+@pytest.mark.parametrize("source", SHARED)
+def test_a_link_reproduces_the_view_set_by_hand(source):
+    linked = start(MSE, SHARED[source] | COMMON | {"ldp_tab": MSE})
+    assert not warnings(linked)
+    assert linked.session_state["ldp_tab"] == MSE
+    if source == "abc":
+        assert linked.selectbox(key="ldp_source").value == "abc"
+        assert [linked.slider(key=f"ldp_share_{c}").value for c in "abc"] == [20, 30, 50]
+    elif source == "survey":
+        assert linked.selectbox(key="ldp_source").value == "survey"
+        assert linked.slider(key="ldp_yes").value == 40
+    else:
+        assert linked.selectbox(key="ldp_source").value == "korea"
+        assert linked.slider(key="ldp_k").value == 9
+    assert linked.select_slider(key="ldp_eps").value == 0.5
+    assert linked.select_slider(key="ldp_n").value == 20_000
+    assert linked.number_input(key="ldp_seed").value == 7
+    assert linked.select_slider(key="ldp_reps").value == 100
+    # A browser rewrites ldp_tab in the URL when another tab is opened; AppTest keeps the
+    # link's value, so it is dropped here before the tabs are opened one by one.
+    linked.query_params.pop("ldp_tab")
+    open_tab(linked, AGGREGATE)
+    assert linked.radio(key="ldp_method").value == "simplex"
+    by_hand = set_by_hand(start(), source)
+    assert by_hand.query_params["ldp_flip"] == "2"
+    expected, got = shown_on_every_tab(by_hand), shown_on_every_tab(linked)
+    for tab in TABS:
+        assert got[tab][0] == expected[tab][0], tab  # the metrics
+        assert len(got[tab][1]) == len(expected[tab][1]), tab
+        for a, b in zip(got[tab][1], expected[tab][1]):
+            pd.testing.assert_frame_equal(a, b)
+        assert got[tab][2] == expected[tab][2], tab  # the findings, numbers included
+    k = {"abc": 3, "survey": 2, "population": 9}[source]
+    assert metrics(linked)["p: tell the truth"] == fmt4(ldp.krr_probabilities(0.5, k)[0])
+
+
+@pytest.mark.parametrize(("query", "bad", "default"), [
+    ({"ldp_eps": "abc"}, "ldp_eps", 1.0),
+    ({"ldp_eps": "0.4", "ldp_n": "20,000"}, "ldp_eps", 1.0),  # not on the slider
+    ({"ldp_flip": "x", "ldp_eps": "0.5"}, "ldp_flip", 0),
+    ({"ldp_flip": "-1"}, "ldp_flip", 0),
+    ({"ldp_source": "nope", "ldp_seed": "7"}, "ldp_source", "survey"),
+    ({"ldp_yes": "200"}, "ldp_yes", 30),
+    ({"ldp_source": SOURCE_URL["usa"], "ldp_k": "500"}, "ldp_k", 10),
+    ({"ldp_seed": "x"}, "ldp_seed", SEED),
+    ({"ldp_tab": AGGREGATE, "ldp_method": "nope", "ldp_eps": "0.5"}, "ldp_method", "unbiased"),
+    ({"ldp_tab": MSE, "ldp_reps": "9"}, "ldp_reps", 200),
+    ({"ldp_tab": "nope"}, "ldp_tab", DEMO),
+], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else None)
+def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
+    at = start(query=query)
+    assert not errors(at)
+    [note] = warnings(at)
+    assert "could not be used" in note and bad in note, note
+    assert not [k for k in set(query) - {bad} if k in note], note
+    assert bad not in at.query_params
+    assert at.session_state[bad] == default
+    # Everything else is as the link says, and the page works.
+    for key, value in query.items():
+        if key != bad:
+            assert at.query_params[key] == value
+    if "ldp_eps" in query and bad != "ldp_eps":
+        assert at.select_slider(key="ldp_eps").value == 0.5
+    if "ldp_seed" in query and bad != "ldp_seed":
+        assert at.number_input(key="ldp_seed").value == 7
+    assert metrics(at)["p: tell the truth"]
+    tab = at.session_state["ldp_tab"]
+    assert [n for n, _ in kit(at).tables] == KIT[tab][1]
+    assert len(kit(at).findings) == 2
+
+
+def without_help(node, seen: list[str]) -> list[str]:
+    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
+    collects every one checked."""
+    missing = []
+    kind = getattr(node, "type", None)
+    if kind in HELP_KINDS:
+        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
+        seen.append(name)
+        if not node.proto.help.strip():
+            missing.append(name)
+    elif kind == "popover":
+        seen.append(f"popover {node.proto.popover.label}")
+        if not node.proto.popover.help.strip():
+            missing.append(f"popover {node.proto.popover.label}")
+    for child in getattr(node, "children", {}).values():
+        missing += without_help(child, seen)
+    return missing
+
+
+def test_every_control_has_help():
+    at = start(query={"ldp_reps": "50"})
+    seen: list[str] = []
+    for source in ("survey", "abc", "korea"):
+        at.selectbox(key="ldp_source").set_value(source)
+        for tab in TABS:
+            open_tab(at, tab)
+            assert not without_help(at.main, seen), (source, tab)
+    at.selectbox(key="ldp_source").set_value("upload")
+    run(at)
+    assert not without_help(at.main, seen)
+    kinds = {name.split()[0] for name in seen}
+    assert {"selectbox", "slider", "select_slider", "number_input", "button", "download_button",
+            "page_link", "popover", "radio", "file_uploader"} <= kinds, kinds
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def fmt_big(v: float) -> str:
+    """The page's 4 significant digits, 10⁴ and above as 7.85·10⁷."""
+    if abs(v) < 1e4:
+        return f"{v:.4g}"
+    mantissa, exponent = f"{v:.2e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+def test_the_report_gets_findings_settings_charts_and_tables():
+    at = start(query={"ldp_reps": "50", "ldp_eps": "0.5"})
+    p, q = ldp.krr_probabilities(0.5, 2)
+    for tab, (charts, tables) in KIT.items():
+        open_tab(at, tab)
+        found = kit(at)
+        assert [n for n, _ in found.figures] == charts, tab
+        assert [n for n, _ in found.tables] == tables, tab
+        assert all(len(figures.figure_data(f)) for _, f in found.figures)
+        assert len(found.findings) == 2, found.findings
+        assert f"truth with probability {p:.2%}" in found.findings[0]
+        assert found.parameters["seed"] == str(SEED)
+        assert found.parameters["privacy ε"] == "0.5"
+        assert found.parameters["p (truth)"] == fmt4(p)
+        assert found.parameters["q (a given lie)"] == fmt4(q)
+        assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
+                   f"{len(tables)} table(s)." == c.value for c in at.caption)
+        # The exports under each chart (data, chart) and table, and the report's.
+        assert {d.key for d in at.get("download_button")} == {
+            "page_report_download", *DOWNLOADS[tab]}, tab
+    # The tab findings carry the tabs' numbers.
+    open_tab(at, DEMO)
+    told = int(frame(at, "coin u")["u < p: tells the truth"].sum())
+    assert f"{told} of 20 users told the truth" in kit(at).findings[1]
+    assert kit(at).parameters["coin flips of the demo"] == "0"
+    open_tab(at, MSE)
+    mse = frame(at, "MSE")
+    here = mse[(mse["ε"] == 0.5) & (mse["method"] == "unbiased")].iloc[0]
+    assert f"per category is {fmt_big(here['MSE'])}" in kit(at).findings[1]
+    assert kit(at).parameters["replicates R per ε"] == "50"
+    found = kit(at)
+    html = report.html_report(found.title, findings=found.findings, parameters=found.parameters,
+                              figures=found.figures, tables=found.tables, notes=found.notes)
+    assert "Error against privacy" in html and "replicates R per ε" in html
+
+
+def test_a_stopped_page_still_has_its_link_and_report():
+    at = start(query={"ldp_source": SOURCE_URL["upload"], "ldp_eps": "0.5"})
+    assert any("Upload a CSV file" in i.value for i in at.info)
+    [link] = [c.value for c in at.code]
+    assert parse_qs(link.split("?", 1)[1]) == {"ldp_source": [SOURCE_URL["upload"]],
+                                              "ldp_eps": ["0.5"]}
+    assert any(c.value == "0 finding(s), 0 chart(s), 0 table(s)." for c in at.caption)

@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 import widgets
 from conftest import APP_PATH, assert_clean, open_page, run, upload_file
-from dpcore import datasets
+from dpcore import datasets, figures, report
 from dpcore import substitution as rs
 
 PAGE = "views/substitution.py"
@@ -500,8 +500,11 @@ def test_paper_grid_button_runs_and_keeps_its_result():
         assert wide.loc[row, (group, "A⁻¹Y*")] == pytest.approx(by.loc["unbiased", "actual"])
         assert wide.loc[row, (group, "bound")] == pytest.approx(by.loc["source", "bound"])
         assert wide.loc[row, (group, "draws")] == pytest.approx(by.loc["source", "draws"])
-    [download] = at.get("download_button")
-    assert download.proto.label == "Download the full table (CSV)"
+    # Its CSV download (the page kit's) and the report get the full table.
+    assert [d for d in at.get("download_button") if d.key == "rs_grid_table_csv"]
+    name = f"The source's grid, R = 10, seed {SEED}"
+    [full] = [t for n, t in at.session_state["_page_kit"].tables if n == name]
+    pd.testing.assert_frame_equal(full.reset_index(drop=True), expected.reset_index(drop=True))
     # Kept: another tab and back shows it again, without pressing the button.
     results = at.session_state["rs_grid_results"]
     assert list(results) == [(10, SEED)]
@@ -605,3 +608,205 @@ def test_extremes_are_clean_on_every_tab(query):
         open_tab(at, tab)
         assert_clean(at)
         assert not errors(at), tab
+
+
+# ---------------------------------------------------------------------------
+# the page kit: a shareable view, the report, help on every control
+# ---------------------------------------------------------------------------
+
+# Every control bound to the URL, at a value other than its default (rs_tab aside).
+SHARED = {"rs_source": SOURCE_URL["korea_central"], "rs_N": "20", "rs_l": "3",
+          "rs_n": "20,000", "rs_gamma": "5", "rs_reps": "50", "rs_seed": "7",
+          "rs_rho1": "0.1", "rs_rho2": "0.6"}
+# What each tab gives the report: its charts and its tables, by name.
+KIT = {RELEASE: (["One release: true, released and reconstructed counts"],
+                 ["One release: counts per category"]),
+       ACCURACY: (["Relative standard error against l"], []),
+       COST: (["Cost of re-draws against l"], []),
+       PRIVACY: (["Privacy ε against l"], ["Privacy breaches (Theorem 3.1)"]),
+       BIAS: (["Bias per category"], [])}
+DOWNLOADS = {RELEASE: ("rs_fig_counts_csv", "rs_fig_counts_html", "rs_counts_table_csv"),
+             ACCURACY: ("rs_fig_error_csv", "rs_fig_error_html"),
+             COST: ("rs_fig_cost_csv", "rs_fig_cost_html"),
+             PRIVACY: ("rs_fig_eps_csv", "rs_fig_eps_html", "rs_breach_table_csv"),
+             BIAS: ("rs_fig_bias_csv", "rs_fig_bias_html")}
+HELP_KINDS = ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
+              "download_button", "file_uploader", "checkbox", "toggle", "text_input",
+              "multiselect", "page_link")
+
+
+def kit(at: AppTest):
+    return at.session_state["_page_kit"]
+
+
+def set_by_hand(at: AppTest) -> AppTest:
+    """The values of SHARED, set through the widgets; the tab Privacy open."""
+    at.selectbox(key="rs_source").set_value("korea_central")
+    run(at)
+    at.slider(key="rs_N_slider").set_value(20)
+    run(at)
+    at.slider(key="rs_l_slider").set_value(3)
+    at.select_slider(key="rs_n").set_value(20_000)
+    at.select_slider(key="rs_gamma").set_value(5.0)
+    at.select_slider(key="rs_reps").set_value(50)
+    at.number_input(key="rs_seed").set_value(7)
+    run(at)
+    open_tab(at, PRIVACY)
+    at.number_input(key="rs_rho1").set_value(0.1)
+    at.number_input(key="rs_rho2").set_value(0.6)
+    return run(at)
+
+
+def shown_on_every_tab(at: AppTest) -> dict[str, tuple]:
+    """Each tab's metrics, tables and the findings it gives the report."""
+    shown = {}
+    for tab in TABS:
+        open_tab(at, tab)
+        assert not errors(at), tab
+        shown[tab] = (metrics(at), [d.value for d in at.dataframe], list(kit(at).findings))
+    return shown
+
+
+def test_a_link_reproduces_the_view_set_by_hand():
+    linked = start(PRIVACY, SHARED | {"rs_tab": PRIVACY})
+    assert not at_warnings(linked)
+    assert linked.session_state["rs_tab"] == PRIVACY
+    assert linked.selectbox(key="rs_source").value == "korea_central"
+    assert linked.slider(key="rs_N_slider").value == 20
+    assert linked.slider(key="rs_l_slider").value == 3
+    assert linked.select_slider(key="rs_n").value == 20_000
+    assert linked.select_slider(key="rs_gamma").value == 5.0
+    assert linked.select_slider(key="rs_reps").value == 50
+    assert linked.number_input(key="rs_seed").value == 7
+    assert linked.number_input(key="rs_rho1").value == 0.1
+    assert linked.number_input(key="rs_rho2").value == 0.6
+    # A browser rewrites rs_tab in the URL when another tab is opened; AppTest keeps the
+    # link's value, so it is dropped here before the tabs are opened one by one.
+    linked.query_params.pop("rs_tab")
+    by_hand = set_by_hand(start())
+    # The ranged sliders write their value to the URL themselves.
+    assert by_hand.query_params["rs_N"] == "20" and by_hand.query_params["rs_l"] == "3"
+    expected, got = shown_on_every_tab(by_hand), shown_on_every_tab(linked)
+    for tab in TABS:
+        assert got[tab][0] == expected[tab][0], tab  # the metrics
+        assert len(got[tab][1]) == len(expected[tab][1]), tab
+        for a, b in zip(got[tab][1], expected[tab][1]):
+            pd.testing.assert_frame_equal(a, b)
+        assert got[tab][2] == expected[tab][2], tab  # the findings, numbers included
+    assert metrics(linked)["ε_l (l = 3)"] == fmt4(rs.extended_epsilon(20, 5.0, 3))
+
+
+def at_warnings(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize(("query", "bad", "default"), [
+    ({"rs_gamma": "abc"}, "rs_gamma", GAMMA),
+    ({"rs_gamma": "1", "rs_l": "3", "rs_seed": "7"}, "rs_gamma", GAMMA),
+    ({"rs_source": "nope", "rs_gamma": "5"}, "rs_source", "normal"),
+    ({"rs_reps": "7"}, "rs_reps", REPS),
+    ({"rs_n": "-5"}, "rs_n", RECORDS),
+    ({"rs_seed": "x"}, "rs_seed", SEED),
+    ({"rs_tab": "nope"}, "rs_tab", RELEASE),
+    ({"rs_tab": PRIVACY, "rs_rho1": "2", "rs_rho2": "0.6"}, "rs_rho1", 0.05),
+], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else None)
+def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
+    at = start(query=query)
+    assert not errors(at)
+    [note] = at_warnings(at)
+    assert "could not be used" in note and bad in note, note
+    assert not [k for k in set(query) - {bad} if k in note], note
+    assert bad not in at.query_params
+    assert at.session_state[bad] == default
+    # Everything else is as the link says, and the page works.
+    for key, value in query.items():
+        if key != bad:
+            assert at.query_params[key] == value
+    if "rs_l" in query:
+        assert at.slider(key="rs_l_slider").value == 3
+    if "rs_gamma" in query and bad != "rs_gamma":
+        assert at.select_slider(key="rs_gamma").value == 5.0
+    if "rs_rho2" in query:
+        assert at.number_input(key="rs_rho2").value == 0.6
+    tab = at.session_state["rs_tab"]
+    assert [n for n, _ in kit(at).figures] == KIT[tab][0]
+    assert len(kit(at).findings) >= 2
+
+
+def without_help(node, seen: list[str]) -> list[str]:
+    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
+    collects every one checked."""
+    missing = []
+    kind = getattr(node, "type", None)
+    if kind in HELP_KINDS:
+        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
+        seen.append(name)
+        if not node.proto.help.strip():
+            missing.append(name)
+    elif kind == "popover":
+        seen.append(f"popover {node.proto.popover.label}")
+        if not node.proto.popover.help.strip():
+            missing.append(f"popover {node.proto.popover.label}")
+    for child in getattr(node, "children", {}).values():
+        missing += without_help(child, seen)
+    return missing
+
+
+def test_every_control_has_help():
+    at = start(query={"rs_reps": "10"})
+    seen: list[str] = []
+    for tab in TABS:
+        open_tab(at, tab)
+        assert not without_help(at.main, seen), tab
+    at.selectbox(key="rs_source").set_value("upload")
+    run(at)
+    assert not without_help(at.main, seen)
+    kinds = {name.split()[0] for name in seen}
+    assert {"selectbox", "slider", "select_slider", "number_input", "button", "download_button",
+            "page_link", "popover", "radio", "file_uploader"} <= kinds, kinds
+
+
+def test_the_report_gets_findings_settings_charts_and_tables():
+    """The source's example: γ = 10, l = 4."""
+    at = start(query={"rs_l": "4"})
+    eps, bound = rs.extended_epsilon(N, GAMMA, 4), 4 * math.log(GAMMA)
+    errors_ = expected_errors(shape(), l=4)
+    for tab, (charts, tables) in KIT.items():
+        open_tab(at, tab)
+        found = kit(at)
+        assert [n for n, _ in found.figures] == charts, tab
+        assert [n for n, _ in found.tables] == tables, tab
+        assert all(len(figures.figure_data(f)) for _, f in found.figures)
+        assert len(found.findings) == (3 if tab == PRIVACY else 2), found.findings
+        assert (f"release is ε = {eps:.3g}-locally differentially private, against "
+                f"{bound:.3g} for the source's bound") in found.findings[0]
+        assert found.parameters["seed"] == str(SEED)
+        assert found.parameters["values per record l"] == "4"
+        assert found.parameters["amplification γ"] == "10"
+        assert found.parameters["records n"] == "5,000"
+        assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
+                   f"{len(tables)} table(s)." == c.value for c in at.caption)
+        # The exports under each chart (data, chart) and table, and the report's.
+        assert {d.key for d in at.get("download_button")} == {
+            "page_report_download", *DOWNLOADS[tab]}, tab
+    # The tab findings carry the tabs' numbers.
+    open_tab(at, ACCURACY)
+    assert f"exactly {errors_.loc['source', 'exact']:.3g} and " \
+        f"{errors_.loc['unbiased', 'exact']:.3g}" in kit(at).findings[1]
+    open_tab(at, BIAS)
+    assert f"{errors_.loc['source', 'bias']:.3%}" in kit(at).findings[1]
+    open_tab(at, PRIVACY)
+    found = kit(at)
+    assert found.parameters["breach: prior ρ₁"] == "0.05"
+    html = report.html_report(found.title, findings=found.findings, parameters=found.parameters,
+                              figures=found.figures, tables=found.tables, notes=found.notes)
+    assert "Privacy breaches (Theorem 3.1)" in html and "overstates the exact" in html
+
+
+def test_a_stopped_page_still_has_its_link_and_report():
+    at = start(query={"rs_source": SOURCE_URL["upload"], "rs_gamma": "5"})
+    assert any("Upload a CSV file" in i.value for i in at.info)
+    [link] = [c.value for c in at.code]
+    assert parse_qs(link.split("?", 1)[1]) == {"rs_source": [SOURCE_URL["upload"]],
+                                              "rs_gamma": ["5"]}
+    assert any(c.value == "0 finding(s), 0 chart(s), 0 table(s)." for c in at.caption)

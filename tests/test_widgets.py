@@ -112,3 +112,24 @@ def test_same_compares_link_text_with_widget_values(url, value, same):
 def test_slug_makes_file_names():
     assert widgets._slug("Error against privacy (ε)") == "error_against_privacy"
     assert widgets._slug("***") == "export"
+
+
+def ranged_page():
+    import streamlit as st
+
+    import widgets
+
+    widgets.page_header("Ranged")
+    st.write(f"value {widgets.ranged_slider('N', 2, 10, default=5, key='rn', help='N')}")
+    widgets.page_footer()
+
+
+@pytest.mark.parametrize("raw, value, named", [("7", 7, False), ("abc", 5, True),
+                                                ("2.5", 5, True), ("40", 10, False)])
+def test_ranged_slider_link_values(raw, value, named):
+    at = AppTest.from_function(ranged_page, default_timeout=30)
+    at.query_params["rn"] = raw
+    at.run()
+    assert not at.exception
+    assert any(f"value {value}" in m.value for m in at.markdown)
+    assert ("rn" in warnings_text(at)) is named

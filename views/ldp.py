@@ -181,8 +181,9 @@ def guarantee(data: Data, eps: float) -> None:
                    help="The largest ratio of the probabilities of one report under two true "
                    "answers: the ε-LDP guarantee.")
     others = "the other answer" if k == 2 else f"one of the other k − 1 = {k - 1} answers"
-    widgets.settings({"data": data.what, "categories k": k, "users N": f"{data.counts.sum():,.0f}",
-                      "privacy ε": f"{eps:g}", "p (truth)": fmt_prob(p), "q (a given lie)": fmt_prob(q)})
+    widgets.settings({"data": data.what, "categories k": k,
+                      "users N": f"{data.counts.sum():,.0f}", "privacy ε": f"{eps:g}",
+                      "p (truth)": fmt_prob(p), "q (a given lie)": fmt_prob(q)})
     widgets.finding(
         f"Each user tells the truth with probability {p:.2%}; any report is at most "
         f"{fmt_ratio(p / q)} times more likely under one true answer than under another: "
@@ -199,8 +200,37 @@ def guarantee(data: Data, eps: float) -> None:
 
 # --- 1. One user at a time -----------------------------------------------------------------------
 
+FLIP = "ldp_flip"  # URL parameter and state: how often "Flip again" was pressed
+
+
+def flips() -> int:
+    """How often "Flip again" was pressed: kept in the URL, so a link shows the same coins.
+
+    A URL value that is not a whole number ≥ 0 is dropped and 0 is used; the page kit
+    then names it among the link's settings that could not be used.
+    """
+    text = st.query_params.get(FLIP)
+    if text is not None:
+        try:
+            value = int(text)
+        except ValueError:
+            value = -1
+        if value >= 0:
+            st.session_state[FLIP] = value
+            return value
+        st.query_params.pop(FLIP)
+        st.session_state[FLIP] = 0
+        return 0
+    value = int(st.session_state.get(FLIP, 0))
+    if value:  # back from another page: the URL shows it again
+        st.query_params[FLIP] = str(value)
+    return value
+
+
 def _flip_again() -> None:
-    st.session_state["ldp_flip"] = st.session_state.get("ldp_flip", 0) + 1
+    value = flips() + 1
+    st.session_state[FLIP] = value
+    st.query_params[FLIP] = str(value)
 
 
 def one_user(data: Data, eps: float, seed: int) -> None:
@@ -213,11 +243,11 @@ def one_user(data: Data, eps: float, seed: int) -> None:
            "likely") + f". Here are {len(data.demo)} users"
         + (" of your file (its first rows)." if not data.sampled else " drawn from the data.")
     )
-    st.session_state.setdefault("ldp_flip", 0)
     st.button("Flip again", key="ldp_flip_btn", on_click=_flip_again, icon=":material/casino:",
-              help="The same users flip their coins again: new coins, new reports.")
-    table = ldp.krr_demo_table(data.demo, eps, k, labels=data.labels,
-                               rng=[seed, 3, st.session_state["ldp_flip"]])
+              help="The same users flip their coins again: new coins, new reports. The link "
+              "to this view counts the flips, so it shows the same coins.")
+    flipped = flips()
+    table = ldp.krr_demo_table(data.demo, eps, k, labels=data.labels, rng=[seed, 3, flipped])
     shown = table.rename(columns={"user": "user", "true": "true answer", "coin": "coin u",
                                   "told_truth": "u < p: tells the truth",
                                   "reported": "reported answer"})
@@ -227,6 +257,11 @@ def one_user(data: Data, eps: float, seed: int) -> None:
     told = int(table["told_truth"].sum())
     st.caption(f"{told} of {len(table)} users told the truth (expected {len(table) * p:.1f}). "
                "A reported answer alone says little about a user: it may well be a lie.")
+    widgets.settings({"coin flips of the demo": flipped})
+    widgets.finding(
+        f"In the demo, {told} of {len(table)} users told the truth (expected "
+        f"{len(table) * p:.1f} at p = {p:.2%}): a single report may well be a lie, so it says "
+        "little about its user.")
 
 
 # --- 2. The aggregate ------------------------------------------------------------------------
@@ -269,6 +304,8 @@ def aggregate(data: Data, eps: float, seed: int) -> None:
                "variance at the true counts (about 95% of estimates fall within them). For "
                "the other estimators they are a guide, cut at 0: their errors are smaller, and "
                "not symmetric, near 0.")
+    widgets.report_note("Whiskers and ± 2 SE: from the unbiased estimator's exact variance at "
+                        "the true counts; for the other estimators only a guide, cut at 0.")
     table = pd.DataFrame({"category": data.labels, "true n_v": data.counts,
                           "reported N_v": reported, "estimate n̂_v": estimate,
                           "± 2 SE": two_se})
@@ -308,6 +345,8 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
     if grid[-1] < REPS_GRID[-1]:
         st.caption(f"With k = {k} categories R stops at {grid[-1]:,}, which keeps a run "
                    "around a second.")
+        widgets.report_note(f"With k = {k} categories the replicates R stop at {grid[-1]:,}.")
+    widgets.settings({"replicates R per ε": f"{reps:,}"})
     run_key = (tuple(data.counts), int(reps), int(seed))
     last = st.session_state.get("ldp_mse_last")
     if last is None or last["key"] != run_key:
@@ -331,6 +370,16 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
                    f"replicates, ± {row['se']:.2g} (one standard error).")
     cols[-1].metric("theory (unbiased)", fmt_big(here.loc["unbiased", "theory"]), border=True,
                     help="The unbiased estimator's mean variance over the categories.")
+    best = here["mse"].idxmin()
+    if fmt_big(here.loc[best, "mse"]) == fmt_big(here.loc["unbiased", "mse"]):
+        best = "unbiased"  # as good as the best, to the digits shown
+    widgets.finding(
+        f"At ε = {eps:g} the unbiased estimate's mean squared error per category is "
+        f"{fmt_big(here.loc['unbiased', 'mse'])} "
+        f"(exactly {fmt_big(here.loc['unbiased', 'theory'])})"
+        + ("; no other estimator does better here." if best == "unbiased" else
+           f"; the best here, {ESTIMATOR_LABELS[best]}, reaches {fmt_big(here.loc[best, 'mse'])}.")
+        + f" Simulated over R = {reps:,} replicates.")
     st.latex(r"\mathrm{MSE}_{\text{unbiased}} = \frac1k\sum_v \operatorname{Var}(\hat n_v) = "
              r"\frac{N q(1-q)}{(p-q)^2} + \frac{N}{k}\,\frac{1-p-q}{p-q}")
     st.markdown(
@@ -389,6 +438,11 @@ def guarantee_section(data: Data, eps: float) -> None:
     st.latex(r"P = \frac{1}{\gamma + k - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "
              r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
              r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \gamma = e^\varepsilon")
+    widgets.finding(
+        f"The worst case for a user is a report equal to their true answer: told truthfully "
+        f"(p = {fmt_prob(p)}) under it, as a lie (q = {fmt_prob(q)}) under any other, a ratio "
+        f"of e^ε = {fmt_ratio(p / q)}. k-RR with k = {k} is random substitution with a "
+        f"γ-diagonal matrix, γ = e^ε = {fmt_ratio(p / q)}.")
     substitution_link(data, p / q)
     linked_eps = widgets.nearest_on_grid(eps, FDP_KRR_EPS_GRID)
     linked_k = min(k, FDP_K_MAX)
@@ -430,6 +484,7 @@ if DATA is None:
 SEED = int(st.session_state["ldp_seed"])
 with st.container(border=True):
     guarantee(DATA, EPS)
+widgets.settings({"seed": SEED})
 
 # Only the open tab runs (the tab is bound to the URL, so it is tracked).
 SECTIONS = {

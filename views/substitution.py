@@ -235,6 +235,33 @@ def summary(s: Settings) -> None:
         f"most γ = {widgets.fmt_number(s.gamma)} times more likely under one true value than "
         f"under another: **ln γ = {math.log(s.gamma):.4g}-local differential privacy**, k-ary "
         f"randomized response with k = N.{extended}")
+    reduced = f" (the slider's {s.reps_chosen:,}, reduced)" if s.reps < s.reps_chosen else ""
+    widgets.settings({
+        "data": s.data.what, "categories N": n_cat, "records n": f"{s.n:,}",
+        "amplification γ": widgets.fmt_number(s.gamma),
+        "ε = ln γ (one substitution)": f"{math.log(s.gamma):.4g}",
+        "values per record l": s.l, "repetitions R": f"{s.reps:,}{reduced}", "seed": s.seed})
+    # The exact relative standard errors: no simulation, microseconds.
+    errors = {kind: rs.expected_standard_error(s.x, s.gamma, s.l, estimator=kind)
+              for kind in ("source", "unbiased")}
+    if s.l == 1:
+        widgets.finding(
+            f"With γ = {widgets.fmt_number(s.gamma)} and l = 1 (N = {n_cat} categories, "
+            f"n = {s.n:,} records) every record's release is ε = ln γ = {eps_l:.3g}-locally "
+            f"differentially private (k-ary randomized response with k = N); the reconstruction "
+            f"M⁻¹Y has a relative standard error σ_X̂/‖X‖ of {errors['unbiased']:.3g} (exact).")
+    else:
+        widgets.finding(
+            f"With γ = {widgets.fmt_number(s.gamma)}, l = {s.l} (N = {n_cat} categories, "
+            f"n = {s.n:,} records) every record's release is ε = {eps_l:.3g}-locally "
+            f"differentially private, against {s.l * math.log(s.gamma):.3g} for the source's "
+            f"bound l × ln γ; the unbiased reconstruction A⁻¹Y* has a relative standard error "
+            f"σ_X̂/‖X‖ of {errors['unbiased']:.3g}, the source's X̂*/l "
+            f"{errors['source']:.3g} (exact).")
+    if reduced:
+        widgets.report_note(
+            f"R is reduced from {s.reps_chosen:,} to {s.reps:,} for N = {n_cat} and l = {s.l}, "
+            "which keeps a rerun under about a quarter of a second.")
 
 
 # --- Shared simulations ----------------------------------------------------------------------
@@ -288,9 +315,10 @@ def release_section(s: Settings) -> None:
            "it is drawn divided by l).")
         + " The server knows M and inverts it.")
     cols = st.columns(4)
+    one_error = {}
     for col, kind, estimate in ((cols[0], "source", source), (cols[1], "unbiased", unbiased)):
         # dpcore.substitution's relative error √(mean ‖X̂ − X‖²)/‖X‖, here of one release.
-        error = rs._relative_error(estimate, s.x.astype(float))[0]
+        error = one_error[kind] = rs._relative_error(estimate, s.x.astype(float))[0]
         col.metric(f"‖X̂ − X‖/‖X‖, {SHORT[kind]}", f"{error:.4g}", border=True,
                    help="The relative error of this one release's reconstruction: the length "
                    "of the error vector over the length of the true counts.")
@@ -299,8 +327,22 @@ def release_section(s: Settings) -> None:
                    "in a record's set included.")
     cols[3].metric("n·l", f"{s.n * s.l:,}", border=True,
                    help="The values released: l per record. Draws beyond n·l are re-draws.")
-    st.plotly_chart(figures.substitution_counts_figure(
-        s.data.labels, s.x, y, source, unbiased, l=s.l), key="rs_fig_counts")
+    widgets.chart(figures.substitution_counts_figure(
+        s.data.labels, s.x, y, source, unbiased, l=s.l), key="rs_fig_counts",
+        name="One release: true, released and reconstructed counts")
+    if s.l == 1:
+        widgets.finding(
+            f"One release of Algorithm 1 (seed {s.seed}): its reconstruction M⁻¹Y is off by "
+            f"‖X̂ − X‖/‖X‖ = {one_error['unbiased']:.3g}.")
+    else:
+        widgets.finding(
+            f"One release of Algorithm 2 with l = {s.l} (seed {s.seed}): the reconstruction is "
+            f"off by ‖X̂ − X‖/‖X‖ = {one_error['source']:.3g} for the source's X̂*/l and "
+            f"{one_error['unbiased']:.3g} for the unbiased A⁻¹Y*; it took {release.draws:,} "
+            f"random draws for n·l = {s.n * s.l:,} released values.")
+    widgets.report_note("Both reconstructions can go below 0: the released counts are pulled "
+                        "towards the uniform distribution, and the reconstruction undoes that "
+                        "on average, not count by count.")
     if s.l == 1:
         st.caption("At l = 1 both reconstructions are Theorem 3.2's: their markers coincide. "
                    "They can go below 0; the released Y is pulled towards the uniform "
@@ -311,7 +353,8 @@ def release_section(s: Settings) -> None:
     table = pd.DataFrame({"category": s.data.labels, "X (true)": s.x,
                           f"{released} (released)": y, "X̂*/l (source)": source,
                           "A⁻¹Y* (unbiased)": unbiased})
-    st.dataframe(table, hide_index=True, key="rs_counts_table", column_config={
+    widgets.table(table, key="rs_counts_table", name="One release: counts per category",
+                  hide_index=True, column_config={
         "X̂*/l (source)": st.column_config.NumberColumn(format="%.2f"),
         "A⁻¹Y* (unbiased)": st.column_config.NumberColumn(format="%.2f")})
     st.latex(r"\hat X = M^{-1}Y:\quad \hat X_i = \frac{\gamma + N - 1}{\gamma - 1}\,Y_i - "
@@ -350,9 +393,25 @@ def accuracy_section(s: Settings) -> None:
          "source": rs.expected_standard_error(s.x, s.gamma, j),
          "unbiased": rs.expected_standard_error(s.x, s.gamma, j, estimator="unbiased")}
         for j in l_values(s)])
-    st.plotly_chart(figures.substitution_error_figure(
-        curves, current_l=s.l, points=errors.reset_index()), key="rs_fig_error")
+    widgets.chart(figures.substitution_error_figure(
+        curves, current_l=s.l, points=errors.reset_index()), key="rs_fig_error",
+        name="Relative standard error against l")
     above = curves[(curves["source"] > curves["bound"]) | (curves["unbiased"] > curves["bound"])]
+    simulated = {kind: f"{errors.loc[kind, 'actual']:.3g} ± {errors.loc[kind, 'actual_se']:.2g}"
+                 for kind in ("source", "unbiased")}
+    widgets.finding(
+        f"Over R = {s.reps:,} simulated releases the relative standard error σ_X̂/‖X‖ is "
+        + (f"{simulated['unbiased']} (exactly {errors.loc['unbiased', 'exact']:.3g})"
+           if s.l == 1 else
+           f"{simulated['source']} for the source's X̂*/l and {simulated['unbiased']} for the "
+           f"unbiased A⁻¹Y* (exactly {errors.loc['source', 'exact']:.3g} and "
+           f"{errors.loc['unbiased', 'exact']:.3g})")
+        + f"; Theorem 4.1's bound / √l is {bound:.3g}.")
+    if len(above):
+        widgets.report_note(
+            "Theorem 5.2's 1/√l assumes the l draws of a record are independent; Algorithm 2 "
+            "re-draws repeated values, so the exact errors fall more slowly: here the bound / √l "
+            f"no longer bounds them from l = {int(above['l'].min())}.")
     st.caption(
         "At l = 1 the bound sits above the truth: it replaces ‖X‖ by its smallest possible "
         "value n/√N, which only uniform data reach. Its 1/√l (Theorem 5.2) assumes the l "
@@ -416,17 +475,15 @@ def paper_grid_section(s: Settings) -> None:
     counts = [c for c in wide.columns if c[1] in ("N", "n", "draws")]
     styled = wide.style.format("{:.4f}", subset=[c for c in wide.columns if c[0] != "data"]) \
         .format("{:,.0f}", subset=counts).format("{:g}", subset=[("data", "γ")])
-    st.dataframe(styled, hide_index=True, key="rs_grid_table")
+    # Its CSV (and the report) get the full table: one row per cell and estimator.
+    widgets.table(styled, key="rs_grid_table", csv=result["table"], hide_index=True,
+                  name=f"The source's grid, R = {reps}, seed {s.seed}")
     st.caption(f"For each l: the actual errors √(mean ‖X̂ − X‖²)/‖X‖ of X̂*/l (the source's) "
                "and of A⁻¹Y*, Theorem 4.1's bound / √l, and the mean number of random draws. "
                f"R = {reps:,} releases per cell, seed {s.seed}; ran in "
-               f"{result['seconds']:.1f} s.")
-    st.download_button(
-        "Download the full table (CSV)", result["table"].to_csv(index=False),
-        file_name=f"random_substitution_grid_R{reps}_seed{s.seed}.csv", mime="text/csv",
-        key="rs_grid_csv", on_click="ignore", icon=":material/download:",
-        help="Every cell and estimator with the Monte Carlo standard errors, the exact errors, "
-        "the relative bias, n·l and the exact expected draws.")
+               f"{result['seconds']:.1f} s. Its CSV has every cell and estimator with the Monte "
+               "Carlo standard errors, the exact errors, the relative bias, n·l and the exact "
+               "expected draws.")
 
 
 # --- 3. Cost -----------------------------------------------------------------------------------
@@ -458,7 +515,16 @@ def cost_section(s: Settings) -> None:
     table = pd.DataFrame([
         {"l": j, "draws_ratio": rs.expected_draws(s.n, n_cat, s.gamma, j) / (s.n * j),
          "collision": rs.collision_probability(n_cat, s.gamma, j)} for j in l_values(s)])
-    st.plotly_chart(figures.substitution_cost_figure(table, current_l=s.l), key="rs_fig_cost")
+    widgets.chart(figures.substitution_cost_figure(table, current_l=s.l), key="rs_fig_cost",
+                  name="Cost of re-draws against l")
+    ratio = expected / (s.n * s.l)
+    widgets.finding(
+        "At l = 1 every record takes one random draw: no re-draws." if s.l == 1 else
+        f"Algorithm 2 is expected to take {fmt_count(expected)} random draws for the "
+        f"n·l = {s.n * s.l:,} released values ({ratio:.4g} per value, {ratio - 1:.1%} re-draws; "
+        f"this release took {release.draws:,}); without re-draws, l = {s.l} independent draws "
+        f"would repeat a value for a record with probability {fmt_big(collision)} "
+        "(Theorem 5.1).")
     st.latex(r"P[s \ge 2] = 1 - \frac{(N - l + l\gamma)\prod_{i=1}^{l-1}(N - i)}"
              r"{(\gamma + N - 1)^l}\ \ (\text{Theorem 5.1})")
     st.caption("The own value, weighted γ, is the likeliest repeat: re-draws grow with γ and "
@@ -504,9 +570,18 @@ def privacy_section(s: Settings) -> None:
         {"l": j, "bound": j * log_gamma,
          "ordered": rs.extended_epsilon(n_cat, s.gamma, j, ordered=True),
          "exact": rs.extended_epsilon(n_cat, s.gamma, j)} for j in range(1, n_cat)])
-    st.plotly_chart(figures.substitution_epsilon_figure(table, current_l=s.l,
-                                                        log_gamma=log_gamma),
-                    key="rs_fig_eps")
+    widgets.chart(figures.substitution_epsilon_figure(table, current_l=s.l,
+                                                      log_gamma=log_gamma),
+                  key="rs_fig_eps", name="Privacy ε against l")
+    widgets.finding(
+        f"One substitution with γ = {widgets.fmt_number(s.gamma)} is exactly ε = ln γ = "
+        f"{log_gamma:.3g}-locally differentially private; its price is the condition number "
+        f"of M, {fmt_big(rs.condition_number(n_cat, s.gamma))}: how much inverting M "
+        "amplifies noise." if s.l == 1 else
+        f"The source's bound l × ln γ = {eps_bound:.3g} overstates the exact "
+        f"ε_l = {eps_l:.3g} by a factor {fmt_big(amplification(eps_bound - eps_l))} in "
+        "probability ratio: the released set hides the order of its values (released in the "
+        f"order drawn, ε = {eps_ordered:.3g}).")
     st.latex(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{N-1-j}{\gamma+N-1-j},\qquad "
              r"\varepsilon_l = \ln\!\Big[\frac{\pi}{1-\pi}\cdot\frac{N-l}{l}\Big]"
              r"\ \le\ \varepsilon_l^{\text{ordered}} = \ln\gamma + \sum_{j=1}^{l-1}"
@@ -543,9 +618,18 @@ def breach_section(s: Settings, eps_l: float, eps_bound: float) -> None:
          f"no {rho1:g}→{rho2:g} breach": "yes" if eps < math.log(threshold) else "no",
          "largest posterior": rs.posterior_bound(rho1, amplification(eps))}
         for name, eps in rows])
-    st.dataframe(table, hide_index=True, key="rs_breach_table", column_config={
+    widgets.table(table, key="rs_breach_table", name="Privacy breaches (Theorem 3.1)",
+                  hide_index=True, column_config={
         "ε": st.column_config.NumberColumn(format="%.4g"),
         "largest posterior": st.column_config.NumberColumn(format="%.4f")})
+    widgets.settings({"breach: prior ρ₁": f"{rho1:g}", "breach: posterior ρ₂": f"{rho2:g}"})
+    safe = eps_l < math.log(threshold)
+    widgets.finding(
+        f"A {rho1:g}→{rho2:g} privacy breach is impossible below an amplification of "
+        f"{threshold:.4g} (ε < {math.log(threshold):.3g}): the release with l = {s.l} "
+        + ("rules it out" if safe else "does not rule it out")
+        + f" (ε_l = {eps_l:.3g}; a prior of {rho1:g} becomes a posterior of at most "
+        f"{rs.posterior_bound(rho1, amplification(eps_l)):.4f}).")
     st.caption(f"No breach needs an amplification below ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂)) = "
                f"{threshold:.4g} (ε < {math.log(threshold):.4g}). The largest posterior is "
                "γρ₁/(γρ₁ + 1 − ρ₁) with the amplification in place of γ.")
@@ -617,17 +701,24 @@ def bias_section(s: Settings) -> None:
     for col, kind in zip(cols[2:], ("source", "unbiased")):
         col.metric(f"Exact error, {SHORT[kind]}", f"{errors.loc[kind, 'exact']:.4g}",
                    border=True, help="√E‖X̂ − X‖²/‖X‖: variance and squared bias.")
-    st.plotly_chart(figures.substitution_bias_figure(
+    widgets.chart(figures.substitution_bias_figure(
         s.data.labels, s.x, rs.reconstruction_bias(s.x, s.gamma, s.l), estimates),
-        key="rs_fig_bias")
+        key="rs_fig_bias", name="Bias per category")
     st.caption(f"Markers: the mean of X̂ − X over the R = {s.reps:,} releases of the tab "
                "Accuracy, ± 2 standard errors of that mean.")
     source, unbiased = errors.loc["source", "exact"], errors.loc["unbiased", "exact"]
     if s.l == 1:
         st.markdown("At l = 1 there is no re-randomisation: both are Theorem 3.2's unbiased "
                     "reconstruction. Choose l ≥ 2 to see the bias.")
+        widgets.finding("At l = 1 there is no re-randomisation: the reconstruction M⁻¹Y is "
+                        f"unbiased (Theorem 3.2), its relative standard error {source:.3g}.")
         return
     smaller = "the source's X̂*/l" if source < unbiased else "the unbiased A⁻¹Y*"
+    widgets.finding(
+        f"The source's X̂*/l is biased by {fmt_share(errors.loc['source', 'bias'])} of ‖X‖ "
+        f"(exactly), for any n with these proportions; A⁻¹Y* is unbiased. Here {smaller} has "
+        f"the smaller total error ({source:.3g} for X̂*/l, {unbiased:.3g} for A⁻¹Y*); the "
+        "variance part of either falls like 1/√n.")
     st.markdown(
         f"**Bias against variance.** Here {smaller} has the smaller total error "
         f"({source:.4g} for X̂*/l, {unbiased:.4g} for A⁻¹Y*): dividing by l·M instead of A "
@@ -638,7 +729,7 @@ def bias_section(s: Settings) -> None:
 
 
 # ------------------------------------------------------------------------------------------
-st.title(TITLE)
+widgets.page_header(TITLE)
 st.markdown(
     "**Random substitution** replaces each record's value u_k by u_h with probability "
     "m_hk, from a γ-diagonal matrix M: a value is kept γ times as often as it is moved to any "
@@ -656,7 +747,7 @@ with st.container(border=True):
 if SETTINGS is None:
     if WAITING:
         st.info(PROBLEM, icon=":material/upload_file:")
-        st.stop()
+        widgets.stop()
     widgets.show_error(PROBLEM)
 with st.container(border=True):
     summary(SETTINGS)
@@ -677,3 +768,4 @@ for tab, section in zip(st.tabs(list(SECTIONS), key="rs_tab", bind="query-params
                 section(SETTINGS)
             except ValueError as exc:  # dpcore's argument errors, in plain words
                 widgets.show_error(f"These settings cannot be used: {plain(str(exc))}")
+widgets.page_footer()
