@@ -344,8 +344,11 @@ def test_conversion_reads_delta_off_the_curve():
 # ---------------------------------------------------------------------------
 
 def test_auditor_caps_reps_and_runs_small():
-    at = start(AUDITOR, {"fdp_aud_reps": "1,000,000"})  # not an option: ignored
-    assert_quiet(at)
+    at = start(AUDITOR, {"fdp_aud_reps": "1,000,000"})  # not an option: reset, and said so
+    assert_clean(at)
+    assert not at.error
+    [note] = [w.value for w in at.warning]
+    assert "could not be used" in note and "fdp_aud_reps" in note
     reps = at.select_slider(key="fdp_aud_reps")
     assert reps.value == 10_000
     assert reps.options[-1] == "100,000"
@@ -502,3 +505,271 @@ def test_inverse_is_exact_at_the_smallest_delta():
     assert not at.error and not at.warning
     [cap] = [c.value for c in at.caption if c.value.startswith("Check: δ(")]
     assert cap.endswith("is 1e-12.")
+
+
+# ---------------------------------------------------------------------------
+# the page kit: a link reproduces the view, unusable link values, help, report
+# ---------------------------------------------------------------------------
+
+# One view per tab, as (key, kind, value, the value as the URL writes it): radios by
+# their labels, select sliders by their formatted options.
+LINKED = {
+    ATTACKER: [("fdp_family", "radio", "laplace", "Laplace: Lap(0,1) vs Lap(ε,1)"),
+               ("fdp_mu", "slider", 2.5, "2.5"),
+               ("fdp_say_alpha", "select_slider", 0.01, "1%"),
+               ("fdp_t", "slider", 0.5, "0.5")],
+    CURVES: [("fdp_show_rs", "toggle", True, "true"),
+             ("fdp_rs_gamma", "select_slider", 5.0, "5"),
+             ("fdp_rs_n", "slider", 7, "7"),
+             ("fdp_show_lap", "toggle", False, "false"),
+             ("fdp_gauss_sigma", "select_slider", 2.0, "2"),
+             ("fdp_target", "radio", "epsdelta", "f_ε*,δ*"),
+             ("fdp_target_eps", "select_slider", 2.0, "2"),
+             ("fdp_target_delta", "select_slider", 1e-6, "10⁻⁶"),
+             ("fdp_table_delta", "select_slider", 0.0, "0")],
+    GROUP: [("fdp_group_k", "slider", 4, "4"),
+            ("fdp_group_mu", "slider", 0.75, "0.75"),
+            ("fdp_group_curve", "radio", "epsdp", "f_ε,0 (any ε-DP mechanism)"),
+            ("fdp_group_eps", "select_slider", 1.0, "1")],
+    COMPOSITION: [("fdp_comp_n", "slider", 16, "16"),
+                  ("fdp_comp_mu", "slider", 0.75, "0.75"),
+                  ("fdp_comp_eps", "select_slider", 0.2, "0.2")],
+    CONVERSIONS: [("fdp_conv_mu", "slider", 2.0, "2"),
+                  ("fdp_conv_eps", "slider", 3.0, "3"),
+                  ("fdp_inv_eps", "number_input", 2.0, "2"),
+                  ("fdp_inv_delta", "number_input", 1e-6, "1e-06")],
+    AUDITOR: [("fdp_aud_mech", "radio", "krr", "k-RR"),
+              ("fdp_aud_eps", "select_slider", 2.0, "2"),
+              ("fdp_aud_k", "slider", 5, "5"),
+              ("fdp_aud_reps", "select_slider", 1000, "1,000"),
+              ("fdp_seed", "number_input", 7, "7")],
+}
+# What each tab gives the report: its charts and tables (the plain-words box above the
+# tabs gives a finding and settings on every tab).
+KIT = {
+    ATTACKER: (["The attacker's threshold test", "The test's point on the trade-off curve"], []),
+    CURVES: (["Trade-off curves and the target"], ["Privacy parameters of the curves"]),
+    GROUP: (["Group privacy of Gaussian DP", "Group privacy of a general curve"], []),
+    COMPOSITION: (["Composition of Gaussian DP", "Composition of ε-DP and its CLT approximation"],
+                  []),
+    CONVERSIONS: (["Conversion from μ-GDP to (ε, δ)-DP"], []),
+    AUDITOR: (["The auditor's empirical trade-off curve"], ["The auditor's estimates"]),
+}
+CHART_KEYS = {
+    ATTACKER: ("fdp_fig_test", "fdp_fig_test_curve"), CURVES: ("fdp_fig_curves",),
+    GROUP: ("fdp_fig_group_gdp", "fdp_fig_group_f"),
+    COMPOSITION: ("fdp_fig_comp_gdp", "fdp_fig_comp_eps"), CONVERSIONS: ("fdp_fig_delta",),
+    AUDITOR: ("fdp_fig_audit",),
+}
+TABLE_KEYS = {CURVES: ("fdp_table",), AUDITOR: ("fdp_audit_table",)}
+REPORT_FILE = "f_dp_and_gaussian_dp_report.html"
+HELP_KINDS = ("slider", "select_slider", "radio", "toggle", "number_input", "selectbox",
+              "button", "download_button", "page_link")
+
+
+def kit(at: AppTest):
+    return at.session_state["_page_kit"]
+
+
+def widget(at: AppTest, kind: str, key: str):
+    return getattr(at, kind)(key=key)
+
+
+def shown(at: AppTest) -> tuple:
+    """What the view shows: its metrics, tables and the findings and settings it reports."""
+    return (metrics(at), [d.value.to_csv() for d in at.dataframe], list(kit(at).findings),
+            dict(kit(at).parameters))
+
+
+def set_by_hand(at: AppTest, values) -> AppTest:
+    """Set (key, kind, value) through the widgets; a widget that appears or is enabled only
+    once an earlier value is set is set in a later run."""
+    todo = list(values)
+    for _ in range(3):
+        later = []
+        for key, kind, value, _url in todo:
+            try:
+                w = widget(at, kind, key)
+            except KeyError:
+                later.append((key, kind, value, _url))
+                continue
+            if w.disabled:
+                later.append((key, kind, value, _url))
+                continue
+            w.set_value(value)
+        run(at)
+        todo = later
+        if not todo:
+            return at
+    raise AssertionError(f"never shown or enabled: {[k for k, *_ in todo]}")
+
+
+def assert_values(at: AppTest, values) -> None:
+    for key, kind, value, _url in values:
+        got = widget(at, kind, key).value
+        if isinstance(value, float):
+            assert got == pytest.approx(value, rel=1e-12), key
+        else:
+            assert got == value, key
+
+
+@pytest.mark.parametrize("tab", TABS)
+def test_a_link_reproduces_the_view_set_by_hand(tab):
+    values = LINKED[tab]
+    query = {"fdp_tab": tab, **{key: url for key, _kind, _value, url in values}}
+    by_link = start(ATTACKER, query)
+    assert_quiet(by_link)
+    assert_values(by_link, values)
+    by_hand = start(tab)
+    set_by_hand(by_hand, values)
+    assert_quiet(by_hand)
+    assert_values(by_hand, values)
+    assert shown(by_link) == shown(by_hand)
+    # The view is not the default one: the numbers differ from the default view's.
+    assert shown(by_link) != shown(start(tab))
+
+
+def test_a_link_reproduces_the_plain_sentence_and_the_auditor():
+    values = LINKED[ATTACKER] + LINKED[AUDITOR]
+    query = {"fdp_tab": AUDITOR, **{key: url for key, _kind, _value, url in values}}
+    at = start(ATTACKER, query)
+    assert_quiet(at)
+    match = sentence(at)
+    assert match["sym"] == "ε" and float(match["shift"]) == 2.5 and float(match["alpha"]) == 0.01
+    assert kit(at).parameters["seed"] == "7"
+    assert kit(at).parameters["draws R on each input"] == "1,000"
+    assert kit(at).parameters["audited mechanism"] == "5-RR, ε = 2"
+
+
+@pytest.mark.parametrize(("query", "bad", "default"), [
+    ({"fdp_tab": CURVES, "fdp_g_mu": "99", "fdp_gauss_sigma": "2"}, "fdp_g_mu", 0.5),
+    ({"fdp_family": "nope", "fdp_mu": "2"}, "fdp_family", "gaussian"),
+    ({"fdp_say_alpha": "3%"}, "fdp_say_alpha", 0.05),
+    ({"fdp_tab": AUDITOR, "fdp_seed": "x", "fdp_aud_reps": "1,000"}, "fdp_seed", 2022),
+    ({"fdp_tab": CONVERSIONS, "fdp_inv_delta": "0.9", "fdp_conv_mu": "2"}, "fdp_inv_delta",
+     1e-5),
+    ({"fdp_tab": "nope"}, "fdp_tab", ATTACKER),
+], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else None)
+def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
+    at = start(ATTACKER, query)
+    assert_clean(at)
+    assert not at.error
+    [note] = [w.value for w in at.warning]
+    assert "could not be used" in note and bad in note, note
+    assert not [k for k in set(query) - {bad} if k in note], note
+    assert bad not in at.query_params
+    assert at.session_state[bad] == default
+    # Everything else is as the link says, and the page works.
+    for key, value in query.items():
+        if key != bad:
+            assert at.query_params[key] == value
+    if "fdp_gauss_sigma" in query:
+        assert row(curve_table(at), "Gaussian mechanism")["tightest μ"] == pytest.approx(0.5)
+    if "fdp_mu" in query:
+        assert float(sentence(at)["shift"]) == 2.0
+    if "fdp_aud_reps" in query:
+        assert at.select_slider(key="fdp_aud_reps").value == 1000
+        [table] = [d.value for d in at.dataframe if "β̂ (empirical)" in d.value.columns]
+        assert len(table) == 5
+    if "fdp_conv_mu" in query:
+        assert "δ(ε) at ε = 1 for μ = 2" in metrics(at)
+    assert sentence(at)
+    assert kit(at).findings and kit(at).figures
+
+
+def without_help(node, seen: list[str]) -> list[str]:
+    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
+    collects every one checked."""
+    missing = []
+    kind = getattr(node, "type", None)
+    if kind in HELP_KINDS:
+        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
+        seen.append(name)
+        if not node.proto.help.strip():
+            missing.append(name)
+    elif kind == "popover":
+        seen.append(f"popover {node.proto.popover.label}")
+        if not node.proto.popover.help.strip():
+            missing.append(f"popover {node.proto.popover.label}")
+    for child in getattr(node, "children", {}).values():
+        missing += without_help(child, seen)
+    return missing
+
+
+def test_every_control_has_help():
+    # The optional controls too: the (ε*, δ*) target, the curves off by default, every
+    # mechanism of the auditor.
+    at = start(ATTACKER, {"fdp_target": "f_ε*,δ*", "fdp_show_rs": "true",
+                          "fdp_show_hist": "true", "fdp_aud_reps": "100"})
+    seen: list[str] = []
+    for tab in TABS:
+        open_tab(at, tab)
+        assert not without_help(at.main, seen), tab
+    for mech in ("laplace", "krr"):
+        at.radio(key="fdp_aud_mech").set_value(mech)
+        run(at)
+        assert not without_help(at.main, seen), mech
+    kinds = {name.split()[0] for name in seen}
+    assert {"slider", "select_slider", "radio", "toggle", "number_input", "button",
+            "download_button", "popover"} <= kinds, kinds
+    keys = {name.split()[1] for name in seen}
+    assert {"fdp_target_eps", "fdp_rs_gamma", "fdp_hist_alpha", "fdp_aud_eps", "fdp_aud_b",
+            "fdp_aud_sigma", "fdp_seed", "fdp_seed_new"} <= keys
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """The files of the download buttons: file name -> the callable that makes the file
+    (the page kit's exports are made on a click, so they are registered as deferred)."""
+    from streamlit.runtime import media_file_manager
+
+    seen = {}
+    original = media_file_manager.MediaFileManager.add_deferred
+
+    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        seen[file_name] = data_callable
+        return original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+
+    monkeypatch.setattr(media_file_manager.MediaFileManager, "add_deferred", add_deferred)
+    return seen
+
+
+def test_the_report_gets_findings_settings_charts_and_tables(downloads):
+    at = start(ATTACKER, {"fdp_aud_reps": "100", "fdp_conv_mu": "1", "fdp_conv_eps": "1"})
+    for tab, (charts, tables) in KIT.items():
+        open_tab(at, tab)
+        assert_quiet(at)
+        found = kit(at)
+        assert found.title == TITLE
+        assert [n for n, _ in found.figures] == charts, tab
+        assert [n for n, _ in found.tables] == tables, tab
+        # The plain-words box's finding first, then the tab's own.
+        assert len(found.findings) >= 2, (tab, found.findings)
+        assert found.findings[0].startswith("With μ = 1, an attacker who wrongly accuses at "
+                                            "most 5% of the time")
+        assert found.parameters["shift μ"] == "1"
+        assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
+                   f"{len(tables)} table(s)." == c.value for c in at.caption)
+        # The exports under each chart (data, chart) and table, and the report's.
+        assert {d.key for d in at.get("download_button")} == {
+            "page_report_download",
+            *(f"{k}_{e}" for k in CHART_KEYS[tab] for e in ("csv", "html")),
+            *(f"{k}_csv" for k in TABLE_KEYS.get(tab, ()))}, tab
+    # The f-DP verdict of the conversions: μ-GDP implies (ε, δ(ε))-DP.
+    open_tab(at, CONVERSIONS)
+    delta = float(fdp.gdp_delta(1.0, 1.0))
+    assert f"μ = 1 GDP implies (ε, δ(ε))-DP for every ε, with δ(1) = {delta:.4g}." in \
+        kit(at).findings
+    assert kit(at).parameters["target δ"] == "1e-05"
+    html = downloads[REPORT_FILE]()
+    assert TITLE in html and f"δ(1) = {delta:.4g}" in html
+    assert "Conversion from μ-GDP to (ε, δ)-DP" in html and "target δ" in html
+    # The curves' table, as the report and its CSV have it.
+    open_tab(at, CURVES)
+    table = curve_table(at)
+    [(name, reported)] = kit(at).tables
+    assert list(reported["curve"]) == list(table.index)
+    csv = downloads["privacy_parameters_of_the_curves.csv"]()
+    assert "tightest μ" in csv.splitlines()[0] and "4-RR, ε = 1" in csv
+    assert any("meets it:" in f for f in kit(at).findings)
+    assert any("values of α" in n for n in kit(at).notes)

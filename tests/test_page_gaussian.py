@@ -20,6 +20,7 @@ import pytest
 from streamlit.runtime import media_file_manager
 from streamlit.testing.v1 import AppTest
 
+import widgets
 from conftest import APP_PATH, assert_clean, open_page, run, upload_file
 from dpcore import datasets, fdp, gaussian
 
@@ -299,7 +300,7 @@ def test_no_solution_shows_a_plain_error(method):
     assert not np.isfinite(table.set_index("calibration").loc[
         gaussian.METHOD_NAMES[method], "σ"])
     open_tab(at, TABLE)
-    assert at.download_button(key="gauss_dl_table")
+    assert at.download_button(key="gauss_full_table_csv")
     open_tab(at, LOSS)
     assert any("needs a complete setting" in i.value for i in at.info)
     # A δ that makes the tail bound solvable at ε = 0 recovers the page.
@@ -571,16 +572,22 @@ def test_same_seed_same_release():
 
 @pytest.fixture
 def downloads(monkeypatch):
-    """The data of every file a download button hands to the media file manager."""
-    seen = []
-    original = media_file_manager.MediaFileManager.add
+    """The files of the download buttons: file name -> the callable that makes the file
+    (the page kit's exports are made on a click, so they are registered as deferred)."""
+    seen = {}
+    original = media_file_manager.MediaFileManager.add_deferred
 
-    def add(self, data, mimetype, *args, **kwargs):
-        seen.append((mimetype, data))
-        return original(self, data, mimetype, *args, **kwargs)
+    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        seen[file_name] = data_callable
+        return original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
 
-    monkeypatch.setattr(media_file_manager.MediaFileManager, "add", add)
+    monkeypatch.setattr(media_file_manager.MediaFileManager, "add_deferred", add_deferred)
     return seen
+
+
+def download_csv(downloads, file_name: str) -> pd.DataFrame:
+    data = downloads[file_name]()
+    return pd.read_csv(io.StringIO(data) if isinstance(data, str) else io.BytesIO(data))
 
 
 @pytest.mark.parametrize("sens", [1.0, 85.0])
@@ -588,15 +595,23 @@ def test_sigma_table_and_download(downloads, sens):
     at = start(TABLE, {"gauss_sens": f"{sens:g}"})
     assert_clean(at)
     expected = gaussian.sigma_table(TABLE_EPS, TABLE_DELTA, sensitivity=sens)
-    button = at.download_button(key="gauss_dl_table")
-    assert button.proto.label == "Download the full table (CSV)"
-    [data] = [d for mime, d in downloads if mime == "text/csv"][-1:]
-    table = pd.read_csv(io.BytesIO(data))
-    assert list(table.columns) == list(expected.columns)
+    button = at.download_button(key="gauss_full_table_csv")
+    assert button.proto.label == "Table (CSV)" and button.help
+    table = download_csv(downloads, "noise_table_all_three_calibrations.csv")
+    columns = {"ε": "eps", "δ": "delta", "σ analytic": "sigma_analytic",
+               "σ tail bound": "sigma_tail", "σ classical": "sigma_classical",
+               "classical valid (ε < 1)": "classical_valid",
+               "tail / analytic": "tail_over_analytic",
+               "classical / analytic": "classical_over_analytic"}
+    assert [columns[c] for c in table.columns] == list(expected.columns)
+    table = table.rename(columns=columns)
     assert len(table) == len(TABLE_EPS) * len(TABLE_DELTA)
     for column in ("sigma_analytic", "sigma_tail", "sigma_classical"):
         np.testing.assert_allclose(table[column], expected[column], rtol=1e-15)
     assert table["classical_valid"].tolist() == expected["classical_valid"].tolist()
+    # The pivot's CSV keeps its row labels.
+    pivot_csv = download_csv(downloads, "noise_table_exact_calibration.csv")
+    assert pivot_csv["ε"].tolist() == [f"ε = {e:g}" for e in TABLE_EPS]
     [pivot] = [d.value for d in at.dataframe if "δ = 0.001" in d.value.columns]
     assert pivot.shape == (len(TABLE_EPS), len(TABLE_DELTA))
     assert pivot.loc["ε = 1", "δ = 1.0·10⁻⁵"] == pytest.approx(
@@ -666,3 +681,273 @@ def test_extremes_are_clean_on_every_tab(query):
         assert_clean(at)
         for e in errors(at):
             assert "`" not in e
+
+
+# ---------------------------------------------------------------------------
+# the page kit: a link reproduces the view, unusable link values, help, report
+# ---------------------------------------------------------------------------
+
+# Views as (key, kind, value, the value as the URL writes it): the segmented controls
+# and radios by their labels, select sliders by their formatted options. "Solve for" and
+# the values typed for the given rows are in the link.
+LINKED = {
+    "solve Δ, tail bound": (CALIBRATIONS, [
+        ("gauss_solve", "segmented_control", "sensitivity", "Δ"),
+        ("gauss_method", "segmented_control", "tail", METHOD_URL["tail"]),
+        ("gauss_eps", "number_input", 2.0, "2"),
+        ("gauss_delta", "number_input", 1e-6, "1e-06"),
+        ("gauss_sigma", "number_input", 3.0, "3")]),
+    "solve δ, linear loss": (LOSS, [
+        ("gauss_solve", "segmented_control", "delta", "δ"),
+        ("gauss_eps", "number_input", 0.5, "0.5"),
+        ("gauss_sigma", "number_input", 5.0, "5"),
+        ("gauss_sens", "number_input", 2.0, "2"),
+        ("gauss_loss_log", "toggle", False, "false")]),
+    "solve ε": (GDP, [
+        ("gauss_solve", "segmented_control", "eps", "ε"),
+        ("gauss_delta", "number_input", 1e-8, "1e-08"),
+        ("gauss_sigma", "number_input", 2.0, "2"),
+        ("gauss_sens", "number_input", 1.5, "1.5")]),
+    "release a count": (RELEASE, [
+        ("gauss_eps", "number_input", 0.5, "0.5"),
+        ("gauss_source", "selectbox", "usa", "Population 2020: " + datasets.POPULATIONS["usa"]),
+        ("gauss_n", "select_slider", 5000, "5,000"),
+        ("gauss_seed", "number_input", 7, "7"),
+        ("gauss_ages", "slider", (20, 40), ["20", "40"])]),
+    "release a sum": (RELEASE, [
+        ("gauss_query", "radio", "sum", "a sum of clipped values"),
+        ("gauss_upper", "number_input", 60.0, "60"),
+        ("gauss_seed", "number_input", 11, "11")]),
+    "release a histogram": (RELEASE, [
+        ("gauss_solve", "segmented_control", "delta", "δ"),
+        ("gauss_query", "radio", "histogram", "a histogram"),
+        ("gauss_width", "radio", 10, widgets.AGE_BINNINGS[10]),
+        ("gauss_neighbours", "radio", "histogram_replace", "replace one person (Δ = √2)"),
+        ("gauss_seed", "number_input", 3, "3")]),
+    "σ table": (TABLE, [("gauss_sens", "number_input", 85.0, "85")]),
+}
+KIT = {
+    CALIBRATIONS: (["Noise σ of the three calibrations"], ["The three calibrations"]),
+    LOSS: (["The privacy-loss distribution"], []),
+    GDP: (["Privacy curve δ(ε) as Gaussian DP"], []),
+    RELEASE: (["Simulated releases of the answer"], []),
+    TABLE: ([], ["Noise table (σ): exact calibration",
+                 "Noise table (σ): all three calibrations"]),
+}
+DOWNLOADS = {
+    CALIBRATIONS: ("gauss_fig_cal_csv", "gauss_fig_cal_html", "gauss_cal_table_csv"),
+    LOSS: ("gauss_fig_loss_csv", "gauss_fig_loss_html"),
+    GDP: ("gauss_fig_gdp_csv", "gauss_fig_gdp_html"),
+    RELEASE: ("gauss_fig_release_csv", "gauss_fig_release_html"),
+    TABLE: ("gauss_pivot_csv", "gauss_full_table_csv"),
+}
+REPORT_FILE = "gaussian_mechanism_report.html"
+HELP_KINDS = ("slider", "select_slider", "radio", "toggle", "number_input", "selectbox",
+              "button_group", "button", "download_button", "page_link", "file_uploader")
+LINK_NOTE = "could not be used"
+
+
+def kit(at: AppTest):
+    return at.session_state["_page_kit"]
+
+
+def link_notes(at: AppTest) -> list[str]:
+    return [w for w in warnings(at) if LINK_NOTE in w]
+
+
+def widget(at: AppTest, kind: str, key: str):
+    return getattr(at, kind)(key=key)
+
+
+def shown(at: AppTest) -> tuple:
+    """What the view shows: its metrics, tables and the findings and settings it reports."""
+    return (metrics(at), [d.value.to_csv() for d in at.dataframe], list(kit(at).findings),
+            dict(kit(at).parameters))
+
+
+def set_by_hand(at: AppTest, values) -> AppTest:
+    """Set (key, kind, value) through the widgets, in order; a widget that appears or is
+    enabled only once an earlier value is set is set in a later run."""
+    todo = list(values)
+    for _ in range(3):
+        later = []
+        for key, kind, value, url in todo:
+            try:
+                w = widget(at, kind, key)
+            except KeyError:
+                later.append((key, kind, value, url))
+                continue
+            if w.disabled:
+                later.append((key, kind, value, url))
+                continue
+            w.set_value(value)
+            if kind == "segmented_control":  # the rows it greys out change at once
+                run(at)
+        run(at)
+        todo = later
+        if not todo:
+            return at
+    raise AssertionError(f"never shown or enabled: {[k for k, *_ in todo]}")
+
+
+def assert_values(at: AppTest, values) -> None:
+    for key, kind, value, _url in values:
+        got = widget(at, kind, key).value
+        if isinstance(value, float):
+            assert got == pytest.approx(value, rel=1e-12), key
+        else:
+            assert got == value, key
+
+
+@pytest.mark.parametrize("view", LINKED)
+def test_a_link_reproduces_the_view_set_by_hand(view):
+    tab, values = LINKED[view]
+    query = {"gauss_tab": tab, **{key: url for key, _kind, _value, url in values}}
+    by_link = start(query=query)
+    assert_clean(by_link)
+    assert not errors(by_link) and not link_notes(by_link)
+    assert at_tab(by_link) == tab
+    assert_values(by_link, values)
+    by_hand = start(tab)
+    set_by_hand(by_hand, values)
+    assert_clean(by_hand)
+    assert_values(by_hand, values)
+    assert shown(by_link) == shown(by_hand)
+    assert shown(by_link) != shown(start(tab))  # not the default view
+
+
+def at_tab(at: AppTest) -> str:
+    return at.session_state["gauss_tab"]
+
+
+def test_a_link_gives_the_solved_value_of_the_view():
+    tab, values = LINKED["solve Δ, tail bound"]
+    at = start(query={key: url for key, _kind, _value, url in values})
+    expected = gaussian.solve_gaussian(eps=2.0, delta=1e-6, sigma=3.0, sensitivity=None,
+                                       method="tail").sensitivity
+    assert value(at, "sensitivity") == pytest.approx(expected, rel=1e-12)
+    assert at.number_input(key="gauss_sens").disabled
+    assert metrics(at)["Δ (solved)"] == fmt5(expected)
+    assert kit(at).parameters["solved for"] == "Δ"
+    assert kit(at).parameters["calibration"] == "tail bound"
+    # The solved row is not a setting: it stays out of the link.
+    assert "gauss_sens" not in at.query_params
+
+
+@pytest.mark.parametrize(("query", "bad", "default"), [
+    ({"gauss_eps": "abc", "gauss_delta": "1e-06"}, "gauss_eps", 1.0),
+    ({"gauss_delta": "2", "gauss_eps": "0.5"}, "gauss_delta", 1e-5),
+    ({"gauss_sens": "-1"}, "gauss_sens", 1.0),
+    ({"gauss_solve": "x", "gauss_eps": "2"}, "gauss_solve", "sigma"),
+    ({"gauss_method": "nope", "gauss_eps": "0.5"}, "gauss_method", "analytic"),
+    ({"gauss_tab": RELEASE, "gauss_n": "3", "gauss_seed": "7"}, "gauss_n", 10_000),
+    ({"gauss_tab": RELEASE, "gauss_seed": "-5", "gauss_n": "5,000"}, "gauss_seed", 2022),
+    ({"gauss_tab": RELEASE, "gauss_query": "a median", "gauss_seed": "7"}, "gauss_query",
+     "count"),
+    ({"gauss_tab": "nope"}, "gauss_tab", CALIBRATIONS),
+], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else None)
+def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
+    at = start(query=query)
+    assert_clean(at)
+    assert not errors(at)
+    [note] = link_notes(at)
+    assert bad in note, note
+    assert not [k for k in set(query) - {bad} if k in note], note
+    assert bad not in at.query_params
+    assert at.session_state[bad] == default
+    # Everything else is as the link says, and the page works.
+    for key, v in query.items():
+        if key != bad:
+            assert at.query_params[key] == v
+    eps = 2.0 if query.get("gauss_eps") == "2" else 0.5 if query.get("gauss_eps") == "0.5" \
+        else 1.0
+    delta = 1e-6 if query.get("gauss_delta") == "1e-06" else 1e-5
+    sigma = float(gaussian.gaussian_sigma(eps, delta))
+    assert value(at, "sigma") == pytest.approx(sigma, rel=1e-12)
+    assert metrics(at)["σ (solved)"] == fmt5(sigma)
+    if at_tab(at) == RELEASE:
+        n = 5000 if query.get("gauss_n") == "5,000" else DEFAULT_N
+        seed = 7 if query.get("gauss_seed") == "7" else DEFAULT_SEED
+        assert true_answer(at) == korea_by_age(seed=seed, n=n)[65:].sum()
+    assert kit(at).findings and kit(at).figures
+
+
+def without_help(node, seen: list[str]) -> list[str]:
+    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
+    collects every one checked."""
+    missing = []
+    kind = getattr(node, "type", None)
+    if kind in HELP_KINDS:
+        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
+        seen.append(name)
+        if not node.proto.help.strip():
+            missing.append(name)
+    elif kind == "popover":
+        seen.append(f"popover {node.proto.popover.label}")
+        if not node.proto.popover.help.strip():
+            missing.append(f"popover {node.proto.popover.label}")
+    for child in getattr(node, "children", {}).values():
+        missing += without_help(child, seen)
+    return missing
+
+
+def test_every_control_has_help():
+    at = start()
+    seen: list[str] = []
+    for tab in TABS:
+        open_tab(at, tab)
+        assert not without_help(at.main, seen), tab
+    open_tab(at, RELEASE)
+    for query in ("sum", "histogram"):  # the sum's U and its "use this Δ" button; the bins
+        at.radio(key="gauss_query").set_value(query)
+        run(at)
+        assert not without_help(at.main, seen), query
+    upload(at, b"age\n3\n20\n30\n", kind="values")
+    assert not without_help(at.main, seen)
+    kinds = {name.split()[0] for name in seen}
+    assert set(HELP_KINDS) <= kinds, kinds
+    keys = {name.split()[1] for name in seen}
+    assert {"gauss_solve", "gauss_method", "gauss_eps", "gauss_eps_slider", "gauss_sigma",
+            "gauss_upper", "gauss_use_sens", "gauss_width", "gauss_neighbours", "gauss_seed",
+            "gauss_seed_new", "gauss_col", "gauss_file", "gauss_file_kind",
+            "gauss_loss_log"} <= keys, keys
+
+
+def test_the_report_gets_findings_settings_charts_and_tables(downloads):
+    at = start()
+    sigma = float(gaussian.gaussian_sigma(1.0, 1e-5))
+    verdict = (f"With σ = {sigma:.4g}, the release of a count of sensitivity Δ = 1 is "
+               f"(1, 1.0·10⁻⁵)-DP, and μ-GDP with μ = Δ/σ = {1 / sigma:.4g}.")
+    for tab, (charts, tables) in KIT.items():
+        open_tab(at, tab)
+        found = kit(at)
+        assert found.title == TITLE
+        assert [n for n, _ in found.figures] == charts, tab
+        assert [n for n, _ in found.tables] == tables, tab
+        assert found.findings[0] == verdict, found.findings
+        assert len(found.findings) >= (1 if tab == TABLE else 2), (tab, found.findings)
+        assert found.parameters["solved for"] == "σ"
+        assert found.parameters["calibration"] == "analytic (exact)"
+        assert found.parameters["σ: noise standard deviation"] == f"{sigma:.6g}"
+        assert found.parameters["δ: failure probability"] == "1.0·10⁻⁵"
+        assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
+                   f"{len(tables)} table(s)." == c.value for c in at.caption)
+        assert {d.key for d in at.get("download_button")} == {
+            "page_report_download", *DOWNLOADS[tab]}, tab
+    # The release tab's own finding and settings.
+    open_tab(at, RELEASE)
+    found = kit(at)
+    assert "Releasing a count with σ" in found.findings[1] and "(1, 1.0·10⁻⁵)-DP" in \
+        found.findings[1]
+    assert found.parameters["seed"] == str(DEFAULT_SEED)
+    assert found.parameters["people N"] == "10,000"
+    assert found.parameters["age group"] == "65–85"
+    html = downloads[REPORT_FILE]()
+    assert TITLE in html and "Simulated releases of the answer" in html
+    assert "release of a count of sensitivity" in html and "age group" in html
+    # The classical formula's caveat at ε = 1 goes to the report.
+    open_tab(at, CALIBRATIONS)
+    assert any("Classical formula: not a guarantee at ε = 1" in n for n in kit(at).notes)
+    csv = pd.read_csv(io.StringIO(downloads["the_three_calibrations.csv"]()))
+    assert sorted(csv["calibration"]) == sorted(gaussian.METHOD_NAMES.values())
+    assert "extra noise (%)" in csv.columns

@@ -10,6 +10,7 @@ import widgets
 from dpcore import audit, fdp, figures
 from dpcore.figures import FDP_COLORS
 
+TITLE = "f-DP and Gaussian DP"
 # Every curve of the page is evaluated on this grid of type-I errors.
 ALPHA = np.linspace(0.0, 1.0, 1000)
 FAIL_TOL = 1e-9  # a curve fails a target where it lies this far below it
@@ -109,18 +110,23 @@ def attacker_test(family: str, mu: float) -> None:
     with left:
         names = (("N(0, 1): output on D", f"N({mu:g}, 1): output on D′") if gaussian
                  else ("Lap(0, 1): output on D", f"Lap({mu:g}, 1): output on D′"))
-        st.plotly_chart(figures.attacker_test_figure(xs, pdf0, pdf1, t, alpha=alpha_t,
-                                                     beta=beta_t, names=names),
-                        key="fdp_fig_test")
+        widgets.chart(figures.attacker_test_figure(xs, pdf0, pdf1, t, alpha=alpha_t,
+                                                   beta=beta_t, names=names),
+                      key="fdp_fig_test", name="The attacker's threshold test")
     with right:
-        st.plotly_chart(
+        widgets.chart(
             figures.tradeoff_figure(
                 [(curve1_name, ALPHA, curve1, FDP_COLORS["gdp" if gaussian else "laplace"],
                   "solid")],
                 point=(alpha_t, beta_t, f"threshold t = {t:g}"), corner=True, height=470,
             ),
-            key="fdp_fig_test_curve",
+            key="fdp_fig_test_curve", name="The test's point on the trade-off curve",
         )
+    widgets.settings({"attacker's threshold t": f"{t:g}"})
+    widgets.finding(
+        f"The attacker who accuses when the output exceeds t = {t:g} wrongly accuses with "
+        f"probability α = {alpha_t:.4f} and misses with probability β = {beta_t:.4f} "
+        f"(α + β = {alpha_t + beta_t:.4f}; 1 is a coin flip).")
     st.markdown(
         "Every threshold gives one point (α, β). The best attacker at each α is the "
         "Neyman–Pearson likelihood-ratio test; here the likelihood ratio grows with X, so "
@@ -326,18 +332,31 @@ def tradeoff_curves() -> None:
         rows.append({"curve": c["name"], "tightest μ": mu_tight,
                      "smallest ε at δ": eps_tight,
                      "meets the target": "no" if fails else "yes"})
+    widgets.settings({"curves shown": "; ".join(c["name"] for c in curves) or "none",
+                      "target": target_name, "δ for the table's ε": fmt_delta(table_delta)})
     with chart:
-        st.plotly_chart(
+        widgets.chart(
             figures.tradeoff_figure(
                 [(c["name"], ALPHA, c["beta"], c["color"], c["dash"]) for c in curves],
                 target=(target_name, ALPHA, target_beta), failing=failing, height=780,
             ),
-            key="fdp_fig_curves",
+            key="fdp_fig_curves", name="Trade-off curves and the target",
         )
         if rows:
             table = pd.DataFrame(rows)
-            st.dataframe(
-                table, hide_index=True, key="fdp_table",
+            meets = [r["curve"] for r in rows if r["meets the target"] == "yes"]
+            fails = [r["curve"] for r in rows if r["meets the target"] == "no"]
+            widgets.finding(
+                f"Against the target {target_name}: "
+                + (f"meets it: {'; '.join(meets)}" if meets else "no curve meets it")
+                + (f"; falls below it: {'; '.join(fails)}." if fails else "."))
+            widgets.finding(
+                f"Tightest μ-GDP and smallest ε at δ = {fmt_delta(table_delta)}: "
+                + "; ".join(f"{r['curve']}: μ = {fmt_value(r['tightest μ'])}, "
+                            f"ε = {fmt_value(r['smallest ε at δ'])}" for r in rows) + ".")
+            widgets.table(
+                table, key="fdp_table", name="Privacy parameters of the curves",
+                hide_index=True,
                 column_config={
                     "tightest μ": st.column_config.NumberColumn(
                         format="%.4f", help="Smallest μ with the curve ≥ G_μ everywhere "
@@ -357,13 +376,19 @@ def tradeoff_curves() -> None:
             )
         else:
             st.info("Switch on at least one curve to see its privacy parameters.")
+    widgets.report_note(
+        f"Every curve is computed on {ALPHA.size:,} values of α. Polygons (f_ε,δ, k-RR, random "
+        "substitution) are read at their vertices, exactly; for the Gaussian curves ε is the "
+        "exact conversion of μ-GDP (Corollary 2.13). f_ε,δ(α) = max{0, 1 − δ − e^ε α, "
+        "e^(−ε)(1 − δ − α)}: the reviewed source prints the last factor as e^ε; e^(−ε) is "
+        "correct (Dong et al., eq. 5).")
     with st.expander("The formulas", expanded=False):
         st.latex(r"f_{\varepsilon,\delta}(\alpha) = \max\big\{0,\; 1 - \delta - e^{\varepsilon}"
                  r"\alpha,\; e^{-\varepsilon}(1 - \delta - \alpha)\big\}")
         st.markdown(
-            "The reviewed source prints the last term with e^{ε}; the correct factor is "
-            "**e^{−ε}** (Dong et al., eq. 5): only then is f_ε,δ symmetric and convex, "
-            "and it is what the page computes."
+            r"The reviewed source prints the last term with $e^{\varepsilon}$; the correct "
+            r"factor is $e^{-\varepsilon}$ (Dong et al., eq. 5): only then is "
+            r"$f_{\varepsilon,\delta}$ symmetric and convex, and it is what the page computes."
         )
         st.latex(r"\text{tightest } \mu = \max_\alpha \big[\Phi^{-1}(1-\alpha) - "
                  r"\Phi^{-1}(f(\alpha))\big],\qquad \text{smallest } \varepsilon = "
@@ -377,9 +402,9 @@ def group_privacy() -> None:
     """3. Group privacy: G_μ to G_kμ, and Theorem 2.14 for a general curve."""
     st.markdown(
         "Protecting a group of k people at once (a family, a household) is weaker: D and D′ "
-        "now differ in k records. An f-DP mechanism is [1 − (1 − f)^∘k]-DP for groups of k, "
-        "with (1 − f)^∘k the map x ↦ 1 − f(x) applied k times (Theorem 2.14); for μ-GDP "
-        "this is exactly kμ-GDP."
+        r"now differ in k records. An f-DP mechanism is $[1 - (1 - f)^{\circ k}]$-DP for "
+        r"groups of k, with $(1 - f)^{\circ k}$ the map $x \mapsto 1 - f(x)$ applied k times "
+        r"(Theorem 2.14); for μ-GDP this is exactly kμ-GDP."
     )
     st.latex(r"f \text{ for one person} \;\Longrightarrow\; 1 - (1 - f)^{\circ k} \text{ for "
              r"groups of } k,\qquad G_\mu \;\Longrightarrow\; G_{k\mu}")
@@ -398,12 +423,12 @@ def group_privacy() -> None:
                                  bind="query-params", help="ε of the general curve f.")
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(figures.tradeoff_figure([
+        widgets.chart(figures.tradeoff_figure([
             (f"G_μ, μ = {group_mu:g} (one person)", ALPHA, fdp.gdp_tradeoff(ALPHA, group_mu),
              FDP_COLORS["gdp"], "solid"),
             (f"G_kμ, kμ = {group_k * group_mu:g} (groups of {group_k})", ALPHA,
              fdp.gdp_tradeoff(ALPHA, group_k * group_mu), FDP_COLORS["gdp"], "dash"),
-        ], height=520), key="fdp_fig_group_gdp")
+        ], height=520), key="fdp_fig_group_gdp", name="Group privacy of Gaussian DP")
     with right:
         if group_curve == "laplace":
             def f_one(a):
@@ -420,19 +445,30 @@ def group_privacy() -> None:
             classic_name = f"f_kε,0, kε = {group_k * group_eps:g} (textbook group privacy)"
             color = FDP_COLORS["epsdelta"]
         group_beta = fdp.group_tradeoff(f_one, group_k, ALPHA)
-        st.plotly_chart(figures.tradeoff_figure([
+        widgets.chart(figures.tradeoff_figure([
             (one_name + " (one person)", ALPHA, f_one(ALPHA), color, "solid"),
             (f"1 − (1 − f)^∘{group_k} (groups of {group_k})", ALPHA, group_beta, color, "dash"),
             (classic_name, ALPHA, classic, FDP_COLORS["identity"], "longdash"),
-        ], height=520), key="fdp_fig_group_f")
+        ], height=520), key="fdp_fig_group_f", name="Group privacy of a general curve")
+        widgets.settings({"group size k": group_k, "μ (one person)": f"{group_mu:g}",
+                          "general curve f": one_name})
+        widgets.finding(
+            f"A {group_mu:g}-GDP mechanism protects groups of {group_k} people at "
+            f"{group_k * group_mu:g}-GDP (kμ).")
         if group_curve == "laplace":
             gap = float(np.max(np.abs(group_beta - classic)))
             st.caption(f"For the Laplace curve the group bound is exact: it coincides with "
                        f"Lap(0,1) vs Lap(kε,1) (largest difference {gap:.1e}).")
+            widgets.finding(f"For the Laplace curve with ε = {group_eps:g} the group bound "
+                            f"of Theorem 2.14 is exact: Lap(0,1) vs Lap({group_k * group_eps:g},1) "
+                            f"(largest difference {gap:.1e}).")
         else:
             gap = float(np.max(group_beta - classic))
             st.caption(f"The group curve lies above the textbook kε-DP curve by up to {gap:.3f}: "
                        "Theorem 2.14 gives more than 'ε becomes kε'.")
+            widgets.finding(f"For an {group_eps:g}-DP mechanism, Theorem 2.14's curve for groups "
+                            f"of {group_k} lies above the textbook {group_k * group_eps:g}-DP "
+                            f"curve by up to {gap:.3f}.")
 
 
 # --- 4. Composition ----------------------------------------------------------------------
@@ -442,7 +478,8 @@ def composition() -> None:
     st.markdown(
         "Running several private mechanisms on the same data composes their privacy losses. "
         "For Gaussian DP the rule is exact and simple: μ₁-, …, μₙ-GDP compose to "
-        "√(μ₁² + … + μₙ²)-GDP, so n runs of μ-GDP give √n·μ (Corollary 3.3). The n-fold "
+        r"$\sqrt{\mu_1^2 + \cdots + \mu_n^2}$-GDP, so n runs of μ-GDP give $\sqrt{n}\,\mu$ "
+        "(Corollary 3.3). The n-fold "
         "composition of an ε-DP mechanism is not an f_ε,δ curve at all, but by the central "
         "limit theorem (Theorem 3.5) it is close to a Gaussian curve."
     )
@@ -463,16 +500,16 @@ def composition() -> None:
     clt_beta = fdp.gdp_tradeoff(ALPHA, clt)
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(figures.tradeoff_figure([
+        widgets.chart(figures.tradeoff_figure([
             (f"G_μ, μ = {comp_mu:g} (one)", ALPHA, fdp.gdp_tradeoff(ALPHA, comp_mu),
              FDP_COLORS["gdp"], "solid"),
             (f"G_√n·μ, √n·μ = {total_mu:.3g} (all {comp_n})", ALPHA,
              fdp.gdp_tradeoff(ALPHA, total_mu), FDP_COLORS["gdp"], "dash"),
-        ], height=520), key="fdp_fig_comp_gdp")
+        ], height=520), key="fdp_fig_comp_gdp", name="Composition of Gaussian DP")
         st.metric(f"μ of {comp_n} composed {comp_mu:g}-GDP mechanisms", f"{total_mu:.4g}",
                   help="√n·μ, exactly.")
     with right:
-        st.plotly_chart(figures.tradeoff_figure([
+        widgets.chart(figures.tradeoff_figure([
             (f"f_ε,0, ε = {comp_eps:g} (one)", ALPHA, fdp.epsdelta_tradeoff(ALPHA, comp_eps),
              FDP_COLORS["epsdelta"], "solid"),
             (f"exact f_ε,0^⊗{comp_n}", ALPHA, comp_beta, FDP_COLORS["epsdelta"], "dash"),
@@ -480,15 +517,24 @@ def composition() -> None:
         ] + ([  # beyond e^700 the textbook curve is 0 for every α > 0 (and e^nε overflows)
             (f"f_nε,0, nε = {comp_n * comp_eps:g} (textbook composition)", ALPHA,
              fdp.epsdelta_tradeoff(ALPHA, comp_n * comp_eps), FDP_COLORS["identity"], "longdash"),
-        ] if comp_n * comp_eps <= 700 else []), height=520), key="fdp_fig_comp_eps")
+        ] if comp_n * comp_eps <= 700 else []), height=520), key="fdp_fig_comp_eps",
+            name="Composition of ε-DP and its CLT approximation")
         k1, k2 = st.columns(2)
         k1.metric("μ of the CLT approximation", f"{clt:.4g}",
                   help="2√n·tanh(ε/2) (Theorem 3.5); about √n·ε for small ε.")
-        k2.metric("Largest gap, exact vs CLT", f"{float(np.max(np.abs(comp_beta - clt_beta))):.3f}",
+        clt_gap = float(np.max(np.abs(comp_beta - clt_beta)))
+        k2.metric("Largest gap, exact vs CLT", f"{clt_gap:.3f}",
                   help="Largest vertical distance between the two curves on the α grid; it "
                   "shrinks as n grows with √n·ε fixed.")
         st.caption(f"The exact curve: Binomial({comp_n}, q) against Binomial({comp_n}, 1 − q), "
                    "q = 1/(1 + e^ε), the n-fold product of randomised response.")
+    widgets.settings({"number of mechanisms n": comp_n, "μ of each": f"{comp_mu:g}",
+                      "ε of each": f"{comp_eps:g}"})
+    widgets.finding(f"{comp_n} mechanisms of {comp_mu:g}-GDP compose to exactly "
+                    f"{total_mu:.4g}-GDP (√n·μ).")
+    widgets.finding(f"{comp_n} mechanisms of {comp_eps:g}-DP compose to a curve close to "
+                    f"{clt:.4g}-GDP by the central limit theorem (2√n·tanh(ε/2)); the largest "
+                    f"gap between the exact curve and the CLT curve is {clt_gap:.3f}.")
 
 
 # --- 5. Conversions --------------------------------------------------------------------
@@ -512,9 +558,11 @@ def conversions() -> None:
         eps_line = np.linspace(0.0, 10.0, 500)
         delta_line = fdp.gdp_delta(eps_line, conv_mu)
         conv_delta = float(fdp.gdp_delta(conv_eps, conv_mu))
-        st.plotly_chart(figures.delta_curve_figure(eps_line, delta_line, mu=conv_mu,
-                                                   point=(conv_eps, conv_delta)),
-                        key="fdp_fig_delta")
+        delta_fig = figures.delta_curve_figure(eps_line, delta_line, mu=conv_mu,
+                                               point=(conv_eps, conv_delta))
+        if delta_fig.layout.yaxis.type == "log":
+            delta_fig.update_yaxes(title_text="δ(ε) (log scale)")
+        widgets.chart(delta_fig, key="fdp_fig_delta", name="Conversion from μ-GDP to (ε, δ)-DP")
         st.metric(f"δ(ε) at ε = {conv_eps:g} for μ = {conv_mu:g}", f"{conv_delta:.4g}",
                   help="The mechanism is (ε, δ(ε))-DP.")
     with right:
@@ -536,6 +584,13 @@ def conversions() -> None:
             sigma_needed = 1.0 / inv_mu if inv_mu > 0 else float("inf")
             st.caption(f"The Gaussian mechanism with sensitivity 1 needs noise σ ≥ "
                        f"{fmt_value(sigma_needed)} for this.")
+    widgets.settings({"μ": f"{conv_mu:g}", "ε to read off": f"{conv_eps:g}",
+                      "target ε": f"{inv_eps:g}", "target δ": f"{inv_delta:.3g}"})
+    widgets.finding(f"μ = {conv_mu:g} GDP implies (ε, δ(ε))-DP for every ε, with "
+                    f"δ({conv_eps:g}) = {conv_delta:.4g}.")
+    widgets.finding(f"({inv_eps:g}, {inv_delta:.3g})-DP holds for any μ-GDP mechanism with "
+                    f"μ ≤ {inv_mu:.6g}: for the Gaussian mechanism with sensitivity 1, noise "
+                    f"σ ≥ {fmt_value(sigma_needed)}.")
 
 
 # --- 6. An auditor's view --------------------------------------------------------------
@@ -608,10 +663,10 @@ def auditor() -> None:
     plot_a, plot_b = thin(emp_a, emp_b)
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(figures.tradeoff_figure([
+        widgets.chart(figures.tradeoff_figure([
             (theory_name, ALPHA, theory, FDP_COLORS["gdp"], "solid"),
             (f"empirical, R = {reps:,}", plot_a, plot_b, FDP_COLORS["laplace"], "solid"),
-        ], height=540), key="fdp_fig_audit")
+        ], height=540), key="fdp_fig_audit", name="The auditor's empirical trade-off curve")
     with right:
         # The best test of each level: the empirical curve read at α (fdp.curve_at).
         audit_rows = []
@@ -620,14 +675,25 @@ def auditor() -> None:
             b_true = float(np.interp(level, ALPHA, theory))
             audit_rows.append({"α": level, "β̂ (empirical)": b_hat, "β (exact)": b_true,
                                "μ implied by β̂": fdp.tightest_gdp_mu([level], [b_hat])})
-        st.dataframe(pd.DataFrame(audit_rows), hide_index=True, key="fdp_audit_table",
-                     column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                    for c in ("β̂ (empirical)", "β (exact)", "μ implied by β̂")})
+        audit_table = pd.DataFrame(audit_rows)
+        widgets.table(audit_table, key="fdp_audit_table", name="The auditor's estimates",
+                      hide_index=True,
+                      column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                     for c in ("β̂ (empirical)", "β (exact)", "μ implied by β̂")})
         st.caption(
             "β̂: the empirical curve at α, the best test of level α on these draws. It "
             "scatters around the exact β by about √(β(1 − β)/R), and a little below it where "
             "many tests are tried, so small gaps are noise. μ implied: Φ⁻¹(1 − α) − Φ⁻¹(β̂)."
         )
+    audit_gap = float((audit_table["β̂ (empirical)"] - audit_table["β (exact)"]).abs().max())
+    widgets.settings({"audited mechanism": theory_name.removeprefix("exact: "),
+                      "draws R on each input": f"{reps:,}", "seed": seed})
+    widgets.finding(f"From {reps:,} runs on each of two neighbouring inputs, the empirical "
+                    f"trade-off curve of the {theory_name.removeprefix('exact: ')} is within "
+                    f"{audit_gap:.4f} of the exact one at α = "
+                    + ", ".join(f"{a:g}" for a in AUDIT_LEVELS) + ".")
+    widgets.report_note("β̂ scatters around the exact β by about √(β(1 − β)/R), and lies a "
+                        "little below it where many tests are tried: small gaps are noise.")
 
 
 # --- 7. In plain words ----------------------------------------------------------------------
@@ -671,11 +737,21 @@ def plain_words() -> tuple[str, float]:
         f"information it would miss {fmt_pct(1 - say_alpha)}; an attacker who can see "
         "everything, never."
     )
+    sym = "μ" if gaussian else "ε"
+    widgets.settings({
+        "outputs on D and D′": ("Gaussian: N(0,1) vs N(μ,1)" if gaussian
+                                else "Laplace: Lap(0,1) vs Lap(ε,1)"),
+        f"shift {sym}": f"{mu:g}", "false accusations allowed α": f"{say_alpha:g}"})
+    widgets.finding(
+        f"With {sym} = {mu:g}{'' if gaussian else ' (Laplace)'}, an attacker who wrongly "
+        f"accuses at most {fmt_pct(say_alpha)} of the time still misses the truth at least "
+        f"{fmt_pct(say_beta)} of the time (β = {say_beta:.4f}); without any information it "
+        f"would miss {fmt_pct(1 - say_alpha)}.")
     return family, mu
 
 
 # ------------------------------------------------------------------------------------------
-st.title("f-DP and Gaussian DP")
+widgets.page_header(TITLE)
 st.markdown(
     "Differential privacy can be read as a promise about an **attacker's hypothesis test**. "
     "The attacker sees the output of a mechanism and must decide: was it run on the data set "
@@ -703,3 +779,4 @@ for tab, section in zip(st.tabs(list(SECTIONS), key="fdp_tab", bind="query-param
     with tab:
         if tab.open is not False:
             section()
+widgets.page_footer()

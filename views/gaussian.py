@@ -14,6 +14,8 @@ import widgets
 from dpcore import datasets, fdp, figures, gaussian
 from dpcore.figures import CALIBRATION_COLORS
 
+TITLE = "Gaussian mechanism"
+
 # --- The four quantities and their controls -------------------------------------------------
 
 EPS_GRID = (0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0,
@@ -232,6 +234,14 @@ def results(state: State) -> None:
     cols[4].metric("μ = Δ/σ", fmt_value(s.mu, 5) if s else "—", border=True,
                    help="The Gaussian mechanism is exactly μ-GDP with μ = Δ/σ: no test tells "
                    "D from D′ better than one tells N(0, 1) from N(μ, 1).")
+    widgets.settings({
+        "solved for": QUANTITIES[state.solve].symbol,
+        "calibration": METHOD_LABELS[state.method],
+        **{QUANTITIES[name].label: ("no solution" if s is None and name == state.solve
+                                    else fmt_sci(state.values[name]) if name == "delta"
+                                    else fmt_value(state.values[name], 6))
+           for name in QUANTITIES},
+    })
     if s is None:
         widgets.error(f"No {QUANTITIES[state.solve].symbol} fits these values with the "
                       f"{METHOD_LABELS[state.method]} calibration. {state.problem}")
@@ -244,6 +254,9 @@ def results(state: State) -> None:
     if s.delta == 0:
         st.info("δ is below 10⁻³⁰⁰ here: as good as 0.", icon=":material/info:")
     if state.method == "classical" and s.eps >= gaussian.CLASSICAL_MAX_EPS:
+        widgets.report_note(
+            f"Not a guarantee: the classical formula σ = Δ√(2 ln(1.25/δ))/ε is proved for "
+            f"ε < 1 only; at ε = {s.eps:g} it may give less noise than (ε, δ)-DP needs.")
         st.warning(
             f"**Not a guarantee.** The classical formula σ = Δ√(2 ln(1.25/δ))/ε is proved for "
             f"ε < 1 only; at ε = {s.eps:g} it may give less noise than (ε, δ)-DP needs. "
@@ -261,12 +274,19 @@ def results(state: State) -> None:
         f"μ = Δ/σ = {fmt_value(s.mu)}: telling whether one person is in the data is as hard "
         f"as telling $N(0, 1)$ from $N({fmt_value(s.mu)}, 1)$."
     )
+    what = "a count" if s.sensitivity == 1 else "a query"
+    verdict = (f"With σ = {fmt_value(s.sigma)}, the release of {what} of sensitivity "
+               f"Δ = {fmt_value(s.sensitivity)} is ({fmt_value(s.eps)}, {fmt_sci(s.delta)})-DP, "
+               f"and μ-GDP with μ = Δ/σ = {fmt_value(s.mu)}.")
     if state.method != "analytic" and 0 < s.delta < 1:
         relation = ("smaller: this calibration over-protects" if exact < s.delta
                     else "larger: this is not a guarantee" if exact > s.delta else "the same")
         sentence += (f" Solved with the {METHOD_LABELS[state.method]} calibration; the exact "
                      f"δ at this σ and ε is {fmt_sci(exact)}, {relation}.")
+        verdict += (f" Solved with the {METHOD_LABELS[state.method]} calibration; the exact δ "
+                    f"at this σ and ε is {fmt_sci(exact)}, {relation}.")
     st.markdown(sentence)
+    widgets.finding(verdict)
 
 
 # --- 1. Three calibrations --------------------------------------------------------------------
@@ -284,7 +304,8 @@ def calibrations(state: State) -> None:
         widgets.error(f"The calibrations cannot be compared here: {plain(str(exc))}")
         return
     rows = {r.method: r for r in table.itertuples()}
-    st.plotly_chart(figures.calibration_figure(table), key="gauss_fig_cal")
+    widgets.chart(figures.calibration_figure(table), key="gauss_fig_cal",
+                  name="Noise σ of the three calibrations")
     cols = st.columns(3)
     for col, method in zip(cols, ("analytic", "tail", "classical")):
         r = rows[method]
@@ -306,6 +327,10 @@ def calibrations(state: State) -> None:
                     f"variance, so {r.variance_ratio:.3g}× as much data for the same accuracy.")
     tail, classical = rows["tail"], rows["classical"]
     if np.isfinite(tail.sigma):
+        widgets.finding(
+            f"The exact (analytic) calibration needs σ = {fmt_value(rows['analytic'].sigma)}; "
+            f"the tail bound asks for {fmt_value(tail.sigma)}, {tail.extra_noise:.1%} more "
+            f"noise ({tail.variance_ratio:.3g}× the data for the same accuracy).")
         st.markdown(
             f"**The tail bound is sufficient, not necessary.** Asking P(L > ε) ≤ δ protects, "
             f"but over-protects: it wants σ = {fmt_value(tail.sigma)}, {tail.extra_noise:.1%} "
@@ -320,6 +345,9 @@ def calibrations(state: State) -> None:
                    "(ε, δ)-DP." if classical.ratio < 1 else
                    "Here it happens to lie above the exact σ, but nothing proves that in "
                    "general.")
+        widgets.report_note(
+            f"Classical formula: not a guarantee at ε = {fmt_value(eps)}; "
+            f"σ = Δ√(2 ln(1.25/δ))/ε = {fmt_value(classical.sigma)} is proved for ε < 1 only.")
         st.warning(
             f"**Classical formula: not a guarantee at ε = {fmt_value(eps)}.** "
             f"σ = Δ√(2 ln(1.25/δ))/ε = {fmt_value(classical.sigma)} is proved for ε < 1 only. "
@@ -329,15 +357,16 @@ def calibrations(state: State) -> None:
         "calibration": table["name"],
         "σ": table["sigma"],
         "× the exact σ": table["ratio"],
-        "extra noise": 100 * table["extra_noise"],
+        "extra noise (%)": 100 * table["extra_noise"],
         "variance factor (data needed)": table["variance_ratio"],
         "guarantee": ["yes" if v else "no" for v in table["valid"]],
         "note": [plain(n) for n in table["note"]],
     })
-    st.dataframe(shown, hide_index=True, key="gauss_cal_table", column_config={
+    widgets.table(shown, key="gauss_cal_table", name="The three calibrations",
+                  hide_index=True, column_config={
         "σ": st.column_config.NumberColumn(format="%.5g"),
         "× the exact σ": st.column_config.NumberColumn(format="%.4f"),
-        "extra noise": st.column_config.NumberColumn(format="%+.1f%%"),
+        "extra noise (%)": st.column_config.NumberColumn(format="%+.1f%%"),
         "variance factor (data needed)": st.column_config.NumberColumn(
             format="%.3f", help="(σ / exact σ)²: how many times more data the same accuracy "
             "needs."),
@@ -370,7 +399,9 @@ def privacy_loss(state: State) -> None:
                           help="Draw the density on a log axis, where small tails are visible.")
         loss_fig = figures.privacy_loss_figure(mean, var, s.eps, tail_delta=tail,
                                                exact_delta=exact, log_y=log_y)
-        st.plotly_chart(loss_fig, key="gauss_fig_loss")
+        if log_y:
+            loss_fig.update_yaxes(title_text="density (log scale)")
+        widgets.chart(loss_fig, key="gauss_fig_loss", name="The privacy-loss distribution")
         if log_y:
             st.caption("On the log scale the shaded areas are not to scale (they fill down to "
                        "the axis): compare the two curves; the areas are the numbers on the "
@@ -383,6 +414,11 @@ def privacy_loss(state: State) -> None:
                   help="E[(1 − e^(ε − L))₊]: the tail weighted by how far each output breaks "
                   "the ε bound. The smallest δ for which the mechanism is (ε, δ)-DP.")
         ratio = f"{tail / exact:.3g} times" if exact > 0 else "infinitely many times"
+        widgets.settings({"privacy-loss density axis": "log scale" if log_y else "linear"})
+        widgets.finding(
+            f"The privacy loss exceeds ε = {fmt_value(s.eps)} with probability "
+            f"{fmt_sci(tail)}, but the mechanism is (ε, δ)-DP already with δ = {fmt_sci(exact)}, "
+            f"{ratio} smaller: reading δ as P(L > ε) over-states it.")
         st.markdown(
             f"At ε = {fmt_value(s.eps)}, the loss exceeds ε with probability "
             f"**{fmt_sci(tail)}**, but the mechanism is (ε, δ)-DP already with δ = "
@@ -409,11 +445,13 @@ def privacy_loss(state: State) -> None:
                  r"= \frac{(Z - \Delta)^2 - Z^2}{2\sigma^2} = \frac{\Delta^2}{2\sigma^2} - "
                  r"\frac{\Delta Z}{\sigma^2}")
         st.markdown(
-            "a linear function of Z: Gaussian with mean Δ²/2σ² and variance Δ²/σ². "
-            "Hence P(L > ε) = Φ(Δ/2σ − εσ/Δ), the tail bound. Balle & Wang (2018, Theorem 8) "
-            "show the smallest δ is E[(1 − e^(ε − L))₊], which gives the analytic formula; "
-            "the classical σ = Δ√(2 ln(1.25/δ))/ε bounds the tail for ε < 1 only. Everything "
-            "depends on σ and Δ only through μ = Δ/σ."
+            r"a linear function of Z: Gaussian with mean $\Delta^2/2\sigma^2$ and variance "
+            r"$\Delta^2/\sigma^2$. Hence $P(L > \varepsilon) = \Phi(\Delta/2\sigma - "
+            r"\varepsilon\sigma/\Delta)$, the tail bound. Balle & Wang (2018, Theorem 8) show "
+            r"the smallest δ is $\mathbb{E}[(1 - e^{\varepsilon - L})_+]$, which gives the "
+            r"analytic formula; the classical $\sigma = \Delta\sqrt{2\ln(1.25/\delta)}/\varepsilon$"
+            r" bounds the tail for ε < 1 only. Everything depends on σ and Δ only through "
+            r"$\mu = \Delta/\sigma$."
         )
 
 
@@ -444,9 +482,14 @@ def as_gdp(state: State) -> None:
     ]
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(figures.delta_curve_figure(eps_line, fdp.gdp_delta(eps_line, mu), mu=mu,
-                                                   point=(s.eps, exact), others=others),
-                        key="gauss_fig_gdp")
+        gdp_fig = figures.delta_curve_figure(eps_line, fdp.gdp_delta(eps_line, mu), mu=mu,
+                                             point=(s.eps, exact), others=others)
+        if gdp_fig.layout.yaxis.type == "log":
+            gdp_fig.update_yaxes(title_text="δ(ε) (log scale)")
+        widgets.chart(gdp_fig, key="gauss_fig_gdp", name="Privacy curve δ(ε) as Gaussian DP")
+        widgets.finding(
+            f"The mechanism is μ-GDP with μ = Δ/σ = {fmt_value(mu)}: (ε, δ(ε))-DP for every ε "
+            f"at once, with δ({fmt_value(s.eps)}) = {fmt_sci(exact)}.")
     with right:
         st.metric("μ = Δ/σ", fmt_value(mu), border=True,
                   help="The mechanism is μ-GDP: no test separates D from D′ better than "
@@ -602,6 +645,22 @@ def release_demo(state: State) -> None:
             labels = datasets.age_bin_labels(width)
             counts = datasets.bin_values(values, width=width).astype(float)
 
+    # The settings behind the release, for the report.
+    released = {"data": SOURCE_LABELS[source] + (f', column "{column}"' if upload else ""),
+                "query": QUERY_LABELS.get(query, QUERY_LABELS["histogram"])}
+    if upload is None:
+        released["people N"] = f"{n:,}"
+        released["seed"] = seed
+    if query == "count" and upload is None:
+        released["age group"] = f"{age_lo}–{age_hi}"
+    elif query == "sum":
+        released["clipping bound U"] = f"{upper:g}"
+    elif query in NEIGHBOUR_LABELS:
+        if not counts_upload:
+            released["age groups"] = widgets.AGE_BINNINGS[width]
+        released["neighbouring data sets differ by"] = NEIGHBOUR_LABELS[query]
+    widgets.settings(released)
+
     # The guarantee for this query at the page's σ.
     q_sens = gaussian.query_sensitivity(query, upper=upper)
     with c3:
@@ -618,6 +677,10 @@ def release_demo(state: State) -> None:
             st.caption(f"Query sensitivity Δ = {fmt_value(q_sens)}; noise σ = "
                        f"{fmt_value(s.sigma)}: this release is ({fmt_value(q_eps)}, "
                        f"{fmt_sci(s.delta)})-DP.")
+            widgets.finding(
+                f"Releasing {QUERY_LABELS.get(query, 'a histogram')} with σ = "
+                f"{fmt_value(s.sigma)} (query sensitivity Δ = {fmt_value(q_sens)}) is "
+                f"({fmt_value(q_eps)}, {fmt_sci(s.delta)})-DP.")
         if not math.isclose(q_sens, s.sensitivity, rel_tol=1e-12):
             st.info(f"This query's sensitivity is Δ = {fmt_value(q_sens)}, not the Δ = "
                     f"{fmt_value(s.sensitivity)} set above, so its ε differs from the page's "
@@ -655,9 +718,13 @@ def scalar_release(true_value: float, what: str, sigma: float, rng) -> None:
                 delta_arrow="off",
                 help="Φ(−true/σ): a count released below 0. Post-processing (rounding, "
                 "clipping at 0) costs no privacy but adds bias.")
-    st.plotly_chart(figures.release_distribution_figure(releases, true_value, sigma,
-                                                        half_width=summary.half_width),
-                    key="gauss_fig_release")
+    widgets.chart(figures.release_distribution_figure(releases, true_value, sigma,
+                                                      half_width=summary.half_width),
+                  key="gauss_fig_release", name="Simulated releases of the answer")
+    widgets.finding(
+        f"The true answer ({what}) is {true_value:,.6g}; one release gives "
+        f"{releases[0]:,.6g}, and 95% of releases fall within ± "
+        f"{fmt_value(summary.half_width)} (RMSE σ = {fmt_value(summary.rmse)}).")
 
 
 def histogram_release(labels, counts, sigma: float, rng) -> None:
@@ -674,9 +741,13 @@ def histogram_release(labels, counts, sigma: float, rng) -> None:
                 border=True, help="For the smallest count: Φ(−count/σ).")
     m[3].metric("Negative bins in this release", f"{int(np.sum(released < 0))}", border=True,
                 help="Bins of the release drawn here that fell below 0.")
-    st.plotly_chart(figures.histogram_release_figure(labels, counts, released,
-                                                     half_width=summary.half_width),
-                    key="gauss_fig_hist")
+    widgets.chart(figures.histogram_release_figure(labels, counts, released,
+                                                   half_width=summary.half_width),
+                  key="gauss_fig_hist", name="The released histogram")
+    widgets.finding(
+        f"Each of the {len(labels)} counts gets N(0, σ²) noise, σ = {fmt_value(sigma)}: "
+        f"{summary.expected_negative:.3g} bins are expected below 0, "
+        f"{int(np.sum(released < 0))} in this release.")
     st.caption(f"Bars: the release; whiskers ± {fmt_value(summary.half_width)}, where 95% of "
                "releases of each count fall.")
 
@@ -693,7 +764,8 @@ def sigma_tables(state: State) -> None:
     pivot.columns = [f"δ = {fmt_sci(d)}" for d in pivot.columns]
     pivot.index = [f"ε = {e:g}" for e in pivot.index]
     st.markdown("**Exact (analytic) σ**")
-    st.dataframe(pivot, key="gauss_pivot", column_config={
+    widgets.table(pivot, key="gauss_pivot", name="Noise table (σ): exact calibration",
+                  csv=pivot.rename_axis("ε").reset_index(), column_config={
         c: st.column_config.NumberColumn(format="%.4g") for c in pivot.columns})
     full = table.rename(columns={
         "eps": "ε", "delta": "δ", "sigma_analytic": "σ analytic", "sigma_tail": "σ tail bound",
@@ -701,25 +773,20 @@ def sigma_tables(state: State) -> None:
         "tail_over_analytic": "tail / analytic", "classical_over_analytic":
         "classical / analytic"})
     st.markdown("**All three calibrations**")
-    st.dataframe(full, hide_index=True, key="gauss_full_table", column_config={
+    widgets.table(full, key="gauss_full_table", name="Noise table (σ): all three calibrations",
+                  hide_index=True, column_config={
         "δ": st.column_config.NumberColumn(format="%.0e"),
         **{c: st.column_config.NumberColumn(format="%.4g")
            for c in ("σ analytic", "σ tail bound", "σ classical")},
         **{c: st.column_config.NumberColumn(format="%.3f")
            for c in ("tail / analytic", "classical / analytic")},
     })
-    st.download_button(
-        "Download the full table (CSV)", table.to_csv(index=False).encode(),
-        file_name="gaussian_sigma_table.csv", mime="text/csv", icon=":material/download:",
-        on_click="ignore", key="gauss_dl_table",
-        help="All (ε, δ) pairs with the σ of the three calibrations, their ratios and where "
-        "the classical formula is valid.")
     st.caption("The classical σ is not a guarantee for ε ≥ 1; the tail bound's σ always "
                "protects but is larger than needed.")
 
 
 # ------------------------------------------------------------------------------------------
-st.title("Gaussian mechanism")
+widgets.page_header(TITLE)
 st.markdown(
     "The Gaussian mechanism releases a query's answer plus normal noise, "
     r"$M(D) = f(D) + N(0, \sigma^2)$. How much noise gives (ε, δ)-differential privacy "
@@ -757,3 +824,4 @@ for tab, section in zip(st.tabs(list(SECTIONS), key="gauss_tab", bind="query-par
     with tab:
         if tab.open is not False:
             section(STATE)
+widgets.page_footer()
