@@ -125,3 +125,27 @@ def error_details():
     config.set_option("client.showErrorDetails", "full")
     yield
     config.set_option("client.showErrorDetails", old)
+
+
+# Widgets that must carry a help tooltip (checked by the page tests through without_help).
+HELP_KINDS = ("slider", "select_slider", "radio", "toggle", "number_input", "selectbox",
+              "button_group", "button", "download_button", "page_link", "file_uploader",
+              "checkbox", "text_input", "multiselect")
+
+def without_help(node, seen: list[str]) -> list[str]:
+    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
+    collects every one checked."""
+    missing = []
+    kind = getattr(node, "type", None)
+    if kind in HELP_KINDS:
+        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
+        seen.append(name)
+        if not node.proto.help.strip():
+            missing.append(name)
+    elif kind == "popover":
+        seen.append(f"popover {node.proto.popover.label}")
+        if not node.proto.popover.help.strip():
+            missing.append(f"popover {node.proto.popover.label}")
+    for child in getattr(node, "children", {}).values():
+        missing += without_help(child, seen)
+    return missing

@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
-from conftest import assert_clean, open_page, run
+from conftest import assert_clean, open_page, run, without_help
 from dpcore import audit, fdp
 
 PAGE = "views/fdp.py"
@@ -563,8 +563,6 @@ CHART_KEYS = {
 }
 TABLE_KEYS = {CURVES: ("fdp_table",), AUDITOR: ("fdp_audit_table",)}
 REPORT_FILE = "f_dp_and_gaussian_dp_report.html"
-HELP_KINDS = ("slider", "select_slider", "radio", "toggle", "number_input", "selectbox",
-              "button", "download_button", "page_link")
 
 
 def kit(at: AppTest):
@@ -677,23 +675,6 @@ def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
     assert kit(at).findings and kit(at).figures
 
 
-def without_help(node, seen: list[str]) -> list[str]:
-    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
-    collects every one checked."""
-    missing = []
-    kind = getattr(node, "type", None)
-    if kind in HELP_KINDS:
-        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
-        seen.append(name)
-        if not node.proto.help.strip():
-            missing.append(name)
-    elif kind == "popover":
-        seen.append(f"popover {node.proto.popover.label}")
-        if not node.proto.popover.help.strip():
-            missing.append(f"popover {node.proto.popover.label}")
-    for child in getattr(node, "children", {}).values():
-        missing += without_help(child, seen)
-    return missing
 
 
 def test_every_control_has_help():

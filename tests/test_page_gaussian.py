@@ -21,7 +21,7 @@ from streamlit.runtime import media_file_manager
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import APP_PATH, assert_clean, open_page, run, upload_file
+from conftest import APP_PATH, assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets, fdp, gaussian
 
 PAGE = "views/gaussian.py"
@@ -742,8 +742,6 @@ DOWNLOADS = {
     TABLE: ("gauss_pivot_csv", "gauss_full_table_csv"),
 }
 REPORT_FILE = "gaussian_mechanism_report.html"
-HELP_KINDS = ("slider", "select_slider", "radio", "toggle", "number_input", "selectbox",
-              "button_group", "button", "download_button", "page_link", "file_uploader")
 LINK_NOTE = "could not be used"
 
 
@@ -872,23 +870,6 @@ def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
     assert kit(at).findings and kit(at).figures
 
 
-def without_help(node, seen: list[str]) -> list[str]:
-    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
-    collects every one checked."""
-    missing = []
-    kind = getattr(node, "type", None)
-    if kind in HELP_KINDS:
-        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
-        seen.append(name)
-        if not node.proto.help.strip():
-            missing.append(name)
-    elif kind == "popover":
-        seen.append(f"popover {node.proto.popover.label}")
-        if not node.proto.popover.help.strip():
-            missing.append(f"popover {node.proto.popover.label}")
-    for child in getattr(node, "children", {}).values():
-        missing += without_help(child, seen)
-    return missing
 
 
 def test_every_control_has_help():
@@ -905,7 +886,9 @@ def test_every_control_has_help():
     upload(at, b"age\n3\n20\n30\n", kind="values")
     assert not without_help(at.main, seen)
     kinds = {name.split()[0] for name in seen}
-    assert set(HELP_KINDS) <= kinds, kinds
+    assert {"slider", "select_slider", "radio", "toggle", "number_input", "selectbox",
+            "button_group", "button", "download_button", "page_link",
+            "file_uploader"} <= kinds, kinds
     keys = {name.split()[1] for name in seen}
     assert {"gauss_solve", "gauss_method", "gauss_eps", "gauss_eps_slider", "gauss_sigma",
             "gauss_upper", "gauss_use_sens", "gauss_width", "gauss_neighbours", "gauss_seed",

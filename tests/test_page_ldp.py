@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import APP_PATH, assert_clean, open_page, run, upload_file
+from conftest import APP_PATH, assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets, figures, ldp, report
 
 PAGE = "views/ldp.py"
@@ -545,9 +545,6 @@ DOWNLOADS = {DEMO: ("ldp_demo_table_csv",),
              AGGREGATE: ("ldp_fig_counts_csv", "ldp_fig_counts_html", "ldp_counts_table_csv"),
              MSE: ("ldp_fig_mse_csv", "ldp_fig_mse_html", "ldp_mse_table_csv"),
              GUARANTEE: ()}
-HELP_KINDS = ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
-              "download_button", "file_uploader", "checkbox", "toggle", "text_input",
-              "multiselect", "page_link")
 
 
 def kit(at: AppTest):
@@ -667,23 +664,6 @@ def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
     assert len(kit(at).findings) == 2
 
 
-def without_help(node, seen: list[str]) -> list[str]:
-    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
-    collects every one checked."""
-    missing = []
-    kind = getattr(node, "type", None)
-    if kind in HELP_KINDS:
-        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
-        seen.append(name)
-        if not node.proto.help.strip():
-            missing.append(name)
-    elif kind == "popover":
-        seen.append(f"popover {node.proto.popover.label}")
-        if not node.proto.popover.help.strip():
-            missing.append(f"popover {node.proto.popover.label}")
-    for child in getattr(node, "children", {}).values():
-        missing += without_help(child, seen)
-    return missing
 
 
 def test_every_control_has_help():

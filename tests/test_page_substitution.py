@@ -22,7 +22,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import APP_PATH, assert_clean, open_page, run, upload_file
+from conftest import APP_PATH, assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets, figures, report
 from dpcore import substitution as rs
 
@@ -630,9 +630,6 @@ DOWNLOADS = {RELEASE: ("rs_fig_counts_csv", "rs_fig_counts_html", "rs_counts_tab
              COST: ("rs_fig_cost_csv", "rs_fig_cost_html"),
              PRIVACY: ("rs_fig_eps_csv", "rs_fig_eps_html", "rs_breach_table_csv"),
              BIAS: ("rs_fig_bias_csv", "rs_fig_bias_html")}
-HELP_KINDS = ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
-              "download_button", "file_uploader", "checkbox", "toggle", "text_input",
-              "multiselect", "page_link")
 
 
 def kit(at: AppTest):
@@ -733,23 +730,6 @@ def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
     assert len(kit(at).findings) >= 2
 
 
-def without_help(node, seen: list[str]) -> list[str]:
-    """The controls (and popovers) under ``node`` without a help tooltip; ``seen``
-    collects every one checked."""
-    missing = []
-    kind = getattr(node, "type", None)
-    if kind in HELP_KINDS:
-        name = f"{kind} {getattr(node, 'key', None) or node.proto.label}"
-        seen.append(name)
-        if not node.proto.help.strip():
-            missing.append(name)
-    elif kind == "popover":
-        seen.append(f"popover {node.proto.popover.label}")
-        if not node.proto.popover.help.strip():
-            missing.append(f"popover {node.proto.popover.label}")
-    for child in getattr(node, "children", {}).values():
-        missing += without_help(child, seen)
-    return missing
 
 
 def test_every_control_has_help():
