@@ -119,7 +119,10 @@ def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, k
     wanted = _whole_number(raw)
     if raw is not None and wanted is None:  # unusable: dropped, and named by page_footer
         st.query_params.pop(key, None)
-    st.session_state[key] = wanted = default if wanted is None else wanted
+        st.session_state[key] = default
+    else:  # a usable value, or one the user just moved away from: nothing to name
+        st.session_state.pop(key, None)
+    wanted = default if wanted is None else wanted
     value = min(max(wanted, lo), hi)
     if st.session_state.get(slider_key) != value:
         st.session_state[slider_key] = value

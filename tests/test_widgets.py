@@ -133,3 +133,13 @@ def test_ranged_slider_link_values(raw, value, named):
     assert not at.exception
     assert any(f"value {value}" in m.value for m in at.markdown)
     assert ("rn" in warnings_text(at)) is named
+
+
+def test_moving_a_ranged_slider_back_to_its_default_is_not_named():
+    at = AppTest.from_function(ranged_page, default_timeout=30)
+    at.query_params["rn"] = "7"
+    at.run()
+    at.slider(key="rn_slider").set_value(5).run()
+    assert not at.exception
+    assert any("value 5" in m.value for m in at.markdown)
+    assert not warnings_text(at)
