@@ -220,8 +220,10 @@ def timed_query(label: str, fn, **kwargs):
     progress = Progress()
     start = time.perf_counter()
     progress.start = start
+    cpu = time.process_time()
     out = fn(progress=progress, **kwargs)
     wall = time.perf_counter() - start
+    progress.cpu = time.process_time() - cpu  # of this process only (not the workers)
     return out, wall, progress
 
 
@@ -302,7 +304,8 @@ def main() -> int:
 
         pu1, pu2 = study.cell_probabilities("korea_vs_usa", M)
         usa, usa_s, usa_prog = timed_query(
-            f"Korea vs USA (large effect; total variation {planner.total_variation(pu1, pu2):.4f}), "
+            f"Korea vs USA (large effect; total variation "
+            f"{planner.total_variation(pu1, pu2):.4f}), "
             "sequential:", planner.required_sample_size,
             p1=pu1, p2=pu2, alpha1=ALPHA, alpha2=ALPHA, **common)
 
@@ -329,22 +332,29 @@ def main() -> int:
             (f"alpha at N = {PRIVACY_N:,}, cluster", sp_par_s, sp_par.simulated, sp_sent,
              sp_par.alpha, sp_par.interval, sp_par.status, sp_par_prog),
         ]
-        print(f"  {'query':40} {'wall':>10} {'cells':>5} {'sent':>5} {'s/cell':>7} "
+        print(f"  {'query':40} {'wall':>10} {'cpu':>7} {'cells':>5} {'sent':>5} {'s/cell':>7} "
               f"{'answer':>8} {'interval':>20} {'high/low':>8}  status")
-        for label, wall, cells, sent, ans, (lo, hi), status, _ in rows:
+        for label, wall, cells, sent, ans, (lo, hi), status, prog in rows:
             is_alpha = label.startswith("alpha")
             f = (lambda v: "-" if v is None else f"{v:.4g}") if is_alpha else fmt_n
             ratio = hi / lo if lo and math.isfinite(hi) else math.inf
-            print(f"  {label:40} {fmt_s(wall):>10} {cells:5d} {sent:5d} "
+            print(f"  {label:40} {fmt_s(wall):>10} {prog.cpu:6.1f}s {cells:5d} {sent:5d} "
                   f"{wall / max(cells, 1):6.2f}s {f(ans):>8} {fmt_interval(lo, hi, f):>20} "
                   f"{ratio:8.3f}  {status}")
-        print("  (cells: simulated by the query; sent: of those, submitted to the executor -- "
-              "rounds with a single new cell run in the calling process)")
+        print("  (cpu: of this process only; cells: simulated by the query; sent: of those, "
+              "submitted to the executor -- rounds with a single new cell run in the calling "
+              "process)")
+        busy = [label for label, wall, *_, prog in rows
+                if "sequential" in label and prog.cpu < 0.85 * wall]
+        if busy:
+            print(f"  BUSY MACHINE: the sequential queries {busy} got less than 85% of a core "
+                  "(cpu / wall): their times are inflated by other processes")
         for label, wall, *_, prog in rows:
             print(f"  progress, {label}: {prog.summary(wall)}")
         print()
         for label, wall, *_ in rows:
-            line = f"{label}: {fmt_s(wall)}   target <= {TARGET_S:.0f} s: {verdict(wall <= TARGET_S)}"
+            line = (f"{label}: {fmt_s(wall)}   target <= {TARGET_S:.0f} s: "
+                    f"{verdict(wall <= TARGET_S)}")
             print(line + note)
             summary.append(line + note)
         seq_per_cell = seq_s / max(seq.simulated, 1)
@@ -407,7 +417,8 @@ def main() -> int:
               f"{fmt_s(full_s)} estimated from the per-cell time, not run")
         print(f"  fine grid at the planner's {RTOL:.0%} steps, {study.PAPER_N[0]:,} to "
               f"{study.PAPER_N[-1]:,}: {fine_pts} points; stopping at the first that reaches "
-              f"the target (near the planner's N): about {fine_needed} cells, {fmt_s(fine_needed * per_cell)}; "
+              f"the target (near the planner's N): about {fine_needed} cells, "
+              f"{fmt_s(fine_needed * per_cell)}; "
               f"all {fine_pts}: {fmt_s(fine_pts * per_cell)} -- estimated from the per-cell time, "
               "not run")
         print(f"  planner (sequential): {seq.simulated} cells, {fmt_s(seq_s)} "
@@ -482,14 +493,16 @@ def main() -> int:
                   "benchmarks/README.md")
         else:
             n_sm = statsmodels_n(p1, p2, POWER, LEVEL)
-            print(f"    statsmodels GofChisquarePower (w = {math.sqrt(noncentrality_per_n(p1, p2) / 2):.5f}, "
+            w = math.sqrt(noncentrality_per_n(p1, p2) / 2)
+            print(f"    statsmodels GofChisquarePower (w = {w:.5f}, "
                   f"nobs = 2N)  N = {n_sm:10,.1f}  (rel. diff {abs(n_sm / n_cf - 1):.1e})")
         start = time.perf_counter()
         chi = planner.required_sample_size(p1, p2, NO_NOISE_ALPHA, NO_NOISE_ALPHA, test="chisq",
                                            **common)
         chi_s = time.perf_counter() - start
         inside = chi.interval[0] <= n_cf <= chi.interval[1]
-        print(f"    planner, test='chisq', alpha = {NO_NOISE_ALPHA:g}           N = {fmt_n(chi.n):>10} "
+        print(f"    planner, test='chisq', alpha = {NO_NOISE_ALPHA:g}           "
+              f"N = {fmt_n(chi.n):>10} "
               f"in {fmt_interval(*chi.interval)}  ({chi.simulated} cells, {fmt_s(chi_s)}; "
               f"{chi.n / n_cf - 1:+.1%} from the closed form)")
         print(f"  closed form inside the planner's interval: {verdict(inside)}")
@@ -515,8 +528,8 @@ def main() -> int:
               f"at each N, {executor.name.split(' --')[0]}")
         counting = Counting(executor.client)
         front, front_s, front_prog = timed_query(
-            "frontier (bootstrap and chisq, from the largest alpha down):", planner.frontier, p1=p1, p2=p2, alphas=alphas, executor=counting,
-            cache=planner.CellCache(), **common)
+            "frontier (bootstrap and chisq, from the largest alpha down):", planner.frontier,
+            p1=p1, p2=p2, alphas=alphas, executor=counting, cache=planner.CellCache(), **common)
         cols = ["alpha1", "test", "n", "n_low", "n_high", "status", "type1", "type1_low",
                 "type1_high", "valid", "simulated"]
         with_pd_opts(lambda: print(front[cols].to_string(index=False)))
@@ -538,6 +551,7 @@ def main() -> int:
             executor.close()
 
     print()
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f}")
     print("Summary")
     for line in summary:
         print(f"  {line}")

@@ -240,6 +240,7 @@ class _Cells:
         self.simulated = 0
         self.recalled = 0
         self.done = 0.0
+        self.shown = 0.0
         self.digests = {id(self.p1): _digest(self.p1), id(self.p2): _digest(self.p2),
                         id(self.p0): _digest(self.p0)}
 
@@ -256,8 +257,11 @@ class _Cells:
 
     def _tick(self, label: str, fraction: float = 1.0) -> None:
         if self.progress is not None:
+            # The expected cell count is an estimate: when a search needs more, the total grows
+            # with the work done, and the fraction shown holds still rather than step back.
             total = max(self.expected, self.done + 1.0)
-            self.progress(min(0.99, (self.done + fraction) / total), label)
+            self.shown = max(self.shown, min(0.99, (self.done + fraction) / total))
+            self.progress(self.shown, label)
 
     def rejections(self, cells: list[tuple]) -> list[int]:
         """Rejection counts of cells (n, alpha1, alpha2, test, null), simulating the new ones."""

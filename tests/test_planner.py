@@ -10,6 +10,7 @@ B = 500 over the paper's grid) for monotone power.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from concurrent.futures import ThreadPoolExecutor
 
@@ -245,15 +246,42 @@ def test_cache_is_bounded():
     assert len(cache) == 3 and cache.get(0) is None and cache.get(4) == 4
 
 
-def test_progress_reports_increasing_fractions_ending_at_one():
+@pytest.mark.parametrize("query", ["n", "alpha", "frontier"])
+@pytest.mark.parametrize("threads", [0, 2])
+def test_progress_reports_increasing_fractions_ending_at_one(query, threads):
+    # With an executor whole rounds of cells finish at once and a search can need more cells
+    # than its expected count: the fraction shown must still never step back.
     seen = []
     p1, p2 = M9
-    planner.required_sample_size(p1, p2, 0.3, 0.3, rng=1, progress=lambda f, t: seen.append(
-        (f, t)), **CHEAP)
+    kwargs = dict(rng=1, progress=lambda f, t: seen.append((f, t)), **CHEAP)
+    with ThreadPoolExecutor(threads) if threads else contextlib.nullcontext() as pool:
+        if query == "n":
+            planner.required_sample_size(p1, p2, 0.3, 0.3, executor=pool, **kwargs)
+        elif query == "alpha":
+            planner.strongest_privacy(p1, p2, 4000, executor=pool, **kwargs)
+        else:
+            planner.frontier(p1, p2, alphas=[0.2, 0.5], executor=pool, **kwargs)
     fractions = [f for f, _ in seen]
     assert fractions[-1] == 1.0 and all(0 <= f <= 1 for f in fractions)
     assert fractions[:-1] == sorted(fractions[:-1])
     assert any("N = " in t for _, t in seen)
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+def test_progress_never_steps_back_when_a_search_outruns_its_expected_cell_count(threads):
+    # Rounds of one cell report progress within the cell (in the calling process, even with an
+    # executor); rounds of two go to the executor. 5 cells against 1.5 expected.
+    seen = []
+    p1, p2 = M9
+    with ThreadPoolExecutor(threads) if threads else contextlib.nullcontext() as pool:
+        cells = planner._Cells(p1, p2, reps=500, n_boot=500, level=0.05, confidence=0.95,
+                               rng=3, cache=None, executor=pool, expected=1.5,
+                               progress=lambda f, t: seen.append(f))
+        for n in (1000, 2000, 3000):
+            cells.rejections([(n, 0.5, 0.5, "bootstrap", False)])
+        cells.rejections([(n, 0.5, 0.5, "bootstrap", True) for n in (1000, 2000)])
+    assert cells.simulated == 5 and len(seen) > 5
+    assert seen == sorted(seen) and 0 < seen[-1] < 1
 
 
 # --- monotone power on the paper's populations -----------------------------------------------
