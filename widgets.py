@@ -366,7 +366,7 @@ class PairInput:
             return
         if self.waiting:
             st.info(self.problem, icon=":material/upload_file:")
-            st.stop()
+            stop()
         show_error(self.problem)
 
 

@@ -17,17 +17,19 @@ Two things are pinned so the tests mean the same on every machine:
 
 from __future__ import annotations
 
+import html
 import re
 import shlex
 
 import pandas as pd
 import pytest
 import streamlit as st
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import APP_PATH, REPO_ROOT, assert_clean, run
-from dpcore import simulation, study
+from conftest import APP_PATH, REPO_ROOT, assert_clean, run, without_help
+from dpcore import datasets, simulation, study
 
 PAGE = "views/test_calibration.py"
 SUBMIT = "FormSubmitter:cal_form-Run simulation"
@@ -167,7 +169,9 @@ def test_default_view():
     assert live_caption(at).startswith(
         "Korea vs Korea (type-I error), M = 18, α₁ = 0.1, α₂ = 0.1,")
     assert not [i for i in infos(at) if CHANGED in i]
-    assert [b.key for b in at.download_button if b.key == "cal_dl_live"] == ["cal_dl_live"]
+    keys = [b.key for b in at.download_button]
+    assert {"page_report_download", "cal_fig_null_csv", "cal_fig_null_html", "cal_fig_live_csv",
+            "cal_fig_live_html", "cal_table_live_csv"} <= set(keys), keys
 
 
 # ---------------------------------------------------------------------------
@@ -447,3 +451,177 @@ def test_results_file_without_bootstrap_rows_does_not_crash(fresh_results, monke
         if "IndexError" in "".join(exc.stack_trace):
             raise IndexError("".join(exc.stack_trace))
     assert_clean(at)
+
+
+# ---------------------------------------------------------------------------
+# the page kit: a link reproduces the view, unusable link values, help, the report
+# ---------------------------------------------------------------------------
+
+LINK_NOTE = "could not be used"
+REPORT_FILE = "test_calibration_report.html"
+PAIR_LABEL = {key: label for key, label in zip(study.PAIRS, (
+    "Korea vs Korea (type-I error)", "Korea vs USA (large effect)",
+    "Korea central vs Korea noncentral (medium effect)"))}
+
+# Every control bound to the URL at a value other than its default: (kind, value, as the
+# link writes it: the label the control shows). The tab is read from the session state.
+LINK = {
+    "cal_shape": ("selectbox", "normal", datasets.SHAPES["normal"]),
+    "cal_m": ("select_slider", 10, "10"),
+    "cal_n": ("number_input", 1000, "1000"),
+    "cal_alpha": ("select_slider", 1.0, "1"),
+    "cal_reps_null": ("select_slider", 200, "200"),
+    "cal_seed": ("number_input", 3, "3"),
+    "cal_pair": ("selectbox", "korea_vs_usa", PAIR_LABEL["korea_vs_usa"]),
+    "cal_m_live": ("radio", 9, "9 (10-year groups)"),
+    "cal_a1": ("select_slider", 1.0, "1"),
+    "cal_a2": ("select_slider", 0.5, "0.5"),
+    "cal_tests": ("multiselect", ["bootstrap"], ["parametric bootstrap"]),
+    "cal_reps": ("select_slider", 50, "50"),
+    "cal_boot": ("select_slider", 200, "200"),
+    "cal_live_seed": ("number_input", 5, "5"),
+    "cal_ns": ("multiselect", [1000, 10_000], ["1,000", "10,000"]),
+    "cal_f_pairs": ("multiselect", ["korea_vs_korea"], [PAIR_LABEL["korea_vs_korea"]]),
+    "cal_f_m": ("multiselect", [18, 9], ["18", "9"]),
+    "cal_f_priv": ("multiselect", [(0.1, 0.1)], ["0.1, 0.1"]),
+    "cal_f_tests": ("multiselect", ["chisq"], ["naive χ²"]),
+}
+FORM = {"cal_pair", "cal_m_live", "cal_a1", "cal_a2", "cal_tests", "cal_reps", "cal_boot",
+        "cal_live_seed", "cal_ns"}
+
+
+def open_link(query: dict) -> AppTest:
+    at = AppTest.from_file(str(APP_PATH), default_timeout=120)
+    run(at)
+    at.query_params.update(query)
+    at.switch_page(PAGE)
+    return run(at)
+
+
+def link_notes(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning if LINK_NOTE in w.value]
+
+
+def paper_rows_or_none(at: AppTest):
+    tables = paper_tab(at).dataframe
+    return tables[0].value if tables else None
+
+
+@pytest.fixture
+def synthetic_study(fresh_results, monkeypatch, tmp_path):
+    results = _synthetic_results(tmp_path)
+    monkeypatch.setattr(study, "load_results", lambda: results)
+    return results
+
+
+def test_a_link_reproduces_the_view(synthetic_study):
+    """Every bound control from the URL, and the same numbers as set by hand."""
+    tab = "The paper at full scale"
+    at = open_link({"cal_tab": tab, **{key: text for key, (_, _, text) in LINK.items()}})
+    assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
+    assert at.session_state["cal_tab"] == tab
+    for key, (kind, value, _) in LINK.items():
+        assert getattr(at, kind)(key=key).value == value, key
+    table = live_table(at)
+    assert sorted(set(table["n"])) == [1000, 10_000] and set(table["test"]) == {"bootstrap"}
+    assert set(table["reps"]) == {50}
+    assert live_caption(at).startswith("Korea vs USA (large effect), M = 9, α₁ = 1, α₂ = 0.5,")
+    rows = _paper_rows(at)
+    assert (rows["pair"] == "korea_vs_korea").all() and set(rows["m"]) == {9, 18}
+    assert (rows["test"] == "chisq").all() and len(rows) > 0
+
+    st.cache_data.clear()
+    by_hand = start()
+    # A run forgets a form's uncommitted edits: the form's controls are set last, then sent.
+    for key, (kind, value, _) in sorted(LINK.items(), key=lambda item: item[0] in FORM):
+        getattr(by_hand, kind)(key=key).set_value(value)
+        if key not in FORM:
+            run(by_hand)
+    submit(by_hand)
+    by_hand.session_state["cal_tab"] = tab
+    run(by_hand)
+    assert metrics(by_hand) == metrics(at)
+    pd.testing.assert_frame_equal(live_table(by_hand), table)
+    assert live_caption(by_hand) == live_caption(at)
+    pd.testing.assert_frame_equal(_paper_rows(by_hand), rows)
+
+
+@pytest.mark.parametrize("query, default", [
+    ({"cal_m": "7"}, 20),
+    ({"cal_n": "12"}, 5050),
+    ({"cal_reps": "7"}, 100),
+    ({"cal_ns": "3"}, list(study.PAPER_N)),
+    ({"cal_tab": "Nowhere"}, None),
+], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else "")
+def test_an_unusable_link_value_is_reset_with_a_note(query, default):
+    at = open_link(query)
+    [key] = query
+    if key == "cal_tab":  # an unknown tab opens the first one
+        assert at.session_state["cal_tab"] == "Null distributions"
+    else:
+        [note] = link_notes(at)
+        assert f"reset to their defaults: {key}." in note, note
+    if default is not None:
+        assert at.session_state[key] == default
+    # The page still works: the null metrics and a live run.
+    assert set(metrics(at)) == METRICS and not errors(at)
+    assert_rates(live_table(at))
+
+
+def test_every_control_has_help(synthetic_study):
+    at = start()  # every tab runs: all their controls are there
+    seen: list[str] = []
+    assert not without_help(at.main, seen)
+    assert len(seen) >= 30, seen
+
+
+@pytest.fixture
+def deferred(monkeypatch):
+    """The callables registered by download buttons whose data is deferred, by file name."""
+    found = {}
+    original = MediaFileManager.add_deferred
+
+    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        found[file_name] = data_callable
+        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
+                        **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
+    return found
+
+
+def test_report_holds_the_type_i_error_verdicts(synthetic_study, deferred):
+    at = start()
+    kit = at.session_state["_page_kit"]
+    null, boot, naive, *study_findings = kit.findings
+    shown = metrics(at)
+    assert null.startswith("Null distributions (Uniform, M = 20, N = 5,050, α = 0.5)")
+    assert f"{shown[TYPE1_NO_DP]} of 1,000 histogram pairs without privacy" in null
+    assert f"and {shown[TYPE1_DP]} with privacy" in null
+    # The default live run: Korea vs Korea, so the rates are type-I errors.
+    assert boot.startswith("Korea vs Korea (type-I error): the parametric bootstrap test's "
+                           "type-I error is ")
+    assert boot.endswith("the test holds its level.")
+    assert naive.startswith("Korea vs Korea (type-I error): the naive χ² test's type-I error")
+    assert naive.endswith("the test does not hold its level.")
+    assert [f.split(":")[0] for f in study_findings] == ["Full-scale study, Korea vs Korea"] * 2
+    assert kit.parameters["Simulation: seed"] == str(widgets.DEFAULT_SEED)
+    assert kit.parameters["Null distributions: bins M"] == "20"
+    assert len(kit.figures) == 3 and len(kit.tables) == 2
+    page = deferred[REPORT_FILE]()
+    assert page.startswith("<!DOCTYPE html>")
+    for finding in kit.findings:
+        assert html.escape(finding) in page
+    assert "Simulation: replicates R per point" in page
+
+
+def test_report_of_a_power_run(deferred):
+    at = start()
+    set_small_run(at)
+    submit(at)
+    kit = at.session_state["_page_kit"]
+    power = [f for f in kit.findings if f.startswith("Korea vs USA (large effect)")]
+    assert len(power) == 2
+    assert "the parametric bootstrap test's power is " in power[0]
+    assert "This 'power' is not to be trusted" in power[1]
+    assert html.escape(power[0]) in deferred[REPORT_FILE]()

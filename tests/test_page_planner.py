@@ -23,7 +23,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import open_page, run
+from conftest import open_page, run, without_help
 from dpcore import datasets, planner, simulation
 
 PAGE = "views/planner.py"
@@ -399,7 +399,12 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert list(trace_values(star["x"])) == [0.1] and list(trace_values(star["y"])) == [10_000]
     [warning] = [w.value for w in at.warning]
     assert "does not hold its 5% level" in warning
-    assert [b.proto.label for b in at.get("download_button")] == ["Download the frontier (CSV)"]
+    assert {b.key for b in at.download_button} == {
+        "page_report_download", "plan_fig_dist_csv", "plan_fig_dist_html",
+        "plan_fig_frontier_csv", "plan_fig_frontier_html", "plan_frontier_table_csv"}
+    kit = at.session_state["_page_kit"]
+    assert kit.findings == [frontier_sentence(table, 0.8), warning]
+    assert [name for name, _ in kit.tables] == ["The frontier"]
     # Other settings: the last frontier is shown with a note until it is run again.
     at.select_slider(key="plan_power").set_value(0.9)
     run(at)
@@ -421,6 +426,17 @@ def deferred(monkeypatch):
     return found
 
 
+REPORT_FILE = "privacy_utility_planner_report.html"
+
+
+def frontier_sentence(table, power: float) -> str:
+    """The page's sentence on the N the bootstrap test needs along a frontier."""
+    rows = table[table["test"] == "bootstrap"].sort_values("alpha1", ascending=False)
+    return (f"For {power:.0%} power the parametric bootstrap test needs "
+            + "; ".join(f"N = {n:,.0f} at α = {a:g}" for a, n in zip(rows["alpha1"], rows["n"]))
+            + " per group.")
+
+
 def test_report_download_builds_the_html_report(deferred):
     at = start(REPORT)
     assert not errors(at)
@@ -436,23 +452,151 @@ def test_report_download_builds_the_html_report(deferred):
     text = "\n".join(m.value for m in at.markdown)
     for sentence in findings:
         assert sentence in text
-    labels = [b.proto.label for b in at.get("download_button")]
-    assert labels == ["Download one-page HTML report", "Power against N (CSV)",
-                      "Power against α (CSV)"]
-    html = deferred["privacy_utility_plan.html"]()
-    assert html.startswith("<!DOCTYPE html>")
+    # One report: the page kit's, from the header's button and from this tab's.
+    kit = at.session_state["_page_kit"]
+    assert kit.findings == findings
+    assert kit.parameters["Comparison"] == "Korea central vs Korea noncentral"
+    assert kit.parameters["Seed"] == str(SEED)
+    assert [name for name, _ in kit.figures] == [
+        "The two distributions: Korea central and Korea noncentral",
+        "Power against N at α = 0.1", "Power against α with N = 10,000 per group"]
+    assert [name for name, _ in kit.tables] == ["Simulated power against N",
+                                               "Simulated power against α"]
+    assert any(note.startswith("Source: Son, S.") for note in kit.notes)
+    [button] = [b for b in at.download_button if b.key == "plan_dl_report"]
+    assert button.label == "Download the report (HTML)" and button.help
+    assert {b.key for b in at.download_button} >= {
+        "page_report_download", "plan_report_fig_data_csv", "plan_report_points_data_csv",
+        "plan_report_fig_privacy_html", "plan_report_points_privacy_csv"}
+    html_ = deferred[REPORT_FILE]()
+    assert html_.startswith("<!DOCTYPE html>")
     for sentence in findings:
-        assert sentence.replace("'", "&#x27;") in html
-    assert "Korea central vs Korea noncentral" in html and "Seed" in html
-    assert html.count("<table") == 3  # the settings and the two tables of points
-    assert "The privacy-utility frontier" not in html
+        assert sentence.replace("'", "&#x27;") in html_
+    assert "Korea central vs Korea noncentral" in html_ and "Seed" in html_
+    assert html_.count("<table") == 3  # the settings and the two tables of points
+    assert "The privacy-utility frontier" not in html_
+    assert html_.count("Privacy–utility planner") >= 2  # its title
 
 
 def test_report_includes_the_frontier_once_computed(deferred):
     at = run_frontier(start(FRONTIER))
+    table = at.session_state["plan_frontier"]["table"]
     open_tab(at, REPORT)
     text = "\n".join(m.value for m in at.markdown)
     assert "does not hold its 5% level" in text
-    html = deferred["privacy_utility_plan.html"]()
-    assert "The privacy-utility frontier" in html and "does not hold its 5% level" in html
-    assert html.count("<table") == 4
+    assert frontier_sentence(table, 0.8) in text
+    assert not [w for w in at.warning if "does not hold" in w.value]  # a finding, not a warning
+    html_ = deferred[REPORT_FILE]()
+    assert "The privacy-utility frontier" in html_ and "does not hold its 5% level" in html_
+    assert html_.count("<table") == 4
+    kit = at.session_state["_page_kit"]
+    assert len(kit.findings) == 4 and len(kit.figures) == 4 and len(kit.tables) == 3
+
+
+# ---------------------------------------------------------------------------
+# the page kit: every bound control from a link, unusable link values, help
+# ---------------------------------------------------------------------------
+
+LINK_NOTE = "could not be used"
+
+# Links with every bound control of a view at a value other than its default:
+# key: (kind, value, as the link writes it). The tab comes from the session state.
+TWO = {
+    "plan_a": ("selectbox", "usa", "USA"),
+    "plan_b": ("selectbox", "korea", "Korea"),
+    "plan_width": ("radio", 5, widgets.AGE_BINNINGS[5]),
+    "plan_level": ("select_slider", 0.1, "10%"),
+    "plan_power": ("select_slider", 0.7, "70%"),
+    "plan_alpha": ("select_slider", 0.05, "0.05"),
+    "plan_alpha_sep": ("checkbox", True, "true"),
+    "plan_alpha2": ("select_slider", 0.2, "0.2"),
+    "plan_n": ("select_slider", 5000, "5,000"),
+    "plan_reps": ("select_slider", 50, "50"),
+    "plan_boot": ("select_slider", 50, "50"),
+    "plan_seed": ("number_input", 9, "9"),
+}
+TILT = {
+    "plan_mode": ("radio", "effect", "One population and an effect"),
+    "plan_base": ("selectbox", "usa", "USA"),
+    "plan_effect": ("radio", "tilt", "A total-variation distance"),
+    "plan_direction": ("radio", "younger", "younger (first bins)"),
+    "plan_tv": ("number_input", 0.08, "0.08"),
+    "plan_reps": ("select_slider", 50, "50"),
+    "plan_boot": ("select_slider", 50, "50"),
+}
+SHIFT = {
+    "plan_mode": ("radio", "effect", "One population and an effect"),
+    "plan_shift": ("slider", 3, "3"),  # a ranged slider (the effect is a shift by default)
+    "plan_reps": ("select_slider", 50, "50"),
+    "plan_boot": ("select_slider", 50, "50"),
+}
+FRONTIER_LINK = {
+    "plan_fr_range": ("select_slider", (0.05, 0.5), ["0.05", "0.5"]),
+    "plan_fr_points": ("slider", 2, "2"),
+    "plan_reps": ("select_slider", 50, "50"),
+    "plan_boot": ("select_slider", 50, "50"),
+}
+LINKS = {"two_populations": (TWO, PRIVACY), "tilt": (TILT, DATA), "shift": (SHIFT, DATA),
+         "frontier": (FRONTIER_LINK, FRONTIER)}
+
+
+def link_widget(at: AppTest, key: str, kind: str):
+    return getattr(at, kind)(key=f"{key}_slider" if key == "plan_shift" else key)
+
+
+@pytest.mark.parametrize("name", list(LINKS))
+def test_a_link_reproduces_the_view(name):
+    """Every bound control read from the URL, and the same numbers as set by hand."""
+    values, tab = LINKS[name]
+    at = start(tab, {key: text for key, (_, _, text) in values.items()}
+               | ({"plan_tab": tab} if tab != DATA else {}), fast=False)
+    assert not [w.value for w in at.warning if LINK_NOTE in w.value]
+    assert at.session_state["plan_tab"] == tab
+    for key, (kind, value, _) in values.items():
+        assert link_widget(at, key, kind).value == value, key
+    if tab == FRONTIER:
+        at.button(key="plan_fr_run").click()
+        run(at)
+    from_link = metrics(at)
+    assert len(from_link) >= 3 if tab != FRONTIER else len(from_link) == 1
+
+    st.cache_resource.clear()  # simulated again, not reused
+    by_hand = start(fast=False)
+    open_tab(by_hand, tab)
+    for key, (kind, value, _) in values.items():  # in page order: a control may show another
+        link_widget(by_hand, key, kind).set_value(value)
+        run(by_hand)
+    if tab == FRONTIER:
+        by_hand.button(key="plan_fr_run").click()
+        run(by_hand)
+        assert by_hand.session_state["plan_frontier"]["table"].equals(
+            at.session_state["plan_frontier"]["table"])
+    assert metrics(by_hand) == from_link
+    assert by_hand.session_state["_page_kit"].findings == at.session_state["_page_kit"].findings
+
+
+@pytest.mark.parametrize("query", [
+    {"plan_alpha": "abc"}, {"plan_reps": "7"}, {"plan_width": "7"}, {"plan_a": "nope"},
+    {"plan_level": "50%"}, {"plan_seed": "-1"},
+], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+def test_an_unusable_link_value_is_reset_with_a_note(query):
+    at = start(query=query)
+    [key] = query
+    [note] = [w.value for w in at.warning if LINK_NOTE in w.value]
+    assert f"reset to their defaults: {key}." in note
+    assert not errors(at) and N_NEEDED in metrics(at)
+
+
+def test_an_unusable_value_of_a_hidden_control_is_kept_quietly():
+    """plan_fr_points is drawn only on the frontier tab: no note on another tab."""
+    at = start(query={"plan_fr_points": "1000"})
+    assert not [w.value for w in at.warning if LINK_NOTE in w.value]
+    assert N_NEEDED in metrics(at)
+
+
+@pytest.mark.parametrize("tab", TABS)
+def test_every_control_has_help(tab):
+    at = start(tab, {"plan_alpha_sep": "true"})
+    seen: list[str] = []
+    assert not without_help(at.main, seen)
+    assert len(seen) >= 15, seen

@@ -4,19 +4,28 @@ Every page app.py routes to is smoke-tested (the list is read from app.py, see
 conftest.py). The page "Compare two private histograms" is driven through its
 widgets by key (keys from views/compare_histograms.py and widgets.py): the
 default view, α, seed, sources and bins, the degenerate bootstrap case and
-uploaded files (AppTest drives st.file_uploader in this Streamlit version).
+uploaded files (AppTest drives st.file_uploader in this Streamlit version),
+and its page kit: the link that reproduces a view, the note on unusable link
+values, the help of every control and the report.
 """
 
 from __future__ import annotations
 
+import html
+
 import pytest
 import streamlit as st
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import APP_PATH, REPO_ROOT, assert_clean, routed_pages, run
+from conftest import (APP_PATH, REPO_ROOT, assert_clean, open_page, routed_pages, run,
+                      without_help)
 
 PAGE = "views/compare_histograms.py"
+TITLE = "Compare two private histograms"
+REPORT_FILE = "compare_two_private_histograms_report.html"
+LINK_NOTE = "could not be used"
 
 NAIVE = "Naive χ² test p-value"
 BOOT = "Parametric bootstrap p-value"
@@ -34,8 +43,9 @@ def new_app() -> AppTest:
     return AppTest.from_file(str(APP_PATH), default_timeout=60)
 
 
-def start() -> AppTest:
-    return run(new_app())
+def start(query: dict | None = None) -> AppTest:
+    """The page "Compare two private histograms", opened with the link's ``query``."""
+    return open_page(PAGE, TITLE, query)
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -73,6 +83,17 @@ def assert_full_result(at: AppTest) -> dict[str, str]:
     return shown
 
 
+# The page kit's report, the CSV and HTML of each chart, the CSV of each table.
+DOWNLOADS = {"page_report_download", "cmp_table_hist_csv", "cmp_table_results_csv"} | {
+    f"cmp_fig_{name}_{kind}" for name in ("hist", "null", "debias") for kind in ("csv", "html")}
+
+
+def download_keys(at: AppTest) -> set[str]:
+    keys = [b.key for b in at.download_button]
+    assert len(keys) == len(set(keys)), keys
+    return set(keys)
+
+
 def degrees_of_freedom(at: AppTest) -> int:
     """df of the naive test, from its caption "χ² = …, df = M − 1"."""
     [cap] = [c for c in captions(at) if c.startswith("χ² =")]
@@ -104,7 +125,7 @@ def test_app_routes_every_page_file():
 
 
 def test_page_smoke(app_page):
-    at = start()
+    at = run(new_app())
     at.switch_page(app_page.path)
     run(at)
     assert not at.error, errors(at)
@@ -127,7 +148,7 @@ def test_default_view_shows_metrics_and_verdict():
     # The verdict quotes the bootstrap p-value shown in the metric.
     [verdict] = [v.value for v in (*at.success, *at.warning)]
     assert f"p = {shown[BOOT]} " in verdict
-    assert len(at.download_button) == 2
+    assert download_keys(at) == DOWNLOADS
 
 
 def test_changing_alpha_a_changes_the_pvalues():
@@ -266,7 +287,7 @@ def _assert_degenerate(at: AppTest) -> None:
     assert 0 in (count(shown[NHAT_A]), count(shown[NHAT_B]))
     assert not [v for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
     assert any("No null distribution" in i.value for i in at.info)
-    assert len(at.download_button) == 2
+    assert download_keys(at) == DOWNLOADS - {"cmp_fig_null_csv", "cmp_fig_null_html"}
 
 
 def test_degenerate_sampled_histograms_show_error():
@@ -447,11 +468,74 @@ def test_private_upload_runs_the_test():
 
 
 def test_url_query_parameters_restore_the_view():
-    at = new_app()
-    at.query_params["cmp_alpha_a"] = "1"
-    run(at)
+    at = start({"cmp_alpha_a": "1"})
     assert at.select_slider(key="cmp_alpha_a").value == 1.0
     assert_full_result(at)
+    assert not link_notes(at)
+
+
+# ---------------------------------------------------------------------------
+# the page kit: shareable links, the note on unusable values, help, the report
+# ---------------------------------------------------------------------------
+
+def link_notes(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning if LINK_NOTE in w.value]
+
+
+# Every control bound to the URL, at a value other than its default, as the link writes it
+# (the label the control shows), with the value the control then holds. Two links: the age
+# groups radio is shown when a population is chosen, the bins slider when none is.
+LINKS = {
+    "population_and_shape": {
+        "cmp_a": ("usa", widgets.SOURCE_LABELS["usa"]),
+        "cmp_b": ("normal", widgets.SOURCE_LABELS["normal"]),
+        "cmp_width": (10, widgets.AGE_BINNINGS[10]),
+        "cmp_n": (2000, "2,000"),
+        "cmp_n_sep": (True, "true"),
+        "cmp_n_b": (5000, "5,000"),
+        "cmp_alpha_a": (0.5, "0.5"),
+        "cmp_alpha_b": (0.2, "0.2"),
+        "cmp_boot": (200, "200"),
+        "cmp_seed": (7, "7"),
+        "cmp_zoom": (True, "true"),
+    },
+    "two_shapes": {
+        "cmp_a": ("increasing", widgets.SOURCE_LABELS["increasing"]),
+        "cmp_b": ("uniform", widgets.SOURCE_LABELS["uniform"]),
+        "cmp_m": (12, "12"),
+        "cmp_n": (1000, "1,000"),
+        "cmp_alpha_a": (1.0, "1"),
+        "cmp_alpha_b": (0.05, "0.05"),
+        "cmp_boot": (100, "100"),
+        "cmp_seed": (11, "11"),
+    },
+}
+KINDS = {"cmp_a": "selectbox", "cmp_b": "selectbox", "cmp_width": "radio", "cmp_m": "slider",
+         "cmp_n": "select_slider", "cmp_n_sep": "checkbox", "cmp_n_b": "select_slider",
+         "cmp_alpha_a": "select_slider", "cmp_alpha_b": "select_slider",
+         "cmp_boot": "select_slider", "cmp_seed": "number_input", "cmp_zoom": "toggle"}
+
+
+def widget(at: AppTest, key: str):
+    return getattr(at, KINDS[key])(key=key)
+
+
+@pytest.mark.parametrize("link", list(LINKS))
+def test_a_link_reproduces_the_view(link):
+    """Every bound control read from the URL, and the same numbers as set by hand."""
+    values = LINKS[link]
+    at = start({key: text for key, (_, text) in values.items()})
+    for key, (value, _) in values.items():
+        assert widget(at, key).value == value, key
+    assert not link_notes(at)
+    from_link = assert_full_result(at)
+
+    st.cache_data.clear()  # computed again, not taken from the cache
+    by_hand = start()
+    for key, (value, _) in values.items():  # in page order: a control may show another
+        widget(by_hand, key).set_value(value)
+        run(by_hand)
+    assert metrics(by_hand) == from_link
 
 
 @pytest.mark.parametrize("query", [
@@ -465,8 +549,108 @@ def test_url_query_parameters_restore_the_view():
     {"cmp_m": "1000"},
 ], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
 def test_bad_url_query_parameters_are_ignored(query):
-    at = new_app()
-    at.query_params.update(query)
-    run(at)
+    at = start(query)
+    assert_full_result(at)
+    [key] = query
+    if key == "cmp_m":  # not shown with populations: the link keeps it for later
+        assert not link_notes(at)
+        return
+    [note] = link_notes(at)
+    assert f"reset to their defaults: {key}." in note
+    assert at.session_state[key] == widget(at, key).value  # the default
+
+
+def test_bad_link_value_beside_good_ones():
+    at = start({"cmp_m": "7000", "cmp_a": widgets.SOURCE_LABELS["uniform"],
+                "cmp_b": widgets.SOURCE_LABELS["normal"], "cmp_n_sep": "maybe", "cmp_seed": "9"})
+    [note] = link_notes(at)
+    assert ": cmp_m, cmp_n_sep." in note
+    assert at.slider(key="cmp_m").value == 20
+    assert at.checkbox(key="cmp_n_sep").value is False
+    assert at.selectbox(key="cmp_a").value == "uniform"
+    assert at.selectbox(key="cmp_b").value == "normal"
+    assert at.number_input(key="cmp_seed").value == 9
     assert_full_result(at)
 
+
+def assert_every_control_has_help(at: AppTest) -> int:
+    seen: list[str] = []
+    assert not without_help(at.main, seen)
+    return len(seen)
+
+
+def test_every_control_has_help():
+    at = start()
+    assert assert_every_control_has_help(at) >= 20
+    at.checkbox(key="cmp_n_sep").check()
+    at.selectbox(key="cmp_a").set_value("uniform")
+    at.selectbox(key="cmp_b").set_value("normal")
+    run(at)
+    assert at.slider(key="cmp_m").help
+    assert_every_control_has_help(at)
+    # The upload controls, and those of an uploaded file.
+    at = upload_both(b"a,b\n10,20\n30,40\n50,60\n")
+    assert_every_control_has_help(at)
+    assert at.checkbox(key="cmp_private").help
+
+
+@pytest.fixture
+def deferred(monkeypatch):
+    """The callables registered by download buttons whose data is deferred, by file name."""
+    found = {}
+    original = MediaFileManager.add_deferred
+
+    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        found[file_name] = data_callable
+        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
+                        **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
+    return found
+
+
+def test_report_holds_the_verdict_settings_charts_and_tables(deferred):
+    at = start({"cmp_n": "1,000", "cmp_seed": "5"})
+    shown = assert_full_result(at)
+    [verdict] = [v.value for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
+    kit = at.session_state["_page_kit"]
+    assert kit.findings[0] == verdict.replace("**", "")
+    assert f"gives p = {shown[NAIVE]} " in kit.findings[1]
+    assert kit.parameters["People N in A"] == "1,000" and kit.parameters["Seed"] == "5"
+    assert [name for name, _ in kit.figures] == [
+        "Original and private histograms", "Bootstrap null distribution",
+        "Debiasing the noisy counts"]
+    assert [name for name, _ in kit.tables] == ["Counts per bin", "Tests and estimates"]
+    page = deferred[REPORT_FILE]()
+    assert page.startswith("<!DOCTYPE html>")
+    for finding in kit.findings:
+        assert html.escape(finding) in page
+    assert "People N in A" in page and "Debiasing the noisy counts" in page
+    assert page.count("<table") == 3  # the settings and the two tables
+    assert 'class="note"' in page
+    # The table exports are the shown tables.
+    csv = deferred["counts_per_bin.csv"]()
+    assert csv.splitlines()[0].startswith("bin,original_A,private_A,")
+    assert len(csv.splitlines()) == 1 + 18
+
+
+def test_report_of_a_degenerate_bootstrap_says_so(deferred):
+    at = start({"cmp_a": widgets.SOURCE_LABELS["uniform"],
+                "cmp_b": widgets.SOURCE_LABELS["uniform"], "cmp_m": "2", "cmp_n": "1,000",
+                "cmp_alpha_a": "0.001", "cmp_alpha_b": "0.001", "cmp_seed": "0"})
+    if BOOT in metrics(at):
+        pytest.skip("this seed is not degenerate")
+    _assert_degenerate(at)
+    kit = at.session_state["_page_kit"]
+    assert kit.findings[0].startswith("The parametric bootstrap test cannot be run")
+    assert len(kit.figures) == 2
+    assert "cannot be run" in deferred[REPORT_FILE]()
+
+
+def test_waiting_for_a_file_still_ends_the_page():
+    """No file yet: the page stops early, with its report button and link note."""
+    at = start({"cmp_a": widgets.SOURCE_LABELS["upload"], "cmp_seed": "x"})
+    assert any("Upload a CSV file" in i.value for i in at.info)
+    [note] = link_notes(at)
+    assert "cmp_seed" in note
+    assert "page_report_download" in download_keys(at)

@@ -5,12 +5,19 @@ from __future__ import annotations
 import streamlit as st
 
 import widgets
-from dpcore import figures, histogram, homogeneity
+from dpcore import figures, histogram, homogeneity, simulation
 from dpcore.homogeneity import Comparison
 
+TITLE = "Compare two private histograms"
 LEVEL = 0.05
-# Work cap per request: bootstrap replicates x bins (about 0.3 s of random draws).
-MAX_BOOT_CELLS = 20_000_000
+# Work cap per request: bootstrap replicates x bins. A cell draws 2 bins (about 2.5e-7 s
+# here, simulation.seconds_per_unit), so the cap is about a second of random draws.
+MAX_BOOT_CELLS = 4_000_000
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def machine_speed() -> float:
+    return simulation.seconds_per_unit()
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -26,7 +33,7 @@ def run_comparison(pair: widgets.PairInput, n_a, n_b, alpha_a, alpha_b, n_boot, 
     )
 
 
-st.title("Compare two private histograms")
+widgets.page_header(TITLE)
 st.markdown(
     "Two histograms are released with differential privacy: Laplace noise is added to every "
     "count and negative results are set to 0. Are the two populations behind them the same? "
@@ -43,7 +50,9 @@ with st.container(border=True):
         if pair.sampled:
             n_a = widgets.sample_size_slider("Sample size N (people per histogram)", key="cmp_n",
                                              default=10_000)
-            if st.checkbox("Different N for B", key="cmp_n_sep", bind="query-params"):
+            if st.checkbox("Different N for B", key="cmp_n_sep", bind="query-params",
+                           help="Draw histogram B with its own sample size N (the paper's "
+                           "Figure 11); otherwise A and B have the same N."):
                 n_b = widgets.sample_size_slider("Sample size N for B", key="cmp_n_b",
                                                  default=n_a)
             else:
@@ -64,9 +73,13 @@ with st.container(border=True):
 pair.stop_if_unusable()
 m = len(pair.labels)
 if n_boot * m > MAX_BOOT_CELLS:
-    n_boot = max(10, MAX_BOOT_CELLS // m)
+    wanted, n_boot = n_boot, max(10, MAX_BOOT_CELLS // m)
+    seconds = simulation.estimate_seconds(simulation.work_units(m, 1, wanted), machine_speed())
     st.info(f"With M = {m:,} bins the bootstrap is limited to B = {n_boot:,} replicates "
-            "to keep the page responsive.", icon=":material/speed:")
+            f"to keep the page responsive: B = {wanted:,} would take about {seconds:,.0f} s "
+            "here.", icon=":material/speed:")
+    widgets.report_note(f"With M = {m:,} bins the bootstrap was limited to B = {n_boot:,} "
+                        "replicates to keep the page responsive.")
 
 try:
     result = run_comparison(pair, n_a, n_b, alpha_a, alpha_b, n_boot, seed)
@@ -75,9 +88,29 @@ except ValueError as exc:
 
 boot = result.bootstrap
 
+
+def people(side: widgets.SideInput, n) -> str:
+    """The N of one histogram in words, for the report's settings."""
+    if pair.private:
+        return "unknown (already private counts)"
+    if side.fixed:
+        return f"{side.values.sum():,.0f} (as uploaded)"
+    return f"{n:,}"
+
+
+widgets.settings({
+    "Histogram A": pair.a.name, "Histogram B": pair.b.name, "Bins M": f"{m:,}",
+    "People N in A": people(pair.a, n_a), "People N in B": people(pair.b, n_b),
+    "Privacy level α₁ (A)": f"{alpha_a:g}", "Privacy level α₂ (B)": f"{alpha_b:g}",
+    "Bootstrap replicates B": f"{n_boot:,}", "Seed": f"{seed}",
+    "Test level": f"{LEVEL:.0%}",
+})
+
 # --- Verdict -----------------------------------------------------------------
 if boot is None:
     widgets.error(f"The bootstrap test cannot be run on these histograms. {result.bootstrap_error}")
+    widgets.finding(f"The parametric bootstrap test cannot be run on these histograms: "
+                    f"{result.bootstrap_error}")
 else:
     finds = boot.pvalue < LEVEL
     verdict = (
@@ -86,6 +119,12 @@ else:
         f"p = {boot.pvalue:.3g} from {boot.n_boot:,} bootstrap replicates."
     )
     (st.success if not finds else st.warning)(verdict, icon=":material/balance:")
+    widgets.finding(verdict.replace("**", ""))
+widgets.finding(
+    f"The naive χ² test, which treats the noisy counts as exact, gives p = "
+    f"{result.naive.pvalue:.3g} (χ² = {result.naive.statistic:,.1f}, df = {result.naive.df}); "
+    "on private histograms it rejects far more often than its level, so it is shown for "
+    "comparison only.")
 
 for label, alpha, orig, n_hat in (
     ("A", alpha_a, result.original1, result.estimate.n1_hat),
@@ -101,6 +140,10 @@ for label, alpha, orig, n_hat in (
             "use wider bins.",
             icon=":material/blur_on:",
         )
+        widgets.report_note(
+            f"Histogram {label} is mostly noise: at α = {alpha:g} the noise on each count has "
+            f"standard deviation {noise:,.0f}, more than the average count per bin "
+            f"({mean_count:,.1f}); N̂ and both tests are unreliable here.")
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Naive χ² test p-value", f"{result.naive.pvalue:.3g}",
@@ -123,13 +166,13 @@ for col, label, n_hat, orig in (
 
 # --- Histograms ----------------------------------------------------------------
 st.subheader("Original and private histograms")
-st.plotly_chart(
+widgets.chart(
     figures.histograms_figure(
         pair.labels, result.private1, result.private2,
         original_a=result.original1, original_b=result.original2,
         name_a=f"A: {pair.a.name}, α₁ = {alpha_a:g}", name_b=f"B: {pair.b.name}, α₂ = {alpha_b:g}",
     ),
-    key="cmp_fig_hist",
+    key="cmp_fig_hist", name="Original and private histograms",
 )
 
 # --- Null distribution ---------------------------------------------------------
@@ -137,12 +180,12 @@ left, right = st.columns(2)
 with left:
     st.subheader("Bootstrap null distribution")
     if boot is not None:
-        st.plotly_chart(
+        widgets.chart(
             figures.null_distribution_figure(
                 boot.null_distribution, boot.statistic, boot.critical_value(LEVEL),
                 df=result.naive.df, level=LEVEL,
             ),
-            key="cmp_fig_null",
+            key="cmp_fig_null", name="Bootstrap null distribution",
         )
         st.caption(
             "Green: the statistic on B histograms simulated under 'no difference' from the "
@@ -156,13 +199,13 @@ with right:
     zoom = st.toggle("Zoom on small counts, where debiasing acts", key="cmp_zoom",
                      bind="query-params",
                      help="Show C up to 3 k(α), as the paper's Figure 4, instead of every count.")
-    st.plotly_chart(
+    widgets.chart(
         figures.debias_figure(
             alpha_a, alpha_b, result.private1, result.private2,
             result.estimate.c1_tilde, result.estimate.c2_tilde, name_a="A", name_b="B",
             zoom=zoom,
         ),
-        key="cmp_fig_debias",
+        key="cmp_fig_debias", name="Debiasing the noisy counts",
     )
     st.caption(
         "Truncating at 0 biases small counts upwards: E[X | C] = g(C) lies above the line X = C. "
@@ -170,22 +213,35 @@ with right:
         "as in the paper's Figure 4."
     )
 
-# --- Downloads -----------------------------------------------------------------
-d1, d2 = st.columns(2)
-d1.download_button(
-    "Download histograms (CSV)", result.histogram_table(pair.labels).to_csv().encode(),
-    file_name="histograms.csv", mime="text/csv", icon=":material/download:", key="cmp_dl_hist",
-    on_click="ignore",
-)
-d2.download_button(
-    "Download results (CSV)", result.summary_table().to_csv(index=False).encode(),
-    file_name="results.csv", mime="text/csv", icon=":material/download:", key="cmp_dl_res",
-    on_click="ignore",
-)
+# --- The numbers ---------------------------------------------------------------
+st.subheader("The numbers")
+t1, t2 = st.columns([2, 1])
+with t1:
+    per_bin = result.histogram_table(pair.labels).reset_index()
+    widgets.table(per_bin, key="cmp_table_hist", name="Counts per bin", hide_index=True,
+                  column_config={col: st.column_config.NumberColumn(
+                      format="%.4f" if col == "p0_hat" else
+                      "%.0f" if col.startswith("original") else "%.1f")
+                      for col in per_bin.columns if col != "bin"})
+    st.caption("Per bin: the true counts C (when known), the private counts X, the debiased "
+               "counts C̃ and the rescaled Ĉ, and the pooled proportions p̂₀ under 'no "
+               "difference'.")
+with t2:
+    summary = result.summary_table()
+    widgets.table(summary.assign(value=[f"{v:,.0f}" if float(v).is_integer() else f"{v:.4g}"
+                                        for v in summary["value"]]),
+                  csv=summary, key="cmp_table_results", name="Tests and estimates",
+                  hide_index=True)
+widgets.report_note(
+    "The parametric bootstrap test of Son, Park & Jung (2022, Algorithm 1) refers the "
+    "statistic T to B histograms simulated under 'no difference' with the same noise; its "
+    "p-value has a Monte Carlo standard error of at most 0.5/√B. The naive χ² test refers T to "
+    "χ²(M − 1) as if the counts were not noisy.")
 
 # --- Explanation ---------------------------------------------------------------
 with st.expander("How it works: the mechanism, the estimators and the test", expanded=False):
-    st.markdown("**The release (2.4).** Every count C_j gets Laplace noise and is truncated at 0:")
+    st.markdown("**The release (2.4).** Every count $C_j$ gets Laplace noise and is truncated "
+                "at 0:")
     st.latex(r"X_j = \max\{0,\; C_j + Z_j\},\qquad Z_j \sim \mathrm{Lap}(2/\alpha)")
     st.markdown("**The statistic (2.3)**, computed on the private histograms:")
     st.latex(
@@ -193,10 +249,12 @@ with st.expander("How it works: the mechanism, the estimators and the test", exp
         r"E_{ij} = \frac{n_i\,(X_{1j}+X_{2j})}{n_1+n_2},\quad n_i = \sum_j X_{ij}"
     )
     st.markdown(
-        "The naive test refers T to χ²(M − 1). But the noise inflates T, by an amount that "
-        "depends on the unknown counts, so the naive test rejects far too often (section 2.3)."
+        "The naive test refers $T$ to $\\chi^2_{M-1}$. But the noise inflates $T$, by an amount "
+        "that depends on the unknown counts, so the naive test rejects far too often (section "
+        "2.3)."
     )
-    st.markdown("**Debiasing (4.1)–(4.2).** Because of the truncation, small counts come out too large on average:")
+    st.markdown("**Debiasing (4.1)–(4.2).** Because of the truncation, small counts come out "
+                "too large on average:")
     st.latex(r"g(C) = E[X \mid C] = C + \frac{1}{\alpha} e^{-\alpha C/2}")
     st.latex(
         r"\tilde C = \begin{cases} 0 & X \le 1/\alpha \\ g^{-1}(X) & 1/\alpha < X < k(\alpha) \\ "
@@ -204,8 +262,8 @@ with st.expander("How it works: the mechanism, the estimators and the test", exp
         r"W_0\!\left(-\tfrac12 e^{-\alpha x/2}\right)"
     )
     st.markdown(
-        "where k(α) = g(C\\*) and C\\* is where the bias g(C) − C falls below 5; W₀ is the "
-        "Lambert W function, which gives the inverse in closed form."
+        "where $k(\\alpha) = g(C^*)$ and $C^*$ is where the bias $g(C) - C$ falls below 5; "
+        "$W_0$ is the Lambert W function, which gives the inverse in closed form."
     )
     st.markdown("**Estimates under 'no difference' (4.3):**")
     st.latex(
@@ -214,8 +272,12 @@ with st.expander("How it works: the mechanism, the estimators and the test", exp
         r"\hat p_0 = \frac{\hat C_1 + \hat C_2}{\hat N_1 + \hat N_2}"
     )
     st.markdown(
-        "**The parametric bootstrap (Algorithm 1).** B times: draw U_i ~ Multinomial(N̂_i, p̂₀), "
-        "release them with the same noise, Y_i = max(0, U_i + Lap(2/α_i)), and compute T_b "
-        "with E_ij = N̂_i(Y_1j + Y_2j)/(N̂_1 + N̂_2). The p-value is the share of T_b above T."
+        "**The parametric bootstrap (Algorithm 1).** $B$ times: draw "
+        "$U_i \\sim \\mathrm{Multinomial}(\\hat N_i, \\hat p_0)$, release them with the same "
+        "noise, $Y_i = \\max\\{0, U_i + \\mathrm{Lap}(2/\\alpha_i)\\}$, and compute $T_b$ with "
+        "$E_{ij} = \\hat N_i (Y_{1j} + Y_{2j}) / (\\hat N_1 + \\hat N_2)$. The p-value is the "
+        "share of $T_b$ above $T$."
     )
     st.latex(r"p = \frac{1}{B}\sum_{b=1}^{B} I(T_b > T)")
+
+widgets.page_footer()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
@@ -61,13 +60,13 @@ def plain(message: str) -> str:
     return widgets.plain(message, SYMBOLS)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
 def cell_cache() -> planner.CellCache:
     """One bounded cache of simulated cells per server, shared by every session."""
     return planner.CellCache(CACHE_CELLS)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
 def machine_speed() -> float:
     return simulation.seconds_per_unit()
 
@@ -456,24 +455,27 @@ def privacy_figure(plan: planner.PrivacyPlan, s: Settings):
         interval=plan.interval if estimate is not None else None, level=s.level)
 
 
+def data_figure_name(s: Settings) -> str:
+    return f"Power against N at {s.alpha_words()}"
+
+
+def privacy_figure_name(s: Settings) -> str:
+    return f"Power against α with N = {s.n:,} per group"
+
+
 def sentence_box(text: str, ok: bool) -> None:
     (st.success if ok else st.warning)(text, icon=":material/lightbulb:" if ok else
                                        ":material/warning:")
 
 
-def points_table(points: pd.DataFrame, key: str) -> None:
-    st.dataframe(points, hide_index=True, key=key, column_config={
+def points_table(points: pd.DataFrame, key: str, name: str) -> None:
+    widgets.table(points, key=key, name=name, hide_index=True, column_config={
         "n": st.column_config.NumberColumn("N", format="localized"),
         "alpha1": st.column_config.NumberColumn("α₁", format="%.4g"),
         "alpha2": st.column_config.NumberColumn("α₂", format="%.4g"),
         "power": st.column_config.NumberColumn(format="%.3f"),
         "ci_low": st.column_config.NumberColumn(format="%.3f"),
         "ci_high": st.column_config.NumberColumn(format="%.3f")})
-
-
-def csv_button(label: str, frame: pd.DataFrame, file_name: str, key: str) -> None:
-    st.download_button(label, frame.to_csv(index=False).encode(), file_name=file_name,
-                       mime="text/csv", icon=":material/download:", on_click="ignore", key=key)
 
 
 # --- 1. How much data? --------------------------------------------------------------------------
@@ -502,17 +504,16 @@ def data_section(comp: Comparison, s: Settings) -> None:
     c3.metric("Your planned N", f"{s.n:,}", border=True, delta=verdict,
               delta_color="normal" if enough else "inverse", delta_arrow="off",
               help="The N of your plan, above, against the N needed.")
-    sentence_box(planner.describe_sample_size(plan, comp.difference),
-                 plan.status in ("found", "at_lower_bound"))
-    st.plotly_chart(data_figure(plan, s), key="plan_fig_data")
+    sentence = planner.describe_sample_size(plan, comp.difference)
+    sentence_box(sentence, plan.status in ("found", "at_lower_bound"))
+    widgets.finding(sentence)
+    widgets.chart(data_figure(plan, s), key="plan_fig_data", name=data_figure_name(s))
     st.caption(
         f"Each point: the share of R = {s.reps:,} simulated pairs of private histograms in which "
         f"the test rejected at the {s.level:.0%} level, with its 95% Wilson interval. "
         f"{plan.simulated} settings simulated now, {plan.recalled} reused. Seed {s.seed}.")
     with st.expander("The simulated points"):
-        points_table(plan.points, "plan_points_data")
-        csv_button("Download these points (CSV)", plan.points, "power_vs_n.csv",
-                   "plan_dl_points_data")
+        points_table(plan.points, "plan_points_data", "Simulated power against N")
 
 
 # --- 2. How much privacy? -----------------------------------------------------------------------
@@ -545,18 +546,17 @@ def privacy_section(comp: Comparison, s: Settings) -> None:
     c3.metric("Your α" if s.same_alpha else "Your α₁", f"{s.alpha1:g}", border=True,
               delta=verdict, delta_color="normal" if ok else "inverse", delta_arrow="off",
               help="The α of your plan, above, against the strongest affordable.")
-    sentence_box(planner.describe_privacy(plan, comp.difference),
-                 plan.status in ("found", "at_lower_bound"))
-    st.plotly_chart(privacy_figure(plan, s), key="plan_fig_privacy")
+    sentence = planner.describe_privacy(plan, comp.difference)
+    sentence_box(sentence, plan.status in ("found", "at_lower_bound"))
+    widgets.finding(sentence)
+    widgets.chart(privacy_figure(plan, s), key="plan_fig_privacy", name=privacy_figure_name(s))
     st.caption(
         f"Each point: the share of R = {s.reps:,} simulated pairs of private histograms of "
         f"N = {s.n:,} each in which the test rejected at the {s.level:.0%} level, with its 95% "
         f"Wilson interval. {plan.simulated} settings simulated now, {plan.recalled} reused. "
         f"Seed {s.seed}.")
     with st.expander("The simulated points"):
-        points_table(plan.points, "plan_points_privacy")
-        csv_button("Download these points (CSV)", plan.points, "power_vs_alpha.csv",
-                   "plan_dl_points_privacy")
+        points_table(plan.points, "plan_points_privacy", "Simulated power against α")
 
 
 # --- 3. Frontier --------------------------------------------------------------------------------
@@ -648,17 +648,55 @@ def frontier_section(comp: Comparison, s: Settings) -> None:
     if last["params"] != params:
         st.info("The settings have changed since this frontier was computed: it shows the "
                 "last one computed. Press the button to update it.", icon=":material/history:")
-    table = last["table"]
-    st.plotly_chart(figures.planner_frontier_figure(
-        table, current=(s.alpha1, s.n), level=last["params"]["level"],
-        power=last["params"]["power"]), key="plan_fig_frontier")
+        widgets.report_note("The frontier was computed with other settings than those listed "
+                            "(the last one computed is shown).")
+    frontier_outputs(last["table"], s, last["params"]["level"], last["params"]["power"],
+                     "plan")
+
+
+def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
+    """The N the bootstrap test needs at each α of a frontier, in one sentence."""
+    rows = table[table["test"] == "bootstrap"].sort_values("alpha1", ascending=False)
+    if rows.empty:
+        return None
+    parts = []
+    for _, row in rows.iterrows():
+        n = pd.to_numeric(row["n"], errors="coerce")
+        low = pd.to_numeric(row["n_low"], errors="coerce")
+        if pd.notna(n):
+            parts.append(f"N = {n:,.0f} at α = {row['alpha1']:g}")
+        elif pd.notna(low) and math.isfinite(low) and low > 0:
+            parts.append(f"more than {low:,.0f} at α = {row['alpha1']:g}")
+        else:
+            parts.append(f"an N not found at α = {row['alpha1']:g}")
+    return (f"For {power:.0%} power the parametric bootstrap test needs "
+            + "; ".join(parts) + " per group.")
+
+
+def frontier_findings(table: pd.DataFrame, level: float, power: float) -> list[str]:
+    """The frontier in plain words: the N the bootstrap test needs, the naive test's flaw."""
+    return [text for text in (frontier_sentence(table, power), frontier_summary(table, level))
+            if text]
+
+
+def frontier_outputs(table: pd.DataFrame, s: Settings, level: float, power: float,
+                     prefix: str, *, warn: bool = True) -> None:
+    """The frontier's chart and table (keys start with ``prefix``); its findings go to the
+    report, and with ``warn`` the naive test's flaw is shown as a warning."""
+    widgets.chart(figures.planner_frontier_figure(
+        table, current=(s.alpha1, s.n), level=level, power=power),
+        key=f"{prefix}_fig_frontier", name="The privacy-utility frontier")
     st.caption("Solid: the parametric bootstrap test; dashed: the naive χ² test; bars: the Monte "
                "Carlo intervals of N. The star is your plan: above the bootstrap curve there is "
                "enough data for the target power, below it not.")
-    summary = frontier_summary(table, last["params"]["level"])
-    if summary:
-        st.warning(summary, icon=":material/gpp_bad:")
-    st.dataframe(table, hide_index=True, key="plan_frontier_table", column_config={
+    if warn:
+        summary = frontier_summary(table, level)
+        if summary:
+            st.warning(summary, icon=":material/gpp_bad:")
+    for sentence in frontier_findings(table, level, power):
+        widgets.finding(sentence)
+    widgets.table(table, key=f"{prefix}_frontier_table", name="The frontier", hide_index=True,
+                  column_config={
         "alpha1": st.column_config.NumberColumn("α₁", format="%.3g"),
         "alpha2": st.column_config.NumberColumn("α₂", format="%.3g"),
         "n": st.column_config.NumberColumn("N needed", format="localized"),
@@ -668,7 +706,6 @@ def frontier_section(comp: Comparison, s: Settings) -> None:
         "type1_low": st.column_config.NumberColumn(format="%.3f"),
         "type1_high": st.column_config.NumberColumn(format="%.3f"),
         "valid": st.column_config.CheckboxColumn("holds its level")})
-    csv_button("Download the frontier (CSV)", table, "frontier.csv", "plan_dl_frontier")
 
 
 # --- 4. Report ----------------------------------------------------------------------------------
@@ -687,49 +724,43 @@ def parameters(comp: Comparison, s: Settings) -> dict[str, str]:
     }
 
 
-def page_address() -> str:
-    """This view's address (its settings are in the query string), or "" if unknown."""
-    base = (st.context.url or "").split("?")[0]
-    query = urlencode(st.query_params.to_dict())
-    return f"{base}?{query}" if base and query else base
+REPORT_NOTES = (
+    "Power is estimated by simulation (Algorithm 2 of the source): R pairs of histograms are "
+    "drawn, released with Laplace noise Lap(2/α), and tested; the power is the share of "
+    "rejections, with a 95% Wilson interval.",
+    "The searches assume that power grows with N and with α. The interval of an estimate runs "
+    "from the largest simulated value whose power is clearly below the target to the smallest "
+    "clearly above it.",
+    "The naive χ² test does not hold its level on private histograms: its type-I error is far "
+    "above the level, so its power cannot be planned on.",
+    f"Source: {SOURCE_NOTE}",
+)
 
 
-def report_html(comp: Comparison, s: Settings, data_plan, privacy_plan_, frontier,
-                address: str) -> str:
-    """The one-page HTML report (built when the download button is pressed, in another thread:
-    no Streamlit call here, ``address`` is the page's, taken when the button was drawn)."""
-    findings = [planner.describe_sample_size(data_plan, comp.difference),
-                planner.describe_privacy(privacy_plan_, comp.difference)]
-    figs = [(f"The two distributions: {comp.name_a} and {comp.name_b}",
-             figures.planner_distributions_figure(comp.labels, comp.p1, comp.p2,
-                                                  name_a=comp.name_a, name_b=comp.name_b,
-                                                  height=320)),
-            (f"Power against N at {s.alpha_words()}", data_figure(data_plan, s)),
-            (f"Power against α with N = {s.n:,} per group", privacy_figure(privacy_plan_, s))]
-    tables = [("Simulated power against N", data_plan.points),
-              ("Simulated power against α", privacy_plan_.points)]
-    if frontier is not None:
-        summary = frontier_summary(frontier, s.level)
-        if summary:
-            findings.append(summary)
-        figs.append(("The privacy-utility frontier", figures.planner_frontier_figure(
-            frontier, current=(s.alpha1, s.n), level=s.level, power=s.power)))
-        tables.append(("The frontier", frontier))
-    notes = [
-        "Power is estimated by simulation (Algorithm 2 of the source): R pairs of histograms "
-        "are drawn, released with Laplace noise Lap(2/α), and tested; the power is the share "
-        "of rejections, with a 95% Wilson interval.",
-        "The searches assume that power grows with N and with α. The interval of an estimate "
-        "runs from the largest simulated value whose power is clearly below the target to the "
-        "smallest clearly above it.",
-        "The naive χ² test does not hold its level on private histograms: its type-I error is "
-        "far above the level, so its power cannot be planned on.",
-        f"Source: {SOURCE_NOTE}",
-    ]
-    return report.html_report(
-        "Privacy–utility plan", findings=findings, parameters=parameters(comp, s),
-        figures=figs, tables=tables, notes=notes,
-        source=address or "Seeing differential privacy: Privacy–utility planner")
+def report_download() -> None:
+    """The page's report, the same as the header's Report button gives.
+
+    It is built when pressed (in another thread: no Streamlit call in ``build``) from the
+    page kit of this run, which holds everything the page gave its report by then.
+    """
+    kit = st.session_state.get("_page_kit")  # widgets' page kit (see widgets.page_header)
+    if kit is None:
+        return
+    source = widgets.view_link()
+
+    def build() -> str:
+        return report.html_report(
+            kit.title, findings=list(kit.findings), parameters=dict(kit.parameters),
+            figures=list(kit.figures), tables=list(kit.tables), notes=list(kit.notes),
+            source=source)
+
+    st.download_button(
+        "Download the report (HTML)", build, file_name="privacy_utility_planner_report.html",
+        mime="text/html", type="primary", icon=":material/description:", on_click="ignore",
+        key="plan_dl_report",
+        help="A one-page, self-contained HTML file to send to someone without the dashboard: "
+        "the findings, the settings, every chart and table below. The Report button at the "
+        "top of the page gives the same file on this tab.")
 
 
 def report_section(comp: Comparison, s: Settings) -> None:
@@ -743,30 +774,32 @@ def report_section(comp: Comparison, s: Settings) -> None:
     c2.metric("Strongest privacy α" if s.same_alpha else "Strongest privacy α₁",
               alpha_text(privacy_plan_), border=True,
               help=f"With N = {s.n:,} per group; see the tab How much privacy?")
-    summary = frontier_summary(frontier, s.level) if frontier is not None else None
-    st.markdown("\n".join(f"- {text}" for text in (
-        planner.describe_sample_size(data_plan, comp.difference),
-        planner.describe_privacy(privacy_plan_, comp.difference), summary) if text))
+    sentences = [planner.describe_sample_size(data_plan, comp.difference),
+                 planner.describe_privacy(privacy_plan_, comp.difference)]
+    for sentence in sentences:
+        widgets.finding(sentence)
+    if frontier is not None:
+        sentences += frontier_findings(frontier, s.level, s.power)
+    st.markdown("\n".join(f"- {text}" for text in sentences))
     st.markdown("##### Settings")
     st.dataframe(pd.DataFrame(list(parameters(comp, s).items()), columns=["setting", "value"]),
                  hide_index=True, key="plan_report_settings")
-    st.caption("The report holds these findings and settings, the charts of both tabs, the "
-               "simulated points"
-               + (" and the frontier." if frontier is not None else
-                  "; compute the frontier (tab Frontier) to add it."))
-    with st.container(horizontal=True):
-        st.download_button(
-            "Download one-page HTML report",
-            lambda address=page_address(): report_html(comp, s, data_plan, privacy_plan_,
-                                                       frontier, address),
-            file_name="privacy_utility_plan.html", mime="text/html", type="primary",
-            icon=":material/description:", on_click="ignore", key="plan_dl_report",
-            help="A self-contained HTML file (charts included) to send to someone without "
-            "the dashboard.")
-        csv_button("Power against N (CSV)", data_plan.points, "power_vs_n.csv",
-                   "plan_dl_report_n")
-        csv_button("Power against α (CSV)", privacy_plan_.points, "power_vs_alpha.csv",
-                   "plan_dl_report_alpha")
+    report_download()
+    st.caption("The report holds these findings and settings, the charts and tables below "
+               "(the two distributions, power against N and against α, the simulated points"
+               + (", the frontier)" if frontier is not None else
+                  "; compute the frontier on its tab to add it)")
+               + " and notes on the method.")
+    with st.expander("The charts and tables of the report", expanded=False):
+        widgets.chart(data_figure(data_plan, s), key="plan_report_fig_data",
+                      name=data_figure_name(s))
+        points_table(data_plan.points, "plan_report_points_data", "Simulated power against N")
+        widgets.chart(privacy_figure(privacy_plan_, s), key="plan_report_fig_privacy",
+                      name=privacy_figure_name(s))
+        points_table(privacy_plan_.points, "plan_report_points_privacy",
+                     "Simulated power against α")
+        if frontier is not None:
+            frontier_outputs(frontier, s, s.level, s.power, "plan_report", warn=False)
 
 
 # --- Explanation --------------------------------------------------------------------------------
@@ -775,7 +808,8 @@ def explanation() -> None:
     with st.expander("What the planner computes, and what it assumes", expanded=False):
         st.markdown(
             "**Power.** Two histograms of N people each are released with the Laplace "
-            "mechanism, X_i = max(0, C_i + Lap(2/α_i)). The parametric bootstrap test "
+            "mechanism, $X_i = \\max\\{0,\\, C_i + \\mathrm{Lap}(2/\\alpha_i)\\}$. The "
+            "parametric bootstrap test "
             "(Algorithm 1) asks whether the two populations differ. Its **power** is how often "
             "it finds the difference you described; the planner estimates it by simulation "
             "(Algorithm 2): R replicate pairs are drawn and tested, and the power is the share "
@@ -813,7 +847,7 @@ def explanation() -> None:
 
 
 # ------------------------------------------------------------------------------------------
-st.title(TITLE)
+widgets.page_header(TITLE)
 st.markdown(
     "Differential privacy costs accuracy: the smaller the privacy level α, the more noise, and "
     "the more people are needed to see a difference between two groups. Following Son, Park & "
@@ -833,9 +867,10 @@ with st.container(border=True):
             st.metric("Effect size: total-variation distance", f"{COMP.tv:.3f}", border=True,
                       help="½ Σ|p_Aj − p_Bj|: the share of people who would have to change "
                       "group to turn A into B. The smaller, the more data a test needs.")
-            st.plotly_chart(figures.planner_distributions_figure(
+            widgets.chart(figures.planner_distributions_figure(
                 COMP.labels, COMP.p1, COMP.p2, name_a=COMP.name_a, name_b=COMP.name_b),
-                key="plan_fig_dist")
+                key="plan_fig_dist",
+                name=f"The two distributions: {COMP.name_a} and {COMP.name_b}")
             st.caption(f"M = {COMP.m} bins. The test must tell these two distributions apart "
                        "from their private histograms.")
         if PROBLEM is not None:
@@ -853,9 +888,12 @@ with st.expander("Accuracy of the simulation: replicates, bootstrap, seed and co
 
 if PROBLEM is not None:
     explanation()
-    st.stop()
+    widgets.stop()
 
 SETTINGS = Settings(ALPHA1, ALPHA2, N_PLAN, LEVEL, POWER, REPS, N_BOOT, SEED)
+widgets.settings(parameters(COMP, SETTINGS))
+for NOTE in REPORT_NOTES:
+    widgets.report_note(NOTE)
 REFUSAL = search_refusal(COMP, SETTINGS)
 SECTIONS = {TABS[0]: data_section, TABS[1]: privacy_section, TABS[2]: frontier_section,
             TABS[3]: report_section}
@@ -873,3 +911,4 @@ for tab, (name, section) in zip(st.tabs(list(SECTIONS), key="plan_tab", bind="qu
             widgets.error(f"These settings cannot be used: {plain(str(exc))}")
 
 explanation()
+widgets.page_footer()
