@@ -7,9 +7,14 @@ def main() -> None:
     st.set_page_config(page_title="Seeing differential privacy", page_icon=":material/visibility:",
                        layout="wide")
     pages = {
+        # "": no section header, at the top of the menu.
+        "": [
+            st.Page("views/home.py", title="Seeing differential privacy", icon=":material/home:",
+                    default=True),
+        ],
         "Testing private data": [
             st.Page("views/compare_histograms.py", title="Compare two private histograms",
-                    icon=":material/compare_arrows:", default=True),
+                    icon=":material/compare_arrows:"),
             st.Page("views/test_calibration.py", title="Test calibration",
                     icon=":material/tune:"),
             st.Page("views/planner.py", title="Privacy–utility planner",
