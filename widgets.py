@@ -9,6 +9,7 @@ display. All numerics stay in :mod:`dpcore`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
@@ -133,22 +134,45 @@ def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, k
 
 
 def seed_control(key: str = "seed") -> int:
-    """Seed input with a 'New draw' button; the same seed gives the same view."""
+    """Seed input with a "New draw" button; the same seed gives the same view.
+
+    The seed (key ``key``, bound to the URL) is any whole number from 0 to
+    2³¹ − 1. Streamlit leaves a bound widget's default value out of the URL, so
+    the number input is created with ``value=None`` (no default of its own) and
+    gets DEFAULT_SEED from ``st.session_state.setdefault``: every seed, 0 and
+    DEFAULT_SEED included, round-trips through the URL, and no "default value
+    and Session State" warning arises when "New draw" sets the seed. An empty
+    box (the user cleared it, or a browser history entry without this
+    parameter) is refilled with the last seed. The box and the button share a
+    row that wraps: in a narrow column the button moves below the box.
+    """
+    last_key, rerun_key = f"{key}_last", f"{key}_rerun"
+    st.session_state.setdefault(key, DEFAULT_SEED)
+    if st.session_state.get(key) is None:
+        st.session_state[key] = st.session_state.get(last_key, DEFAULT_SEED)
 
     def _new_draw():
         st.session_state[key] = int(np.random.default_rng().integers(0, 1_000_000))
 
-    col1, col2 = st.columns([3, 2], vertical_alignment="bottom")
-    with col2:
-        st.button("New draw", key=f"{key}_new", on_click=_new_draw,
-                  help="Draw new data and noise (picks a new seed).", icon=":material/casino:")
-    with col1:
-        st.session_state.setdefault(key, DEFAULT_SEED)
+    def _typed():
+        if st.session_state.get(key) is None:  # the box was cleared: put the last seed back
+            st.session_state[key] = st.session_state.get(last_key, DEFAULT_SEED)
+
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
         seed = st.number_input(
-            "Seed", min_value=0, max_value=2**31 - 1, step=1, key=key,
+            "Seed", min_value=0, max_value=2**31 - 1, value=None, step=1, key=key,
+            on_change=_typed, bind="query-params",
             help="Random seed. The same seed and settings reproduce exactly the same view.",
-            bind="query-params",
         )
+        st.button("New draw", key=f"{key}_new", on_click=_new_draw, wrap=True,
+                  help="Draw new data and noise (picks a new seed).", icon=":material/casino:")
+    if seed is None:  # from a browser history entry without it: one rerun refills it
+        if not st.session_state.get(rerun_key):
+            st.session_state[rerun_key] = True
+            st.rerun()
+        seed = st.session_state.get(last_key, DEFAULT_SEED)
+    st.session_state[rerun_key] = False
+    st.session_state[last_key] = int(seed)
     return int(seed)
 
 
@@ -628,7 +652,7 @@ REPORT_TABLE_ROWS = 200  # rows of a table kept in a report
 @dataclass
 class PageKit:
     title: str
-    url_in: dict[str, list[str]]
+    url_in: dict[str, list[str]]  # the link's values of controls that take them on this run
     notice: object  # st container for the note on invalid URL values
     report_slot: object  # st.empty inside the report popover
     link_slot: object  # st.empty inside the share popover
@@ -637,6 +661,7 @@ class PageKit:
     figures: list[tuple[str, object]] = field(default_factory=list)
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    source: str = ""  # the link to this view, set by page_footer
 
 
 def _kit() -> PageKit | None:
@@ -654,25 +679,58 @@ def view_link() -> str:
     return f"{base}?{query}" if query else base
 
 
+GREEK_NAMES = dict(zip(
+    "αβγδεζηθικλμνξοπρςστυφχψω",
+    ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+     "sigma sigma tau upsilon phi chi psi omega").split()))
+
+
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "export"
+    """A file name for ``text``: lower-case ASCII words joined by "_".
+
+    Greek letters become their names ("Power against α" -> "power_against_alpha",
+    "χ²" -> "chi2", "α₁" -> "alpha1"); accents, superscripts and subscripts fall back to
+    their base characters (Unicode compatibility decomposition, NFKD); other symbols
+    separate words.
+    """
+    # NFKD: "²" -> "2", "₁" -> "1", "é" -> "e" + accent, "µ" (micro) -> "μ", "ϵ" -> "ε".
+    chars = [c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)]
+    out: list[str] = []
+    for i, char in enumerate(chars):
+        name = GREEK_NAMES.get(char.lower())
+        if name is None:
+            out.append(char)
+            continue
+        before = out[-1] if out else ""
+        after = chars[i + 1] if i + 1 < len(chars) else ""
+        # A name is a word of its own, except that digits may follow it (α₁ -> alpha1).
+        out.append(("_" if before.isascii() and before.isalnum() else "") + name
+                   + ("_" if after.isalpha() else ""))
+    ascii_text = "".join(out).lower()
+    return re.sub(r"[^a-z0-9]+", "_", ascii_text).strip("_") or "export"
 
 
 def page_header(title: str) -> None:
     """The page title with its "Share this view" and "Report" buttons; starts the kit."""
     st.session_state[_KIT] = None
-    url_in = {k: st.query_params.get_all(k) for k in st.query_params}
-    head, share, rep = st.columns([6, 1, 1], vertical_alignment="bottom")
-    head.title(title)
-    with share.popover("Share", icon=":material/link:", width="stretch",
-                       help="A link to exactly this view: every setting, the seed included."):
+    # The link's values that controls take on this run: those of controls that do not
+    # hold a value yet. A control that does (from an earlier run) keeps it, and the URL
+    # follows the control; a page may also set it (the seed's "New draw").
+    url_in = {k: st.query_params.get_all(k) for k in st.query_params
+              if k not in st.session_state}
+    # One row that wraps: in a narrow window the two buttons move below the title rather
+    # than shrink until their labels are cut.
+    header = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    header.title(title, width="stretch")
+    with header.popover("Share", icon=":material/link:", width="content",
+                        help="A link to exactly this view: every setting, the seed included."):
         st.markdown("**Link to this view**")
         link_slot = st.empty()
         st.caption("Copy it with the button at the right of the box. Opening it shows this page "
                    "with the same settings and the same random draws.")
-    with rep.popover("Report", icon=":material/description:", width="stretch",
-                     help="A one-page HTML report of this view, to send to someone without "
-                     "the app."):
+    with header.popover("Report", icon=":material/description:", width="content",
+                        help="A one-page HTML report of this view, to send to someone without "
+                        "the app."):
         report_slot = st.empty()
         report_slot.caption("The report is ready once the page has its results.")
     st.session_state[_KIT] = PageKit(title=title, url_in=url_in, notice=st.container(),
@@ -734,40 +792,117 @@ def report_note(text: str) -> None:
         kit.notes.append(text)
 
 
+def _same_one(text: str, value) -> bool:
+    """Whether one URL text describes one value (loosely: numbers, case, true/false)."""
+    if value is None:
+        return text == ""
+    if isinstance(value, (bool, np.bool_)):
+        return text.lower() in (str(bool(value)).lower(), str(int(value)))
+    try:
+        if float(text) == float(value):
+            return True
+    except (TypeError, ValueError):
+        pass
+    return str(text).strip().lower() == str(value).strip().lower()
+
+
 def _same(url_values: list[str], value) -> bool:
-    """Whether a URL value still describes a widget's value (loosely: numbers, case, lists)."""
+    """Whether a URL value still describes a widget's value.
+
+    Loosely: numbers by value ("0.50" and 0.5), text and true/false regardless of case,
+    and the items of a list in any order (a range given high end first is the same
+    range), each URL item matching one item of the value.
+    """
     values = list(value) if isinstance(value, (list, tuple)) else [value]
     if len(values) != len(url_values):
         return False
-    for text, v in zip(url_values, values):
-        if isinstance(v, (bool, np.bool_)):
-            if text.lower() not in (str(v).lower(), str(int(v))):
-                return False
-            continue
-        try:
-            if float(text) == float(v):
-                continue
-        except (TypeError, ValueError):
-            pass
-        if str(text).strip().lower() != str(v).strip().lower():
+    unmatched = list(values)
+    for text in url_values:
+        match = next((i for i, v in enumerate(unmatched) if _same_one(text, v)), None)
+        if match is None:
             return False
+        unmatched.pop(match)
     return True
 
 
-def invalid_url_settings(url_in: dict[str, list[str]]) -> list[str]:
-    """Keys of the link whose values the page could not use (reset to their defaults).
+def _url_form(key: str) -> list | None:
+    """The URL form of the value of the widget ``key`` bound to the URL; None if there is none.
 
-    Streamlit drops a bound widget's URL value it cannot use; a dropped key
-    whose value still matches the widget's (e.g. a default) is not a reset.
+    Streamlit writes a bound widget's value to the URL through the widget's serializer:
+    the label an option is shown with (selectbox, radio, multiselect, select slider:
+    their ``format_func``), a list of numbers (slider), a number (number input), true or
+    false (checkbox, toggle), the text (text input). The serializer is reached through
+    Streamlit's session state internals; where they differ from Streamlit 1.67's, there
+    is no URL form and the value itself is compared.
     """
-    now = {k: st.query_params.get_all(k) for k in st.query_params}
+    try:
+        from streamlit.runtime.state.session_state_proxy import get_session_state
+
+        state = get_session_state()._state
+        metadata = state.get_widget_metadata(state.get_widget_id_from_key(key))
+        if metadata is None or metadata.bind != "query-params":
+            return None
+        form = metadata.serializer(st.session_state[key])
+    except Exception:  # other internals (another Streamlit version): no URL form
+        return None
+    return list(form) if isinstance(form, (list, tuple)) else [form]
+
+
+def invalid_url_settings(url_in: dict[str, list[str]]) -> list[str]:
+    """Keys of the link whose values the page could not use, or used only in part.
+
+    ``url_in``: the link's values for controls that take their value from it on this
+    run (see page_header). On that first run Streamlit keeps a usable value in the URL
+    as it is; it drops a value it cannot use (not a number, out of range, not one of
+    the options) and one equal to the widget's default; and it rewrites a value it
+    used in part (a multiselect's values that are not options are left out, an end of
+    a range that is not an option goes back to its default). So a key whose value is
+    gone from the URL or rewritten is named unless its value, read loosely, describes
+    the widget's value now: the value itself, or the URL form Streamlit writes for it
+    (an option's label, e.g. ``5-year groups (18 bins)`` for the option 5).
+    """
     bad = []
     for key, values in url_in.items():
-        if key in now or key not in st.session_state:
+        if key not in st.session_state or st.query_params.get_all(key) == values:
             continue
-        if not _same(values, st.session_state[key]):
+        value = st.session_state[key]
+        form = _url_form(key)
+        if not (_same(values, value) or (form is not None and _same(values, form))):
             bad.append(key)
     return bad
+
+
+REPORT_HELP = "Findings, settings, every chart and table of this view."
+
+
+def _report_builder(kit: PageKit, source: str):
+    """Makes the page's report when called: from ``kit`` as it is then (the page adds to it
+    until page_footer), with the link page_footer gives the view, or else ``source``.
+    It runs when the download is pressed, outside the script run: no Streamlit calls."""
+
+    def build() -> str:
+        return report.html_report(
+            kit.title, findings=list(kit.findings), parameters=dict(kit.parameters),
+            figures=list(kit.figures), tables=list(kit.tables), notes=list(kit.notes),
+            source=kit.source or source)
+
+    return build
+
+
+def report_button(*, key: str, help: str = REPORT_HELP) -> None:
+    """The page's one-page HTML report to download: the file of the header's Report button.
+
+    For a page that offers its report in its own place too (e.g. a Report tab). The
+    report is made when the button is pressed, from everything the page gives its
+    report in this run (before and after this call) and the link to this view.
+    """
+    kit = _kit()
+    if kit is None:
+        return
+    st.download_button("Download the report (HTML)", _report_builder(kit, view_link()),
+                       file_name=f"{_slug(kit.title)}_report.html", mime="text/html",
+                       on_click="ignore", icon=":material/download:", type="primary",
+                       key=key, help=help)
 
 
 def page_footer() -> None:
@@ -775,7 +910,8 @@ def page_footer() -> None:
     kit = _kit()
     if kit is None:
         return
-    kit.link_slot.code(view_link() or "(the address appears when the page is opened in a "
+    kit.source = view_link()
+    kit.link_slot.code(kit.source or "(the address appears when the page is opened in a "
                        "browser)", language=None, wrap_lines=True)
     bad = invalid_url_settings(kit.url_in)
     if bad:
@@ -783,21 +919,7 @@ def page_footer() -> None:
             "Some settings in the link could not be used and were reset to their defaults: "
             + ", ".join(bad) + ". Everything else is as the link says.",
             icon=":material/link_off:")
-    source = view_link()
-    parameters = dict(kit.parameters)
-    pieces = (list(kit.findings), parameters, list(kit.figures), list(kit.tables),
-              list(kit.notes))
-
-    def build(title=kit.title, pieces=pieces, source=source) -> str:
-        findings_, params_, figs_, tables_, notes_ = pieces
-        return report.html_report(title, findings=findings_, parameters=params_,
-                                  figures=figs_, tables=tables_, notes=notes_, source=source)
-
     with kit.report_slot.container():
-        st.download_button("Download the report (HTML)", build,
-                           file_name=f"{_slug(kit.title)}_report.html", mime="text/html",
-                           on_click="ignore", icon=":material/download:", type="primary",
-                           key="page_report_download",
-                           help="Findings, settings, every chart and table of this view.")
+        report_button(key="page_report_download")
         st.caption(f"{len(kit.findings)} finding(s), {len(kit.figures)} chart(s), "
                    f"{len(kit.tables)} table(s).")

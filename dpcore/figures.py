@@ -18,6 +18,7 @@ from dpcore.homogeneity import debias_thresholds, expected_noisy_count
 
 __all__ = [
     "COLORS",
+    "OKABE_ITO",
     "figure_data",
     "figure_html",
     "debias_figure",
@@ -28,15 +29,28 @@ __all__ = [
     "study_figure",
 ]
 
+# The colour-blind-safe palette of Okabe & Ito (2008), "Color Universal Design".
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky blue": "#56B4E9",
+    "bluish green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish purple": "#CC79A7",
+}
+
+# One meaning per colour on every page; all but the grey of reference lines are Okabe-Ito.
 COLORS = {
-    "original": "#0072B2",  # blue
-    "private": "#E69F00",  # orange
-    "estimate": "#009E73",  # bluish green
-    "theory": "#CC79A7",  # reddish purple
-    "statistic": "#D55E00",  # vermillion
+    "original": OKABE_ITO["blue"],
+    "private": OKABE_ITO["orange"],
+    "estimate": OKABE_ITO["bluish green"],
+    "theory": OKABE_ITO["reddish purple"],
+    "statistic": OKABE_ITO["vermillion"],
     "reference": "#7F7F7F",  # grey
-    "A": "#E69F00",
-    "B": "#56B4E9",  # sky blue
+    "A": OKABE_ITO["orange"],
+    "B": OKABE_ITO["sky blue"],
 }
 
 _LAYOUT = dict(
@@ -278,6 +292,8 @@ def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.
 
 
 _TEST_NAMES = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²"}
+REJECTION_N_TITLE = "N per histogram (log scale)"
+REJECTION_RATE_TITLE = "rejection rate (share of replicates)"
 
 
 def rejection_figure(
@@ -285,7 +301,7 @@ def rejection_figure(
     facet_row: str | None = None, level: float = 0.05, height: int = 420,
     category_orders: dict | None = None,
 ) -> go.Figure:
-    """Rejection rate against N (log axis) with 95% intervals and the level line.
+    """Rejection rate against N (log axis, titled so) with 95% intervals and the level line.
 
     ``table`` is tidy: one row per (setting, N, test) with columns ``n``,
     ``rate``, ``ci_low``, ``ci_high``, ``test`` and those named by ``color``,
@@ -313,6 +329,13 @@ def rejection_figure(
     fig.add_hline(y=level, line=dict(color=COLORS["reference"], dash="dot", width=1.5),
                   annotation_text=f"{level:.0%} level", annotation_position="bottom right")
     fig.update_yaxes(range=[-0.02, 1.02])
+    # Axis titles say the N axis is logarithmic and what a rate counts. Set on the axes
+    # that px titled (one row and one column of a facet grid): px's labels also name the
+    # values in the hover text, which keeps the short names.
+    fig.for_each_xaxis(lambda ax: ax.update(title_text=REJECTION_N_TITLE) if ax.title.text
+                       else None)
+    fig.for_each_yaxis(lambda ax: ax.update(title_text=REJECTION_RATE_TITLE) if ax.title.text
+                       else None)
     # Facet titles read "M = 86" rather than "M=M = 86".
     fig.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1].strip()))
     fig.update_layout(height=height, template="plotly_white", font=dict(size=13),
@@ -359,7 +382,7 @@ FDP_COLORS = {
     "gaussian": COLORS["original"],  # Gaussian mechanism
     "laplace": COLORS["private"],  # Laplace mechanism
     "krr": COLORS["estimate"],  # k-ary randomised response (and random substitution)
-    "histogram": "#000000",  # truncated Laplace histogram mechanism
+    "histogram": OKABE_ITO["black"],  # truncated Laplace histogram mechanism
     "target": COLORS["statistic"],  # the target curve, and where curves fail it
     "identity": COLORS["reference"],  # Id(alpha) = 1 - alpha
 }
@@ -711,13 +734,15 @@ def histogram_release_figure(labels, true_counts, released, *, half_width: float
 # Randomized response (local DP): true, reported and estimated counts; MSE against ε
 # ---------------------------------------------------------------------------
 
-# One colour per k-RR estimator (the unbiased one is the page's "estimate" colour); the
-# reported counts keep COLORS["private"] and the exact variance COLORS["theory"].
+# One colour per k-RR estimator, all Okabe-Ito (the unbiased one is the page's "estimate"
+# colour). The true and reported counts keep COLORS["original"] and COLORS["private"], and
+# the exact variance COLORS["theory"], so none of those marks an estimator. Of the palette's
+# two colours left, yellow is too pale for a line on white: IBU gets the palette's black.
 KRR_ESTIMATOR_COLORS = {
     "unbiased": COLORS["estimate"],
     "clip": COLORS["B"],
     "simplex": COLORS["statistic"],
-    "ibu": "#000000",
+    "ibu": OKABE_ITO["black"],
 }
 __all__ += ["KRR_ESTIMATOR_COLORS", "krr_counts_figure", "krr_mse_figure"]
 

@@ -1009,11 +1009,9 @@ def test_link_with_an_unusable_value_says_so(page, server):
     screenshot(page, "ldp-unusable-link")
 
 
-@pytest.mark.xfail(strict=True, reason="page bug: seed_control's number input has the "
-                   "default 0 (its min_value), so seed 0 is left out of the URL (a shared "
-                   "link opens seed 2022) and a link's seed=0 is named unusable")
 def test_link_with_seed_zero_keeps_it(page, server):
-    """Seed 0 is a valid seed (0 … 2³¹ − 1): a link with it opens seed 0, no note."""
+    """Seed 0 is a valid seed (0 … 2³¹ − 1): a link with it opens seed 0, no note; typed
+    in the box, it goes into the address, and so does the default seed typed back."""
     from playwright.sync_api import expect
 
     open_ldp(page, f"{server.url}/ldp?ldp_seed=0")
@@ -1021,6 +1019,60 @@ def test_link_with_seed_zero_keeps_it(page, server):
     expect(seed).to_have_value("0", timeout=5_000)
     assert page.get_by_text("could not be used").count() == 0
     assert "ldp_seed=0" in search(page), search(page)
+
+    open_ldp(page, f"{server.url}/ldp")
+    expect(seed).to_have_value("2022", timeout=5_000)
+    for typed in ("0", "2022"):
+        seed.fill(typed)
+        seed.press("Enter")
+        page.wait_for_function(f"() => window.location.search.includes('ldp_seed={typed}')",
+                               timeout=RUN_TIMEOUT_MS)
+        wait_idle(page)
+    assert_clean(page)
+
+
+# Where a button's label and the button lie, and the box (column or main area) around it.
+BUTTON_FIT = """(b, [text, around]) => {
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode()) && !node.textContent.includes(text)) {}
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const label = range.getBoundingClientRect(), box = b.getBoundingClientRect();
+    const outer = b.closest(around).getBoundingClientRect();
+    return {label: [label.left, label.right], button: [box.left, box.right],
+            around: [outer.left, outer.right]};
+}"""
+
+
+def assert_button_fits(button, text: str, around: str) -> None:
+    fit = button.evaluate(BUTTON_FIT, [text, around])
+    (label_left, label_right), (left, right) = fit["label"], fit["button"]
+    assert left <= label_left and label_right <= right, fit  # the label is not cut off
+    assert fit["around"][0] <= left and right <= fit["around"][1], fit  # nor the button
+
+
+def test_new_draw_fits_a_narrow_column(page, server):
+    """At a 1,100 px wide window the k-RR page's "New draw" button (in its third column)
+    and the header's "Share" and "Report" show their whole labels: the button goes below
+    the seed box, and the header's buttons below the title, when the row is too narrow."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1100, "height": 1600})
+    open_ldp(page, f"{server.url}/ldp")
+    button = page.get_by_role("button", name="New draw")
+    expect(button).to_be_visible()
+    assert_button_fits(button, "New draw", '[data-testid="stColumn"]')
+    for name in ("Share", "Report"):
+        assert_button_fits(page.get_by_role("button", name=name, exact=True), name,
+                           '[data-testid="stMain"]')
+    seed_before = page.get_by_role("spinbutton", name="Seed", exact=True).input_value()
+    button.click()
+    page.wait_for_function(f"() => !window.location.search.includes('ldp_seed={seed_before}')"
+                           " && window.location.search.includes('ldp_seed=')",
+                           timeout=RUN_TIMEOUT_MS)
+    wait_idle(page)
+    assert_clean(page)
 
 
 # ---------------------------------------------------------------------------

@@ -292,9 +292,19 @@ def _rates():
     return pd.DataFrame(rows)
 
 
+def _axis_titles(fig) -> tuple[list, list]:
+    xs, ys = [], []
+    fig.for_each_xaxis(lambda ax: xs.append((ax.type, ax.title.text)))
+    fig.for_each_yaxis(lambda ax: ys.append(ax.title.text))
+    return xs, ys
+
+
 def test_rejection_figure_error_bars_are_the_intervals():
     fig = figures.rejection_figure(_rates())
     assert fig.layout.xaxis.type == "log"
+    # The figure itself says that its N axis is logarithmic and what a rate counts.
+    assert _axis_titles(fig) == ([("log", "N per histogram (log scale)")],
+                                 ["rejection rate (share of replicates)"])
     by_name = {t.name: t for t in fig.data}
     boot, naive = by_name["parametric bootstrap"], by_name["naive χ²"]
     np.testing.assert_allclose(boot.y, [0.05, 0.05])
@@ -321,6 +331,12 @@ def test_study_figure_facets_in_the_papers_order():
     privacy = [t for t in titles if t.startswith("α")]
     # plotly lists row titles bottom to top
     assert privacy[::-1] == ["α = 1", "α = 0.01", "α₁ = 0.1, α₂ = 0.05"]
+    # Every panel's N axis is logarithmic; the titled ones (the bottom row, the first
+    # column) say so and what a rate counts.
+    xs, ys = _axis_titles(fig)
+    assert {kind for kind, _ in xs} == {"log"}
+    assert [t for _, t in xs if t] == ["N per histogram (log scale)"] * 3
+    assert [t for t in ys if t] == ["rejection rate (share of replicates)"] * 3
     fig.to_json()
 
 
@@ -418,8 +434,17 @@ def test_tradeoff_figure_point_and_corner():
     _serialises(fig)
 
 
+def test_the_palette_is_okabe_ito():
+    assert figures.OKABE_ITO == {
+        "black": "#000000", "orange": "#E69F00", "sky blue": "#56B4E9",
+        "bluish green": "#009E73", "yellow": "#F0E442", "blue": "#0072B2",
+        "vermillion": "#D55E00", "reddish purple": "#CC79A7"}
+    # Every colour but the grey of reference lines is from the palette.
+    assert set(COLORS.values()) - set(figures.OKABE_ITO.values()) == {COLORS["reference"]}
+
+
 def test_fdp_colors_come_from_the_scheme():
-    okabe_ito_black = "#000000"
+    okabe_ito_black = figures.OKABE_ITO["black"]
     assert set(figures.FDP_COLORS.values()) <= set(COLORS.values()) | {okabe_ito_black}
     curve_kinds = ("gdp", "epsdelta", "gaussian", "laplace", "krr", "histogram", "target")
     assert len({figures.FDP_COLORS[k] for k in curve_kinds}) == len(curve_kinds)
@@ -651,6 +676,11 @@ def test_krr_mse_figure_log_log_with_theory_and_current_eps():
         assert trace.line.color == figures.KRR_ESTIMATOR_COLORS[method]
     colours = [figures.KRR_ESTIMATOR_COLORS[m] for m in ("unbiased", "clip", "simplex", "ibu")]
     assert len(set(colours)) == 4 and COLORS["private"] not in colours
+    # Okabe-Ito colours; none is the true counts', the reported counts' or the theory's, and
+    # the unbiased estimate keeps the estimate colour of every page.
+    assert set(colours) <= set(figures.OKABE_ITO.values())
+    assert not {COLORS["original"], COLORS["private"], COLORS["theory"]} & set(colours)
+    assert figures.KRR_ESTIMATOR_COLORS["unbiased"] == COLORS["estimate"]
     # The current ε: a vertical line at x = 1 (data units), its label at log10(1) = 0.
     [line] = [s for s in fig.layout.shapes if s.x0 == s.x1]
     assert line.x0 == 1.0 and line.xref == "x"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 
 import numpy as np
 import pytest
@@ -413,12 +414,13 @@ def test_frontier_button_marks_the_naive_test_invalid():
 
 @pytest.fixture
 def deferred(monkeypatch):
-    """The callables registered by download buttons whose data is deferred, by file name."""
-    found = {}
+    """The callables registered by download buttons whose data is deferred, by file name,
+    in the order registered."""
+    found: dict[str, list] = {}
     original = MediaFileManager.add_deferred
 
     def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
-        found[file_name] = data_callable
+        found.setdefault(file_name, []).append(data_callable)
         return original(self, data_callable, mimetype, coordinates, file_name=file_name,
                         **kwargs)
 
@@ -427,6 +429,16 @@ def deferred(monkeypatch):
 
 
 REPORT_FILE = "privacy_utility_planner_report.html"
+
+
+def tab_report(deferred) -> str:
+    """The report of the Report tab's button, checked to be the header's Report button's:
+    the last run registered the tab's button, then the header's (at the page's end)."""
+    tab_button, header_button = deferred[REPORT_FILE][-2:]
+    html_, header_html = tab_button(), header_button()
+    uuid = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # a chart's div id
+    assert re.sub(uuid, "id", html_) == re.sub(uuid, "id", header_html)
+    return html_
 
 
 def frontier_sentence(table, power: float) -> str:
@@ -463,13 +475,16 @@ def test_report_download_builds_the_html_report(deferred):
     assert [name for name, _ in kit.tables] == ["Simulated power against N",
                                                "Simulated power against α"]
     assert any(note.startswith("Source: Son, S.") for note in kit.notes)
-    [button] = [b for b in at.download_button if b.key == "plan_dl_report"]
-    assert button.label == "Download the report (HTML)" and button.help
+    buttons = {b.key: b for b in at.download_button}
+    button, header_button = buttons["plan_dl_report"], buttons["page_report_download"]
+    assert button.label == header_button.label == "Download the report (HTML)"
+    assert "The Report button at the top of the page gives the same file." in button.help
     assert {b.key for b in at.download_button} >= {
         "page_report_download", "plan_report_fig_data_csv", "plan_report_points_data_csv",
         "plan_report_fig_privacy_html", "plan_report_points_privacy_csv"}
-    html_ = deferred[REPORT_FILE]()
+    html_ = tab_report(deferred)
     assert html_.startswith("<!DOCTYPE html>")
+    assert "plan_reps=50" in html_  # the link to this view
     for sentence in findings:
         assert sentence.replace("'", "&#x27;") in html_
     assert "Korea central vs Korea noncentral" in html_ and "Seed" in html_
@@ -486,7 +501,7 @@ def test_report_includes_the_frontier_once_computed(deferred):
     assert "does not hold its 5% level" in text
     assert frontier_sentence(table, 0.8) in text
     assert not [w for w in at.warning if "does not hold" in w.value]  # a finding, not a warning
-    html_ = deferred[REPORT_FILE]()
+    html_ = tab_report(deferred)
     assert "The privacy-utility frontier" in html_ and "does not hold its 5% level" in html_
     assert html_.count("<table") == 4
     kit = at.session_state["_page_kit"]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import re
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import widgets
+from conftest import open_page
 
 
 def kit_page():
@@ -109,9 +113,34 @@ def test_same_compares_link_text_with_widget_values(url, value, same):
     assert widgets._same(url, value) is same
 
 
-def test_slug_makes_file_names():
-    assert widgets._slug("Error against privacy (ε)") == "error_against_privacy"
-    assert widgets._slug("***") == "export"
+@pytest.mark.parametrize("url, value, same", [
+    (["1.0", "0.01"], (0.01, 1.0), True),  # a range, high end first
+    (["0.1", "5"], (0.1, 1.0), False), ([""], None, True), (["0"], None, False),
+])
+def test_same_reads_ranges_in_any_order_and_empty_values(url, value, same):
+    assert widgets._same(url, value) is same
+
+
+@pytest.mark.parametrize("name, slug", [
+    ("Error against privacy (ε)", "error_against_privacy_epsilon"),
+    ("Power against α", "power_against_alpha"),
+    ("Power against α with N = 10,000 per group", "power_against_alpha_with_n_10_000_per_group"),
+    ("Null distribution of χ²", "null_distribution_of_chi2"),
+    ("(ε, δ)-DP: δ(ε) against ε", "epsilon_delta_dp_delta_epsilon_against_epsilon"),
+    ("Privacy levels α₁ and α₂", "privacy_levels_alpha1_and_alpha2"),
+    ("εδ", "epsilon_delta"), ("2σ band", "2_sigma_band"), ("µ-GDP", "mu_gdp"),
+    ("Σ, Γ, Λ and ς", "sigma_gamma_lambda_and_sigma"), ("ϵ-DP", "epsilon_dp"),
+    ("Privacy–utility planner", "privacy_utility_planner"), ("Café", "cafe"),
+    ("***", "export"), ("—", "export"),
+])
+def test_slug_makes_file_names_that_keep_the_meaning(name, slug):
+    assert widgets._slug(name) == slug
+
+
+def test_slug_names_every_greek_letter():
+    assert len(set(widgets.GREEK_NAMES.values())) == 24  # σ and final ς: both sigma
+    for letter, name in widgets.GREEK_NAMES.items():
+        assert widgets._slug(letter) == widgets._slug(letter.upper()) == name
 
 
 def ranged_page():
@@ -143,3 +172,239 @@ def test_moving_a_ranged_slider_back_to_its_default_is_not_named():
     assert not at.exception
     assert any("value 5" in m.value for m in at.markdown)
     assert not warnings_text(at)
+
+
+# ---------------------------------------------------------------------------
+# Links: which values the page could use, for each kind of control bound to the URL
+# ---------------------------------------------------------------------------
+
+def bound_page():
+    import streamlit as st
+
+    import widgets
+
+    widgets.page_header("Bound")
+    st.radio("width", [1, 5, 10], index=1, format_func=widgets.AGE_BINNINGS.get, key="bw",
+             bind="query-params")
+    st.selectbox("source", ["korea", "usa"], format_func={"korea": "Korea", "usa": "USA"}.get,
+                 key="bs", bind="query-params")
+    st.select_slider("N", options=[1000, 10_000, 100_000], value=10_000, key="bn",
+                     format_func=widgets.fmt_number, bind="query-params")
+    st.select_slider("range", options=[0.01, 0.1, 1.0], value=(0.01, 1.0), key="br",
+                     bind="query-params")
+    st.multiselect("tests", ["chisq", "bootstrap", "exact"], default=["bootstrap"], key="bm",
+                   bind="query-params")
+    st.slider("x", 0.0, 1.0, 0.5, key="bx", bind="query-params")
+    st.slider("span", 0, 10, (2, 8), key="bsp", bind="query-params")
+    st.checkbox("private", key="bc", bind="query-params")
+    st.toggle("log", value=True, key="bt", bind="query-params")
+    st.number_input("k", 2, 100, 5, key="bk", bind="query-params")
+    st.text_input("name", "A", key="bname", bind="query-params")
+    st.write("values " + repr({k: st.session_state[k] for k in (
+        "bw", "bs", "bn", "br", "bm", "bx", "bsp", "bc", "bt", "bk", "bname")}))
+    widgets.page_footer()
+
+
+def run_bound(params: dict) -> AppTest:
+    at = AppTest.from_function(bound_page, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    return at
+
+
+def bound_values(at: AppTest) -> dict:
+    [text] = [m.value for m in at.markdown if m.value.startswith("values ")]
+    return ast.literal_eval(text.removeprefix("values "))
+
+
+@pytest.mark.parametrize("params, values", [
+    # An option given by the label it is shown with: Streamlit's form for options. A default
+    # is then dropped from the URL (Streamlit keeps no defaults there) but it was used.
+    ({"bw": "5-year groups (18 bins)"}, {"bw": 5}),
+    ({"bw": "10-year groups (9 bins)"}, {"bw": 10}),
+    ({"bs": "Korea"}, {"bs": "korea"}), ({"bs": "USA"}, {"bs": "usa"}),
+    ({"bn": "10,000"}, {"bn": 10_000}), ({"bn": "100,000"}, {"bn": 100_000}),
+    ({"br": ["1.0", "0.01"]}, {"br": (0.01, 1.0)}),
+    ({"br": ["0.01", "0.1"]}, {"br": (0.01, 0.1)}),
+    ({"bm": ["exact", "chisq"]}, {"bm": ["exact", "chisq"]}), ({"bm": "bootstrap"}, {}),
+    ({"bm": ""}, {"bm": []}),  # an empty multiselect
+    ({"bx": "0.50"}, {"bx": 0.5}), ({"bx": "0.3"}, {"bx": 0.3}),
+    ({"bsp": ["8", "2"]}, {}), ({"bsp": ["0", "10"]}, {"bsp": (0, 10)}),
+    ({"bc": "TRUE"}, {"bc": True}), ({"bc": "false"}, {"bc": False}),
+    ({"bt": "False"}, {"bt": False}), ({"bt": "true"}, {"bt": True}),
+    ({"bk": "7.0"}, {"bk": 7}), ({"bk": "5"}, {"bk": 5}), ({"bk": "2"}, {"bk": 2}),
+    ({"bname": "B and C"}, {"bname": "B and C"}), ({"bname": "A"}, {"bname": "A"}),
+])
+def test_link_values_the_controls_use_are_not_named(params, values):
+    at = run_bound(params)
+    assert not warnings_text(at), params
+    shown = bound_values(at)
+    for key, value in values.items():
+        assert shown[key] == value, (key, shown[key])
+
+
+@pytest.mark.parametrize("params, bad", [
+    ({"bw": "7-year groups"}, ["bw"]), ({"bw": "10"}, ["bw"]),  # 10 is shown as a label
+    ({"bs": "Japan"}, ["bs"]), ({"bn": "3"}, ["bn"]), ({"bn": "100000"}, ["bn"]),
+    ({"bm": ["exact", "fisher"]}, ["bm"]),  # one usable value of two: used in part
+    ({"bm": ["fisher"]}, ["bm"]),
+    ({"br": ["0.1", "5"]}, ["br"]),  # one end off the options goes back to its default
+    ({"br": ["1", "0.01"]}, ["br"]),  # the option 1.0 is shown as "1.0"
+    ({"bx": "7"}, ["bx"]), ({"bx": "x"}, ["bx"]), ({"bsp": ["3", "20"]}, ["bsp"]),
+    ({"bsp": "4"}, ["bsp"]), ({"bc": "1"}, ["bc"]), ({"bt": "yes"}, ["bt"]),
+    ({"bk": "700"}, ["bk"]), ({"bk": "1"}, ["bk"]), ({"bk": "five"}, ["bk"]),
+    ({"bw": "5", "bm": ["exact", "fisher"], "bx": "0.25", "bk": "3"}, ["bm"]),
+])
+def test_link_values_the_controls_cannot_use_are_named(params, bad):
+    at = run_bound(params)
+    text = warnings_text(at)
+    assert "could not be used" in text, params
+    named = text.split("defaults: ", 1)[1].split(". Everything", 1)[0].split(", ")
+    assert named == bad
+
+
+def test_a_multiselect_link_keeps_its_usable_values_and_names_the_rest():
+    at = run_bound({"bm": ["exact", "fisher", "chisq"]})
+    assert bound_values(at)["bm"] == ["exact", "chisq"]
+    assert "defaults: bm." in warnings_text(at)
+    assert at.query_params["bm"] == ["exact", "chisq"]
+    at.run()  # the next run: the link now holds what is used
+    assert not warnings_text(at)
+
+
+@pytest.mark.parametrize("width", [5, 10])
+def test_a_label_link_is_not_named_on_a_page(width):
+    """The compare page's binning spelled by its label, as the page's own links write it
+    (5: its default, dropped from the URL by Streamlit)."""
+    at = open_page("views/compare_histograms.py", "Compare two private histograms",
+                   {"cmp_width": widgets.AGE_BINNINGS[width]})
+    assert at.radio(key="cmp_width").value == width
+    assert "could not be used" not in warnings_text(at)
+
+
+# ---------------------------------------------------------------------------
+# The seed: every seed, 0 included, through the URL
+# ---------------------------------------------------------------------------
+
+def seed_page():
+    import streamlit as st
+
+    import widgets
+
+    widgets.page_header("Seeded")
+    seed = widgets.seed_control("sd")
+    st.write(f"seed {seed}")
+    widgets.page_footer()
+
+
+def run_seed(**params) -> AppTest:
+    at = AppTest.from_function(seed_page, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    return at
+
+
+def shown_seed(at: AppTest) -> int:
+    [text] = [m.value for m in at.markdown if m.value.startswith("seed ")]
+    return int(text.removeprefix("seed "))
+
+
+@pytest.mark.parametrize("raw, seed", [("0", 0), ("1", 1), ("2022", 2022), ("987654", 987654),
+                                       (str(2**31 - 1), 2**31 - 1)])
+def test_a_link_seed_is_used_and_kept_in_the_link(raw, seed):
+    at = run_seed(sd=raw)
+    assert shown_seed(at) == seed and at.number_input(key="sd").value == seed
+    assert not warnings_text(at)
+    assert at.query_params.get("sd") == raw
+    at.run()  # and on the next run
+    assert shown_seed(at) == seed and at.query_params.get("sd") == raw
+
+
+@pytest.mark.parametrize("raw, seed", [("-1", widgets.DEFAULT_SEED), ("abc", widgets.DEFAULT_SEED),
+                                       (str(2**31), widgets.DEFAULT_SEED),
+                                       ("1.5", 1)])  # Streamlit keeps the whole part
+def test_an_unusable_link_seed_is_named(raw, seed):
+    at = run_seed(sd=raw)
+    assert shown_seed(at) == seed
+    assert "defaults: sd." in warnings_text(at)
+
+
+def test_the_seed_defaults_and_new_draw_puts_its_seed_in_the_link():
+    """(A seed typed in the box goes into the URL in the browser: see test_browser.py.)"""
+    at = run_seed()
+    assert shown_seed(at) == widgets.DEFAULT_SEED and not warnings_text(at)
+    at.number_input(key="sd").set_value(0).run()
+    assert shown_seed(at) == 0 and not warnings_text(at)
+    at.button(key="sd_new").click().run()
+    new = shown_seed(at)
+    assert at.query_params.get("sd") == str(new) and not warnings_text(at)
+    assert shown_seed(run_seed(sd=str(new))) == new  # the link reopens it
+
+
+def test_new_draw_after_a_link_seed_is_not_named():
+    at = run_seed(sd="5")
+    at.button(key="sd_new").click().run()
+    assert shown_seed(at) != 5 or at.query_params.get("sd") == "5"
+    assert not warnings_text(at)
+
+
+def test_a_cleared_seed_box_gets_the_last_seed_back():
+    at = run_seed(sd="41")
+    at.number_input(key="sd").set_value(None).run()
+    assert not at.exception
+    assert shown_seed(at) == 41 and at.number_input(key="sd").value == 41
+
+
+# ---------------------------------------------------------------------------
+# The report: the header's button and report_button give the same file
+# ---------------------------------------------------------------------------
+
+def report_page():
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    import widgets
+
+    widgets.page_header("Report → α")
+    widgets.settings({"ε": 1})
+    widgets.finding("first finding")
+    widgets.report_button(key="own_report", help="This page's report.")
+    # Given after the button: still in its report.
+    widgets.chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4], name="late line")), key="rfig",
+                  name="Power against α")
+    widgets.finding("second finding")
+    st.write("end")
+    widgets.page_footer()
+
+
+def test_report_button_gives_the_headers_report(monkeypatch):
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    made = []
+    original = MediaFileManager.add_deferred
+
+    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        made.append((file_name, data_callable))
+        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
+                        **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
+    at = AppTest.from_function(report_page, default_timeout=30)
+    at.query_params["x"] = "1"
+    at.run()
+    assert not at.exception
+    buttons = {b.key: b for b in at.download_button}
+    assert buttons["own_report"].label == buttons["page_report_download"].label
+    assert buttons["own_report"].help == "This page's report."
+    reports = [(name, build) for name, build in made if name.endswith("_report.html")]
+    assert [name for name, _ in reports] == ["report_alpha_report.html"] * 2
+    own, header = (build() for _, build in reports)
+    uuid = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # a chart's div id
+    assert re.sub(uuid, "id", own) == re.sub(uuid, "id", header)
+    assert "first finding" in own and "second finding" in own and "Power against α" in own
+    assert "x=1" in own  # the link to this view
+    assert [name for name, _ in made if name.endswith(".csv")] == ["power_against_alpha.csv"]

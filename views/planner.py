@@ -22,7 +22,7 @@ import pandas as pd
 import streamlit as st
 
 import widgets
-from dpcore import datasets, figures, planner, report, simulation
+from dpcore import datasets, figures, planner, simulation
 
 TITLE = "Privacy–utility planner"
 UPLOAD = widgets.UPLOAD
@@ -737,32 +737,6 @@ REPORT_NOTES = (
 )
 
 
-def report_download() -> None:
-    """The page's report, the same as the header's Report button gives.
-
-    It is built when pressed (in another thread: no Streamlit call in ``build``) from the
-    page kit of this run, which holds everything the page gave its report by then.
-    """
-    kit = st.session_state.get("_page_kit")  # widgets' page kit (see widgets.page_header)
-    if kit is None:
-        return
-    source = widgets.view_link()
-
-    def build() -> str:
-        return report.html_report(
-            kit.title, findings=list(kit.findings), parameters=dict(kit.parameters),
-            figures=list(kit.figures), tables=list(kit.tables), notes=list(kit.notes),
-            source=source)
-
-    st.download_button(
-        "Download the report (HTML)", build, file_name="privacy_utility_planner_report.html",
-        mime="text/html", type="primary", icon=":material/description:", on_click="ignore",
-        key="plan_dl_report",
-        help="A one-page, self-contained HTML file to send to someone without the dashboard: "
-        "the findings, the settings, every chart and table below. The Report button at the "
-        "top of the page gives the same file on this tab.")
-
-
 def report_section(comp: Comparison, s: Settings) -> None:
     data_plan = sample_size_plan(comp, s)
     privacy_plan_ = privacy_plan(comp, s)
@@ -784,7 +758,11 @@ def report_section(comp: Comparison, s: Settings) -> None:
     st.markdown("##### Settings")
     st.dataframe(pd.DataFrame(list(parameters(comp, s).items()), columns=["setting", "value"]),
                  hide_index=True, key="plan_report_settings")
-    report_download()
+    widgets.report_button(
+        key="plan_dl_report",
+        help="A one-page, self-contained HTML file to send to someone without the dashboard: "
+        "the findings, the settings, every chart and table below. The Report button at the "
+        "top of the page gives the same file.")
     st.caption("The report holds these findings and settings, the charts and tables below "
                "(the two distributions, power against N and against α, the simulated points"
                + (", the frontier)" if frontier is not None else

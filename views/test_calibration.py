@@ -46,17 +46,7 @@ def shipped_results(stamp: float | None) -> pd.DataFrame | None:
 def rates_figure(table: pd.DataFrame, full_scale: bool):
     """The rejection rates against N: of a live run, or of the full-scale study (its facets
     take seconds to lay out, hence the cache)."""
-    return log_axes(figures.study_figure(table) if full_scale else figures.rejection_figure(table))
-
-
-def log_axes(fig):
-    """Rejection-rate figures: say "log scale" on their log N axes and what the rate counts."""
-    fig.for_each_xaxis(lambda ax: ax.update(title_text=ax.title.text.replace(
-        "N (per histogram)", "N per histogram") + " (log scale)")
-        if ax.title.text and ax.type == "log" else None)
-    fig.for_each_yaxis(lambda ax: ax.update(title_text="rejection rate (share of replicates)")
-                       if ax.title.text == "rejection rate" else None)
-    return fig
+    return figures.study_figure(table) if full_scale else figures.rejection_figure(table)
 
 
 # How the tables of rates show their numbers (the CSV keeps them as they are).
