@@ -1,0 +1,98 @@
+"""Retake the README's screenshots and the home page's thumbnails from the running app.
+
+    .venv/bin/python scripts/screenshots.py            # every page
+    .venv/bin/python scripts/screenshots.py ldp fdp    # some pages (file stems)
+
+Starts `streamlit run app.py` (as benchmarks/load_test.py does), opens every page app.py
+routes to at its defaults in Debian's Chromium (1400 px wide), waits until the script run
+has ended and every element is drawn, and saves:
+
+- docs/<page>.png: the top of the page, 1400 x --height px (the home page 1400 x
+  --home-height px, all of it);
+- docs/thumbs/<page>.png: the top of the main column, 480 x 384 px, for the home page's
+  cards (not for the home page itself).
+
+A developer's tool, not part of the tests; it needs the dev requirements (Playwright) and
+/usr/bin/chromium. Pillow, a dependency of Streamlit, resizes the thumbnails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import tempfile
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+import load_test  # noqa: E402  (the server, the routes, the wait for a drawn page)
+
+DOCS = REPO_ROOT / "docs"
+THUMBS = DOCS / "thumbs"
+WIDTH = 1400
+THUMB = (480, 384)
+# The main column at 1400 px with the sidebar open (its left edge, its width), below the
+# empty band above the title.
+MAIN_LEFT, MAIN_WIDTH, MAIN_TOP = 350, 1000, 70
+
+
+def shoot(page, url: str, title: str, out: Path, height: int,
+          thumb: Path | None) -> None:
+    from PIL import Image
+
+    # The page scrolls inside the app, not the document: the window is as tall as the picture.
+    page.set_viewport_size({"width": WIDTH, "height": height})
+    page.goto(url, timeout=load_test.LOAD_TIMEOUT_S * 1000)
+    page.get_by_role("heading", name=title).first.wait_for(
+        timeout=load_test.LOAD_TIMEOUT_S * 1000)
+    page.wait_for_function(load_test.WAIT_IDLE, arg=[1500, load_test.SKELETON], polling=100,
+                           timeout=load_test.LOAD_TIMEOUT_S * 1000)
+    page.mouse.move(0, 0)  # no hover effects in the picture
+    image = Image.open(io.BytesIO(page.screenshot(timeout=90_000)))
+    image.save(out, optimize=True)
+    if thumb is not None:
+        top = image.crop((MAIN_LEFT, MAIN_TOP, MAIN_LEFT + MAIN_WIDTH,
+                          MAIN_TOP + round(MAIN_WIDTH * THUMB[1] / THUMB[0])))
+        top.resize(THUMB, Image.LANCZOS).save(thumb, optimize=True)
+    print(f"{out.relative_to(REPO_ROOT)} {image.width}x{image.height}"
+          + (f", {thumb.relative_to(REPO_ROOT)}" if thumb else ""), flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pages", nargs="*", help="file stems (default: every page)")
+    parser.add_argument("--height", type=int, default=1900,
+                        help="the screenshots' height in pixels (default 1900)")
+    parser.add_argument("--home-height", type=int, default=2550,
+                        help="the home page's screenshot height in pixels (default 2550)")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    pages = [p for p in load_test.routed_pages()
+             if not args.pages or Path(p.path).stem in args.pages]
+    THUMBS.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        port = load_test.free_port()
+        proc = load_test.start_server(port, Path(tmp) / "server.log")
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(load_test.CHROMIUM),
+                                             args=load_test.CHROMIUM_ARGS)
+                ctx = browser.new_context(viewport={"width": WIDTH, "height": 1000})
+                ctx.add_init_script(load_test.INIT_SCRIPT)
+                page = ctx.new_page()
+                for p in pages:
+                    stem = Path(p.path).stem
+                    home = p.path == "views/home.py"
+                    shoot(page, f"http://127.0.0.1:{port}/{p.url_path}", p.title,
+                          DOCS / f"{stem}.png", args.home_height if home else args.height,
+                          None if home else THUMBS / f"{stem}.png")
+                browser.close()
+        finally:
+            load_test.stop_server(proc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
