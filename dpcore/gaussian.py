@@ -348,7 +348,8 @@ def solve_gaussian(*, eps=None, delta=None, sigma=None, sensitivity=None,
     - ε missing: the smallest ε ≥ 0 with δ(ε) ≤ δ.
 
     Raises ``ValueError`` naming the parameter for bad values, when not
-    exactly one is missing, or when the request has no solution.
+    exactly one is missing, or when the request has no solution (including a
+    solved σ or Δ that overflows to ∞ or underflows to 0 in floating point).
     """
     method = _method(method)
     given = dict(eps=eps, delta=delta, sigma=sigma, sensitivity=sensitivity)
@@ -377,6 +378,11 @@ def solve_gaussian(*, eps=None, delta=None, sigma=None, sensitivity=None,
             sigma = sensitivity / mu
         else:
             sensitivity = mu * sigma
+        value = sigma if solved == "sigma" else sensitivity
+        if not (np.isfinite(value) and value > 0):
+            raise ValueError(
+                f"The `{solved}` needed at `mu` = {mu:.3g} is beyond the range of "
+                "floating-point numbers; choose less extreme values.")
     return GaussianSetting(eps=eps, delta=delta, sigma=sigma, sensitivity=sensitivity,
                            method=method, solved=solved)
 
@@ -527,7 +533,12 @@ def summarise_releases(releases, true_value, *, half_width) -> SimulatedError:
     true_value = float(true_value)
     half_width = nonnegative_scalar(half_width, "half_width")
     err = r - true_value
-    return SimulatedError(rmse=float(np.sqrt(np.mean(err * err))),
+    # RMSE = ‖err/√n‖₂. math.hypot scales internally (by a power of two), so err² does not
+    # overflow for errors beyond about 1e154 (a solved σ reaches 1e299); np.linalg.norm does
+    # not scale (sqrt of a dot product: inf there). Dividing by √n first keeps the norm
+    # itself within range wherever the RMSE is.
+    rmse = math.hypot(*(err.ravel() / math.sqrt(err.size)).tolist())
+    return SimulatedError(rmse=rmse,
                           negative_share=float(np.mean(r < 0)),
                           inside_share=float(np.mean(np.abs(err) <= half_width)))
 

@@ -2,6 +2,7 @@
 Monte Carlo and the inequalities between the three calibrations."""
 
 import itertools
+import math
 
 import mpmath
 import numpy as np
@@ -278,6 +279,28 @@ def test_bad_input_names_the_parameter(call, name):
         call()
 
 
+def test_solve_gaussian_refuses_a_value_beyond_floats():
+    """A solved σ or Δ that is not a finite positive float is no solution: a ValueError
+    naming it (the page shows it in words), not ∞ or 0 passed on as a value."""
+    # At ε = 0 and tiny δ, δ = erf(μ/2√2) ≈ μ/√(2π): μ = δ√(2π) = 2.5e-300, so σ = Δ/μ
+    # is 4.0e307 for Δ = 1e8 (the largest that fits) and beyond 1.8e308 for Δ = 1e9.
+    mu = 1e-300 * math.sqrt(2 * math.pi)
+    fits = gaussian.solve_gaussian(eps=0.0, delta=1e-300, sensitivity=1e8)
+    assert fits.sigma == pytest.approx(1e8 / mu, rel=1e-12) and math.isfinite(fits.sigma)
+    with pytest.raises(ValueError, match=r"^The `sigma` needed at `mu` = 2\.51e-300 is beyond "
+                                         r"the range of floating-point numbers"):
+        gaussian.solve_gaussian(eps=0.0, delta=1e-300, sensitivity=1e9)
+    # Δ = μσ: overflows to ∞ (μ ≈ 1.97 at ε = 1, δ = 1/2; σ = 1e308), underflows to 0.
+    assert float(gaussian.gaussian_mu(1.0, 0.5)) > np.finfo(float).max / 1e308
+    with pytest.raises(ValueError, match=r"^The `sensitivity` needed .* floating-point"):
+        gaussian.solve_gaussian(eps=1.0, delta=0.5, sigma=1e308)
+    with pytest.raises(ValueError, match=r"^The `sensitivity` needed .* floating-point"):
+        gaussian.solve_gaussian(eps=0.0, delta=1e-300, sigma=1e-300)
+    for method in ("tail", "classical"):  # every calibration goes through the same check
+        with pytest.raises(ValueError, match="`sigma` needed"):
+            gaussian.solve_gaussian(eps=1.0, delta=1e-300, sensitivity=1e308, method=method)
+
+
 def test_requests_without_a_solution_say_why():
     with pytest.raises(ValueError, match="at least 0.5"):
         gaussian.gaussian_sigma(0.0, 0.1, method="tail")
@@ -373,6 +396,40 @@ def test_clipped_sum_and_simulated_error():
     sim = gaussian.summarise_releases([-1.0, 1.0, 3.0, 5.0], 2.0, half_width=1.0)
     assert sim.rmse == pytest.approx(np.sqrt((9 + 1 + 1 + 9) / 4))
     assert sim.negative_share == 0.25 and sim.inside_share == 0.5
+
+
+def mp_rmse(errors) -> float:
+    """√ mean(e²) in 60-digit arithmetic: no overflow, no rounding to speak of."""
+    return float(mpmath.sqrt(mpmath.fsum(mpmath.mpf(e) ** 2 for e in errors) / len(errors)))
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e300, 1e-200, 1.0])
+def test_simulated_rmse_does_not_overflow_or_underflow(scale):
+    """RMSE of errors whose squares overflow (1e200² = 1e400) or underflow to 0."""
+    with np.errstate(all="raise"):  # no intermediate inf or 0
+        sim = gaussian.summarise_releases([3 * scale, -4 * scale], 0.0, half_width=1.0)
+    assert sim.rmse == pytest.approx(scale * math.sqrt((9 + 16) / 2), rel=1e-15)
+    # 10,000 normal errors (the page's release demo at its largest solved σ, 4e299).
+    errors = np.random.default_rng(3).normal(0.0, scale, 10_000)
+    true_value = 7.0 * scale
+    with np.errstate(all="raise"):
+        sim = gaussian.summarise_releases(true_value + errors, true_value, half_width=scale)
+    exact = mp_rmse((true_value + errors) - true_value)
+    assert sim.rmse == pytest.approx(exact, rel=1e-14)
+    assert sim.rmse == pytest.approx(scale, rel=0.03)  # ≈ σ
+    assert sim.inside_share == pytest.approx(0.68, abs=0.02)
+
+
+def test_simulated_rmse_edge_values():
+    assert gaussian.summarise_releases([2.0, 2.0], 2.0, half_width=0.0).rmse == 0.0
+    # The largest float: RMSE = max, to 1 ulp (not ∞); an infinite release gives ∞.
+    big = np.finfo(float).max
+    assert gaussian.summarise_releases([big, -big], 0.0, half_width=1.0).rmse == \
+        pytest.approx(big, rel=3e-16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert gaussian.summarise_releases([np.inf, 1.0], 0.0, half_width=1.0).rmse == np.inf
+    with pytest.raises(ValueError, match="empty"):
+        gaussian.summarise_releases([], 0.0, half_width=1.0)
 
 
 def test_huge_mu_stays_finite_and_monotone():

@@ -597,7 +597,7 @@ def test_sigma_table_and_download(downloads, sens):
     expected = gaussian.sigma_table(TABLE_EPS, TABLE_DELTA, sensitivity=sens)
     button = at.download_button(key="gauss_full_table_csv")
     assert button.proto.label == "Table (CSV)" and button.help
-    table = download_csv(downloads, "noise_table_all_three_calibrations.csv")
+    table = download_csv(downloads, "noise_table_sigma_all_three_calibrations.csv")
     columns = {"ε": "eps", "δ": "delta", "σ analytic": "sigma_analytic",
                "σ tail bound": "sigma_tail", "σ classical": "sigma_classical",
                "classical valid (ε < 1)": "classical_valid",
@@ -610,7 +610,7 @@ def test_sigma_table_and_download(downloads, sens):
         np.testing.assert_allclose(table[column], expected[column], rtol=1e-15)
     assert table["classical_valid"].tolist() == expected["classical_valid"].tolist()
     # The pivot's CSV keeps its row labels.
-    pivot_csv = download_csv(downloads, "noise_table_exact_calibration.csv")
+    pivot_csv = download_csv(downloads, "noise_table_sigma_exact_calibration.csv")
     assert pivot_csv["ε"].tolist() == [f"ε = {e:g}" for e in TABLE_EPS]
     [pivot] = [d.value for d in at.dataframe if "δ = 0.001" in d.value.columns]
     assert pivot.shape == (len(TABLE_EPS), len(TABLE_DELTA))

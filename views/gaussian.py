@@ -397,12 +397,18 @@ def privacy_loss(state: State) -> None:
     with left:
         log_y = st.toggle("Log scale", value=True, key="gauss_loss_log", bind="query-params",
                           help="Draw the density on a log axis, where small tails are visible.")
-        loss_fig = figures.privacy_loss_figure(mean, var, s.eps, tail_delta=tail,
-                                               exact_delta=exact, log_y=log_y)
-        if log_y:
-            loss_fig.update_yaxes(title_text="density (log scale)")
-        widgets.chart(loss_fig, key="gauss_fig_loss", name="The privacy-loss distribution")
-        if log_y:
+        if not var > 0:  # μ² = (Δ/σ)² underflows: L is 0 to machine precision
+            st.info(f"With μ = Δ/σ = {fmt_value(s.mu)} the privacy loss is 0 to machine "
+                    "precision (its variance μ² is below the smallest floating-point number): "
+                    "there is no distribution to draw. The numbers are on the right.",
+                    icon=":material/info:")
+        else:
+            loss_fig = figures.privacy_loss_figure(mean, var, s.eps, tail_delta=tail,
+                                                   exact_delta=exact, log_y=log_y)
+            if log_y:
+                loss_fig.update_yaxes(title_text="density (log scale)")
+            widgets.chart(loss_fig, key="gauss_fig_loss", name="The privacy-loss distribution")
+        if log_y and var > 0:
             st.caption("On the log scale the shaded areas are not to scale (they fill down to "
                        "the axis): compare the two curves; the areas are the numbers on the "
                        "right.")
