@@ -81,20 +81,23 @@ def assert_clean(at) -> None:
         assert "Traceback" not in e.value and 'File "' not in e.value, e.value
 
 
-def open_page(page: str, title: str, query: dict[str, str] | None = None):
+def open_page(page: str, title: str | None, query: dict[str, str] | None = None, *,
+              timeout: float = 60):
     """An AppTest of the routed app switched to ``page`` after a fresh start.
 
-    ``query`` is the URL's query string on arrival; the page's title is checked.
+    ``query`` is the URL's query string on arrival; the page's title is checked unless
+    ``title`` is None. ``timeout`` is the AppTest's time limit for each run, in seconds.
     """
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(APP_PATH), default_timeout=60)
+    at = AppTest.from_file(str(APP_PATH), default_timeout=timeout)
     run(at)
     for key, value in (query or {}).items():
         at.query_params[key] = value
     at.switch_page(page)
     run(at)
-    assert at.title[0].value == title
+    if title is not None:
+        assert at.title[0].value == title
     return at
 
 
@@ -114,6 +117,60 @@ def run(at):
     at.run()
     assert_clean(at)
     return at
+
+
+class DeferredDownloads(dict):
+    """The files of download buttons whose data is deferred (the page kit's exports and
+    report are made on a click): file name -> the callable registered last for it;
+    ``every[file name]``: all the callables registered for it, in the order registered."""
+
+    def __init__(self):
+        super().__init__()
+        self.every: dict[str, list] = {}
+
+    def add(self, file_name: str | None, data_callable) -> None:
+        self[file_name] = data_callable
+        self.every.setdefault(file_name, []).append(data_callable)
+
+
+@pytest.fixture
+def deferred(monkeypatch) -> DeferredDownloads:
+    """The callables registered by download buttons whose data is deferred, by file name
+    (see DeferredDownloads)."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    found = DeferredDownloads()
+    original = MediaFileManager.add_deferred
+
+    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        found.add(file_name, data_callable)
+        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
+                        **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
+    return found
+
+
+# A pinned machine speed, about this machine's with both cores busy (measured: 0.98e-7 s
+# per drawn bin): whether a large request is refused, and what its message says, do not
+# depend on how fast, or how busy, the test machine is.
+SECONDS_PER_UNIT = 1e-7
+
+
+@pytest.fixture
+def fixed_machine_speed(monkeypatch):
+    """Fix the pages' machine speed (an st.cache_resource over
+    ``simulation.seconds_per_unit``) at SECONDS_PER_UNIT; clear the cached one before and
+    after. Pages that estimate run times use it for every test:
+    ``pytestmark = pytest.mark.usefixtures("fixed_machine_speed")``."""
+    import streamlit as st
+
+    from dpcore import simulation
+
+    monkeypatch.setattr(simulation, "seconds_per_unit", lambda **_: SECONDS_PER_UNIT)
+    st.cache_resource.clear()
+    yield
+    st.cache_resource.clear()
 
 
 @pytest.fixture(autouse=True)

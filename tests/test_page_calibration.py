@@ -8,8 +8,9 @@ Two things are pinned so the tests mean the same on every machine:
 
 - the machine speed behind the page's run-time estimate (``machine_speed``,
   an st.cache_resource over ``simulation.seconds_per_unit``) is fixed at
-  ``SECONDS_PER_UNIT``; otherwise whether a large request is refused would
-  depend on how fast, and how busy, the test machine is;
+  ``SECONDS_PER_UNIT`` (conftest.py's fixture ``fixed_machine_speed``); otherwise
+  whether a large request is refused would depend on how fast, and how busy, the
+  test machine is;
 - the study results are read afresh (st.cache_data is cleared) by the tests
   of the full-scale tab, since ``dpcore/data/calibration_study.csv`` may
   appear while the tests run.
@@ -24,14 +25,16 @@ import shlex
 import pandas as pd
 import pytest
 import streamlit as st
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import APP_PATH, REPO_ROOT, assert_clean, run, without_help
+from conftest import APP_PATH, REPO_ROOT, assert_clean, open_page, run
 from dpcore import datasets, simulation, study
+from pagekit import (assert_report_page, assert_reset_note, errors, every_control_with_help,
+                     link_notes, metrics, query_id)
 
 PAGE = "views/test_calibration.py"
+TITLE = "Test calibration"
 SUBMIT = "FormSubmitter:cal_form-Run simulation"
 RESULTS_PATH = REPO_ROOT / "dpcore" / "data" / study.RESULTS_FILE
 
@@ -47,30 +50,16 @@ TOO_LONG = "would take about"
 RATE_COLUMNS = ["n", "test", "rate", "ci_low", "ci_high", "rejections", "undefined", "reps",
                 "n_boot"]
 
-# About this machine's speed with both cores busy (measured: 0.98e-7 s per drawn bin).
-SECONDS_PER_UNIT = 1e-7
+pytestmark = pytest.mark.usefixtures("fixed_machine_speed")
 
 
 # ---------------------------------------------------------------------------
 # fixtures and helpers
 # ---------------------------------------------------------------------------
 
-@pytest.fixture(autouse=True)
-def fixed_machine_speed(monkeypatch):
-    """Fix the page's machine speed; clear the cached one before and after."""
-    monkeypatch.setattr(simulation, "seconds_per_unit", lambda **_: SECONDS_PER_UNIT)
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
-
-
-def start() -> AppTest:
-    at = AppTest.from_file(str(APP_PATH), default_timeout=120)
-    run(at)
-    at.switch_page(PAGE)
-    run(at)
-    assert at.title[0].value == "Test calibration"
-    return at
+def start(query: dict | None = None) -> AppTest:
+    """The page after a fresh start; ``query`` is the URL's query string on arrival."""
+    return open_page(PAGE, TITLE, query, timeout=120)
 
 
 def submit(at: AppTest) -> AppTest:
@@ -78,19 +67,11 @@ def submit(at: AppTest) -> AppTest:
     return run(at)
 
 
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
 def percent(text: str) -> float:
     assert text.endswith("%"), text
     value = float(text[:-1]) / 100
     assert 0.0 <= value <= 1.0, text
     return value
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
 
 
 def infos(at: AppTest) -> list[str]:
@@ -338,10 +319,7 @@ def test_empty_selection_asks_for_one(empty):
 
 def test_first_view_with_an_empty_selection_does_not_crash():
     """Nothing to show yet and nothing to run: an error, no table, no exception."""
-    at = AppTest.from_file(str(APP_PATH), default_timeout=120)
-    run(at)
-    at.switch_page(PAGE)
-    run(at)
+    at = start()
     del at.session_state["cal_result"]
     at.multiselect(key="cal_tests").set_value([])
     submit(at)
@@ -457,7 +435,6 @@ def test_results_file_without_bootstrap_rows_does_not_crash(fresh_results, monke
 # the page kit: a link reproduces the view, unusable link values, help, the report
 # ---------------------------------------------------------------------------
 
-LINK_NOTE = "could not be used"
 REPORT_FILE = "test_calibration_report.html"
 PAIR_LABEL = {key: label for key, label in zip(study.PAIRS, (
     "Korea vs Korea (type-I error)", "Korea vs USA (large effect)",
@@ -490,18 +467,6 @@ FORM = {"cal_pair", "cal_m_live", "cal_a1", "cal_a2", "cal_tests", "cal_reps", "
         "cal_live_seed", "cal_ns"}
 
 
-def open_link(query: dict) -> AppTest:
-    at = AppTest.from_file(str(APP_PATH), default_timeout=120)
-    run(at)
-    at.query_params.update(query)
-    at.switch_page(PAGE)
-    return run(at)
-
-
-def link_notes(at: AppTest) -> list[str]:
-    return [w.value for w in at.warning if LINK_NOTE in w.value]
-
-
 def paper_rows_or_none(at: AppTest):
     tables = paper_tab(at).dataframe
     return tables[0].value if tables else None
@@ -517,7 +482,7 @@ def synthetic_study(fresh_results, monkeypatch, tmp_path):
 def test_a_link_reproduces_the_view(synthetic_study):
     """Every bound control from the URL, and the same numbers as set by hand."""
     tab = "The paper at full scale"
-    at = open_link({"cal_tab": tab, **{key: text for key, (_, _, text) in LINK.items()}})
+    at = start({"cal_tab": tab, **{key: text for key, (_, _, text) in LINK.items()}})
     assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
     assert at.session_state["cal_tab"] == tab
     for key, (kind, value, _) in LINK.items():
@@ -552,15 +517,14 @@ def test_a_link_reproduces_the_view(synthetic_study):
     ({"cal_reps": "7"}, 100),
     ({"cal_ns": "3"}, list(study.PAPER_N)),
     ({"cal_tab": "Nowhere"}, None),
-], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else "")
+], ids=lambda v: query_id(v) or "")
 def test_an_unusable_link_value_is_reset_with_a_note(query, default):
-    at = open_link(query)
+    at = start(query)
     [key] = query
     if key == "cal_tab":  # an unknown tab opens the first one
         assert at.session_state["cal_tab"] == "Null distributions"
     else:
-        [note] = link_notes(at)
-        assert f"reset to their defaults: {key}." in note, note
+        assert_reset_note(at, key)
     if default is not None:
         assert at.session_state[key] == default
     # The page still works: the null metrics and a live run.
@@ -569,25 +533,8 @@ def test_an_unusable_link_value_is_reset_with_a_note(query, default):
 
 
 def test_every_control_has_help(synthetic_study):
-    at = start()  # every tab runs: all their controls are there
-    seen: list[str] = []
-    assert not without_help(at.main, seen)
+    seen = every_control_with_help(start())  # every tab runs: all their controls are there
     assert len(seen) >= 30, seen
-
-
-@pytest.fixture
-def deferred(monkeypatch):
-    """The callables registered by download buttons whose data is deferred, by file name."""
-    found = {}
-    original = MediaFileManager.add_deferred
-
-    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
-        found[file_name] = data_callable
-        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
-                        **kwargs)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
-    return found
 
 
 def test_report_holds_the_type_i_error_verdicts(synthetic_study, deferred):
@@ -609,9 +556,7 @@ def test_report_holds_the_type_i_error_verdicts(synthetic_study, deferred):
     assert kit.parameters["Null distributions: bins M"] == "20"
     assert len(kit.figures) == 3 and len(kit.tables) == 2
     page = deferred[REPORT_FILE]()
-    assert page.startswith("<!DOCTYPE html>")
-    for finding in kit.findings:
-        assert html.escape(finding) in page
+    assert_report_page(page, kit.findings)
     assert "Simulation: replicates R per point" in page
 
 

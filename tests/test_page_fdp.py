@@ -17,8 +17,10 @@ import pytest
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
-from conftest import assert_clean, open_page, run, without_help
+from conftest import assert_clean, run, without_help
 from dpcore import audit, fdp
+from pagekit import (TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
+                     assert_widgets_keyed_with_help, kit, metrics, query_id, seen_kinds)
 
 PAGE = "views/fdp.py"
 TITLE = "f-DP and Gaussian DP"
@@ -36,18 +38,8 @@ SENTENCE = re.compile(
 )
 
 
-def start(tab: str = ATTACKER, query: dict[str, str] | None = None) -> AppTest:
-    """The page after a fresh start on ``tab``; ``query`` is the URL's query string on arrival."""
-    at = open_page(PAGE, TITLE, query)
-    if tab != ATTACKER:
-        open_tab(at, tab)
-    return at
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    """Select a tab of the page, as a click on it does, and run the page."""
-    at.session_state["fdp_tab"] = tab
-    return run(at)
+FDP = TabbedPage(PAGE, TITLE, "fdp_tab", TABS)
+start, open_tab = FDP.start, FDP.open_tab
 
 
 def assert_quiet(at: AppTest) -> None:
@@ -55,10 +47,6 @@ def assert_quiet(at: AppTest) -> None:
     assert_clean(at)
     assert not at.error, [e.value for e in at.error]
     assert not at.warning, [w.value for w in at.warning]
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def sentence(at: AppTest) -> re.Match:
@@ -88,12 +76,8 @@ def chart_traces(at: AppTest, key: str) -> list[dict]:
 # default view
 # ---------------------------------------------------------------------------
 
-def assert_widgets_keyed_with_help(at: AppTest) -> None:
-    """Every widget is keyed fdp_… and has a tooltip."""
-    for kind in ("slider", "select_slider", "radio", "toggle", "number_input"):
-        for w in getattr(at, kind):
-            assert w.key.startswith("fdp_"), w.key
-            assert w.help, f"{w.key} has no help"
+# The widgets that must be keyed fdp_… and have a tooltip.
+WIDGET_KINDS = ("slider", "select_slider", "radio", "toggle", "number_input")
 
 
 def test_default_view_is_clean_and_complete():
@@ -103,7 +87,7 @@ def test_default_view_is_clean_and_complete():
     assert {ALPHA_METRIC, BETA_METRIC} <= set(metrics(at))
     match = sentence(at)
     assert match["sym"] == "μ" and float(match["shift"]) == 1.0
-    assert_widgets_keyed_with_help(at)
+    assert_widgets_keyed_with_help(at, "fdp_", WIDGET_KINDS)
     # Only the open tab runs: the two charts of the attacker's test.
     assert len(at.get("plotly_chart")) == 2
 
@@ -113,7 +97,7 @@ def test_every_tab_is_clean(tab):
     at = start(tab)
     assert_quiet(at)
     assert at.get("plotly_chart"), f"{tab} shows no chart"
-    assert_widgets_keyed_with_help(at)
+    assert_widgets_keyed_with_help(at, "fdp_", WIDGET_KINDS)
     assert sentence(at)  # the plain-words box stays above every tab
 
 
@@ -565,10 +549,6 @@ TABLE_KEYS = {CURVES: ("fdp_table",), AUDITOR: ("fdp_audit_table",)}
 REPORT_FILE = "f_dp_and_gaussian_dp_report.html"
 
 
-def kit(at: AppTest):
-    return at.session_state["_page_kit"]
-
-
 def widget(at: AppTest, kind: str, key: str):
     return getattr(at, kind)(key=key)
 
@@ -647,20 +627,13 @@ def test_a_link_reproduces_the_plain_sentence_and_the_auditor():
     ({"fdp_tab": CONVERSIONS, "fdp_inv_delta": "0.9", "fdp_conv_mu": "2"}, "fdp_inv_delta",
      1e-5),
     ({"fdp_tab": "nope"}, "fdp_tab", ATTACKER),
-], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else None)
+], ids=query_id)
 def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
     at = start(ATTACKER, query)
     assert_clean(at)
     assert not at.error
-    [note] = [w.value for w in at.warning]
-    assert "could not be used" in note and bad in note, note
-    assert not [k for k in set(query) - {bad} if k in note], note
-    assert bad not in at.query_params
-    assert at.session_state[bad] == default
+    assert_only_bad_value_reset(at, query, bad, default)
     # Everything else is as the link says, and the page works.
-    for key, value in query.items():
-        if key != bad:
-            assert at.query_params[key] == value
     if "fdp_gauss_sigma" in query:
         assert row(curve_table(at), "Gaussian mechanism")["tightest μ"] == pytest.approx(0.5)
     if "fdp_mu" in query:
@@ -683,14 +656,12 @@ def test_every_control_has_help():
     at = start(ATTACKER, {"fdp_target": "f_ε*,δ*", "fdp_show_rs": "true",
                           "fdp_show_hist": "true", "fdp_aud_reps": "100"})
     seen: list[str] = []
-    for tab in TABS:
-        open_tab(at, tab)
-        assert not without_help(at.main, seen), tab
+    FDP.help_on_every_tab(at, seen)
     for mech in ("laplace", "krr"):
         at.radio(key="fdp_aud_mech").set_value(mech)
         run(at)
         assert not without_help(at.main, seen), mech
-    kinds = {name.split()[0] for name in seen}
+    kinds = seen_kinds(seen)
     assert {"slider", "select_slider", "radio", "toggle", "number_input", "button",
             "download_button", "popover"} <= kinds, kinds
     keys = {name.split()[1] for name in seen}
@@ -698,51 +669,29 @@ def test_every_control_has_help():
             "fdp_aud_sigma", "fdp_seed", "fdp_seed_new"} <= keys
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """The files of the download buttons: file name -> the callable that makes the file
-    (the page kit's exports are made on a click, so they are registered as deferred)."""
-    from streamlit.runtime import media_file_manager
-
-    seen = {}
-    original = media_file_manager.MediaFileManager.add_deferred
-
-    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
-        seen[file_name] = data_callable
-        return original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
-
-    monkeypatch.setattr(media_file_manager.MediaFileManager, "add_deferred", add_deferred)
-    return seen
-
-
-def test_the_report_gets_findings_settings_charts_and_tables(downloads):
+def test_the_report_gets_findings_settings_charts_and_tables(deferred):
     at = start(ATTACKER, {"fdp_aud_reps": "100", "fdp_conv_mu": "1", "fdp_conv_eps": "1"})
     for tab, (charts, tables) in KIT.items():
         open_tab(at, tab)
         assert_quiet(at)
+        # The exports under each chart (data, chart) and table, and the report's.
+        assert_kit_of_tab(at, tab, charts, tables,
+                          [*(f"{k}_{e}" for k in CHART_KEYS[tab] for e in ("csv", "html")),
+                           *(f"{k}_csv" for k in TABLE_KEYS.get(tab, ()))])
         found = kit(at)
         assert found.title == TITLE
-        assert [n for n, _ in found.figures] == charts, tab
-        assert [n for n, _ in found.tables] == tables, tab
         # The plain-words box's finding first, then the tab's own.
         assert len(found.findings) >= 2, (tab, found.findings)
         assert found.findings[0].startswith("With μ = 1, an attacker who wrongly accuses at "
                                             "most 5% of the time")
         assert found.parameters["shift μ"] == "1"
-        assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
-                   f"{len(tables)} table(s)." == c.value for c in at.caption)
-        # The exports under each chart (data, chart) and table, and the report's.
-        assert {d.key for d in at.get("download_button")} == {
-            "page_report_download",
-            *(f"{k}_{e}" for k in CHART_KEYS[tab] for e in ("csv", "html")),
-            *(f"{k}_csv" for k in TABLE_KEYS.get(tab, ()))}, tab
     # The f-DP verdict of the conversions: μ-GDP implies (ε, δ(ε))-DP.
     open_tab(at, CONVERSIONS)
     delta = float(fdp.gdp_delta(1.0, 1.0))
     assert f"μ = 1 GDP implies (ε, δ(ε))-DP for every ε, with δ(1) = {delta:.4g}." in \
         kit(at).findings
     assert kit(at).parameters["target δ"] == "1e-05"
-    html = downloads[REPORT_FILE]()
+    html = deferred[REPORT_FILE]()
     assert TITLE in html and f"δ(1) = {delta:.4g}" in html
     assert "Conversion from μ-GDP to (ε, δ)-DP" in html and "target δ" in html
     # The curves' table, as the report and its CSV have it.
@@ -750,7 +699,7 @@ def test_the_report_gets_findings_settings_charts_and_tables(downloads):
     table = curve_table(at)
     [(name, reported)] = kit(at).tables
     assert list(reported["curve"]) == list(table.index)
-    csv = downloads["privacy_parameters_of_the_curves.csv"]()
+    csv = deferred["privacy_parameters_of_the_curves.csv"]()
     assert "tightest μ" in csv.splitlines()[0] and "4-RR, ε = 1" in csv
     assert any("meets it:" in f for f in kit(at).findings)
     assert any("values of α" in n for n in kit(at).notes)

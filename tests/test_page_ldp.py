@@ -17,8 +17,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import APP_PATH, assert_clean, open_page, run, upload_file, without_help
-from dpcore import datasets, figures, ldp, report
+from conftest import assert_clean, run, upload_file
+from dpcore import datasets, figures, ldp
+from pagekit import (TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
+                     assert_stopped_page_keeps_link_and_report, assert_upload_controls_have_help,
+                     assert_widgets_keyed_with_help, errors, kit, kit_report, metrics,
+                     open_linked, plain_error, query_id, warnings)
 
 PAGE = "views/ldp.py"
 TITLE = "Randomized response (local DP)"
@@ -37,22 +41,8 @@ METHOD_URL = {"unbiased": "unbiased", "clip": "clip and renormalise",
               "simplex": "project onto the simplex", "ibu": "IBU (maximum likelihood)"}
 
 
-def start(tab: str = DEMO, query: dict[str, str] | None = None) -> AppTest:
-    at = open_page(PAGE, TITLE, query)
-    return open_tab(at, tab) if tab != DEMO else at
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    at.session_state["ldp_tab"] = tab
-    return run(at)
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+LDP = TabbedPage(PAGE, TITLE, "ldp_tab", TABS)
+start, open_tab = LDP.start, LDP.open_tab
 
 
 def frame(at: AppTest, column: str) -> pd.DataFrame:
@@ -66,14 +56,6 @@ def counts_table(at: AppTest) -> pd.DataFrame:
 
 def fmt4(v: float) -> str:
     return f"{v:.4g}"
-
-
-def assert_widgets_keyed_with_help(at: AppTest) -> None:
-    for kind in ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
-                 "file_uploader"):
-        for w in getattr(at, kind):
-            assert w.key and w.key.startswith("ldp_"), (kind, w.key)
-            assert w.help, f"{w.key} has no help"
 
 
 def sampled_counts(probs, n=N, seed=SEED) -> np.ndarray:
@@ -103,7 +85,7 @@ def test_default_view():
     for tab in TABS:
         open_tab(at, tab)
         assert not errors(at)
-        assert_widgets_keyed_with_help(at)
+        assert_widgets_keyed_with_help(at, "ldp_")
 
 
 @pytest.mark.parametrize(("eps", "k"), [(0.01, 2), (0.5, 10), (1.0, 86), (10.0, 3), (3.0, 40)])
@@ -363,9 +345,7 @@ def test_upload_counts_with_labels():
 ])
 def test_bad_upload_shows_plain_error(data, kind, fragment):
     at = upload(start(AGGREGATE), data, kind)
-    assert_clean(at)
-    [msg] = errors(at)
-    assert fragment in msg and "`" not in msg, msg
+    plain_error(at, fragment)
     assert at.file_uploader(key="ldp_file")  # the controls to fix it are still there
     at.file_uploader(key="ldp_file").set_value(("good.csv", b"a\n5\n7\n", "text/csv"))
     run(at)
@@ -377,12 +357,7 @@ def test_bad_upload_shows_plain_error(data, kind, fragment):
 # ---------------------------------------------------------------------------
 
 def open_fdp(params: dict[str, list[str]]) -> AppTest:
-    fdp_at = AppTest.from_file(str(APP_PATH), default_timeout=60)
-    run(fdp_at)
-    for key, [v] in params.items():
-        fdp_at.query_params[key] = v
-    fdp_at.switch_page("views/fdp.py")
-    return run(fdp_at)
+    return open_linked("views/fdp.py", params)
 
 
 def fdp_link(at: AppTest):
@@ -454,19 +429,14 @@ def test_link_opens_random_substitution_with_gamma(query, eps, population, k):
     assert params == expected
     assert f"γ = {gamma:,g}" in link.proto.label
     assert any(f"nearest value, {gamma:,g}" in c.value for c in at.caption)
-    rs_at = AppTest.from_file(str(APP_PATH), default_timeout=60)
-    run(rs_at)
-    for key, [v] in params.items():
-        rs_at.query_params[key] = v
-    rs_at.switch_page("views/substitution.py")
-    run(rs_at)
-    assert not [e.value for e in rs_at.error]
+    rs_at = open_linked("views/substitution.py", params)
+    assert not errors(rs_at)
     assert rs_at.select_slider(key="rs_gamma").value == gamma
     assert rs_at.session_state["rs_tab"] == "Privacy"
     if population is not None:
         assert rs_at.selectbox(key="rs_source").value == population
         assert rs_at.slider(key="rs_N_slider").value == k
-    shown = {m.label: m.value for m in rs_at.metric}  # its tab Privacy
+    shown = metrics(rs_at)  # its tab Privacy
     assert shown["γ-amplification"] == f"{gamma:,g}"
     assert shown["ε = ln γ"] == f"{np.log(gamma):.4g}"
 
@@ -494,7 +464,7 @@ def test_query_params_set_the_view():
     {"ldp_eps": "abc"}, {"ldp_eps": "0"}, {"ldp_n": "-5"}, {"ldp_k": "1"}, {"ldp_k": "500"},
     {"ldp_source": "nope"}, {"ldp_method": "nope"}, {"ldp_tab": "nope"}, {"ldp_reps": "9"},
     {"ldp_yes": "200"},
-], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+], ids=query_id)
 def test_bad_query_params_are_ignored(query):
     at = start(query=query)
     assert_clean(at)
@@ -515,11 +485,7 @@ EXTREMES = {
 
 @pytest.mark.parametrize("query", EXTREMES.values(), ids=EXTREMES.keys())
 def test_extremes_are_clean_on_every_tab(query):
-    at = start(query=query)
-    for tab in TABS:
-        open_tab(at, tab)
-        assert_clean(at)
-        assert not errors(at)
+    LDP.assert_clean_on_every_tab(start(query=query))
 
 
 # ---------------------------------------------------------------------------
@@ -545,14 +511,6 @@ DOWNLOADS = {DEMO: ("ldp_demo_table_csv",),
              AGGREGATE: ("ldp_fig_counts_csv", "ldp_fig_counts_html", "ldp_counts_table_csv"),
              MSE: ("ldp_fig_mse_csv", "ldp_fig_mse_html", "ldp_mse_table_csv"),
              GUARANTEE: ()}
-
-
-def kit(at: AppTest):
-    return at.session_state["_page_kit"]
-
-
-def warnings(at: AppTest) -> list[str]:
-    return [w.value for w in at.warning]
 
 
 def set_by_hand(at: AppTest, source: str) -> AppTest:
@@ -583,16 +541,6 @@ def set_by_hand(at: AppTest, source: str) -> AppTest:
     return run(at)
 
 
-def shown_on_every_tab(at: AppTest) -> dict[str, tuple]:
-    """Each tab's metrics, tables and the findings it gives the report."""
-    shown = {}
-    for tab in TABS:
-        open_tab(at, tab)
-        assert not errors(at), tab
-        shown[tab] = (metrics(at), [d.value for d in at.dataframe], list(kit(at).findings))
-    return shown
-
-
 @pytest.mark.parametrize("source", SHARED)
 def test_a_link_reproduces_the_view_set_by_hand(source):
     linked = start(MSE, SHARED[source] | COMMON | {"ldp_tab": MSE})
@@ -618,13 +566,7 @@ def test_a_link_reproduces_the_view_set_by_hand(source):
     assert linked.radio(key="ldp_method").value == "simplex"
     by_hand = set_by_hand(start(), source)
     assert by_hand.query_params["ldp_flip"] == "2"
-    expected, got = shown_on_every_tab(by_hand), shown_on_every_tab(linked)
-    for tab in TABS:
-        assert got[tab][0] == expected[tab][0], tab  # the metrics
-        assert len(got[tab][1]) == len(expected[tab][1]), tab
-        for a, b in zip(got[tab][1], expected[tab][1]):
-            pd.testing.assert_frame_equal(a, b)
-        assert got[tab][2] == expected[tab][2], tab  # the findings, numbers included
+    LDP.assert_same_on_every_tab(linked, by_hand)
     k = {"abc": 3, "survey": 2, "population": 9}[source]
     assert metrics(linked)["p: tell the truth"] == fmt4(ldp.krr_probabilities(0.5, k)[0])
 
@@ -641,19 +583,12 @@ def test_a_link_reproduces_the_view_set_by_hand(source):
     ({"ldp_tab": AGGREGATE, "ldp_method": "nope", "ldp_eps": "0.5"}, "ldp_method", "unbiased"),
     ({"ldp_tab": MSE, "ldp_reps": "9"}, "ldp_reps", 200),
     ({"ldp_tab": "nope"}, "ldp_tab", DEMO),
-], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else None)
+], ids=query_id)
 def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
     at = start(query=query)
     assert not errors(at)
-    [note] = warnings(at)
-    assert "could not be used" in note and bad in note, note
-    assert not [k for k in set(query) - {bad} if k in note], note
-    assert bad not in at.query_params
-    assert at.session_state[bad] == default
+    assert_only_bad_value_reset(at, query, bad, default)
     # Everything else is as the link says, and the page works.
-    for key, value in query.items():
-        if key != bad:
-            assert at.query_params[key] == value
     if "ldp_eps" in query and bad != "ldp_eps":
         assert at.select_slider(key="ldp_eps").value == 0.5
     if "ldp_seed" in query and bad != "ldp_seed":
@@ -671,15 +606,8 @@ def test_every_control_has_help():
     seen: list[str] = []
     for source in ("survey", "abc", "korea"):
         at.selectbox(key="ldp_source").set_value(source)
-        for tab in TABS:
-            open_tab(at, tab)
-            assert not without_help(at.main, seen), (source, tab)
-    at.selectbox(key="ldp_source").set_value("upload")
-    run(at)
-    assert not without_help(at.main, seen)
-    kinds = {name.split()[0] for name in seen}
-    assert {"selectbox", "slider", "select_slider", "number_input", "button", "download_button",
-            "page_link", "popover", "radio", "file_uploader"} <= kinds, kinds
+        LDP.help_on_every_tab(at, seen, source)
+    assert_upload_controls_have_help(at, "ldp_source", seen)
 
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -698,9 +626,8 @@ def test_the_report_gets_findings_settings_charts_and_tables():
     p, q = ldp.krr_probabilities(0.5, 2)
     for tab, (charts, tables) in KIT.items():
         open_tab(at, tab)
+        assert_kit_of_tab(at, tab, charts, tables, DOWNLOADS[tab])
         found = kit(at)
-        assert [n for n, _ in found.figures] == charts, tab
-        assert [n for n, _ in found.tables] == tables, tab
         assert all(len(figures.figure_data(f)) for _, f in found.figures)
         assert len(found.findings) == 2, found.findings
         assert f"truth with probability {p:.2%}" in found.findings[0]
@@ -708,11 +635,6 @@ def test_the_report_gets_findings_settings_charts_and_tables():
         assert found.parameters["privacy ε"] == "0.5"
         assert found.parameters["p (truth)"] == fmt4(p)
         assert found.parameters["q (a given lie)"] == fmt4(q)
-        assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
-                   f"{len(tables)} table(s)." == c.value for c in at.caption)
-        # The exports under each chart (data, chart) and table, and the report's.
-        assert {d.key for d in at.get("download_button")} == {
-            "page_report_download", *DOWNLOADS[tab]}, tab
     # The tab findings carry the tabs' numbers.
     open_tab(at, DEMO)
     told = int(frame(at, "coin u")["u < p: tells the truth"].sum())
@@ -723,16 +645,10 @@ def test_the_report_gets_findings_settings_charts_and_tables():
     here = mse[(mse["ε"] == 0.5) & (mse["method"] == "unbiased")].iloc[0]
     assert f"per category is {fmt_big(here['MSE'])}" in kit(at).findings[1]
     assert kit(at).parameters["replicates R per ε"] == "50"
-    found = kit(at)
-    html = report.html_report(found.title, findings=found.findings, parameters=found.parameters,
-                              figures=found.figures, tables=found.tables, notes=found.notes)
+    html = kit_report(at)
     assert "Error against privacy" in html and "replicates R per ε" in html
 
 
 def test_a_stopped_page_still_has_its_link_and_report():
-    at = start(query={"ldp_source": SOURCE_URL["upload"], "ldp_eps": "0.5"})
-    assert any("Upload a CSV file" in i.value for i in at.info)
-    [link] = [c.value for c in at.code]
-    assert parse_qs(link.split("?", 1)[1]) == {"ldp_source": [SOURCE_URL["upload"]],
-                                              "ldp_eps": ["0.5"]}
-    assert any(c.value == "0 finding(s), 0 chart(s), 0 table(s)." for c in at.caption)
+    query = {"ldp_source": SOURCE_URL["upload"], "ldp_eps": "0.5"}
+    assert_stopped_page_keeps_link_and_report(start(query=query), query)

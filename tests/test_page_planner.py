@@ -20,12 +20,14 @@ import re
 import numpy as np
 import pytest
 import streamlit as st
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import open_page, run, without_help
+from conftest import run
 from dpcore import datasets, planner, simulation
+from pagekit import (KEYED_KINDS, TabbedPage, assert_report_page, assert_reset_note,
+                     assert_widgets_keyed_with_help, errors, every_control_with_help, link_notes,
+                     metrics, plain_error, query_id)
 
 PAGE = "views/planner.py"
 TITLE = "Privacy–utility planner"
@@ -36,38 +38,21 @@ SEED = widgets.DEFAULT_SEED
 N_NEEDED, N_INTERVAL = "N needed per group", "Monte Carlo interval for N"
 ALPHA_NEEDED, ALPHA_INTERVAL = "Strongest privacy α", "Monte Carlo interval for α"
 TV = "Effect size: total-variation distance"
-SECONDS_PER_UNIT = 1e-7  # about this machine's speed
 
+# The machine speed behind the time estimates is pinned (conftest.py).
+pytestmark = pytest.mark.usefixtures("fixed_machine_speed")
 
-@pytest.fixture(autouse=True)
-def fixed_machine_speed(monkeypatch):
-    monkeypatch.setattr(simulation, "seconds_per_unit", lambda **_: SECONDS_PER_UNIT)
-    st.cache_resource.clear()
-    yield
-    st.cache_resource.clear()
+PLANNER = TabbedPage(PAGE, TITLE, "plan_tab", TABS)
+open_tab = PLANNER.open_tab
 
 
 def start(tab: str = DATA, query: dict[str, str] | None = None, *, fast: bool = True) -> AppTest:
-    at = open_page(PAGE, TITLE, {**(FAST if fast else {}), **(query or {})})
-    return open_tab(at, tab) if tab != DATA else at
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    at.session_state["plan_tab"] = tab
-    return run(at)
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    return PLANNER.start(tab, {**(FAST if fast else {}), **(query or {})})
 
 
 def metric(at: AppTest, label: str):
     [m] = [m for m in at.metric if m.label == label]
     return m
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
 
 
 def number(text: str) -> float:
@@ -91,14 +76,6 @@ def trace_values(values) -> np.ndarray:
     return np.asarray(values, dtype=float)
 
 
-def assert_widgets_keyed_with_help(at: AppTest) -> None:
-    for kind in ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
-                 "checkbox", "file_uploader"):
-        for w in getattr(at, kind):
-            assert w.key and w.key.startswith("plan_"), (kind, w.key)
-            assert w.help, f"{w.key} has no help"
-
-
 # ---------------------------------------------------------------------------
 # default view
 # ---------------------------------------------------------------------------
@@ -118,7 +95,7 @@ def test_default_view():
     assert at.select_slider(key="plan_reps").value == 200
     assert at.select_slider(key="plan_boot").value == 200
     assert at.number_input(key="plan_seed").value == SEED
-    assert_widgets_keyed_with_help(at)
+    assert_widgets_keyed_with_help(at, "plan_", KEYED_KINDS + ("checkbox",))
     p1, p2 = korea()
     shown = metrics(at)
     assert shown[TV] == f"{planner.total_variation(p1, p2):.3f}" == "0.057"
@@ -233,7 +210,7 @@ def test_tab_from_the_url_and_the_ratio_of_privacy_levels():
     {"plan_alpha": "abc"}, {"plan_alpha": "0.123"}, {"plan_reps": "7"}, {"plan_seed": "x"},
     {"plan_width": "7"}, {"plan_a": "nope"}, {"plan_shift": "x"}, {"plan_tab": "Nowhere"},
     {"plan_level": "50%"}, {"plan_fr_points": "1000"},
-], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+], ids=query_id)
 def test_bad_query_params_are_ignored(query):
     at = start(query=query)
     assert not errors(at)
@@ -283,9 +260,8 @@ def test_distance_effect():
 # ---------------------------------------------------------------------------
 
 def assert_plain_error(at: AppTest, fragment: str) -> None:
-    [msg] = errors(at)
-    assert fragment in msg, msg
-    assert "`" not in msg and "Traceback" not in msg
+    msg = plain_error(at, fragment)
+    assert "Traceback" not in msg
     assert N_NEEDED not in metrics(at) and not at.tabs
     # The controls are all still there, and the explanation.
     for key in ("plan_alpha", "plan_n", "plan_reps", "plan_boot", "plan_level", "plan_power"):
@@ -412,29 +388,13 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert any("The settings have changed" in i.value for i in at.info)
 
 
-@pytest.fixture
-def deferred(monkeypatch):
-    """The callables registered by download buttons whose data is deferred, by file name,
-    in the order registered."""
-    found: dict[str, list] = {}
-    original = MediaFileManager.add_deferred
-
-    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
-        found.setdefault(file_name, []).append(data_callable)
-        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
-                        **kwargs)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
-    return found
-
-
 REPORT_FILE = "privacy_utility_planner_report.html"
 
 
 def tab_report(deferred) -> str:
     """The report of the Report tab's button, checked to be the header's Report button's:
     the last run registered the tab's button, then the header's (at the page's end)."""
-    tab_button, header_button = deferred[REPORT_FILE][-2:]
+    tab_button, header_button = deferred.every[REPORT_FILE][-2:]
     html_, header_html = tab_button(), header_button()
     uuid = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # a chart's div id
     assert re.sub(uuid, "id", html_) == re.sub(uuid, "id", header_html)
@@ -483,10 +443,8 @@ def test_report_download_builds_the_html_report(deferred):
         "page_report_download", "plan_report_fig_data_csv", "plan_report_points_data_csv",
         "plan_report_fig_privacy_html", "plan_report_points_privacy_csv"}
     html_ = tab_report(deferred)
-    assert html_.startswith("<!DOCTYPE html>")
+    assert_report_page(html_, findings)
     assert "plan_reps=50" in html_  # the link to this view
-    for sentence in findings:
-        assert sentence.replace("'", "&#x27;") in html_
     assert "Korea central vs Korea noncentral" in html_ and "Seed" in html_
     assert html_.count("<table") == 3  # the settings and the two tables of points
     assert "The privacy-utility frontier" not in html_
@@ -511,8 +469,6 @@ def test_report_includes_the_frontier_once_computed(deferred):
 # ---------------------------------------------------------------------------
 # the page kit: every bound control from a link, unusable link values, help
 # ---------------------------------------------------------------------------
-
-LINK_NOTE = "could not be used"
 
 # Links with every bound control of a view at a value other than its default:
 # key: (kind, value, as the link writes it). The tab comes from the session state.
@@ -565,7 +521,7 @@ def test_a_link_reproduces_the_view(name):
     values, tab = LINKS[name]
     at = start(tab, {key: text for key, (_, _, text) in values.items()}
                | ({"plan_tab": tab} if tab != DATA else {}), fast=False)
-    assert not [w.value for w in at.warning if LINK_NOTE in w.value]
+    assert not link_notes(at)
     assert at.session_state["plan_tab"] == tab
     for key, (kind, value, _) in values.items():
         assert link_widget(at, key, kind).value == value, key
@@ -593,25 +549,22 @@ def test_a_link_reproduces_the_view(name):
 @pytest.mark.parametrize("query", [
     {"plan_alpha": "abc"}, {"plan_reps": "7"}, {"plan_width": "7"}, {"plan_a": "nope"},
     {"plan_level": "50%"}, {"plan_seed": "-1"},
-], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+], ids=query_id)
 def test_an_unusable_link_value_is_reset_with_a_note(query):
     at = start(query=query)
     [key] = query
-    [note] = [w.value for w in at.warning if LINK_NOTE in w.value]
-    assert f"reset to their defaults: {key}." in note
+    assert_reset_note(at, key)
     assert not errors(at) and N_NEEDED in metrics(at)
 
 
 def test_an_unusable_value_of_a_hidden_control_is_kept_quietly():
     """plan_fr_points is drawn only on the frontier tab: no note on another tab."""
     at = start(query={"plan_fr_points": "1000"})
-    assert not [w.value for w in at.warning if LINK_NOTE in w.value]
+    assert not link_notes(at)
     assert N_NEEDED in metrics(at)
 
 
 @pytest.mark.parametrize("tab", TABS)
 def test_every_control_has_help(tab):
-    at = start(tab, {"plan_alpha_sep": "true"})
-    seen: list[str] = []
-    assert not without_help(at.main, seen)
+    seen = every_control_with_help(start(tab, {"plan_alpha_sep": "true"}))
     assert len(seen) >= 15, seen

@@ -22,9 +22,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import APP_PATH, assert_clean, open_page, run, upload_file, without_help
-from dpcore import datasets, figures, report
+from conftest import assert_clean, run, upload_file
+from dpcore import datasets, figures
 from dpcore import substitution as rs
+from pagekit import (TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
+                     assert_stopped_page_keeps_link_and_report, assert_upload_controls_have_help,
+                     assert_widgets_keyed_with_help, errors, kit, kit_report, metrics,
+                     open_linked, plain_error, query_id, warnings)
 
 PAGE = "views/substitution.py"
 TITLE = "Random substitution"
@@ -43,22 +47,8 @@ SOURCE_URL = {
 SHORT = {"source": "X̂*/l (source)", "unbiased": "A⁻¹Y* (unbiased)"}
 
 
-def start(tab: str = RELEASE, query: dict[str, str] | None = None) -> AppTest:
-    at = open_page(PAGE, TITLE, query)
-    return open_tab(at, tab) if tab != RELEASE else at
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    at.session_state["rs_tab"] = tab
-    return run(at)
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+RS = TabbedPage(PAGE, TITLE, "rs_tab", TABS)
+start, open_tab = RS.start, RS.open_tab
 
 
 def text(at: AppTest) -> str:
@@ -105,14 +95,6 @@ def table_counts(at: AppTest) -> np.ndarray:
     return frame(at, "rs_counts_table")["X (true)"].to_numpy()
 
 
-def assert_widgets_keyed_with_help(at: AppTest) -> None:
-    for kind in ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
-                 "file_uploader"):
-        for w in getattr(at, kind):
-            assert w.key and w.key.startswith("rs_"), (kind, w.key)
-            assert w.help, f"{w.key} has no help"
-
-
 # ---------------------------------------------------------------------------
 # default view
 # ---------------------------------------------------------------------------
@@ -138,7 +120,7 @@ def test_default_view_on_every_tab():
     for tab in TABS:
         open_tab(at, tab)
         assert not errors(at), tab
-        assert_widgets_keyed_with_help(at)
+        assert_widgets_keyed_with_help(at, "rs_")
         assert at.get("plotly_chart"), tab
 
 
@@ -367,9 +349,7 @@ def test_upload_counts_with_labels():
 ])
 def test_bad_upload_shows_plain_error(data, kind, fragment):
     at = upload(start(), data, kind)
-    assert_clean(at)
-    [msg] = errors(at)
-    assert fragment in msg and "`" not in msg, msg
+    plain_error(at, fragment)
     assert not at.tabs
     at.file_uploader(key="rs_file").set_value(("good.csv", b"a\n5\n7\n", "text/csv"))
     run(at)
@@ -417,15 +397,6 @@ def test_breach_with_rho1_not_below_rho2_is_a_plain_error():
     assert f"{threshold:.4g}" in text(at)
 
 
-def open_other(page: str, params: dict[str, list[str]]) -> AppTest:
-    other = AppTest.from_file(str(APP_PATH), default_timeout=60)
-    run(other)
-    for key, [v] in params.items():
-        other.query_params[key] = v
-    other.switch_page(page)
-    return run(other)
-
-
 @pytest.mark.parametrize(("query", "eps", "k", "gamma", "n_cat"), [
     ({}, 2.0, None, 10.0, 50),  # ln 10 = 2.303: nearest 2
     ({"rs_gamma": "1.1", "rs_source": SOURCE_URL["korea"], "rs_N": "86"}, 0.1, 86, 1.1, 86),
@@ -447,12 +418,12 @@ def test_links_to_the_ldp_and_fdp_pages(query, eps, k, gamma, n_cat):
                           "fdp_rs_n": [str(n_cat)]}
     if n_cat != int(query.get("rs_N", n_cat)):
         assert any("stops at 100" in c.value for c in at.caption)
-    ldp_at = open_other("views/ldp.py", ldp_params)
+    ldp_at = open_linked("views/ldp.py", ldp_params)
     assert ldp_at.select_slider(key="ldp_eps").value == eps
     assert ldp_at.session_state["ldp_tab"] == "The guarantee"
     if k is not None:
         assert ldp_at.slider(key="ldp_k").value == k
-    fdp_at = open_other("views/fdp.py", fdp_params)
+    fdp_at = open_linked("views/fdp.py", fdp_params)
     assert fdp_at.toggle(key="fdp_show_rs").value is True
     assert fdp_at.toggle(key="fdp_show_krr").value is False
     assert fdp_at.select_slider(key="fdp_rs_gamma").value == gamma
@@ -460,10 +431,10 @@ def test_links_to_the_ldp_and_fdp_pages(query, eps, k, gamma, n_cat):
 
 
 def test_linked_grids_are_the_target_pages_grids():
-    ldp_at = open_other("views/ldp.py", {})
+    ldp_at = open_linked("views/ldp.py", {})
     assert ldp_at.select_slider(key="ldp_eps").options == \
         [widgets.fmt_number(e) for e in widgets.LDP_EPS_GRID]
-    fdp_at = open_other("views/fdp.py", {"fdp_show_rs": ["true"],
+    fdp_at = open_linked("views/fdp.py", {"fdp_show_rs": ["true"],
                                          "fdp_tab": ["Trade-off curves"]})
     assert fdp_at.select_slider(key="fdp_rs_gamma").options == \
         [widgets.fmt_number(g) for g in widgets.FDP_RS_GAMMA_GRID]
@@ -584,7 +555,7 @@ def test_l_from_the_url_beyond_n_is_clamped():
     {"rs_N": "1"}, {"rs_N": "500"}, {"rs_N": "2.5"}, {"rs_N": "inf"}, {"rs_source": "nope"},
     {"rs_tab": "nope"}, {"rs_reps": "7"},
     {"rs_n": "-5"}, {"rs_rho1": "2"}, {"rs_seed": "x"},
-], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+], ids=query_id)
 def test_bad_query_params_are_ignored(query):
     at = start(query=query)
     assert_clean(at)
@@ -603,11 +574,7 @@ EXTREMES = {
 
 @pytest.mark.parametrize("query", EXTREMES.values(), ids=EXTREMES.keys())
 def test_extremes_are_clean_on_every_tab(query):
-    at = start(query=query)
-    for tab in TABS:
-        open_tab(at, tab)
-        assert_clean(at)
-        assert not errors(at), tab
+    RS.assert_clean_on_every_tab(start(query=query))
 
 
 # ---------------------------------------------------------------------------
@@ -632,10 +599,6 @@ DOWNLOADS = {RELEASE: ("rs_fig_counts_csv", "rs_fig_counts_html", "rs_counts_tab
              BIAS: ("rs_fig_bias_csv", "rs_fig_bias_html")}
 
 
-def kit(at: AppTest):
-    return at.session_state["_page_kit"]
-
-
 def set_by_hand(at: AppTest) -> AppTest:
     """The values of SHARED, set through the widgets; the tab Privacy open."""
     at.selectbox(key="rs_source").set_value("korea_central")
@@ -654,19 +617,9 @@ def set_by_hand(at: AppTest) -> AppTest:
     return run(at)
 
 
-def shown_on_every_tab(at: AppTest) -> dict[str, tuple]:
-    """Each tab's metrics, tables and the findings it gives the report."""
-    shown = {}
-    for tab in TABS:
-        open_tab(at, tab)
-        assert not errors(at), tab
-        shown[tab] = (metrics(at), [d.value for d in at.dataframe], list(kit(at).findings))
-    return shown
-
-
 def test_a_link_reproduces_the_view_set_by_hand():
     linked = start(PRIVACY, SHARED | {"rs_tab": PRIVACY})
-    assert not at_warnings(linked)
+    assert not warnings(linked)
     assert linked.session_state["rs_tab"] == PRIVACY
     assert linked.selectbox(key="rs_source").value == "korea_central"
     assert linked.slider(key="rs_N_slider").value == 20
@@ -683,18 +636,8 @@ def test_a_link_reproduces_the_view_set_by_hand():
     by_hand = set_by_hand(start())
     # The ranged sliders write their value to the URL themselves.
     assert by_hand.query_params["rs_N"] == "20" and by_hand.query_params["rs_l"] == "3"
-    expected, got = shown_on_every_tab(by_hand), shown_on_every_tab(linked)
-    for tab in TABS:
-        assert got[tab][0] == expected[tab][0], tab  # the metrics
-        assert len(got[tab][1]) == len(expected[tab][1]), tab
-        for a, b in zip(got[tab][1], expected[tab][1]):
-            pd.testing.assert_frame_equal(a, b)
-        assert got[tab][2] == expected[tab][2], tab  # the findings, numbers included
+    RS.assert_same_on_every_tab(linked, by_hand)
     assert metrics(linked)["ε_l (l = 3)"] == fmt4(rs.extended_epsilon(20, 5.0, 3))
-
-
-def at_warnings(at: AppTest) -> list[str]:
-    return [w.value for w in at.warning]
 
 
 @pytest.mark.parametrize(("query", "bad", "default"), [
@@ -706,19 +649,12 @@ def at_warnings(at: AppTest) -> list[str]:
     ({"rs_seed": "x"}, "rs_seed", SEED),
     ({"rs_tab": "nope"}, "rs_tab", RELEASE),
     ({"rs_tab": PRIVACY, "rs_rho1": "2", "rs_rho2": "0.6"}, "rs_rho1", 0.05),
-], ids=lambda v: "&".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else None)
+], ids=query_id)
 def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
     at = start(query=query)
     assert not errors(at)
-    [note] = at_warnings(at)
-    assert "could not be used" in note and bad in note, note
-    assert not [k for k in set(query) - {bad} if k in note], note
-    assert bad not in at.query_params
-    assert at.session_state[bad] == default
+    assert_only_bad_value_reset(at, query, bad, default)
     # Everything else is as the link says, and the page works.
-    for key, value in query.items():
-        if key != bad:
-            assert at.query_params[key] == value
     if "rs_l" in query:
         assert at.slider(key="rs_l_slider").value == 3
     if "rs_gamma" in query and bad != "rs_gamma":
@@ -735,15 +671,8 @@ def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
 def test_every_control_has_help():
     at = start(query={"rs_reps": "10"})
     seen: list[str] = []
-    for tab in TABS:
-        open_tab(at, tab)
-        assert not without_help(at.main, seen), tab
-    at.selectbox(key="rs_source").set_value("upload")
-    run(at)
-    assert not without_help(at.main, seen)
-    kinds = {name.split()[0] for name in seen}
-    assert {"selectbox", "slider", "select_slider", "number_input", "button", "download_button",
-            "page_link", "popover", "radio", "file_uploader"} <= kinds, kinds
+    RS.help_on_every_tab(at, seen)
+    assert_upload_controls_have_help(at, "rs_source", seen)
 
 
 def test_the_report_gets_findings_settings_charts_and_tables():
@@ -753,9 +682,8 @@ def test_the_report_gets_findings_settings_charts_and_tables():
     errors_ = expected_errors(shape(), l=4)
     for tab, (charts, tables) in KIT.items():
         open_tab(at, tab)
+        assert_kit_of_tab(at, tab, charts, tables, DOWNLOADS[tab])
         found = kit(at)
-        assert [n for n, _ in found.figures] == charts, tab
-        assert [n for n, _ in found.tables] == tables, tab
         assert all(len(figures.figure_data(f)) for _, f in found.figures)
         assert len(found.findings) == (3 if tab == PRIVACY else 2), found.findings
         assert (f"release is ε = {eps:.3g}-locally differentially private, against "
@@ -764,11 +692,6 @@ def test_the_report_gets_findings_settings_charts_and_tables():
         assert found.parameters["values per record l"] == "4"
         assert found.parameters["amplification γ"] == "10"
         assert found.parameters["records n"] == "5,000"
-        assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
-                   f"{len(tables)} table(s)." == c.value for c in at.caption)
-        # The exports under each chart (data, chart) and table, and the report's.
-        assert {d.key for d in at.get("download_button")} == {
-            "page_report_download", *DOWNLOADS[tab]}, tab
     # The tab findings carry the tabs' numbers.
     open_tab(at, ACCURACY)
     assert f"exactly {errors_.loc['source', 'exact']:.3g} and " \
@@ -776,17 +699,11 @@ def test_the_report_gets_findings_settings_charts_and_tables():
     open_tab(at, BIAS)
     assert f"{errors_.loc['source', 'bias']:.3%}" in kit(at).findings[1]
     open_tab(at, PRIVACY)
-    found = kit(at)
-    assert found.parameters["breach: prior ρ₁"] == "0.05"
-    html = report.html_report(found.title, findings=found.findings, parameters=found.parameters,
-                              figures=found.figures, tables=found.tables, notes=found.notes)
+    assert kit(at).parameters["breach: prior ρ₁"] == "0.05"
+    html = kit_report(at)
     assert "Privacy breaches (Theorem 3.1)" in html and "overstates the exact" in html
 
 
 def test_a_stopped_page_still_has_its_link_and_report():
-    at = start(query={"rs_source": SOURCE_URL["upload"], "rs_gamma": "5"})
-    assert any("Upload a CSV file" in i.value for i in at.info)
-    [link] = [c.value for c in at.code]
-    assert parse_qs(link.split("?", 1)[1]) == {"rs_source": [SOURCE_URL["upload"]],
-                                              "rs_gamma": ["5"]}
-    assert any(c.value == "0 finding(s), 0 chart(s), 0 table(s)." for c in at.caption)
+    query = {"rs_source": SOURCE_URL["upload"], "rs_gamma": "5"}
+    assert_stopped_page_keeps_link_and_report(start(query=query), query)

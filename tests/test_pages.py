@@ -11,21 +11,18 @@ values, the help of every control and the report.
 
 from __future__ import annotations
 
-import html
-
 import pytest
 import streamlit as st
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 import widgets
-from conftest import (APP_PATH, REPO_ROOT, assert_clean, open_page, routed_pages, run,
-                      without_help)
+from conftest import REPO_ROOT, assert_clean, open_page, routed_pages, run
+from pagekit import (assert_report_page, assert_reset_note, errors, every_control_with_help,
+                     link_notes, metrics, query_id)
 
 PAGE = "views/compare_histograms.py"
 TITLE = "Compare two private histograms"
 REPORT_FILE = "compare_two_private_histograms_report.html"
-LINK_NOTE = "could not be used"
 
 NAIVE = "Naive χ² test p-value"
 BOOT = "Parametric bootstrap p-value"
@@ -39,21 +36,9 @@ CANNOT_BOOTSTRAP = "The bootstrap test cannot be run"
 # helpers
 # ---------------------------------------------------------------------------
 
-def new_app() -> AppTest:
-    return AppTest.from_file(str(APP_PATH), default_timeout=60)
-
-
 def start(query: dict | None = None) -> AppTest:
     """The page "Compare two private histograms", opened with the link's ``query``."""
     return open_page(PAGE, TITLE, query)
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
 
 
 def captions(at: AppTest) -> list[str]:
@@ -125,9 +110,7 @@ def test_app_routes_every_page_file():
 
 
 def test_page_smoke(app_page):
-    at = run(new_app())
-    at.switch_page(app_page.path)
-    run(at)
+    at = open_page(app_page.path, None)
     assert not at.error, errors(at)
     assert at.main.children, "the page shows nothing"
     if app_page.title is not None and at.title:
@@ -478,10 +461,6 @@ def test_url_query_parameters_restore_the_view():
 # the page kit: shareable links, the note on unusable values, help, the report
 # ---------------------------------------------------------------------------
 
-def link_notes(at: AppTest) -> list[str]:
-    return [w.value for w in at.warning if LINK_NOTE in w.value]
-
-
 # Every control bound to the URL, at a value other than its default, as the link writes it
 # (the label the control shows), with the value the control then holds. Two links: the age
 # groups radio is shown when a population is chosen, the bins slider when none is.
@@ -547,7 +526,7 @@ def test_a_link_reproduces_the_view(link):
     {"cmp_width": "7"},
     {"cmp_n": "3"},
     {"cmp_m": "1000"},
-], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+], ids=query_id)
 def test_bad_url_query_parameters_are_ignored(query):
     at = start(query)
     assert_full_result(at)
@@ -555,8 +534,7 @@ def test_bad_url_query_parameters_are_ignored(query):
     if key == "cmp_m":  # not shown with populations: the link keeps it for later
         assert not link_notes(at)
         return
-    [note] = link_notes(at)
-    assert f"reset to their defaults: {key}." in note
+    assert_reset_note(at, key)
     assert at.session_state[key] == widget(at, key).value  # the default
 
 
@@ -573,40 +551,19 @@ def test_bad_link_value_beside_good_ones():
     assert_full_result(at)
 
 
-def assert_every_control_has_help(at: AppTest) -> int:
-    seen: list[str] = []
-    assert not without_help(at.main, seen)
-    return len(seen)
-
-
 def test_every_control_has_help():
     at = start()
-    assert assert_every_control_has_help(at) >= 20
+    assert len(every_control_with_help(at)) >= 20
     at.checkbox(key="cmp_n_sep").check()
     at.selectbox(key="cmp_a").set_value("uniform")
     at.selectbox(key="cmp_b").set_value("normal")
     run(at)
     assert at.slider(key="cmp_m").help
-    assert_every_control_has_help(at)
+    every_control_with_help(at)
     # The upload controls, and those of an uploaded file.
     at = upload_both(b"a,b\n10,20\n30,40\n50,60\n")
-    assert_every_control_has_help(at)
+    every_control_with_help(at)
     assert at.checkbox(key="cmp_private").help
-
-
-@pytest.fixture
-def deferred(monkeypatch):
-    """The callables registered by download buttons whose data is deferred, by file name."""
-    found = {}
-    original = MediaFileManager.add_deferred
-
-    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
-        found[file_name] = data_callable
-        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
-                        **kwargs)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
-    return found
 
 
 def test_report_holds_the_verdict_settings_charts_and_tables(deferred):
@@ -622,9 +579,7 @@ def test_report_holds_the_verdict_settings_charts_and_tables(deferred):
         "Debiasing the noisy counts"]
     assert [name for name, _ in kit.tables] == ["Counts per bin", "Tests and estimates"]
     page = deferred[REPORT_FILE]()
-    assert page.startswith("<!DOCTYPE html>")
-    for finding in kit.findings:
-        assert html.escape(finding) in page
+    assert_report_page(page, kit.findings)
     assert "People N in A" in page and "Debiasing the noisy counts" in page
     assert page.count("<table") == 3  # the settings and the two tables
     assert 'class="note"' in page

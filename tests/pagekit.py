@@ -1,0 +1,229 @@
+"""Helpers shared by the page tests (AppTest): what a page shows, pages whose tabs run one
+at a time, and the page kit every page has (the link that reproduces a view, the note on
+unusable link values, help on every control, the report and the exports).
+
+The fixtures the page tests share (``deferred``, ``fixed_machine_speed``) are in
+conftest.py, with the AppTest basics (``open_page``, ``run``, ``upload_file``).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from urllib.parse import parse_qs
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from conftest import assert_clean, open_page, run, without_help
+from dpcore import report
+
+LINK_NOTE = "could not be used"  # in the page kit's note on unusable link values
+REPORT_BUTTON = "page_report_download"  # the page kit's report button, in the header
+
+
+# ---------------------------------------------------------------------------
+# what a page shows
+# ---------------------------------------------------------------------------
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def warnings(at: AppTest) -> list[str]:
+    return [w.value for w in at.warning]
+
+
+def link_notes(at: AppTest) -> list[str]:
+    """The page kit's notes on link values that could not be used."""
+    return [w.value for w in at.warning if LINK_NOTE in w.value]
+
+
+def kit(at: AppTest):
+    """What the page gave its page kit for the report: findings, settings, charts, tables."""
+    return at.session_state["_page_kit"]
+
+
+def query_id(value) -> str | None:
+    """A test id for a query (``key=value&…``); None (pytest's own id) for anything else."""
+    if isinstance(value, dict):
+        return "&".join(f"{k}={v}" for k, v in value.items())
+    return None
+
+
+# The kinds of widgets whose keys and tooltips assert_widgets_keyed_with_help checks.
+KEYED_KINDS = ("slider", "select_slider", "radio", "number_input", "selectbox", "button",
+               "file_uploader")
+
+
+def assert_widgets_keyed_with_help(at: AppTest, prefix: str, kinds=KEYED_KINDS) -> None:
+    """Every widget of those kinds is keyed ``prefix``… and has a tooltip."""
+    for kind in kinds:
+        for w in getattr(at, kind):
+            assert w.key and w.key.startswith(prefix), (kind, w.key)
+            assert w.help, f"{w.key} has no help"
+
+
+def plain_error(at: AppTest, fragment: str) -> str:
+    """The page's one error, checked to say ``fragment`` in words (no code in backticks)."""
+    assert_clean(at)
+    [msg] = errors(at)
+    assert fragment in msg and "`" not in msg, msg
+    return msg
+
+
+# ---------------------------------------------------------------------------
+# pages whose tabs run one at a time
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TabbedPage:
+    """A page whose open tab is bound to the session-state key ``tab_key``: only that tab
+    runs, and a test opens a tab as a click on it does."""
+
+    path: str      # as app.py routes to it
+    title: str
+    tab_key: str
+    tabs: tuple[str, ...]  # the first one is open on arrival
+
+    def start(self, tab: str | None = None, query: dict[str, str] | None = None) -> AppTest:
+        """The page after a fresh start on ``tab`` (the first by default); ``query`` is the
+        URL's query string on arrival."""
+        at = open_page(self.path, self.title, query)
+        return self.open_tab(at, tab) if tab not in (None, self.tabs[0]) else at
+
+    def open_tab(self, at: AppTest, tab: str) -> AppTest:
+        """Select a tab of the page, as a click on it does, and run the page."""
+        at.session_state[self.tab_key] = tab
+        return run(at)
+
+    def assert_clean_on_every_tab(self, at: AppTest) -> None:
+        for tab in self.tabs:
+            self.open_tab(at, tab)
+            assert_clean(at)
+            assert not errors(at), tab
+
+    def shown_on_every_tab(self, at: AppTest) -> dict[str, tuple]:
+        """Each tab's metrics, tables and the findings it gives the report."""
+        shown = {}
+        for tab in self.tabs:
+            self.open_tab(at, tab)
+            assert not errors(at), tab
+            shown[tab] = (metrics(at), [d.value for d in at.dataframe], list(kit(at).findings))
+        return shown
+
+    def assert_same_on_every_tab(self, got: AppTest, expected: AppTest) -> None:
+        """Every tab shows the same metrics, tables and findings (numbers included) in both
+        sessions."""
+        expected_, got_ = self.shown_on_every_tab(expected), self.shown_on_every_tab(got)
+        for tab in self.tabs:
+            assert got_[tab][0] == expected_[tab][0], tab  # the metrics
+            assert len(got_[tab][1]) == len(expected_[tab][1]), tab
+            for a, b in zip(got_[tab][1], expected_[tab][1]):
+                pd.testing.assert_frame_equal(a, b)
+            assert got_[tab][2] == expected_[tab][2], tab  # the findings, numbers included
+
+    def help_on_every_tab(self, at: AppTest, seen: list[str], *label) -> None:
+        """Every control of every tab has a help tooltip; ``seen`` collects them."""
+        for tab in self.tabs:
+            self.open_tab(at, tab)
+            assert not without_help(at.main, seen), (*label, tab) if label else tab
+
+
+# ---------------------------------------------------------------------------
+# the page kit
+# ---------------------------------------------------------------------------
+
+def open_linked(page: str, params: dict[str, list[str]]) -> AppTest:
+    """``page`` after a fresh start, opened by a link whose query string is ``params``
+    (as parse_qs reads it: one value a key)."""
+    return open_page(page, None, {key: value for key, [value] in params.items()})
+
+
+def assert_reset_note(at: AppTest, key: str) -> None:
+    """One note on unusable link values, naming ``key`` alone."""
+    [note] = link_notes(at)
+    assert f"reset to their defaults: {key}." in note, note
+
+
+def assert_only_bad_value_reset(at: AppTest, query: dict[str, str], bad: str, default) -> None:
+    """A link ``query`` with one unusable value ``bad``: the page's one warning names it and
+    no other value, ``bad`` is dropped from the URL and back at its ``default``, and every
+    other value of the link is kept."""
+    [note] = warnings(at)
+    assert LINK_NOTE in note and bad in note, note
+    assert not [k for k in set(query) - {bad} if k in note], note
+    assert bad not in at.query_params
+    assert at.session_state[bad] == default
+    for key, value in query.items():
+        if key != bad:
+            assert at.query_params[key] == value
+
+
+def every_control_with_help(at: AppTest) -> list[str]:
+    """The controls (and popovers) of the page, each checked to have a help tooltip."""
+    seen: list[str] = []
+    assert not without_help(at.main, seen)
+    return seen
+
+
+def seen_kinds(seen: list[str]) -> set[str]:
+    """The kinds of controls among those ``without_help`` saw."""
+    return {name.split()[0] for name in seen}
+
+
+# The kinds of controls a page with tabs, data sources and uploads shows somewhere.
+UPLOAD_PAGE_KINDS = {"selectbox", "slider", "select_slider", "number_input", "button",
+                     "download_button", "page_link", "popover", "radio", "file_uploader"}
+
+
+def assert_upload_controls_have_help(at: AppTest, source_key: str, seen: list[str],
+                                     kinds=UPLOAD_PAGE_KINDS) -> None:
+    """With the data source ``source_key`` set to an upload, every control has a help
+    tooltip too; ``seen`` (every control checked so far) then holds all of ``kinds``."""
+    at.selectbox(key=source_key).set_value("upload")
+    run(at)
+    assert not without_help(at.main, seen)
+    found = seen_kinds(seen)
+    assert kinds <= found, found
+
+
+def assert_kit_of_tab(at: AppTest, tab: str, charts: list[str], tables: list[str],
+                      exports) -> None:
+    """The open tab gives the report its charts and tables (by name), the page kit's caption
+    counts them, and its download buttons are the report's and ``exports`` (under each
+    chart: its data and the chart; under each table: its CSV)."""
+    found = kit(at)
+    assert [n for n, _ in found.figures] == charts, tab
+    assert [n for n, _ in found.tables] == tables, tab
+    assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
+               f"{len(tables)} table(s)." == c.value for c in at.caption)
+    assert {d.key for d in at.get("download_button")} == {REPORT_BUTTON, *exports}, tab
+
+
+def assert_report_page(page: str, findings) -> None:
+    """``page`` is the page kit's HTML report, with every one of ``findings`` in it."""
+    assert page.startswith("<!DOCTYPE html>")
+    for finding in findings:
+        assert html.escape(finding) in page
+
+
+def kit_report(at: AppTest) -> str:
+    """The HTML report of what the page gave its page kit."""
+    found = kit(at)
+    return report.html_report(found.title, findings=found.findings,
+                              parameters=found.parameters, figures=found.figures,
+                              tables=found.tables, notes=found.notes)
+
+
+def assert_stopped_page_keeps_link_and_report(at: AppTest, query: dict[str, str]) -> None:
+    """A page stopped to wait for a file (opened with ``query``) still shows its share link,
+    with the query, and its page kit's caption, with nothing to report."""
+    assert any("Upload a CSV file" in i.value for i in at.info)
+    [link] = [c.value for c in at.code]
+    assert parse_qs(link.split("?", 1)[1]) == {key: [value] for key, value in query.items()}
+    assert any(c.value == "0 finding(s), 0 chart(s), 0 table(s)." for c in at.caption)
