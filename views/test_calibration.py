@@ -42,10 +42,12 @@ def shipped_results(stamp: float | None) -> pd.DataFrame | None:
     return study.load_results()
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, show_spinner=False)
 def rates_figure(table: pd.DataFrame, full_scale: bool):
     """The rejection rates against N: of a live run, or of the full-scale study (its facets
-    take seconds to lay out, hence the cache)."""
+    take seconds to lay out, hence the cache). A resource, shared and never copied: a
+    cached copy would be unpickled, and so validated again by Plotly, on every rerun (about
+    0.2 s of each). The figure is only read after this."""
     return figures.study_figure(table) if full_scale else figures.rejection_figure(table)
 
 
