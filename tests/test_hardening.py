@@ -874,6 +874,8 @@ def test_server_settings():
     assert server["enableXsrfProtection"] is True
     assert 0 < server["maxUploadSize"] <= 5  # MB; the parser refuses more than 5,000,000 bytes
     assert config["client"]["showErrorDetails"] == "none"  # no traceback in the browser
+    # No polling of the app's files: it costs a core of the 2 while the server is idle.
+    assert server["fileWatcherType"] == "none"
 
 
 TOO_LONG = "would take about"
