@@ -133,6 +133,20 @@ def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, k
     return value
 
 
+def _refilled(value, last_key: str, rerun_key: str, default):
+    """A number box's value, never None: a box without a value of its own (e.g. a
+    browser history entry without its URL parameter) gets one rerun to refill it from
+    session state, then its last value (or ``default``). Remembers the value as the last."""
+    if value is None:
+        if not st.session_state.get(rerun_key):
+            st.session_state[rerun_key] = True
+            st.rerun()
+        value = st.session_state.get(last_key, default)
+    st.session_state[rerun_key] = False
+    st.session_state[last_key] = value
+    return value
+
+
 def seed_control(key: str = "seed") -> int:
     """Seed input with a "New draw" button; the same seed gives the same view.
 
@@ -166,14 +180,7 @@ def seed_control(key: str = "seed") -> int:
         )
         st.button("New draw", key=f"{key}_new", on_click=_new_draw, wrap=True,
                   help="Draw new data and noise (picks a new seed).", icon=":material/casino:")
-    if seed is None:  # from a browser history entry without it: one rerun refills it
-        if not st.session_state.get(rerun_key):
-            st.session_state[rerun_key] = True
-            st.rerun()
-        seed = st.session_state.get(last_key, DEFAULT_SEED)
-    st.session_state[rerun_key] = False
-    st.session_state[last_key] = int(seed)
-    return int(seed)
+    return int(_refilled(seed, last_key, rerun_key, DEFAULT_SEED))
 
 
 # ---------------------------------------------------------------------------
@@ -613,13 +620,7 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
             help=f"{help} Type an exact value from {min_value:g} to {max_value:g}; the "
             "slider shows the nearest step of its scale.",
         )
-    if number is None:  # from a browser history entry without it: one rerun refills it
-        if not st.session_state.get(rerun_key):
-            st.session_state[rerun_key] = True
-            st.rerun()
-        number = st.session_state.get(last_key, default)
-    st.session_state[rerun_key] = False
-    st.session_state[last_key] = float(number)
+    number = float(_refilled(number, last_key, rerun_key, default))
     shown = forced if forced is not None else float(number)
     snapped = nearest_on_grid(shown, grid)
     if st.session_state.get(slider_key) != snapped:

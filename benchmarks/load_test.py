@@ -54,15 +54,12 @@ import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,7 +69,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "tests"))
-from conftest import RoutedPage, routed_pages  # noqa: E402
+from conftest import RoutedPage, free_port, healthy, routed_pages  # noqa: E402
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -300,20 +297,6 @@ def choose_pages(spec: str | None) -> list[RoutedPage]:
 # ---------------------------------------------------------------------------
 # the server and its memory
 # ---------------------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-            return resp.status == 200 and resp.read().decode().strip() == "ok"
-    except (urllib.error.URLError, OSError):
-        return False
-
 
 def start_server(port: int, log_path: Path) -> subprocess.Popen:
     streamlit = REPO_ROOT / ".venv" / "bin" / "streamlit"

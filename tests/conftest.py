@@ -9,6 +9,9 @@ app.py is tested without touching the tests. Any test that takes an
 from __future__ import annotations
 
 import ast
+import socket
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +67,22 @@ def routed_pages() -> list[RoutedPage]:
                                  "" if default else url_path, default)))
     # ast.walk is breadth-first; keep the order the pages appear in the file.
     return [page for _, page in sorted(pages, key=lambda item: item[0])]
+
+
+def free_port() -> int:
+    """A TCP port free on this machine now (for a Streamlit server)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def healthy(url: str) -> bool:
+    """Whether the Streamlit server at ``url`` answers its health check."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+            return resp.status == 200 and resp.read().decode().strip() == "ok"
+    except (urllib.error.URLError, OSError):
+        return False
 
 
 def pytest_generate_tests(metafunc):

@@ -17,19 +17,16 @@ import contextlib
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from conftest import REPO_ROOT, routed_pages
+from conftest import REPO_ROOT, free_port, healthy, routed_pages
 
 pytestmark = pytest.mark.browser
 
@@ -70,20 +67,6 @@ class Server:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-            return resp.status == 200 and resp.read().decode().strip() == "ok"
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 def _stop(proc: subprocess.Popen) -> None:
     """Terminate the server's process group (we started it in its own session)."""
     if proc.poll() is not None:
@@ -100,7 +83,7 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 def _start_server(log_path: Path) -> Server:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = log_path.open("w", encoding="utf-8")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -119,7 +102,7 @@ def _start_server(log_path: Path) -> Server:
             return server  # exited: the caller retries (e.g. the port was taken meanwhile)
         # The answer must come from our process: it is still running and did not
         # report the port as taken by someone else.
-        if _healthy(url) and proc.poll() is None and "is not available" not in server.log():
+        if healthy(url) and proc.poll() is None and "is not available" not in server.log():
             return server
         time.sleep(0.2)
     _stop(proc)
