@@ -150,11 +150,13 @@ def assert_reset_note(at: AppTest, key: str) -> None:
     assert f"reset to their defaults: {key}." in note, note
 
 
-def assert_only_bad_value_reset(at: AppTest, query: dict[str, str], bad: str, default) -> None:
-    """A link ``query`` with one unusable value ``bad``: the page's one warning names it and
-    no other value, ``bad`` is dropped from the URL and back at its ``default``, and every
-    other value of the link is kept."""
-    [note] = warnings(at)
+def assert_only_bad_value_reset(at: AppTest, query: dict[str, str], bad: str, default, *,
+                                notes=None) -> None:
+    """A link ``query`` with one unusable value ``bad``: the page's one warning (or, with
+    ``notes=link_notes``, its one note on the link, for a page that may warn of other
+    things too) names it and no other value, ``bad`` is dropped from the URL and back at
+    its ``default``, and every other value of the link is kept."""
+    [note] = (notes or warnings)(at)
     assert LINK_NOTE in note and bad in note, note
     assert not [k for k in set(query) - {bad} if k in note], note
     assert bad not in at.query_params

@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 import widgets
 from conftest import APP_PATH, assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets, fdp, gaussian
+from pagekit import assert_only_bad_value_reset
 
 PAGE = "views/gaussian.py"
 TITLE = "Gaussian mechanism"
@@ -848,15 +849,8 @@ def test_an_unusable_link_value_is_reset_with_a_note(query, bad, default):
     at = start(query=query)
     assert_clean(at)
     assert not errors(at)
-    [note] = link_notes(at)
-    assert bad in note, note
-    assert not [k for k in set(query) - {bad} if k in note], note
-    assert bad not in at.query_params
-    assert at.session_state[bad] == default
-    # Everything else is as the link says, and the page works.
-    for key, v in query.items():
-        if key != bad:
-            assert at.query_params[key] == v
+    assert_only_bad_value_reset(at, query, bad, default, notes=link_notes)
+    # Everything else is as the link says (above), and the page works.
     eps = 2.0 if query.get("gauss_eps") == "2" else 0.5 if query.get("gauss_eps") == "0.5" \
         else 1.0
     delta = 1e-6 if query.get("gauss_delta") == "1e-06" else 1e-5
