@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import assert_clean, open_page, run, without_help
@@ -229,3 +230,50 @@ def assert_stopped_page_keeps_link_and_report(at: AppTest, query: dict[str, str]
     [link] = [c.value for c in at.code]
     assert parse_qs(link.split("?", 1)[1]) == {key: [value] for key, value in query.items()}
     assert any(c.value == "0 finding(s), 0 chart(s), 0 table(s)." for c in at.caption)
+
+
+# --- a view set by hand against the same view from a link ------------------------------------
+
+def widget(at: AppTest, kind: str, key: str):
+    return getattr(at, kind)(key=key)
+
+
+def shown(at: AppTest) -> tuple:
+    """What the view shows: its metrics, tables and the findings and settings it reports."""
+    return (metrics(at), [d.value.to_csv() for d in at.dataframe], list(kit(at).findings),
+            dict(kit(at).parameters))
+
+
+def set_by_hand(at: AppTest, values, *, run_after: tuple[str, ...] = ()) -> AppTest:
+    """Set (key, kind, value, url) through the widgets, in order; a widget that appears or
+    is enabled only once an earlier value is set is set in a later run. A widget of a kind
+    in ``run_after`` gets a run of its own at once (e.g. a control that greys out others)."""
+    todo = list(values)
+    for _ in range(3):
+        later = []
+        for key, kind, value, url in todo:
+            try:
+                w = widget(at, kind, key)
+            except KeyError:
+                later.append((key, kind, value, url))
+                continue
+            if w.disabled:
+                later.append((key, kind, value, url))
+                continue
+            w.set_value(value)
+            if kind in run_after:
+                run(at)
+        run(at)
+        todo = later
+        if not todo:
+            return at
+    raise AssertionError(f"never shown or enabled: {[k for k, *_ in todo]}")
+
+
+def assert_values(at: AppTest, values) -> None:
+    for key, kind, value, _url in values:
+        got = widget(at, kind, key).value
+        if isinstance(value, float):
+            assert got == pytest.approx(value, rel=1e-12), key
+        else:
+            assert got == value, key

@@ -20,7 +20,8 @@ from streamlit.testing.v1 import AppTest
 from conftest import assert_clean, run, without_help
 from dpcore import audit, fdp
 from pagekit import (TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
-                     assert_widgets_keyed_with_help, kit, metrics, query_id, seen_kinds)
+                     assert_values, assert_widgets_keyed_with_help, kit, metrics, query_id,
+                     seen_kinds, set_by_hand, shown, widget)
 
 PAGE = "views/fdp.py"
 TITLE = "f-DP and Gaussian DP"
@@ -549,46 +550,12 @@ TABLE_KEYS = {CURVES: ("fdp_table",), AUDITOR: ("fdp_audit_table",)}
 REPORT_FILE = "f_dp_and_gaussian_dp_report.html"
 
 
-def widget(at: AppTest, kind: str, key: str):
-    return getattr(at, kind)(key=key)
 
 
-def shown(at: AppTest) -> tuple:
-    """What the view shows: its metrics, tables and the findings and settings it reports."""
-    return (metrics(at), [d.value.to_csv() for d in at.dataframe], list(kit(at).findings),
-            dict(kit(at).parameters))
 
 
-def set_by_hand(at: AppTest, values) -> AppTest:
-    """Set (key, kind, value) through the widgets; a widget that appears or is enabled only
-    once an earlier value is set is set in a later run."""
-    todo = list(values)
-    for _ in range(3):
-        later = []
-        for key, kind, value, _url in todo:
-            try:
-                w = widget(at, kind, key)
-            except KeyError:
-                later.append((key, kind, value, _url))
-                continue
-            if w.disabled:
-                later.append((key, kind, value, _url))
-                continue
-            w.set_value(value)
-        run(at)
-        todo = later
-        if not todo:
-            return at
-    raise AssertionError(f"never shown or enabled: {[k for k, *_ in todo]}")
 
 
-def assert_values(at: AppTest, values) -> None:
-    for key, kind, value, _url in values:
-        got = widget(at, kind, key).value
-        if isinstance(value, float):
-            assert got == pytest.approx(value, rel=1e-12), key
-        else:
-            assert got == value, key
 
 
 @pytest.mark.parametrize("tab", TABS)
