@@ -8,6 +8,7 @@ display. All numerics stay in :mod:`dpcore`.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -47,6 +48,24 @@ UPLOAD = "upload"
 POPULATION_AGE_LABELS = {k: f"Population 2020 by age: {v}"
                          for k, v in datasets.POPULATIONS.items()}
 AGE_BINNINGS = {1: "Single years (86 bins)", 5: "5-year groups (18 bins)", 10: "10-year groups (9 bins)"}
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def times_ten(v: float, decimals: int) -> str:
+    """``v`` in scientific notation as people write it: 7.85·10⁷, 1.0·10⁻⁵."""
+    mantissa, exponent = f"{v:.{decimals}e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def fmt_big(v: float) -> str:
+    """4 significant digits; 10⁴ and above as 7.85·10⁷; ∞."""
+    if math.isinf(v):
+        return "∞"
+    if abs(v) < 1e4:
+        return f"{v + 0.0:.4g}"  # + 0.0: no "-0"
+    return times_ten(v, 2)
 
 
 def fmt_number(v: float) -> str:

@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import widgets
 from conftest import assert_clean, run, upload_file
 from dpcore import datasets, figures, ldp
 from pagekit import (TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
@@ -610,15 +611,7 @@ def test_every_control_has_help():
     assert_upload_controls_have_help(at, "ldp_source", seen)
 
 
-SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def fmt_big(v: float) -> str:
-    """The page's 4 significant digits, 10⁴ and above as 7.85·10⁷."""
-    if abs(v) < 1e4:
-        return f"{v:.4g}"
-    mantissa, exponent = f"{v:.2e}".split("e")
-    return f"{mantissa}·10{str(int(exponent)).translate(SUPERSCRIPT)}"
+fmt_big = widgets.fmt_big  # the page's number format
 
 
 def test_the_report_gets_findings_settings_charts_and_tables():

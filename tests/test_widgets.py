@@ -408,3 +408,13 @@ def test_report_button_gives_the_headers_report(monkeypatch):
     assert "first finding" in own and "second finding" in own and "Power against α" in own
     assert "x=1" in own  # the link to this view
     assert [name for name, _ in made if name.endswith(".csv")] == ["power_against_alpha.csv"]
+
+
+def test_numbers_in_scientific_notation_as_people_write_them():
+    assert widgets.times_ten(78_500_000, 2) == "7.85·10⁷"
+    assert widgets.times_ten(1e-5, 1) == "1.0·10⁻⁵"
+    assert widgets.times_ten(3e-12, 0) == "3·10⁻¹²"
+    assert widgets.fmt_big(1234.4) == "1234"
+    assert widgets.fmt_big(12_345) == "1.23·10⁴"
+    assert widgets.fmt_big(-0.0) == "0"
+    assert widgets.fmt_big(float("inf")) == "∞"

@@ -31,18 +31,14 @@ AUDIT_CHUNK = 10_000  # draws per input between two updates of the progress bar
 AUDIT_LEVELS = (0.01, 0.05, 0.1, 0.25, 0.5)
 MAX_PLOTTED = 2000  # points of an empirical curve drawn (all are used for the numbers)
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
 def fmt_delta(v: float) -> str:
     """0, 10⁻⁵, 0.01: labels for δ."""
     if v == 0:
         return "0"
     if v >= 0.001:
         return f"{v:g}"
-    mantissa, exponent = f"{v:.0e}".split("e")
-    power = "10" + str(int(exponent)).translate(_SUPERSCRIPT)
-    return power if mantissa == "1" else f"{mantissa}·{power}"
+    text = widgets.times_ten(v, 0)
+    return text.removeprefix("1·")  # 10⁻⁵, not 1·10⁻⁵
 
 
 def fmt_pct(v: float) -> str:

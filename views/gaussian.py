@@ -28,17 +28,13 @@ DEFAULT_EPS, DEFAULT_DELTA, DEFAULT_SENS = 1.0, 1e-5, 1.0
 SOLVE_DEFAULT = "sigma"
 METHOD_LABELS = {"analytic": "analytic (exact)", "tail": "tail bound", "classical": "classical"}
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
 def fmt_sci(v: float, digits: int = 2) -> str:
     """δ-style numbers: 1.0·10⁻⁵, 3.7·10⁻¹², 0.05; 0 and 1 as they are."""
     if v == 0 or not np.isfinite(v):
         return f"{v:g}"
     if 1e-3 <= abs(v) < 1e4:
         return f"{v:.{digits + 1}g}"
-    mantissa, exponent = f"{v:.{digits - 1}e}".split("e")
-    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return widgets.times_ten(v, digits - 1)
 
 
 def fmt_value(v: float, digits: int = 4) -> str:

@@ -53,15 +53,7 @@ def fmt_ratio(v: float) -> str:
     return f"{v:,.0f}" if v >= 1e4 else f"{v:.4g}"
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def fmt_big(v: float) -> str:
-    """4 significant digits; 10⁴ and above as 7.85·10⁷ (fits a metric)."""
-    if abs(v) < 1e4:
-        return f"{v:.4g}"
-    mantissa, exponent = f"{v:.2e}".split("e")
-    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+fmt_big = widgets.fmt_big  # 4 significant digits; 10⁴ and above as 7.85·10⁷ (fits a metric)
 
 
 def fmt_count(v: float) -> str:

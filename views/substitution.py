@@ -51,17 +51,7 @@ def plain(message: str) -> str:
     return widgets.plain(message, SYMBOLS)
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def fmt_big(v: float) -> str:
-    """4 significant digits; 10⁴ and above as 7.85·10⁷; ∞."""
-    if math.isinf(v):
-        return "∞"
-    if abs(v) < 1e4:
-        return f"{v + 0.0:.4g}"  # + 0.0: no "-0"
-    mantissa, exponent = f"{v:.2e}".split("e")
-    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+fmt_big = widgets.fmt_big  # 4 significant digits; 10⁴ and above as 7.85·10⁷; ∞
 
 
 def fmt_share(v: float) -> str:
