@@ -262,12 +262,7 @@ def test_mse_matches_dpcore(query, reps):
     here = expected[expected["eps"] == eps].set_index("method")
     unbiased = metrics(at)["unbiased"]
     mse = here.loc["unbiased", "mse"]
-    if mse < 1e4:
-        assert unbiased == f"{mse:.4g}"
-    else:  # 7.85·10⁷
-        mantissa, exponent = f"{mse:.2e}".split("e")
-        power = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
-        assert unbiased == f"{mantissa}·10{power}"
+    assert unbiased == fmt_big(mse)  # 4 significant digits, or 7.85·10⁷
     [chart] = [c for c in at.get("plotly_chart") if "ldp_fig_mse" in c.proto.id]
     assert chart.proto.spec
 
