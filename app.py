@@ -1,35 +1,17 @@
-"""Entry point of the dashboard: routes to the pages, nothing else."""
+"""Entry point of the dashboard: routes to the pages of ui.registry, nothing else."""
 
 import streamlit as st
 
+from ui import registry
+
 
 def main() -> None:
-    st.set_page_config(page_title="Seeing differential privacy", page_icon=":material/visibility:",
+    st.set_page_config(page_title=registry.HOME.label, page_icon=":material/visibility:",
                        layout="wide")
-    pages = {
-        # "": no section header, at the top of the menu.
-        "": [
-            st.Page("views/home.py", title="Seeing differential privacy", icon=":material/home:",
-                    default=True),
-        ],
-        "Testing private data": [
-            st.Page("views/compare_histograms.py", title="Compare two private histograms",
-                    icon=":material/compare_arrows:"),
-            st.Page("views/test_calibration.py", title="Test calibration",
-                    icon=":material/tune:"),
-            st.Page("views/planner.py", title="Privacy–utility planner",
-                    icon=":material/balance:"),
-        ],
-        "Privacy guarantees": [
-            st.Page("views/fdp.py", title="f-DP and Gaussian DP", icon=":material/shield:"),
-            st.Page("views/gaussian.py", title="Gaussian mechanism",
-                    icon=":material/ssid_chart:"),
-            st.Page("views/ldp.py", title="Randomized response (local DP)",
-                    icon=":material/casino:"),
-            st.Page("views/substitution.py", title="Random substitution",
-                    icon=":material/shuffle:"),
-        ],
-    }
+    # Section "" has no header: its pages stand at the top of the menu.
+    pages = {section: [st.Page(p.script, title=p.label, icon=p.icon, url_path=p.url_path or None,
+                               default=p.default) for p in specs]
+             for section, specs in registry.sections().items()}
     st.navigation(pages).run()
 
 

@@ -69,7 +69,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "tests"))
-from conftest import RoutedPage, free_port, healthy, routed_pages  # noqa: E402
+from conftest import free_port, healthy, routed_pages  # noqa: E402
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -272,24 +272,24 @@ RUN_RESULT = """
 # the pages app.py routes to (tests/conftest.py:routed_pages reads them)
 # ---------------------------------------------------------------------------
 
-def routes() -> list[RoutedPage]:
+def routes() -> list:
     """Every page app.py routes to, in order (as the tests read them)."""
     return routed_pages()
 
 
-def choose_pages(spec: str | None) -> list[RoutedPage]:
+def choose_pages(spec: str | None) -> list:
     """--pages: url paths or file paths, comma-separated; default every page with controls
     (the start page has none)."""
     all_routes = routes()
     if not spec:
-        return [r for r in all_routes if r.path != "views/home.py"]
+        return [r for r in all_routes if r.script != "views/home.py"]
     chosen = []
     for item in (s.strip() for s in spec.split(",") if s.strip()):
         match = [r for r in all_routes
-                 if item in (r.path, r.url_path, Path(r.path).stem, r.title)]
+                 if item in (r.script, r.url_path, Path(r.script).stem, r.title)]
         if not match:
             sys.exit(f"--pages: no page {item!r}; pages: "
-                     + ", ".join(Path(r.path).stem for r in all_routes))
+                     + ", ".join(Path(r.script).stem for r in all_routes))
         chosen.append(match[0])
     return chosen
 
@@ -455,7 +455,7 @@ class Sample:
 @dataclass
 class Session:
     index: int
-    route: RoutedPage
+    route: object
     samples: list[Sample] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     load_s: float | None = None
@@ -468,7 +468,7 @@ class Session:
 
     @property
     def name(self) -> str:
-        return Path(self.route.path).stem
+        return Path(self.route.script).stem
 
     def error(self, text: str) -> None:
         self.errors.append(f"[session {self.index} {self.name}] {text}")
@@ -706,7 +706,7 @@ def browser_executable(args) -> Path:
     return wrapper
 
 
-async def drive(args, routes_: list[RoutedPage], base_url: str) -> list[Session]:
+async def drive(args, routes_: list, base_url: str) -> list[Session]:
     from playwright.async_api import async_playwright
 
     sessions = [Session(i, routes_[i % len(routes_)]) for i in range(args.sessions)]
@@ -893,7 +893,7 @@ def main(argv=None) -> int:
     routes_ = choose_pages(args.pages)
     port = args.port or free_port()
     print(f"{args.sessions} sessions on {len(routes_)} page(s): "
-          + ", ".join(Path(r.path).stem for r in routes_)
+          + ", ".join(Path(r.script).stem for r in routes_)
           + f"; {args.duration:.0f} s; think time {args.think:g} s; browser niceness "
           f"{args.browser_nice}; server port {port}",
           flush=True)

@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     from playwright.sync_api import sync_playwright
 
     pages = [p for p in load_test.routed_pages()
-             if not args.pages or Path(p.path).stem in args.pages]
+             if not args.pages or Path(p.script).stem in args.pages]
     THUMBS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         port = load_test.free_port()
@@ -83,8 +83,8 @@ def main(argv=None) -> int:
                 ctx.add_init_script(load_test.INIT_SCRIPT)
                 page = ctx.new_page()
                 for p in pages:
-                    stem = Path(p.path).stem
-                    home = p.path == "views/home.py"
+                    stem = Path(p.script).stem
+                    home = p.script == "views/home.py"
                     shoot(page, f"http://127.0.0.1:{port}/{p.url_path}", p.title,
                           DOCS / f"{stem}.png", args.home_height if home else args.height,
                           None if home else THUMBS / f"{stem}.png")

@@ -1,72 +1,51 @@
 """Shared helpers for the page tests (AppTest) and the browser tests (Playwright).
 
-`routed_pages` reads the pages app.py routes to from its source, so the page
+`routed_pages` gives the pages app.py routes to (ui.registry), so the page
 smoke tests are parametrised over exactly what the app serves: a page added to
-app.py is tested without touching the tests. Any test that takes an
+the registry is tested without touching the tests. Any test that takes an
 ``app_page`` argument is parametrised over these pages.
 """
 
 from __future__ import annotations
 
-import ast
 import socket
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from ui import registry
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 APP_PATH = REPO_ROOT / "app.py"
 
 
-@dataclass(frozen=True)
-class RoutedPage:
-    path: str              # relative to the repository root, as written in app.py
-    title: str | None
-    url_path: str          # "" for the default page
-    default: bool
-
-    def __str__(self) -> str:  # readable test ids
-        return self.path
+def routed_pages() -> list[registry.PageSpec]:
+    """Every page app.py routes to (ui.registry), in menu order."""
+    return list(registry.PAGES)
 
 
-def _literal(node: ast.AST | None):
-    return ast.literal_eval(node) if node is not None else None
+# The kit of the page run last in this process: AppTest runs the script in this process, so
+# the page tests read what a page gave its report from here (see ``page_kits``).
+LAST_KIT: list = []
 
 
-def routed_pages() -> list[RoutedPage]:
-    """Every ``st.Page(...)`` of app.py, in source order.
+@pytest.fixture(autouse=True)
+def page_kits(monkeypatch):
+    """Record the kit of every page that ends in this test (newest last)."""
+    from ui.kit import PageKit
 
-    Raises ValueError for a page given as anything but a string literal: the
-    tests could not know which file it runs, so it must not be skipped silently.
-    """
-    tree = ast.parse(APP_PATH.read_text(encoding="utf-8"), filename=str(APP_PATH))
-    pages = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if name != "Page":
-            continue
-        kwargs = {k.arg: k.value for k in node.keywords if k.arg}
-        target = node.args[0] if node.args else kwargs.get("page")
-        if not (isinstance(target, ast.Constant) and isinstance(target.value, str)):
-            raise ValueError(
-                f"app.py line {node.lineno}: st.Page(...) is not given a file path as a string "
-                "literal; tests/conftest.py:routed_pages cannot tell which page it routes to."
-            )
-        default = bool(_literal(kwargs.get("default")) or False)
-        url_path = _literal(kwargs.get("url_path"))
-        if url_path is None:
-            url_path = Path(target.value).stem
-        pages.append(((node.lineno, node.col_offset),
-                      RoutedPage(target.value, _literal(kwargs.get("title")),
-                                 "" if default else url_path, default)))
-    # ast.walk is breadth-first; keep the order the pages appear in the file.
-    return [page for _, page in sorted(pages, key=lambda item: item[0])]
+    original = PageKit.end
+
+    def end(self):
+        LAST_KIT.append(self)
+        del LAST_KIT[:-1]
+        return original(self)
+
+    monkeypatch.setattr(PageKit, "end", end)
+    LAST_KIT.clear()
+    return LAST_KIT
 
 
 def free_port() -> int:
@@ -88,7 +67,7 @@ def healthy(url: str) -> bool:
 def pytest_generate_tests(metafunc):
     if "app_page" in metafunc.fixturenames:
         pages = routed_pages()
-        metafunc.parametrize("app_page", pages, ids=[p.path for p in pages])
+        metafunc.parametrize("app_page", pages, ids=[p.script for p in pages])
 
 
 def assert_clean(at) -> None:

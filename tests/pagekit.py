@@ -16,11 +16,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import assert_clean, open_page, run, without_help
+from conftest import LAST_KIT, assert_clean, open_page, run, without_help
 from dpcore import report
+from ui.kit import REPORT_BUTTON_KEY
 
 LINK_NOTE = "could not be used"  # in the page kit's note on unusable link values
-REPORT_BUTTON = "page_report_download"  # the page kit's report button, in the header
+REPORT_BUTTON = REPORT_BUTTON_KEY  # the page kit's report button, in the header
 
 
 # ---------------------------------------------------------------------------
@@ -46,7 +47,8 @@ def link_notes(at: AppTest) -> list[str]:
 
 def kit(at: AppTest):
     """What the page gave its page kit for the report: findings, settings, charts, tables."""
-    return at.session_state["_page_kit"]
+    assert LAST_KIT, "no page ended in this test"
+    return LAST_KIT[-1]
 
 
 def query_id(value) -> str | None:

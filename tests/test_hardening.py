@@ -41,11 +41,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
-import widgets
 from conftest import APP_PATH, REPO_ROOT, assert_clean, routed_pages
+from ui import links, registry
 from dpcore import simulation
 
-PAGES = {p.path: p.title for p in routed_pages()}
+PAGES = {p.script: p.title for p in routed_pages()}
 SECONDS_PER_UNIT = 1e-7  # a pinned machine speed: the caps' messages do not depend on load
 
 # Pages whose open tab is bound to a session-state key (only that tab runs).
@@ -60,7 +60,7 @@ CHEAP_QUERY = {
 }
 # Pages whose widgets are moved all together (first all to the minimum, then all to the
 # maximum) instead of one at a time: each of their runs simulates.
-TOGETHER = {"views/planner.py", "views/test_calibration.py"}
+TOGETHER = {"views/planner.py", "views/calibration.py"}
 # Buttons are not clicked by the generic test, except form submit buttons with every
 # setting at its minimum (the cheapest run); these long runs never are (their caps are
 # tested below).
@@ -279,11 +279,14 @@ def open_tab(at: AppTest, path: str, label: str) -> AppTest:
 def start(path: str, query: dict[str, str] | None = None) -> AppTest:
     """A new session arriving at ``path`` with ``query`` in its URL, as a link opens it.
 
-    Straight to the page (no run of the home page first): every page must work as the
-    first page of a session. A tab key in ``query`` opens that tab on arrival."""
+    The static home page runs first (it holds no state): AppTest finds a page with a URL
+    path of its own (the calibration page's) only after a first run. A tab key in ``query``
+    opens that tab on arrival."""
     at = AppTest.from_file(str(APP_PATH), default_timeout=60)
     if _COMPONENTS and hasattr(at, "_bidi_component_manager"):
         at._bidi_component_manager = _COMPONENTS[0]  # not a scan of every package again
+    if path != registry.HOME.script:
+        at.run()
     for key, value in {**CHEAP_QUERY.get(path, {}), **(query or {})}.items():
         at.query_params[key] = value
     at.switch_page(path)
@@ -576,7 +579,7 @@ LDP = "views/ldp.py"
 @pytest.mark.parametrize("k", ["1", "0", "87", "x"])
 def test_ldp_k_out_of_range_from_the_url(k):
     """k = 1 cannot be set on the slider (2 … 86); a URL value out of range is not used."""
-    at = start(LDP, {"ldp_source": widgets.POPULATION_AGE_LABELS["korea"], "ldp_k": k})
+    at = start(LDP, {"ldp_source": links.POPULATION_AGE_LABELS["korea"], "ldp_k": k})
     assert_page_ok(at, PAGES[LDP])
     shown = int({m.label: m.value for m in at.metric}["Categories k"])
     assert 2 <= shown <= 86
@@ -802,7 +805,7 @@ def test_bad_uploads_give_plain_errors_and_the_page_recovers(path, kind):
 # 4. resource safety
 # ---------------------------------------------------------------------------
 
-UI_FILES = sorted([REPO_ROOT / "app.py", REPO_ROOT / "widgets.py",
+UI_FILES = sorted([REPO_ROOT / "app.py", *(REPO_ROOT / "ui").glob("*.py"),
                    *(REPO_ROOT / "views").glob("*.py")])
 
 
@@ -849,7 +852,7 @@ def test_no_unsafe_html():
 
 
 def test_uploads_are_read_in_memory_only():
-    """Files are read with getvalue() in widgets.py; no page or widget writes a file."""
+    """Files are read with getvalue() in ui/sources.py; no page or widget writes a file."""
     uploaders = []
     for path in UI_FILES:
         tree, calls = _calls(path)
@@ -864,8 +867,8 @@ def test_uploads_are_read_in_memory_only():
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
                 assert "tempfile" not in names and "shutil" not in names, path
-    assert uploaders and all(u.startswith("widgets.py") for u in uploaders), uploaders
-    assert "file.getvalue()" in (REPO_ROOT / "widgets.py").read_text("utf-8")
+    assert uploaders and all(u.startswith("ui/sources.py") for u in uploaders), uploaders
+    assert "file.getvalue()" in (REPO_ROOT / "ui" / "sources.py").read_text("utf-8")
 
 
 def test_server_settings():
@@ -882,7 +885,7 @@ TOO_LONG = "would take about"
 
 
 def test_calibration_refuses_an_oversize_run_with_its_time():
-    path = "views/test_calibration.py"
+    path = "views/calibration.py"
     at = start(path)
     option(at.select_slider(key="cal_reps"), "1,000")
     option(at.select_slider(key="cal_boot"), "1,000")

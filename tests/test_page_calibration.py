@@ -1,4 +1,4 @@
-"""AppTest tests of the page "Test calibration" (views/test_calibration.py).
+"""AppTest tests of the page "Test calibration" (views/calibration.py).
 
 The page is driven through its widgets by key (keys from the page and from
 widgets.py): the null distributions (Figures 2-3), the live rejection-rate
@@ -27,13 +27,13 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import widgets
+from ui import controls
 from conftest import APP_PATH, REPO_ROOT, assert_clean, open_page, run
 from dpcore import datasets, simulation, study
-from pagekit import (assert_report_page, assert_reset_note, errors, every_control_with_help,
+from pagekit import (kit as ended_kit, assert_report_page, assert_reset_note, errors, every_control_with_help,
                      link_notes, metrics, query_id)
 
-PAGE = "views/test_calibration.py"
+PAGE = "views/calibration.py"
 TITLE = "Test calibration"
 SUBMIT = "FormSubmitter:cal_form-Run simulation"
 RESULTS_PATH = REPO_ROOT / "dpcore" / "data" / study.RESULTS_FILE
@@ -128,7 +128,7 @@ def test_default_view():
     assert at.number_input(key="cal_n").value == 5050
     assert at.select_slider(key="cal_alpha").value == 0.5
     assert at.select_slider(key="cal_reps_null").value == 1000
-    assert at.number_input(key="cal_seed").value == widgets.DEFAULT_SEED
+    assert at.number_input(key="cal_seed").value == controls.DEFAULT_SEED
     shown = metrics(at)
     assert set(shown) == METRICS, shown
     assert shown[DF] == "19"
@@ -539,7 +539,7 @@ def test_every_control_has_help(synthetic_study):
 
 def test_report_holds_the_type_i_error_verdicts(synthetic_study, deferred):
     at = start()
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     null, boot, naive, *study_findings = kit.findings
     shown = metrics(at)
     assert null.startswith("Null distributions (Uniform, M = 20, N = 5,050, α = 0.5)")
@@ -552,7 +552,7 @@ def test_report_holds_the_type_i_error_verdicts(synthetic_study, deferred):
     assert naive.startswith("Korea vs Korea (type-I error): the naive χ² test's type-I error")
     assert naive.endswith("the test does not hold its level.")
     assert [f.split(":")[0] for f in study_findings] == ["Full-scale study, Korea vs Korea"] * 2
-    assert kit.parameters["Simulation: seed"] == str(widgets.DEFAULT_SEED)
+    assert kit.parameters["Simulation: seed"] == str(controls.DEFAULT_SEED)
     assert kit.parameters["Null distributions: bins M"] == "20"
     assert len(kit.figures) == 3 and len(kit.tables) == 2
     page = deferred[REPORT_FILE]()
@@ -564,7 +564,7 @@ def test_report_of_a_power_run(deferred):
     at = start()
     set_small_run(at)
     submit(at)
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     power = [f for f in kit.findings if f.startswith("Korea vs USA (large effect)")]
     assert len(power) == 2
     assert "the parametric bootstrap test's power is " in power[0]

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import assert_clean, run, without_help
 from dpcore import audit, fdp
-from pagekit import (TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
+from pagekit import (kit, TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
                      assert_values, assert_widgets_keyed_with_help, kit, metrics, query_id,
                      seen_kinds, set_by_hand, shown, widget)
 

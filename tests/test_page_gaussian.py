@@ -20,10 +20,10 @@ import pytest
 from streamlit.runtime import media_file_manager
 from streamlit.testing.v1 import AppTest
 
-import widgets
+from ui import sources
 from conftest import APP_PATH, assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets, fdp, gaussian
-from pagekit import assert_only_bad_value_reset, assert_values, set_by_hand, shown
+from pagekit import assert_only_bad_value_reset, kit, assert_values, set_by_hand, shown
 
 PAGE = "views/gaussian.py"
 TITLE = "Gaussian mechanism"
@@ -722,7 +722,7 @@ LINKED = {
     "release a histogram": (RELEASE, [
         ("gauss_solve", "segmented_control", "delta", "δ"),
         ("gauss_query", "radio", "histogram", "a histogram"),
-        ("gauss_width", "radio", 10, widgets.AGE_BINNINGS[10]),
+        ("gauss_width", "radio", 10, sources.AGE_BINNINGS[10]),
         ("gauss_neighbours", "radio", "histogram_replace", "replace one person (Δ = √2)"),
         ("gauss_seed", "number_input", 3, "3")]),
     "σ table": (TABLE, [("gauss_sens", "number_input", 85.0, "85")]),
@@ -744,10 +744,6 @@ DOWNLOADS = {
 }
 REPORT_FILE = "gaussian_mechanism_report.html"
 LINK_NOTE = "could not be used"
-
-
-def kit(at: AppTest):
-    return at.session_state["_page_kit"]
 
 
 def link_notes(at: AppTest) -> list[str]:

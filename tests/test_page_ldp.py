@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import widgets
+from ui import format as fmt
 from conftest import assert_clean, run, upload_file
 from dpcore import datasets, figures, ldp
-from pagekit import (TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
+from pagekit import (kit, TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
                      assert_stopped_page_keeps_link_and_report, assert_upload_controls_have_help,
                      assert_widgets_keyed_with_help, errors, kit, kit_report, metrics,
                      open_linked, plain_error, query_id, warnings)
@@ -606,7 +606,7 @@ def test_every_control_has_help():
     assert_upload_controls_have_help(at, "ldp_source", seen)
 
 
-fmt_big = widgets.fmt_big  # the page's number format
+fmt_big = fmt.fmt_big  # the page's number format
 
 
 def test_the_report_gets_findings_settings_charts_and_tables():

@@ -22,10 +22,10 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import widgets
+from ui import controls, sources
 from conftest import run
 from dpcore import datasets, planner, simulation
-from pagekit import (KEYED_KINDS, TabbedPage, assert_report_page, assert_reset_note,
+from pagekit import (kit as ended_kit, KEYED_KINDS, TabbedPage, assert_report_page, assert_reset_note,
                      assert_widgets_keyed_with_help, errors, every_control_with_help, link_notes,
                      metrics, plain_error, query_id)
 
@@ -34,7 +34,7 @@ TITLE = "Privacy–utility planner"
 DATA, PRIVACY, FRONTIER, REPORT = TABS = ("How much data?", "How much privacy?", "Frontier",
                                           "Report")
 FAST = {"plan_reps": "50", "plan_boot": "50"}
-SEED = widgets.DEFAULT_SEED
+SEED = controls.DEFAULT_SEED
 N_NEEDED, N_INTERVAL = "N needed per group", "Monte Carlo interval for N"
 ALPHA_NEEDED, ALPHA_INTERVAL = "Strongest privacy α", "Monte Carlo interval for α"
 TV = "Effect size: total-variation distance"
@@ -379,7 +379,7 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert {b.key for b in at.download_button} == {
         "page_report_download", "plan_fig_dist_csv", "plan_fig_dist_html",
         "plan_fig_frontier_csv", "plan_fig_frontier_html", "plan_frontier_table_csv"}
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     assert kit.findings == [frontier_sentence(table, 0.8), warning]
     assert [name for name, _ in kit.tables] == ["The frontier"]
     # Other settings: the last frontier is shown with a note until it is run again.
@@ -425,7 +425,7 @@ def test_report_download_builds_the_html_report(deferred):
     for sentence in findings:
         assert sentence in text
     # One report: the page kit's, from the header's button and from this tab's.
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     assert kit.findings == findings
     assert kit.parameters["Comparison"] == "Korea central vs Korea noncentral"
     assert kit.parameters["Seed"] == str(SEED)
@@ -462,7 +462,7 @@ def test_report_includes_the_frontier_once_computed(deferred):
     html_ = tab_report(deferred)
     assert "The privacy-utility frontier" in html_ and "does not hold its 5% level" in html_
     assert html_.count("<table") == 4
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     assert len(kit.findings) == 4 and len(kit.figures) == 4 and len(kit.tables) == 3
 
 
@@ -475,7 +475,7 @@ def test_report_includes_the_frontier_once_computed(deferred):
 TWO = {
     "plan_a": ("selectbox", "usa", "USA"),
     "plan_b": ("selectbox", "korea", "Korea"),
-    "plan_width": ("radio", 5, widgets.AGE_BINNINGS[5]),
+    "plan_width": ("radio", 5, sources.AGE_BINNINGS[5]),
     "plan_level": ("select_slider", 0.1, "10%"),
     "plan_power": ("select_slider", 0.7, "70%"),
     "plan_alpha": ("select_slider", 0.05, "0.05"),
@@ -543,7 +543,7 @@ def test_a_link_reproduces_the_view(name):
         assert by_hand.session_state["plan_frontier"]["table"].equals(
             at.session_state["plan_frontier"]["table"])
     assert metrics(by_hand) == from_link
-    assert by_hand.session_state["_page_kit"].findings == at.session_state["_page_kit"].findings
+    assert ended_kit(by_hand).findings == ended_kit(at).findings
 
 
 @pytest.mark.parametrize("query", [

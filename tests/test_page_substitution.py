@@ -21,11 +21,12 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import widgets
+from ui import links
+from ui import format as fmt
 from conftest import assert_clean, run, upload_file
 from dpcore import datasets, figures
 from dpcore import substitution as rs
-from pagekit import (TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
+from pagekit import (kit, TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
                      assert_stopped_page_keeps_link_and_report, assert_upload_controls_have_help,
                      assert_widgets_keyed_with_help, errors, kit, kit_report, metrics,
                      open_linked, plain_error, query_id, warnings)
@@ -107,7 +108,7 @@ def test_default_view_on_every_tab():
     assert at.slider(key="rs_N_slider").value == N and at.slider(key="rs_l_slider").value == L
     assert at.select_slider(key="rs_n").value == RECORDS
     assert at.select_slider(key="rs_gamma").value == GAMMA
-    assert at.select_slider(key="rs_gamma").options == [widgets.fmt_number(g) for g in GAMMA_GRID]
+    assert at.select_slider(key="rs_gamma").options == [fmt.fmt_number(g) for g in GAMMA_GRID]
     assert at.select_slider(key="rs_reps").value == REPS
     shown = metrics(at)
     m = rs.gamma_diagonal_matrix(N, GAMMA)
@@ -362,11 +363,11 @@ def test_bad_upload_shows_plain_error(data, kind, fragment):
 
 @pytest.mark.parametrize(("gamma", "l", "n_cat"), [(10.0, 2, 50), (1.1, 30, 40), (1000.0, 4, 7)])
 def test_privacy_matches_dpcore(gamma, l, n_cat):
-    at = start(PRIVACY, {"rs_gamma": widgets.fmt_number(gamma), "rs_l": str(l),
+    at = start(PRIVACY, {"rs_gamma": fmt.fmt_number(gamma), "rs_l": str(l),
                          "rs_N": str(n_cat)})
     assert not errors(at)
     shown = metrics(at)
-    assert shown["γ-amplification"] == widgets.fmt_number(gamma)
+    assert shown["γ-amplification"] == fmt.fmt_number(gamma)
     assert shown["ε = ln γ"] == fmt4(math.log(gamma))
     assert shown["Condition number of M"] == fmt4(1 + n_cat / (gamma - 1))
     assert shown["Source's bound γ^l: ε = l × ln γ"] == fmt4(l * math.log(gamma))
@@ -414,7 +415,7 @@ def test_links_to_the_ldp_and_fdp_pages(query, eps, k, gamma, n_cat):
     assert ldp_params == expected
     fdp_params = parse_qs(fdp_link.proto.query_string)
     assert fdp_params == {"fdp_tab": ["Trade-off curves"], "fdp_show_krr": ["false"],
-                          "fdp_show_rs": ["true"], "fdp_rs_gamma": [widgets.fmt_number(gamma)],
+                          "fdp_show_rs": ["true"], "fdp_rs_gamma": [fmt.fmt_number(gamma)],
                           "fdp_rs_n": [str(n_cat)]}
     if n_cat != int(query.get("rs_N", n_cat)):
         assert any("stops at 100" in c.value for c in at.caption)
@@ -433,14 +434,14 @@ def test_links_to_the_ldp_and_fdp_pages(query, eps, k, gamma, n_cat):
 def test_linked_grids_are_the_target_pages_grids():
     ldp_at = open_linked("views/ldp.py", {})
     assert ldp_at.select_slider(key="ldp_eps").options == \
-        [widgets.fmt_number(e) for e in widgets.LDP_EPS_GRID]
+        [fmt.fmt_number(e) for e in links.LdpParams.EPS_GRID]
     fdp_at = open_linked("views/fdp.py", {"fdp_show_rs": ["true"],
                                          "fdp_tab": ["Trade-off curves"]})
     assert fdp_at.select_slider(key="fdp_rs_gamma").options == \
-        [widgets.fmt_number(g) for g in widgets.FDP_RS_GAMMA_GRID]
+        [fmt.fmt_number(g) for g in links.FdpParams.RS_GAMMA_GRID]
     assert [o for o in fdp_at.select_slider(key="fdp_krr_eps").options if o != "0"] == \
-        [widgets.fmt_number(e) for e in widgets.FDP_KRR_EPS_GRID]  # ε = 0 is never linked
-    assert fdp_at.slider(key="fdp_rs_n").max == widgets.FDP_K_MAX
+        [fmt.fmt_number(e) for e in links.FdpParams.KRR_EPS_GRID]  # ε = 0 is never linked
+    assert fdp_at.slider(key="fdp_rs_n").max == links.FdpParams.K_MAX
 
 
 # ---------------------------------------------------------------------------
@@ -474,7 +475,7 @@ def test_paper_grid_button_runs_and_keeps_its_result():
     # Its CSV download (the page kit's) and the report get the full table.
     assert [d for d in at.get("download_button") if d.key == "rs_grid_table_csv"]
     name = f"The source's grid, R = 10, seed {SEED}"
-    [full] = [t for n, t in at.session_state["_page_kit"].tables if n == name]
+    [full] = [t for n, t in kit(at).tables if n == name]
     pd.testing.assert_frame_equal(full.reset_index(drop=True), expected.reset_index(drop=True))
     # Kept: another tab and back shows it again, without pressing the button.
     results = at.session_state["rs_grid_results"]

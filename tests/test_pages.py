@@ -15,9 +15,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import widgets
+from ui import sources
 from conftest import REPO_ROOT, assert_clean, open_page, routed_pages, run
-from pagekit import (assert_report_page, assert_reset_note, errors, every_control_with_help,
+from pagekit import (kit as ended_kit, assert_report_page, assert_reset_note, errors, every_control_with_help,
                      link_notes, metrics, query_id)
 
 PAGE = "views/compare_histograms.py"
@@ -93,7 +93,7 @@ def test_app_routes_every_page_file():
     """app.py's page list is what the smoke test runs; no page file is left unrouted."""
     pages = routed_pages()
     assert pages, "no st.Page(...) found in app.py"
-    paths = [p.path for p in pages]
+    paths = [p.script for p in pages]
     assert len(paths) == len(set(paths)), paths
     assert sum(p.default for p in pages) <= 1
     for path in paths:
@@ -110,7 +110,7 @@ def test_app_routes_every_page_file():
 
 
 def test_page_smoke(app_page):
-    at = open_page(app_page.path, None)
+    at = open_page(app_page.script, None)
     assert not at.error, errors(at)
     assert at.main.children, "the page shows nothing"
     if app_page.title is not None and at.title:
@@ -317,7 +317,7 @@ def upload_both(data: bytes, *, a: str = "upload", b: str = "upload",
 def assert_controls_remain(at: AppTest) -> None:
     """After a bad file every control is still there, the problem is shown below them."""
     assert at.selectbox(key="cmp_a").value == "upload"
-    assert at.selectbox(key="cmp_b").value in widgets.SOURCE_LABELS
+    assert at.selectbox(key="cmp_b").value in sources.SOURCE_LABELS
     assert at.file_uploader(key="cmp_file").label.startswith("CSV file")
     assert at.radio(key="cmp_file_kind").value in ("counts", "values")
     for key in ("cmp_n", "cmp_alpha_a", "cmp_alpha_b", "cmp_boot"):
@@ -466,9 +466,9 @@ def test_url_query_parameters_restore_the_view():
 # groups radio is shown when a population is chosen, the bins slider when none is.
 LINKS = {
     "population_and_shape": {
-        "cmp_a": ("usa", widgets.SOURCE_LABELS["usa"]),
-        "cmp_b": ("normal", widgets.SOURCE_LABELS["normal"]),
-        "cmp_width": (10, widgets.AGE_BINNINGS[10]),
+        "cmp_a": ("usa", sources.SOURCE_LABELS["usa"]),
+        "cmp_b": ("normal", sources.SOURCE_LABELS["normal"]),
+        "cmp_width": (10, sources.AGE_BINNINGS[10]),
         "cmp_n": (2000, "2,000"),
         "cmp_n_sep": (True, "true"),
         "cmp_n_b": (5000, "5,000"),
@@ -479,8 +479,8 @@ LINKS = {
         "cmp_zoom": (True, "true"),
     },
     "two_shapes": {
-        "cmp_a": ("increasing", widgets.SOURCE_LABELS["increasing"]),
-        "cmp_b": ("uniform", widgets.SOURCE_LABELS["uniform"]),
+        "cmp_a": ("increasing", sources.SOURCE_LABELS["increasing"]),
+        "cmp_b": ("uniform", sources.SOURCE_LABELS["uniform"]),
         "cmp_m": (12, "12"),
         "cmp_n": (1000, "1,000"),
         "cmp_alpha_a": (1.0, "1"),
@@ -539,8 +539,8 @@ def test_bad_url_query_parameters_are_ignored(query):
 
 
 def test_bad_link_value_beside_good_ones():
-    at = start({"cmp_m": "7000", "cmp_a": widgets.SOURCE_LABELS["uniform"],
-                "cmp_b": widgets.SOURCE_LABELS["normal"], "cmp_n_sep": "maybe", "cmp_seed": "9"})
+    at = start({"cmp_m": "7000", "cmp_a": sources.SOURCE_LABELS["uniform"],
+                "cmp_b": sources.SOURCE_LABELS["normal"], "cmp_n_sep": "maybe", "cmp_seed": "9"})
     [note] = link_notes(at)
     assert ": cmp_m, cmp_n_sep." in note
     assert at.slider(key="cmp_m").value == 20
@@ -570,7 +570,7 @@ def test_report_holds_the_verdict_settings_charts_and_tables(deferred):
     at = start({"cmp_n": "1,000", "cmp_seed": "5"})
     shown = assert_full_result(at)
     [verdict] = [v.value for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     assert kit.findings[0] == verdict.replace("**", "")
     assert f"gives p = {shown[NAIVE]} " in kit.findings[1]
     assert kit.parameters["People N in A"] == "1,000" and kit.parameters["Seed"] == "5"
@@ -590,13 +590,13 @@ def test_report_holds_the_verdict_settings_charts_and_tables(deferred):
 
 
 def test_report_of_a_degenerate_bootstrap_says_so(deferred):
-    at = start({"cmp_a": widgets.SOURCE_LABELS["uniform"],
-                "cmp_b": widgets.SOURCE_LABELS["uniform"], "cmp_m": "2", "cmp_n": "1,000",
+    at = start({"cmp_a": sources.SOURCE_LABELS["uniform"],
+                "cmp_b": sources.SOURCE_LABELS["uniform"], "cmp_m": "2", "cmp_n": "1,000",
                 "cmp_alpha_a": "0.001", "cmp_alpha_b": "0.001", "cmp_seed": "0"})
     if BOOT in metrics(at):
         pytest.skip("this seed is not degenerate")
     _assert_degenerate(at)
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     assert kit.findings[0].startswith("The parametric bootstrap test cannot be run")
     assert len(kit.figures) == 2
     assert "cannot be run" in deferred[REPORT_FILE]()
@@ -604,7 +604,7 @@ def test_report_of_a_degenerate_bootstrap_says_so(deferred):
 
 def test_waiting_for_a_file_still_ends_the_page():
     """No file yet: the page stops early, with its report button and link note."""
-    at = start({"cmp_a": widgets.SOURCE_LABELS["upload"], "cmp_seed": "x"})
+    at = start({"cmp_a": sources.SOURCE_LABELS["upload"], "cmp_seed": "x"})
     assert any("Upload a CSV file" in i.value for i in at.info)
     [note] = link_notes(at)
     assert "cmp_seed" in note

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-import widgets
+from ui import controls, sources
+from ui.kit import page_header
 from dpcore import figures, histogram, homogeneity, simulation
 from dpcore.homogeneity import Comparison
 
@@ -21,7 +22,7 @@ def machine_speed() -> float:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def run_comparison(pair: widgets.PairInput, n_a, n_b, alpha_a, alpha_b, n_boot, seed) -> Comparison:
+def run_comparison(pair: sources.PairInput, n_a, n_b, alpha_a, alpha_b, n_boot, seed) -> Comparison:
     if pair.private:
         return homogeneity.release_and_test(
             pair.a.values, pair.b.values, alpha_a, alpha_b, n_boot=n_boot, private=True, rng=seed
@@ -33,7 +34,7 @@ def run_comparison(pair: widgets.PairInput, n_a, n_b, alpha_a, alpha_b, n_boot, 
     )
 
 
-widgets.page_header(TITLE)
+kit = page_header(TITLE)
 st.markdown(
     "Two histograms are released with differential privacy: Laplace noise is added to every "
     "count and negative results are set to 0. Are the two populations behind them the same? "
@@ -43,34 +44,34 @@ st.markdown(
 )
 
 with st.container(border=True):
-    pair = widgets.histogram_pair_control(key="cmp")
+    pair = sources.histogram_pair_control(key="cmp")
     c1, c2, c3 = st.columns(3)
     with c1:
         n_a = n_b = None
         if pair.sampled:
-            n_a = widgets.sample_size_slider("Sample size N (people per histogram)", key="cmp_n",
+            n_a = controls.sample_size_slider("Sample size N (people per histogram)", key="cmp_n",
                                              default=10_000)
             if st.checkbox("Different N for B", key="cmp_n_sep", bind="query-params",
                            help="Draw histogram B with its own sample size N (the paper's "
                            "Figure 11); otherwise A and B have the same N."):
-                n_b = widgets.sample_size_slider("Sample size N for B", key="cmp_n_b",
+                n_b = controls.sample_size_slider("Sample size N for B", key="cmp_n_b",
                                                  default=n_a)
             else:
                 n_b = n_a
         else:
             st.caption("Both histograms are used as uploaded; no sampling.")
     with c2:
-        alpha_a = widgets.alpha_slider("Privacy level α₁ (histogram A)", key="cmp_alpha_a")
-        alpha_b = widgets.alpha_slider("Privacy level α₂ (histogram B)", key="cmp_alpha_b")
+        alpha_a = controls.alpha_slider("Privacy level α₁ (histogram A)", key="cmp_alpha_a")
+        alpha_b = controls.alpha_slider("Privacy level α₂ (histogram B)", key="cmp_alpha_b")
     with c3:
-        n_boot = widgets.log_slider(
-            "Bootstrap replicates B", widgets.BOOT_GRID, default=1000, key="cmp_boot",
+        n_boot = controls.log_slider(
+            "Bootstrap replicates B", controls.BOOT_GRID, default=1000, key="cmp_boot",
             help="Number of null histograms simulated by the parametric bootstrap. More "
             "replicates give a more precise p-value (its standard error is at most 0.5/√B).",
         )
-        seed = widgets.seed_control("cmp_seed")
+        seed = controls.seed_control("cmp_seed")
 
-pair.stop_if_unusable()
+pair.stop_if_unusable(kit)
 m = len(pair.labels)
 if n_boot * m > MAX_BOOT_CELLS:
     wanted, n_boot = n_boot, max(10, MAX_BOOT_CELLS // m)
@@ -78,18 +79,18 @@ if n_boot * m > MAX_BOOT_CELLS:
     st.info(f"With M = {m:,} bins the bootstrap is limited to B = {n_boot:,} replicates "
             f"to keep the page responsive: B = {wanted:,} would take about {seconds:,.0f} s "
             "here.", icon=":material/speed:")
-    widgets.report_note(f"With M = {m:,} bins the bootstrap was limited to B = {n_boot:,} "
+    kit.note(f"With M = {m:,} bins the bootstrap was limited to B = {n_boot:,} "
                         "replicates to keep the page responsive.")
 
 try:
     result = run_comparison(pair, n_a, n_b, alpha_a, alpha_b, n_boot, seed)
 except ValueError as exc:
-    widgets.show_error(f"The comparison cannot be computed: {exc}")
+    kit.fail(f"The comparison cannot be computed: {exc}")
 
 boot = result.bootstrap
 
 
-def people(side: widgets.SideInput, n) -> str:
+def people(side: sources.SideInput, n) -> str:
     """The N of one histogram in words, for the report's settings."""
     if pair.private:
         return "unknown (already private counts)"
@@ -98,7 +99,7 @@ def people(side: widgets.SideInput, n) -> str:
     return f"{n:,}"
 
 
-widgets.settings({
+kit.settings({
     "Histogram A": pair.a.name, "Histogram B": pair.b.name, "Bins M": f"{m:,}",
     "People N in A": people(pair.a, n_a), "People N in B": people(pair.b, n_b),
     "Privacy level α₁ (A)": f"{alpha_a:g}", "Privacy level α₂ (B)": f"{alpha_b:g}",
@@ -108,8 +109,8 @@ widgets.settings({
 
 # --- Verdict -----------------------------------------------------------------
 if boot is None:
-    widgets.error(f"The bootstrap test cannot be run on these histograms. {result.bootstrap_error}")
-    widgets.finding(f"The parametric bootstrap test cannot be run on these histograms: "
+    kit.error(f"The bootstrap test cannot be run on these histograms. {result.bootstrap_error}")
+    kit.finding(f"The parametric bootstrap test cannot be run on these histograms: "
                     f"{result.bootstrap_error}")
 else:
     finds = boot.pvalue < LEVEL
@@ -119,8 +120,8 @@ else:
         f"p = {boot.pvalue:.3g} from {boot.n_boot:,} bootstrap replicates."
     )
     (st.success if not finds else st.warning)(verdict, icon=":material/balance:")
-    widgets.finding(verdict.replace("**", ""))
-widgets.finding(
+    kit.finding(verdict.replace("**", ""))
+kit.finding(
     f"The naive χ² test, which treats the noisy counts as exact, gives p = "
     f"{result.naive.pvalue:.3g} (χ² = {result.naive.statistic:,.1f}, df = {result.naive.df}); "
     "on private histograms it rejects far more often than its level, so it is shown for "
@@ -140,7 +141,7 @@ for label, alpha, orig, n_hat in (
             "use wider bins.",
             icon=":material/blur_on:",
         )
-        widgets.report_note(
+        kit.note(
             f"Histogram {label} is mostly noise: at α = {alpha:g} the noise on each count has "
             f"standard deviation {noise:,.0f}, more than the average count per bin "
             f"({mean_count:,.1f}); N̂ and both tests are unreliable here.")
@@ -166,7 +167,7 @@ for col, label, n_hat, orig in (
 
 # --- Histograms ----------------------------------------------------------------
 st.subheader("Original and private histograms")
-widgets.chart(
+kit.chart(
     figures.histograms_figure(
         pair.labels, result.private1, result.private2,
         original_a=result.original1, original_b=result.original2,
@@ -180,7 +181,7 @@ left, right = st.columns(2)
 with left:
     st.subheader("Bootstrap null distribution")
     if boot is not None:
-        widgets.chart(
+        kit.chart(
             figures.null_distribution_figure(
                 boot.null_distribution, boot.statistic, boot.critical_value(LEVEL),
                 df=result.naive.df, level=LEVEL,
@@ -199,7 +200,7 @@ with right:
     zoom = st.toggle("Zoom on small counts, where debiasing acts", key="cmp_zoom",
                      bind="query-params",
                      help="Show C up to 3 k(α), as the paper's Figure 4, instead of every count.")
-    widgets.chart(
+    kit.chart(
         figures.debias_figure(
             alpha_a, alpha_b, result.private1, result.private2,
             result.estimate.c1_tilde, result.estimate.c2_tilde, name_a="A", name_b="B",
@@ -218,7 +219,7 @@ st.subheader("The numbers")
 t1, t2 = st.columns([2, 1])
 with t1:
     per_bin = result.histogram_table(pair.labels).reset_index()
-    widgets.table(per_bin, key="cmp_table_hist", name="Counts per bin", hide_index=True,
+    kit.table(per_bin, key="cmp_table_hist", name="Counts per bin", hide_index=True,
                   column_config={col: st.column_config.NumberColumn(
                       format="%.4f" if col == "p0_hat" else
                       "%.0f" if col.startswith("original") else "%.1f")
@@ -228,11 +229,11 @@ with t1:
                "difference'.")
 with t2:
     summary = result.summary_table()
-    widgets.table(summary.assign(value=[f"{v:,.0f}" if float(v).is_integer() else f"{v:.4g}"
+    kit.table(summary.assign(value=[f"{v:,.0f}" if float(v).is_integer() else f"{v:.4g}"
                                         for v in summary["value"]]),
                   csv=summary, key="cmp_table_results", name="Tests and estimates",
                   hide_index=True)
-widgets.report_note(
+kit.note(
     "The parametric bootstrap test of Son, Park & Jung (2022, Algorithm 1) refers the "
     "statistic T to B histograms simulated under 'no difference' with the same noise; its "
     "p-value has a Monte Carlo standard error of at most 0.5/√B. The naive χ² test refers T to "
@@ -280,4 +281,4 @@ with st.expander("How it works: the mechanism, the estimators and the test", exp
     )
     st.latex(r"p = \frac{1}{B}\sum_{b=1}^{B} I(T_b > T)")
 
-widgets.page_footer()
+kit.end()

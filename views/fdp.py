@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import widgets
+from ui import controls
+from ui import format as fmt
+from ui.kit import page_header
 from dpcore import audit, fdp, figures
 from dpcore.figures import FDP_COLORS
 
@@ -37,7 +39,7 @@ def fmt_delta(v: float) -> str:
         return "0"
     if v >= 0.001:
         return f"{v:g}"
-    text = widgets.times_ten(v, 0)
+    text = fmt.times_ten(v, 0)
     return text.removeprefix("1·")  # 10⁻⁵, not 1·10⁻⁵
 
 
@@ -55,7 +57,7 @@ def fmt_value(v: float, digits: int = 4) -> str:
     return "∞" if np.isinf(v) else f"{v:.{digits}g}"
 
 
-def select(label, grid, *, default, key, help, fmt=widgets.fmt_number, disabled=False):
+def select(label, grid, *, default, key, help, fmt=fmt.fmt_number, disabled=False):
     return st.select_slider(label, options=grid, value=default, format_func=fmt, key=key,
                             help=help, bind="query-params", disabled=disabled)
 
@@ -106,11 +108,11 @@ def attacker_test(family: str, mu: float) -> None:
     with left:
         names = (("N(0, 1): output on D", f"N({mu:g}, 1): output on D′") if gaussian
                  else ("Lap(0, 1): output on D", f"Lap({mu:g}, 1): output on D′"))
-        widgets.chart(figures.attacker_test_figure(xs, pdf0, pdf1, t, alpha=alpha_t,
+        kit.chart(figures.attacker_test_figure(xs, pdf0, pdf1, t, alpha=alpha_t,
                                                    beta=beta_t, names=names),
                       key="fdp_fig_test", name="The attacker's threshold test")
     with right:
-        widgets.chart(
+        kit.chart(
             figures.tradeoff_figure(
                 [(curve1_name, ALPHA, curve1, FDP_COLORS["gdp" if gaussian else "laplace"],
                   "solid")],
@@ -118,8 +120,8 @@ def attacker_test(family: str, mu: float) -> None:
             ),
             key="fdp_fig_test_curve", name="The test's point on the trade-off curve",
         )
-    widgets.settings({"attacker's threshold t": f"{t:g}"})
-    widgets.finding(
+    kit.settings({"attacker's threshold t": f"{t:g}"})
+    kit.finding(
         f"The attacker who accuses when the output exceeds t = {t:g} wrongly accuses with "
         f"probability α = {alpha_t:.4f} and misses with probability β = {beta_t:.4f} "
         f"(α + β = {alpha_t + beta_t:.4f}; 1 is a coin flip).")
@@ -154,9 +156,9 @@ def tradeoff_curves() -> None:
         "curves on and off and move their parameters; every curve is computed on "
         f"{ALPHA.size:,} values of α."
     )
-    controls, chart = st.columns([2, 3])
+    left, chart = st.columns([2, 3])
     curves = []  # dicts: name, beta (on ALPHA), vertices (polygons), gauss_mu, color, dash
-    with controls:
+    with left:
         with st.container(border=True):
             on = st.toggle("G_μ (Gaussian DP)", value=True, key="fdp_show_g", bind="query-params",
                            help="The trade-off curve of N(0,1) vs N(μ,1).")
@@ -173,7 +175,7 @@ def tradeoff_curves() -> None:
                            help="The curve of (ε, δ)-differential privacy.")
             e1, e2 = st.columns(2)
             ed_eps = e1.select_slider(
-                "ε of f_ε,δ", EPS_GRID, value=1.0, format_func=widgets.fmt_number,
+                "ε of f_ε,δ", EPS_GRID, value=1.0, format_func=fmt.fmt_number,
                 key="fdp_ed_eps", bind="query-params", disabled=not on,
                 help="(ε, δ)-DP is exactly f_ε,δ-DP.")
             ed_delta = e2.select_slider(
@@ -192,7 +194,7 @@ def tradeoff_curves() -> None:
                            help="Adds N(0, σ²) noise to a query of sensitivity Δ: G_{Δ/σ}.")
             e1, e2 = st.columns(2)
             sigma = e1.select_slider("noise σ", SCALE_GRID, value=1.5,
-                                     format_func=widgets.fmt_number, key="fdp_gauss_sigma",
+                                     format_func=fmt.fmt_number, key="fdp_gauss_sigma",
                                      bind="query-params", disabled=not on,
                                      help="Standard deviation of the Gaussian noise.")
             g_sens = e2.slider("sensitivity Δ", 0.1, 5.0, 1.0, step=0.1, key="fdp_gauss_sens",
@@ -209,7 +211,7 @@ def tradeoff_curves() -> None:
                            help="Adds Lap(b) noise to a query of sensitivity Δ: ε = Δ/b.")
             e1, e2 = st.columns(2)
             lap_b = e1.select_slider("noise scale b", SCALE_GRID, value=1.0,
-                                     format_func=widgets.fmt_number, key="fdp_lap_b",
+                                     format_func=fmt.fmt_number, key="fdp_lap_b",
                                      bind="query-params", disabled=not on,
                                      help="Scale of the Laplace noise (its sd is √2·b).")
             lap_sens = e2.slider("sensitivity Δ", 0.1, 5.0, 1.0, step=0.1, key="fdp_lap_sens",
@@ -227,7 +229,7 @@ def tradeoff_curves() -> None:
                            "otherwise one of the k − 1 others at random.")
             e1, e2 = st.columns(2)
             krr_eps = e1.select_slider("ε of k-RR", KRR_EPS_GRID, value=1.0,
-                                       format_func=widgets.fmt_number, key="fdp_krr_eps",
+                                       format_func=fmt.fmt_number, key="fdp_krr_eps",
                                        bind="query-params", disabled=not on,
                                        help="Its nominal privacy level: k-RR is ε-DP.")
             krr_k = e2.slider("categories k", 2, 100, 4, key="fdp_krr_k", bind="query-params",
@@ -244,7 +246,7 @@ def tradeoff_curves() -> None:
                            "(a γ-diagonal matrix): k-RR with e^ε = γ and k = N.")
             e1, e2 = st.columns(2)
             gamma = e1.select_slider("γ (> 1)", GAMMA_GRID, value=3.0,
-                                     format_func=widgets.fmt_number, key="fdp_rs_gamma",
+                                     format_func=fmt.fmt_number, key="fdp_rs_gamma",
                                      bind="query-params", disabled=not on,
                                      help="Ratio of keeping to substituting probabilities.")
             rs_n = e2.slider("categories N", 2, 100, 10, key="fdp_rs_n", bind="query-params",
@@ -260,8 +262,8 @@ def tradeoff_curves() -> None:
                            help="The truncated Laplace histogram X = max(0, C + Lap(2/α)) of "
                            "the page 'Compare two private histograms'.")
             hist_level = st.select_slider(
-                "Privacy level α of the histogram", widgets.ALPHA_GRID, value=0.5,
-                format_func=widgets.fmt_number, key="fdp_hist_alpha", bind="query-params",
+                "Privacy level α of the histogram", controls.ALPHA_GRID, value=0.5,
+                format_func=fmt.fmt_number, key="fdp_hist_alpha", bind="query-params",
                 disabled=not on,
                 help="Noise Lap(2/α) on every count. Log scale, 0.001 to 10.")
             st.caption(
@@ -291,7 +293,7 @@ def tradeoff_curves() -> None:
         else:
             e1, e2 = t2.columns(2)
             target_eps = e1.select_slider(
-                "target ε*", EPS_GRID, value=1.0, format_func=widgets.fmt_number,
+                "target ε*", EPS_GRID, value=1.0, format_func=fmt.fmt_number,
                 key="fdp_target_eps", bind="query-params",
                 help="A curve meets (ε*, δ*)-DP if it never dips below f_ε*,δ*.")
             target_delta = e2.select_slider(
@@ -328,10 +330,10 @@ def tradeoff_curves() -> None:
         rows.append({"curve": c["name"], "tightest μ": mu_tight,
                      "smallest ε at δ": eps_tight,
                      "meets the target": "no" if fails else "yes"})
-    widgets.settings({"curves shown": "; ".join(c["name"] for c in curves) or "none",
+    kit.settings({"curves shown": "; ".join(c["name"] for c in curves) or "none",
                       "target": target_name, "δ for the table's ε": fmt_delta(table_delta)})
     with chart:
-        widgets.chart(
+        kit.chart(
             figures.tradeoff_figure(
                 [(c["name"], ALPHA, c["beta"], c["color"], c["dash"]) for c in curves],
                 target=(target_name, ALPHA, target_beta), failing=failing, height=780,
@@ -342,15 +344,15 @@ def tradeoff_curves() -> None:
             table = pd.DataFrame(rows)
             meets = [r["curve"] for r in rows if r["meets the target"] == "yes"]
             fails = [r["curve"] for r in rows if r["meets the target"] == "no"]
-            widgets.finding(
+            kit.finding(
                 f"Against the target {target_name}: "
                 + (f"meets it: {'; '.join(meets)}" if meets else "no curve meets it")
                 + (f"; falls below it: {'; '.join(fails)}." if fails else "."))
-            widgets.finding(
+            kit.finding(
                 f"Tightest μ-GDP and smallest ε at δ = {fmt_delta(table_delta)}: "
                 + "; ".join(f"{r['curve']}: μ = {fmt_value(r['tightest μ'])}, "
                             f"ε = {fmt_value(r['smallest ε at δ'])}" for r in rows) + ".")
-            widgets.table(
+            kit.table(
                 table, key="fdp_table", name="Privacy parameters of the curves",
                 hide_index=True,
                 column_config={
@@ -372,7 +374,7 @@ def tradeoff_curves() -> None:
             )
         else:
             st.info("Switch on at least one curve to see its privacy parameters.")
-    widgets.report_note(
+    kit.note(
         f"Every curve is computed on {ALPHA.size:,} values of α. Polygons (f_ε,δ, k-RR, random "
         "substitution) are read at their vertices, exactly; for the Gaussian curves ε is the "
         "exact conversion of μ-GDP (Corollary 2.13). f_ε,δ(α) = max{0, 1 − δ − e^ε α, "
@@ -415,11 +417,11 @@ def group_privacy() -> None:
                      "epsdp": "f_ε,0 (any ε-DP mechanism)"}.get,
         help="A curve that is not Gaussian, to apply Theorem 2.14 to.")
     group_eps = c4.select_slider("ε (one person)", EPS_GRID, value=0.5,
-                                 format_func=widgets.fmt_number, key="fdp_group_eps",
+                                 format_func=fmt.fmt_number, key="fdp_group_eps",
                                  bind="query-params", help="ε of the general curve f.")
     left, right = st.columns(2)
     with left:
-        widgets.chart(figures.tradeoff_figure([
+        kit.chart(figures.tradeoff_figure([
             (f"G_μ, μ = {group_mu:g} (one person)", ALPHA, fdp.gdp_tradeoff(ALPHA, group_mu),
              FDP_COLORS["gdp"], "solid"),
             (f"G_kμ, kμ = {group_k * group_mu:g} (groups of {group_k})", ALPHA,
@@ -441,28 +443,28 @@ def group_privacy() -> None:
             classic_name = f"f_kε,0, kε = {group_k * group_eps:g} (textbook group privacy)"
             color = FDP_COLORS["epsdelta"]
         group_beta = fdp.group_tradeoff(f_one, group_k, ALPHA)
-        widgets.chart(figures.tradeoff_figure([
+        kit.chart(figures.tradeoff_figure([
             (one_name + " (one person)", ALPHA, f_one(ALPHA), color, "solid"),
             (f"1 − (1 − f)^∘{group_k} (groups of {group_k})", ALPHA, group_beta, color, "dash"),
             (classic_name, ALPHA, classic, FDP_COLORS["identity"], "longdash"),
         ], height=520), key="fdp_fig_group_f", name="Group privacy of a general curve")
-        widgets.settings({"group size k": group_k, "μ (one person)": f"{group_mu:g}",
+        kit.settings({"group size k": group_k, "μ (one person)": f"{group_mu:g}",
                           "general curve f": one_name})
-        widgets.finding(
+        kit.finding(
             f"A {group_mu:g}-GDP mechanism protects groups of {group_k} people at "
             f"{group_k * group_mu:g}-GDP (kμ).")
         if group_curve == "laplace":
             gap = float(np.max(np.abs(group_beta - classic)))
             st.caption(f"For the Laplace curve the group bound is exact: it coincides with "
                        f"Lap(0,1) vs Lap(kε,1) (largest difference {gap:.1e}).")
-            widgets.finding(f"For the Laplace curve with ε = {group_eps:g} the group bound "
+            kit.finding(f"For the Laplace curve with ε = {group_eps:g} the group bound "
                             f"of Theorem 2.14 is exact: Lap(0,1) vs Lap({group_k * group_eps:g},1) "
                             f"(largest difference {gap:.1e}).")
         else:
             gap = float(np.max(group_beta - classic))
             st.caption(f"The group curve lies above the textbook kε-DP curve by up to {gap:.3f}: "
                        "Theorem 2.14 gives more than 'ε becomes kε'.")
-            widgets.finding(f"For an {group_eps:g}-DP mechanism, Theorem 2.14's curve for groups "
+            kit.finding(f"For an {group_eps:g}-DP mechanism, Theorem 2.14's curve for groups "
                             f"of {group_k} lies above the textbook {group_k * group_eps:g}-DP "
                             f"curve by up to {gap:.3f}.")
 
@@ -487,7 +489,7 @@ def composition() -> None:
     comp_mu = c2.slider("μ of each (Gaussian DP)", 0.0, 5.0, 0.5, step=0.05, key="fdp_comp_mu",
                         bind="query-params", help="Each release is μ-GDP.")
     comp_eps = c3.select_slider("ε of each (ε-DP)", EPS_GRID, value=0.5,
-                                format_func=widgets.fmt_number, key="fdp_comp_eps",
+                                format_func=fmt.fmt_number, key="fdp_comp_eps",
                                 bind="query-params", help="Each release is ε-DP.")
     total_mu = float(np.sqrt(comp_n) * comp_mu)
     ca, cb = fdp.composition_epsdp(comp_eps, comp_n)
@@ -496,7 +498,7 @@ def composition() -> None:
     clt_beta = fdp.gdp_tradeoff(ALPHA, clt)
     left, right = st.columns(2)
     with left:
-        widgets.chart(figures.tradeoff_figure([
+        kit.chart(figures.tradeoff_figure([
             (f"G_μ, μ = {comp_mu:g} (one)", ALPHA, fdp.gdp_tradeoff(ALPHA, comp_mu),
              FDP_COLORS["gdp"], "solid"),
             (f"G_√n·μ, √n·μ = {total_mu:.3g} (all {comp_n})", ALPHA,
@@ -505,7 +507,7 @@ def composition() -> None:
         st.metric(f"μ of {comp_n} composed {comp_mu:g}-GDP mechanisms", f"{total_mu:.4g}",
                   help="√n·μ, exactly.")
     with right:
-        widgets.chart(figures.tradeoff_figure([
+        kit.chart(figures.tradeoff_figure([
             (f"f_ε,0, ε = {comp_eps:g} (one)", ALPHA, fdp.epsdelta_tradeoff(ALPHA, comp_eps),
              FDP_COLORS["epsdelta"], "solid"),
             (f"exact f_ε,0^⊗{comp_n}", ALPHA, comp_beta, FDP_COLORS["epsdelta"], "dash"),
@@ -524,11 +526,11 @@ def composition() -> None:
                   "shrinks as n grows with √n·ε fixed.")
         st.caption(f"The exact curve: Binomial({comp_n}, q) against Binomial({comp_n}, 1 − q), "
                    "q = 1/(1 + e^ε), the n-fold product of randomised response.")
-    widgets.settings({"number of mechanisms n": comp_n, "μ of each": f"{comp_mu:g}",
+    kit.settings({"number of mechanisms n": comp_n, "μ of each": f"{comp_mu:g}",
                       "ε of each": f"{comp_eps:g}"})
-    widgets.finding(f"{comp_n} mechanisms of {comp_mu:g}-GDP compose to exactly "
+    kit.finding(f"{comp_n} mechanisms of {comp_mu:g}-GDP compose to exactly "
                     f"{total_mu:.4g}-GDP (√n·μ).")
-    widgets.finding(f"{comp_n} mechanisms of {comp_eps:g}-DP compose to a curve close to "
+    kit.finding(f"{comp_n} mechanisms of {comp_eps:g}-DP compose to a curve close to "
                     f"{clt:.4g}-GDP by the central limit theorem (2√n·tanh(ε/2)); the largest "
                     f"gap between the exact curve and the CLT curve is {clt_gap:.3f}.")
 
@@ -558,7 +560,7 @@ def conversions() -> None:
                                                point=(conv_eps, conv_delta))
         if delta_fig.layout.yaxis.type == "log":
             delta_fig.update_yaxes(title_text="δ(ε) (log scale)")
-        widgets.chart(delta_fig, key="fdp_fig_delta", name="Conversion from μ-GDP to (ε, δ)-DP")
+        kit.chart(delta_fig, key="fdp_fig_delta", name="Conversion from μ-GDP to (ε, δ)-DP")
         st.metric(f"δ(ε) at ε = {conv_eps:g} for μ = {conv_mu:g}", f"{conv_delta:.4g}",
                   help="The mechanism is (ε, δ(ε))-DP.")
     with right:
@@ -580,11 +582,11 @@ def conversions() -> None:
             sigma_needed = 1.0 / inv_mu if inv_mu > 0 else float("inf")
             st.caption(f"The Gaussian mechanism with sensitivity 1 needs noise σ ≥ "
                        f"{fmt_value(sigma_needed)} for this.")
-    widgets.settings({"μ": f"{conv_mu:g}", "ε to read off": f"{conv_eps:g}",
+    kit.settings({"μ": f"{conv_mu:g}", "ε to read off": f"{conv_eps:g}",
                       "target ε": f"{inv_eps:g}", "target δ": f"{inv_delta:.3g}"})
-    widgets.finding(f"μ = {conv_mu:g} GDP implies (ε, δ(ε))-DP for every ε, with "
+    kit.finding(f"μ = {conv_mu:g} GDP implies (ε, δ(ε))-DP for every ε, with "
                     f"δ({conv_eps:g}) = {conv_delta:.4g}.")
-    widgets.finding(f"({inv_eps:g}, {inv_delta:.3g})-DP holds for any μ-GDP mechanism with "
+    kit.finding(f"({inv_eps:g}, {inv_delta:.3g})-DP holds for any μ-GDP mechanism with "
                     f"μ ≤ {inv_mu:.6g}: for the Gaussian mechanism with sensitivity 1, noise "
                     f"σ ≥ {fmt_value(sigma_needed)}.")
 
@@ -635,7 +637,7 @@ def auditor() -> None:
         st.caption(f"R is capped at {audit.MAX_REPS:,} draws per input, which keeps a run "
                    "under a second.")
     with c3:
-        seed = widgets.seed_control("fdp_seed")
+        seed = controls.seed_control("fdp_seed")
 
     run_key = (mech, tuple(sorted(params.items())), int(reps), int(seed))
     last = st.session_state.get("fdp_audit_last")
@@ -659,7 +661,7 @@ def auditor() -> None:
     plot_a, plot_b = thin(emp_a, emp_b)
     left, right = st.columns([3, 2])
     with left:
-        widgets.chart(figures.tradeoff_figure([
+        kit.chart(figures.tradeoff_figure([
             (theory_name, ALPHA, theory, FDP_COLORS["gdp"], "solid"),
             (f"empirical, R = {reps:,}", plot_a, plot_b, FDP_COLORS["laplace"], "solid"),
         ], height=540), key="fdp_fig_audit", name="The auditor's empirical trade-off curve")
@@ -672,7 +674,7 @@ def auditor() -> None:
             audit_rows.append({"α": level, "β̂ (empirical)": b_hat, "β (exact)": b_true,
                                "μ implied by β̂": fdp.tightest_gdp_mu([level], [b_hat])})
         audit_table = pd.DataFrame(audit_rows)
-        widgets.table(audit_table, key="fdp_audit_table", name="The auditor's estimates",
+        kit.table(audit_table, key="fdp_audit_table", name="The auditor's estimates",
                       hide_index=True,
                       column_config={c: st.column_config.NumberColumn(format="%.4f")
                                      for c in ("β̂ (empirical)", "β (exact)", "μ implied by β̂")})
@@ -682,13 +684,13 @@ def auditor() -> None:
             "many tests are tried, so small gaps are noise. μ implied: Φ⁻¹(1 − α) − Φ⁻¹(β̂)."
         )
     audit_gap = float((audit_table["β̂ (empirical)"] - audit_table["β (exact)"]).abs().max())
-    widgets.settings({"audited mechanism": theory_name.removeprefix("exact: "),
+    kit.settings({"audited mechanism": theory_name.removeprefix("exact: "),
                       "draws R on each input": f"{reps:,}", "seed": seed})
-    widgets.finding(f"From {reps:,} runs on each of two neighbouring inputs, the empirical "
+    kit.finding(f"From {reps:,} runs on each of two neighbouring inputs, the empirical "
                     f"trade-off curve of the {theory_name.removeprefix('exact: ')} is within "
                     f"{audit_gap:.4f} of the exact one at α = "
                     + ", ".join(f"{a:g}" for a in AUDIT_LEVELS) + ".")
-    widgets.report_note("β̂ scatters around the exact β by about √(β(1 − β)/R), and lies a "
+    kit.note("β̂ scatters around the exact β by about √(β(1 − β)/R), and lies a "
                         "little below it where many tests are tried: small gaps are noise.")
 
 
@@ -734,11 +736,11 @@ def plain_words() -> tuple[str, float]:
         "everything, never."
     )
     sym = "μ" if gaussian else "ε"
-    widgets.settings({
+    kit.settings({
         "outputs on D and D′": ("Gaussian: N(0,1) vs N(μ,1)" if gaussian
                                 else "Laplace: Lap(0,1) vs Lap(ε,1)"),
         f"shift {sym}": f"{mu:g}", "false accusations allowed α": f"{say_alpha:g}"})
-    widgets.finding(
+    kit.finding(
         f"With {sym} = {mu:g}{'' if gaussian else ' (Laplace)'}, an attacker who wrongly "
         f"accuses at most {fmt_pct(say_alpha)} of the time still misses the truth at least "
         f"{fmt_pct(say_beta)} of the time (β = {say_beta:.4f}); without any information it "
@@ -747,7 +749,7 @@ def plain_words() -> tuple[str, float]:
 
 
 # ------------------------------------------------------------------------------------------
-widgets.page_header(TITLE)
+kit = page_header(TITLE)
 st.markdown(
     "Differential privacy can be read as a promise about an **attacker's hypothesis test**. "
     "The attacker sees the output of a mechanism and must decide: was it run on the data set "
@@ -775,4 +777,4 @@ for tab, section in zip(st.tabs(list(SECTIONS), key="fdp_tab", bind="query-param
     with tab:
         if tab.open is not False:
             section()
-widgets.page_footer()
+kit.end()

@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import widgets
+from ui import controls, sources
+from ui import format as fmt
+from ui.kit import page_header
 from dpcore import datasets, fdp, figures, gaussian
 from dpcore.figures import CALIBRATION_COLORS
 
@@ -34,7 +36,7 @@ def fmt_sci(v: float, digits: int = 2) -> str:
         return f"{v:g}"
     if 1e-3 <= abs(v) < 1e4:
         return f"{v:.{digits + 1}g}"
-    return widgets.times_ten(v, digits - 1)
+    return fmt.times_ten(v, digits - 1)
 
 
 def fmt_value(v: float, digits: int = 4) -> str:
@@ -73,7 +75,7 @@ class Quantity:
     max_value: float
     step: float
     help: str
-    slider_format: object = widgets.fmt_number
+    slider_format: object = fmt.fmt_number
 
 
 QUANTITIES = {
@@ -108,7 +110,7 @@ TABLE_DELTA = (1e-3, 1e-5, 1e-6, 1e-8, 1e-10, 1e-12)
 
 # The release demo.
 N_RELEASES = 10_000
-UPLOAD = widgets.UPLOAD
+UPLOAD = sources.UPLOAD
 SOURCE_LABELS = {**{k: f"Population 2020: {v}" for k, v in datasets.POPULATIONS.items()},
                  UPLOAD: "Uploaded CSV file"}
 TOP_AGE = 85  # the population table's last age: 85 and over
@@ -159,7 +161,7 @@ class State:
         return self.values["sensitivity"]
 
 
-def controls() -> State:
+def read_controls() -> State:
     """Solve for, the calibration, and the four synced inputs; solve the missing one."""
     c1, c2 = st.columns([1, 2])
     with c1:
@@ -192,7 +194,7 @@ def controls() -> State:
         q = QUANTITIES[name]
         solved = name == solve
         with slots[name]:
-            return widgets.synced_log_input(
+            return controls.synced_log_input(
                 q.label + (" (solved)" if solved else ""), q.grid, key=q.key,
                 default=DEFAULTS[name], min_value=q.min_value, max_value=q.max_value,
                 help=q.help, disabled=solved, value=value, number_label=q.number_label,
@@ -230,7 +232,7 @@ def results(state: State) -> None:
     cols[4].metric("μ = Δ/σ", fmt_value(s.mu, 5) if s else "—", border=True,
                    help="The Gaussian mechanism is exactly μ-GDP with μ = Δ/σ: no test tells "
                    "D from D′ better than one tells N(0, 1) from N(μ, 1).")
-    widgets.settings({
+    kit.settings({
         "solved for": QUANTITIES[state.solve].symbol,
         "calibration": METHOD_LABELS[state.method],
         **{QUANTITIES[name].label: ("no solution" if s is None and name == state.solve
@@ -239,18 +241,18 @@ def results(state: State) -> None:
            for name in QUANTITIES},
     })
     if s is None:
-        widgets.error(f"No {QUANTITIES[state.solve].symbol} fits these values with the "
+        kit.error(f"No {QUANTITIES[state.solve].symbol} fits these values with the "
                       f"{METHOD_LABELS[state.method]} calibration. {state.problem}")
         return
     if s.delta >= 1:
-        widgets.error(f"With the {METHOD_LABELS[state.method]} calibration δ = 1 here: it "
+        kit.error(f"With the {METHOD_LABELS[state.method]} calibration δ = 1 here: it "
                       "certifies nothing at this ε. Raise σ or ε, or use the analytic "
                       "calibration.")
         return
     if s.delta == 0:
         st.info("δ is below 10⁻³⁰⁰ here: as good as 0.", icon=":material/info:")
     if state.method == "classical" and s.eps >= gaussian.CLASSICAL_MAX_EPS:
-        widgets.report_note(
+        kit.note(
             f"Not a guarantee: the classical formula σ = Δ√(2 ln(1.25/δ))/ε is proved for "
             f"ε < 1 only; at ε = {s.eps:g} it may give less noise than (ε, δ)-DP needs.")
         st.warning(
@@ -282,7 +284,7 @@ def results(state: State) -> None:
         verdict += (f" Solved with the {METHOD_LABELS[state.method]} calibration; the exact δ "
                     f"at this σ and ε is {fmt_sci(exact)}, {relation}.")
     st.markdown(sentence)
-    widgets.finding(verdict)
+    kit.finding(verdict)
 
 
 # --- 1. Three calibrations --------------------------------------------------------------------
@@ -297,10 +299,10 @@ def calibrations(state: State) -> None:
     try:
         table = gaussian.calibration_table(eps, delta, sens)
     except ValueError as exc:
-        widgets.error(f"The calibrations cannot be compared here: {plain(str(exc))}")
+        kit.error(f"The calibrations cannot be compared here: {plain(str(exc))}")
         return
     rows = {r.method: r for r in table.itertuples()}
-    widgets.chart(figures.calibration_figure(table), key="gauss_fig_cal",
+    kit.chart(figures.calibration_figure(table), key="gauss_fig_cal",
                   name="Noise σ of the three calibrations")
     cols = st.columns(3)
     for col, method in zip(cols, ("analytic", "tail", "classical")):
@@ -323,7 +325,7 @@ def calibrations(state: State) -> None:
                     f"variance, so {r.variance_ratio:.3g}× as much data for the same accuracy.")
     tail, classical = rows["tail"], rows["classical"]
     if np.isfinite(tail.sigma):
-        widgets.finding(
+        kit.finding(
             f"The exact (analytic) calibration needs σ = {fmt_value(rows['analytic'].sigma)}; "
             f"the tail bound asks for {fmt_value(tail.sigma)}, {tail.extra_noise:.1%} more "
             f"noise ({tail.variance_ratio:.3g}× the data for the same accuracy).")
@@ -341,7 +343,7 @@ def calibrations(state: State) -> None:
                    "(ε, δ)-DP." if classical.ratio < 1 else
                    "Here it happens to lie above the exact σ, but nothing proves that in "
                    "general.")
-        widgets.report_note(
+        kit.note(
             f"Classical formula: not a guarantee at ε = {fmt_value(eps)}; "
             f"σ = Δ√(2 ln(1.25/δ))/ε = {fmt_value(classical.sigma)} is proved for ε < 1 only.")
         st.warning(
@@ -358,7 +360,7 @@ def calibrations(state: State) -> None:
         "guarantee": ["yes" if v else "no" for v in table["valid"]],
         "note": [plain(n) for n in table["note"]],
     })
-    widgets.table(shown, key="gauss_cal_table", name="The three calibrations",
+    kit.table(shown, key="gauss_cal_table", name="The three calibrations",
                   hide_index=True, column_config={
         "σ": st.column_config.NumberColumn(format="%.5g"),
         "× the exact σ": st.column_config.NumberColumn(format="%.4f"),
@@ -403,7 +405,7 @@ def privacy_loss(state: State) -> None:
                                                    exact_delta=exact, log_y=log_y)
             if log_y:
                 loss_fig.update_yaxes(title_text="density (log scale)")
-            widgets.chart(loss_fig, key="gauss_fig_loss", name="The privacy-loss distribution")
+            kit.chart(loss_fig, key="gauss_fig_loss", name="The privacy-loss distribution")
         if log_y and var > 0:
             st.caption("On the log scale the shaded areas are not to scale (they fill down to "
                        "the axis): compare the two curves; the areas are the numbers on the "
@@ -416,8 +418,8 @@ def privacy_loss(state: State) -> None:
                   help="E[(1 − e^(ε − L))₊]: the tail weighted by how far each output breaks "
                   "the ε bound. The smallest δ for which the mechanism is (ε, δ)-DP.")
         ratio = f"{tail / exact:.3g} times" if exact > 0 else "infinitely many times"
-        widgets.settings({"privacy-loss density axis": "log scale" if log_y else "linear"})
-        widgets.finding(
+        kit.settings({"privacy-loss density axis": "log scale" if log_y else "linear"})
+        kit.finding(
             f"The privacy loss exceeds ε = {fmt_value(s.eps)} with probability "
             f"{fmt_sci(tail)}, but the mechanism is (ε, δ)-DP already with δ = {fmt_sci(exact)}, "
             f"{ratio} smaller: reading δ as P(L > ε) over-states it.")
@@ -488,8 +490,8 @@ def as_gdp(state: State) -> None:
                                              point=(s.eps, exact), others=others)
         if gdp_fig.layout.yaxis.type == "log":
             gdp_fig.update_yaxes(title_text="δ(ε) (log scale)")
-        widgets.chart(gdp_fig, key="gauss_fig_gdp", name="Privacy curve δ(ε) as Gaussian DP")
-        widgets.finding(
+        kit.chart(gdp_fig, key="gauss_fig_gdp", name="Privacy curve δ(ε) as Gaussian DP")
+        kit.finding(
             f"The mechanism is μ-GDP with μ = Δ/σ = {fmt_value(mu)}: (ε, δ(ε))-DP for every ε "
             f"at once, with δ({fmt_value(s.eps)}) = {fmt_sci(exact)}.")
     with right:
@@ -542,18 +544,18 @@ def release_demo(state: State) -> None:
         upload = None
         if source == UPLOAD:
             with st.container(border=True):
-                upload, problem = widgets.upload_control(key="gauss_file")
+                upload, problem = sources.upload_control(key="gauss_file")
                 if upload is not None:
                     column = st.selectbox(
                         "Column to release", list(upload.table.columns), key="gauss_col",
                         help="Which column of your file holds the data.")
         else:
-            n = widgets.sample_size_slider("People N drawn from the population", key="gauss_n",
+            n = controls.sample_size_slider("People N drawn from the population", key="gauss_n",
                                            default=10_000)
-        seed = widgets.seed_control("gauss_seed")
+        seed = controls.seed_control("gauss_seed")
     if source == UPLOAD and upload is None:
         if problem:
-            widgets.error(problem)
+            kit.error(problem)
         else:
             st.info("Upload a CSV file, or pick a built-in population.",
                     icon=":material/upload_file:")
@@ -589,7 +591,7 @@ def release_demo(state: State) -> None:
                 st.caption(f"The histogram: your {len(upload.table)} counts, one per row.")
             else:
                 width = st.radio(
-                    "Age groups", [5, 10], format_func=widgets.AGE_BINNINGS.get,
+                    "Age groups", [5, 10], format_func=sources.AGE_BINNINGS.get,
                     key="gauss_width", bind="query-params", horizontal=True,
                     help="5-year (0–4 … 80–84, 85+) or 10-year (0–9 … 70–79, 80+) groups; "
                     "uploaded values are read as ages.")
@@ -617,7 +619,7 @@ def release_demo(state: State) -> None:
             if values.size == 0:
                 raise datasets.UploadError(f'Column "{column}" has no values.')
     except ValueError as exc:
-        widgets.error(f"This data cannot be released: {plain(str(exc))}")
+        kit.error(f"This data cannot be released: {plain(str(exc))}")
         return
 
     if query == "count":
@@ -641,7 +643,7 @@ def release_demo(state: State) -> None:
             counts = datasets.regroup_ages(by_age, width)
         elif not counts_upload:
             if np.any(values < 0):
-                widgets.error(f'Column "{column}" has a negative value ({values.min():g}); '
+                kit.error(f'Column "{column}" has a negative value ({values.min():g}); '
                               "a histogram of ages needs values of 0 or more.")
                 return
             labels = datasets.age_bin_labels(width)
@@ -659,9 +661,9 @@ def release_demo(state: State) -> None:
         released["clipping bound U"] = f"{upper:g}"
     elif query in NEIGHBOUR_LABELS:
         if not counts_upload:
-            released["age groups"] = widgets.AGE_BINNINGS[width]
+            released["age groups"] = sources.AGE_BINNINGS[width]
         released["neighbouring data sets differ by"] = NEIGHBOUR_LABELS[query]
-    widgets.settings(released)
+    kit.settings(released)
 
     # The guarantee for this query at the page's σ.
     q_sens = gaussian.query_sensitivity(query, upper=upper)
@@ -670,7 +672,7 @@ def release_demo(state: State) -> None:
             q_eps = float(gaussian.gaussian_epsilon(s.delta, s.sigma, q_sens))
         except ValueError as exc:
             q_eps = None
-            widgets.error(f"No guarantee can be stated at this δ: {plain(str(exc))}")
+            kit.error(f"No guarantee can be stated at this δ: {plain(str(exc))}")
         if q_eps is not None:
             st.metric(f"ε for this query at δ = {fmt_sci(s.delta)}", fmt_value(q_eps),
                       border=True,
@@ -679,7 +681,7 @@ def release_demo(state: State) -> None:
             st.caption(f"Query sensitivity Δ = {fmt_value(q_sens)}; noise σ = "
                        f"{fmt_value(s.sigma)}: this release is ({fmt_value(q_eps)}, "
                        f"{fmt_sci(s.delta)})-DP.")
-            widgets.finding(
+            kit.finding(
                 f"Releasing {QUERY_LABELS.get(query, 'a histogram')} with σ = "
                 f"{fmt_value(s.sigma)} (query sensitivity Δ = {fmt_value(q_sens)}) is "
                 f"({fmt_value(q_eps)}, {fmt_sci(s.delta)})-DP.")
@@ -720,10 +722,10 @@ def scalar_release(true_value: float, what: str, sigma: float, rng) -> None:
                 delta_arrow="off",
                 help="Φ(−true/σ): a count released below 0. Post-processing (rounding, "
                 "clipping at 0) costs no privacy but adds bias.")
-    widgets.chart(figures.release_distribution_figure(releases, true_value, sigma,
+    kit.chart(figures.release_distribution_figure(releases, true_value, sigma,
                                                       half_width=summary.half_width),
                   key="gauss_fig_release", name="Simulated releases of the answer")
-    widgets.finding(
+    kit.finding(
         f"The true answer ({what}) is {true_value:,.6g}; one release gives "
         f"{releases[0]:,.6g}, and 95% of releases fall within ± "
         f"{fmt_value(summary.half_width)} (RMSE σ = {fmt_value(summary.rmse)}).")
@@ -743,10 +745,10 @@ def histogram_release(labels, counts, sigma: float, rng) -> None:
                 border=True, help="For the smallest count: Φ(−count/σ).")
     m[3].metric("Negative bins in this release", f"{int(np.sum(released < 0))}", border=True,
                 help="Bins of the release drawn here that fell below 0.")
-    widgets.chart(figures.histogram_release_figure(labels, counts, released,
+    kit.chart(figures.histogram_release_figure(labels, counts, released,
                                                    half_width=summary.half_width),
                   key="gauss_fig_hist", name="The released histogram")
-    widgets.finding(
+    kit.finding(
         f"Each of the {len(labels)} counts gets N(0, σ²) noise, σ = {fmt_value(sigma)}: "
         f"{summary.expected_negative:.3g} bins are expected below 0, "
         f"{int(np.sum(released < 0))} in this release.")
@@ -766,7 +768,7 @@ def sigma_tables(state: State) -> None:
     pivot.columns = [f"δ = {fmt_sci(d)}" for d in pivot.columns]
     pivot.index = [f"ε = {e:g}" for e in pivot.index]
     st.markdown("**Exact (analytic) σ**")
-    widgets.table(pivot, key="gauss_pivot", name="Noise table (σ): exact calibration",
+    kit.table(pivot, key="gauss_pivot", name="Noise table (σ): exact calibration",
                   csv=pivot.rename_axis("ε").reset_index(), column_config={
         c: st.column_config.NumberColumn(format="%.4g") for c in pivot.columns})
     full = table.rename(columns={
@@ -775,7 +777,7 @@ def sigma_tables(state: State) -> None:
         "tail_over_analytic": "tail / analytic", "classical_over_analytic":
         "classical / analytic"})
     st.markdown("**All three calibrations**")
-    widgets.table(full, key="gauss_full_table", name="Noise table (σ): all three calibrations",
+    kit.table(full, key="gauss_full_table", name="Noise table (σ): all three calibrations",
                   hide_index=True, column_config={
         "δ": st.column_config.NumberColumn(format="%.0e"),
         **{c: st.column_config.NumberColumn(format="%.4g")
@@ -788,7 +790,7 @@ def sigma_tables(state: State) -> None:
 
 
 # ------------------------------------------------------------------------------------------
-widgets.page_header(TITLE)
+kit = page_header(TITLE)
 st.markdown(
     "The Gaussian mechanism releases a query's answer plus normal noise, "
     r"$M(D) = f(D) + N(0, \sigma^2)$. How much noise gives (ε, δ)-differential privacy "
@@ -798,7 +800,7 @@ st.markdown(
     "the fourth, then shows where the number comes from."
 )
 with st.container(border=True):
-    STATE = controls()
+    STATE = read_controls()
 with st.container(border=True):
     results(STATE)
 
@@ -826,4 +828,4 @@ for tab, section in zip(st.tabs(list(SECTIONS), key="gauss_tab", bind="query-par
     with tab:
         if tab.open is not False:
             section(STATE)
-widgets.page_footer()
+kit.end()

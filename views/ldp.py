@@ -8,19 +8,22 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import widgets
+from ui import controls, links, sources
+from ui import format as fmt
+from ui import text
+from ui.kit import page_header
 from dpcore import datasets, figures, ldp
 
 TITLE = "Randomized response (local DP)"
 
 # ε on a log scale. Every value is also on the f-DP page's k-RR slider (its KRR_EPS_GRID),
 # so the link to that page carries ε as it is.
-EPS_GRID = widgets.LDP_EPS_GRID
+EPS_GRID = links.LdpParams.EPS_GRID
 DEFAULT_EPS = 1.0
 # The f-DP page's k-RR controls and the random substitution page's γ, which links carry.
-FDP_KRR_EPS_GRID = widgets.FDP_KRR_EPS_GRID
-FDP_K_MAX = widgets.FDP_K_MAX
-RS_GAMMA_GRID = widgets.RS_GAMMA_GRID
+FDP_KRR_EPS_GRID = links.FdpParams.KRR_EPS_GRID
+FDP_K_MAX = links.FdpParams.K_MAX
+RS_GAMMA_GRID = links.SubstitutionParams.GAMMA_GRID
 REPS_GRID = (50, 100, 200, 500, 1000, 2000)
 DEFAULT_REPS = 200
 MAX_CELLS = 400_000  # replicates × categories of one MSE run: about a second at most
@@ -28,11 +31,11 @@ DEMO_USERS = 20
 MAX_CATEGORIES = 1000
 K_MAX = 86  # age groups: single years 0 … 84 and 85+
 
-UPLOAD = widgets.UPLOAD
+UPLOAD = sources.UPLOAD
 SOURCES = {
     "survey": "Survey: “Did you exercise yesterday?” (yes/no, k = 2)",
     "abc": "Three categories A, B, C (k = 3)",
-    **widgets.POPULATION_AGE_LABELS,
+    **links.POPULATION_AGE_LABELS,
     UPLOAD: "Uploaded CSV file",
 }
 ESTIMATOR_LABELS = {"unbiased": "unbiased", "clip": "clip and renormalise",
@@ -42,7 +45,7 @@ TABS = ("One user at a time", "The aggregate", "Error versus privacy", "The guar
 
 def plain(message: str) -> str:
     """dpcore's messages in plain words: no code quotes, ε for eps."""
-    return widgets.plain(message, {"eps": "ε"})
+    return text.plain(message, {"eps": "ε"})
 
 
 def fmt_prob(v: float) -> str:
@@ -53,7 +56,7 @@ def fmt_ratio(v: float) -> str:
     return f"{v:,.0f}" if v >= 1e4 else f"{v:.4g}"
 
 
-fmt_big = widgets.fmt_big  # 4 significant digits; 10⁴ and above as 7.85·10⁷ (fits a metric)
+fmt_big = fmt.fmt_big  # 4 significant digits; 10⁴ and above as 7.85·10⁷ (fits a metric)
 
 
 def fmt_count(v: float) -> str:
@@ -75,7 +78,7 @@ class Data:
 
 def upload_data(seed: int) -> tuple[Data | None, str | None]:
     """The upload controls; the data, or why there is none (None for 'no file yet')."""
-    upload, problem = widgets.category_upload("ldp", max_categories=MAX_CATEGORIES)
+    upload, problem = sources.category_upload("ldp", max_categories=MAX_CATEGORIES)
     if upload is None:
         return None, problem
     if upload.first is not None:  # the file's first users
@@ -116,13 +119,13 @@ def builtin_probabilities(source: str) -> tuple[list[str], np.ndarray, str]:
             f"ages of {datasets.POPULATIONS[source]} (2020) in {k} groups")
 
 
-def controls() -> tuple[Data | None, float, str | None, bool]:
+def read_controls() -> tuple[Data | None, float, str | None, bool]:
     """All controls; returns (data, ε, problem, waiting)."""
     c1, c2, c3 = st.columns(3, gap="large")
     with c3:
-        seed = widgets.seed_control("ldp_seed")
+        seed = controls.seed_control("ldp_seed")
     with c2:
-        eps = widgets.log_slider(
+        eps = controls.log_slider(
             "Privacy level ε", EPS_GRID, default=DEFAULT_EPS, key="ldp_eps",
             help="Each user's privacy: a report is at most e^ε times more likely under one "
             "true answer than under another. Smaller ε, more lies, more privacy. Log scale, "
@@ -147,7 +150,7 @@ def controls() -> tuple[Data | None, float, str | None, bool]:
         except ValueError as exc:
             return None, eps, f"These shares cannot be used: {plain(str(exc))}", False
     with c2:
-        n = widgets.sample_size_slider("Users N", key="ldp_n", default=10_000)
+        n = controls.sample_size_slider("Users N", key="ldp_n", default=10_000)
     counts = datasets.draw_histogram(probs, n, rng=[seed, 0]).astype(float)
     demo = np.random.default_rng([seed, 4]).choice(len(labels), size=DEMO_USERS, p=probs)
     return Data(labels, counts, demo, f"{n:,} users drawn from {what}", True), float(eps), \
@@ -173,10 +176,10 @@ def guarantee(data: Data, eps: float) -> None:
                    help="The largest ratio of the probabilities of one report under two true "
                    "answers: the ε-LDP guarantee.")
     others = "the other answer" if k == 2 else f"one of the other k − 1 = {k - 1} answers"
-    widgets.settings({"data": data.what, "categories k": k,
+    kit.settings({"data": data.what, "categories k": k,
                       "users N": f"{data.counts.sum():,.0f}", "privacy ε": f"{eps:g}",
                       "p (truth)": fmt_prob(p), "q (a given lie)": fmt_prob(q)})
-    widgets.finding(
+    kit.finding(
         f"Each user tells the truth with probability {p:.2%}; any report is at most "
         f"{fmt_ratio(p / q)} times more likely under one true answer than under another: "
         f"{eps:g}-local differential privacy.")
@@ -243,14 +246,14 @@ def one_user(data: Data, eps: float, seed: int) -> None:
     shown = table.rename(columns={"user": "user", "true": "true answer", "coin": "coin u",
                                   "told_truth": "u < p: tells the truth",
                                   "reported": "reported answer"})
-    widgets.table(shown, key="ldp_demo_table", name="One user at a time", hide_index=True,
+    kit.table(shown, key="ldp_demo_table", name="One user at a time", hide_index=True,
                   height=35 * (len(shown) + 1) + 3,
                   column_config={"coin u": st.column_config.NumberColumn(format="%.3f")})
     told = int(table["told_truth"].sum())
     st.caption(f"{told} of {len(table)} users told the truth (expected {len(table) * p:.1f}). "
                "A reported answer alone says little about a user: it may well be a lie.")
-    widgets.settings({"coin flips of the demo": flipped})
-    widgets.finding(
+    kit.settings({"coin flips of the demo": flipped})
+    kit.finding(
         f"In the demo, {told} of {len(table)} users told the truth (expected "
         f"{len(table) * p:.1f} at p = {p:.2%}): a single report may well be a lie, so it says "
         "little about its user.")
@@ -283,12 +286,12 @@ def aggregate(data: Data, eps: float, seed: int) -> None:
                 "distribution; the estimators undo that.")
     m[2].metric("Negative estimates", f"{int(np.sum(estimate < 0))}", border=True,
                 help="Categories estimated below 0: only the unbiased estimator does that.")
-    widgets.chart(figures.krr_counts_figure(
+    kit.chart(figures.krr_counts_figure(
         data.labels, data.counts, reported, estimate, lower, upper,
         estimator_name=ESTIMATOR_LABELS[method]), key="ldp_fig_counts",
         name="True, reported and estimated counts")
-    widgets.settings({"estimator": ESTIMATOR_LABELS[method]})
-    widgets.finding(
+    kit.settings({"estimator": ESTIMATOR_LABELS[method]})
+    kit.finding(
         f"From the reports, the {ESTIMATOR_LABELS[method]} estimate is off by "
         f"{fmt_count(err_est)} people in total over the {k} answers, against "
         f"{fmt_count(err_rep)} for the reported counts taken as they are.")
@@ -296,12 +299,12 @@ def aggregate(data: Data, eps: float, seed: int) -> None:
                "variance at the true counts (about 95% of estimates fall within them). For "
                "the other estimators they are a guide, cut at 0: their errors are smaller, and "
                "not symmetric, near 0.")
-    widgets.report_note("Whiskers and ± 2 SE: from the unbiased estimator's exact variance at "
+    kit.note("Whiskers and ± 2 SE: from the unbiased estimator's exact variance at "
                         "the true counts; for the other estimators only a guide, cut at 0.")
     table = pd.DataFrame({"category": data.labels, "true n_v": data.counts,
                           "reported N_v": reported, "estimate n̂_v": estimate,
                           "± 2 SE": two_se})
-    widgets.table(table, key="ldp_counts_table", name="Counts per category", hide_index=True,
+    kit.table(table, key="ldp_counts_table", name="Counts per category", hide_index=True,
                   column_config={
         "true n_v": st.column_config.NumberColumn(format="%.0f"),
         "reported N_v": st.column_config.NumberColumn(format="%.0f"),
@@ -330,15 +333,15 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
     )
     max_reps = max(REPS_GRID[0], MAX_CELLS // k)
     grid = tuple(r for r in REPS_GRID if r <= max_reps)
-    reps = widgets.log_slider(
+    reps = controls.log_slider(
         "Replicates R per ε", grid, default=min(DEFAULT_REPS, grid[-1]), key="ldp_reps",
         help=f"How many reported histograms are simulated at each ε. More replicates, "
         f"smaller Monte Carlo error (the bars: ± 2 SE). At most {grid[-1]:,} here.")
     if grid[-1] < REPS_GRID[-1]:
         st.caption(f"With k = {k} categories R stops at {grid[-1]:,}, which keeps a run "
                    "around a second.")
-        widgets.report_note(f"With k = {k} categories the replicates R stop at {grid[-1]:,}.")
-    widgets.settings({"replicates R per ε": f"{reps:,}"})
+        kit.note(f"With k = {k} categories the replicates R stop at {grid[-1]:,}.")
+    kit.settings({"replicates R per ε": f"{reps:,}"})
     run_key = (tuple(data.counts), int(reps), int(seed))
     last = st.session_state.get("ldp_mse_last")
     if last is None or last["key"] != run_key:
@@ -351,7 +354,7 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
         last = {"key": run_key, "table": table}
         st.session_state["ldp_mse_last"] = last
     table = last["table"]
-    widgets.chart(figures.krr_mse_figure(table, current_eps=eps, names=ESTIMATOR_LABELS),
+    kit.chart(figures.krr_mse_figure(table, current_eps=eps, names=ESTIMATOR_LABELS),
                   key="ldp_fig_mse", name="Error against privacy")
     here = table[table["eps"] == eps].set_index("method")
     st.markdown(f"**MSE per category at ε = {eps:g}**")
@@ -365,7 +368,7 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
     best = here["mse"].idxmin()
     if fmt_big(here.loc[best, "mse"]) == fmt_big(here.loc["unbiased", "mse"]):
         best = "unbiased"  # as good as the best, to the digits shown
-    widgets.finding(
+    kit.finding(
         f"At ε = {eps:g} the unbiased estimate's mean squared error per category is "
         f"{fmt_big(here.loc['unbiased', 'mse'])} "
         f"(exactly {fmt_big(here.loc['unbiased', 'theory'])})"
@@ -380,7 +383,7 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
         "variance there. At large ε everyone tells the truth and all agree.")
     with st.expander("All simulated numbers"):
         shown = table.assign(method=table["method"].map(ESTIMATOR_LABELS))
-        widgets.table(shown.rename(columns={"eps": "ε", "mse": "MSE", "se": "SE",
+        kit.table(shown.rename(columns={"eps": "ε", "mse": "MSE", "se": "SE",
                                             "theory": "exact MSE"}),
                       key="ldp_mse_table", name="Simulated error against privacy",
                       hide_index=True)
@@ -392,12 +395,12 @@ def substitution_link(data: Data, gamma: float) -> None:
     """A link to the random substitution page at the γ nearest to e^ε (and the same age
     groups, N = k, for a population)."""
     k = len(data.labels)
-    linked = widgets.nearest_on_grid(gamma, RS_GAMMA_GRID)
-    query = {"rs_tab": "Privacy", "rs_gamma": widgets.fmt_number(linked)}
+    linked = links.nearest_on_grid(gamma, RS_GAMMA_GRID)
+    query = {"rs_tab": "Privacy", "rs_gamma": fmt.fmt_number(linked)}
     source = st.session_state.get("ldp_source")
-    label = f"See random substitution with γ = {widgets.fmt_number(linked)}"
+    label = f"See random substitution with γ = {fmt.fmt_number(linked)}"
     if source in datasets.POPULATIONS:  # its age groups N: 2 … 86, as k here
-        query |= {"rs_source": widgets.POPULATION_AGE_LABELS[source], "rs_N": str(k)}
+        query |= {"rs_source": links.POPULATION_AGE_LABELS[source], "rs_N": str(k)}
         label += f" and the same N = {k} age groups"
     st.page_link(
         "views/substitution.py", label=label + " on its page", icon=":material/shuffle:",
@@ -406,7 +409,7 @@ def substitution_link(data: Data, gamma: float) -> None:
         "and its l-extension, where every record releases l distinct values.")
     if linked != gamma:
         st.caption(f"e^ε = {fmt_ratio(gamma)} is not on that page's γ slider: the link opens "
-                   f"it at the nearest value, {widgets.fmt_number(linked)}.")
+                   f"it at the nearest value, {fmt.fmt_number(linked)}.")
 
 
 def guarantee_section(data: Data, eps: float) -> None:
@@ -430,18 +433,18 @@ def guarantee_section(data: Data, eps: float) -> None:
     st.latex(r"P = \frac{1}{\gamma + k - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "
              r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
              r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \gamma = e^\varepsilon")
-    widgets.finding(
+    kit.finding(
         f"The worst case for a user is a report equal to their true answer: told truthfully "
         f"(p = {fmt_prob(p)}) under it, as a lie (q = {fmt_prob(q)}) under any other, a ratio "
         f"of e^ε = {fmt_ratio(p / q)}. k-RR with k = {k} is random substitution with a "
         f"γ-diagonal matrix, γ = e^ε = {fmt_ratio(p / q)}.")
     substitution_link(data, p / q)
-    linked_eps = widgets.nearest_on_grid(eps, FDP_KRR_EPS_GRID)
+    linked_eps = links.nearest_on_grid(eps, FDP_KRR_EPS_GRID)
     linked_k = min(k, FDP_K_MAX)
     st.page_link(
         "views/fdp.py", label=f"See the trade-off curve of {linked_k}-RR at ε = {linked_eps:g} "
         "on the f-DP page", icon=":material/shield:",
-        query_params={"fdp_tab": "Trade-off curves", "fdp_krr_eps": widgets.fmt_number(linked_eps),
+        query_params={"fdp_tab": "Trade-off curves", "fdp_krr_eps": fmt.fmt_number(linked_eps),
                       "fdp_krr_k": str(linked_k)},
         help="Opens 'f-DP and Gaussian DP' on its trade-off curves with k-RR at this ε and k: "
         "how well the best attacker can tell any two true answers apart from one report.")
@@ -454,7 +457,7 @@ def guarantee_section(data: Data, eps: float) -> None:
 
 
 # ------------------------------------------------------------------------------------------
-widgets.page_header(TITLE)
+kit = page_header(TITLE)
 st.markdown(
     "In **local** differential privacy no one is trusted with the raw data: each user "
     "randomises their own answer before sending it. **k-ary randomized response (k-RR)**: "
@@ -467,16 +470,16 @@ st.latex(r"P(\text{report } y \mid \text{true } v) = \begin{cases} p = "
          r"& y \ne v \end{cases}\qquad \frac{p}{q} = e^\varepsilon,\qquad "
          r"\hat n_v = \frac{N_v - Nq}{p - q}")
 with st.container(border=True):
-    DATA, EPS, PROBLEM, WAITING = controls()
+    DATA, EPS, PROBLEM, WAITING = read_controls()
 if DATA is None:
     if WAITING:
         st.info(PROBLEM, icon=":material/upload_file:")
-        widgets.stop()
-    widgets.show_error(PROBLEM)
+        kit.stop()
+    kit.fail(PROBLEM)
 SEED = int(st.session_state["ldp_seed"])
 with st.container(border=True):
     guarantee(DATA, EPS)
-widgets.settings({"seed": SEED})
+kit.settings({"seed": SEED})
 
 # Only the open tab runs (the tab is bound to the URL, so it is tracked).
 SECTIONS = {
@@ -490,4 +493,4 @@ for tab, section in zip(st.tabs(list(SECTIONS), key="ldp_tab", bind="query-param
     with tab:
         if tab.open is not False:
             section()
-widgets.page_footer()
+kit.end()

@@ -21,11 +21,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import widgets
+from ui import controls, registry, sources
+from ui import format as fmt
+from ui import text
+from ui.kit import page_header
 from dpcore import datasets, figures, planner, simulation
 
 TITLE = "Privacy–utility planner"
-UPLOAD = widgets.UPLOAD
+UPLOAD = sources.UPLOAD
 # Short names in the boxes (and the URL); the full ones in the help.
 SOURCES = {**{k: v.split(" (")[0] for k, v in datasets.POPULATIONS.items()},
            UPLOAD: "Uploaded CSV file"}
@@ -57,7 +60,7 @@ SOURCE_NOTE = ("Son, S., Park, J. & Jung, H. (2022). Parametric bootstrap test f
 
 
 def plain(message: str) -> str:
-    return widgets.plain(message, SYMBOLS)
+    return text.plain(message, SYMBOLS)
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -126,17 +129,17 @@ def source_box(label: str, *, key: str, default: str) -> str:
         "such as ages).")
 
 
-def binning(sources: list[str], upload) -> tuple[int | None, int | None]:
+def binning(chosen: list[str], upload) -> tuple[int | None, int | None]:
     """(age-group width, M): the age groups radio, or M from a file of counts alone."""
-    only_counts = all(s == UPLOAD for s in sources) and upload is not None \
+    only_counts = all(s == UPLOAD for s in chosen) and upload is not None \
         and upload.kind == "counts"
     if only_counts:
         st.caption(f"Bins: M = {len(upload.table)}, one per row of your file.")
         return None, len(upload.table)
     width = st.radio(
-        "Age groups (bins M)", list(widgets.AGE_BINNINGS),
-        index=list(widgets.AGE_BINNINGS).index(DEFAULT_WIDTH),
-        format_func=widgets.AGE_BINNINGS.get, key="plan_width", bind="query-params",
+        "Age groups (bins M)", list(sources.AGE_BINNINGS),
+        index=list(sources.AGE_BINNINGS).index(DEFAULT_WIDTH),
+        format_func=sources.AGE_BINNINGS.get, key="plan_width", bind="query-params",
         horizontal=True,
         help="How the private histograms will be published: single years (0 … 84, 85+), "
         "5-year or 10-year groups. More bins spread the same people thinner under the same "
@@ -190,7 +193,7 @@ def comparison_controls() -> tuple[Comparison | None, Problem | None]:
             src_a = source_box("Population A", key="plan_a", default="korea_central")
         with c2:
             src_b = source_box("Population B", key="plan_b", default="korea_noncentral")
-        sources = [src_a, src_b]
+        chosen = [src_a, src_b]
     else:
         c1, c2 = st.columns(2)
         with c1:
@@ -201,23 +204,23 @@ def comparison_controls() -> tuple[Comparison | None, Problem | None]:
                 help="A shift: everyone k age groups older (or younger), the ends kept "
                 "open. A distance: the exponential tilt of the population whose "
                 "total-variation distance from it is d.")
-        sources = [src_a]
+        chosen = [src_a]
     upload, columns = None, {}
-    if UPLOAD in sources:
+    if UPLOAD in chosen:
         with st.container(border=True):
-            upload, problem = widgets.upload_control(key="plan_file")
+            upload, problem = sources.upload_control(key="plan_file")
             if upload is None:
                 return None, Problem(problem or "Upload a CSV file to use it, or pick a "
                                      "built-in population.", waiting=problem is None)
             cols = st.columns(2)
-            for i, (src, side) in enumerate(zip(sources, ("A", "B"))):
+            for i, (src, side) in enumerate(zip(chosen, ("A", "B"))):
                 if src == UPLOAD:
                     with cols[i]:
-                        columns[side] = widgets.column_picker(
+                        columns[side] = sources.column_picker(
                             upload, side if mode == "two" else "the population",
-                            index=i if sources.count(UPLOAD) == 2 else 0,
+                            index=i if chosen.count(UPLOAD) == 2 else 0,
                             key=f"plan_col_{side.lower()}")
-    width, m = binning(sources, upload)
+    width, m = binning(chosen, upload)
     try:
         name_a, p1 = read_side(src_a, "A", upload, columns.get("A"), width, m)
         if mode == "two":
@@ -250,7 +253,7 @@ def effect_controls(effect: str, name: str, p: np.ndarray, width, column):
             "first bins (younger).")
         sign = 1 if direction == "older" else -1
         if effect == "shift":
-            k = widgets.ranged_slider(
+            k = controls.ranged_slider(
                 "Shift k (age groups)" if ages else "Shift k (bins)", 1, m - 1, default=1,
                 key="plan_shift",
                 help="B is A moved k bins: with 10-year groups, k = 1 is everyone ten years "
@@ -322,17 +325,17 @@ def level_power_controls() -> tuple[float, float]:
 def choice_controls() -> tuple[float, float, int]:
     c1, c2 = st.columns(2)
     with c1:
-        alpha1 = widgets.alpha_slider("Privacy level α (α₁ for A)", key="plan_alpha",
+        alpha1 = controls.alpha_slider("Privacy level α (α₁ for A)", key="plan_alpha",
                                       default=DEFAULT_ALPHA)
         separate = st.checkbox(
             "A different level α₂ for B", key="plan_alpha_sep", bind="query-params",
             help="The two histograms may be released at different privacy levels (the "
             "paper's Figure 12). The question 'how much privacy?' then keeps the ratio "
             "α₂/α₁ fixed.")
-        alpha2 = widgets.alpha_slider("Privacy level α₂ for B", key="plan_alpha2",
+        alpha2 = controls.alpha_slider("Privacy level α₂ for B", key="plan_alpha2",
                                       default=DEFAULT_ALPHA) if separate else alpha1
     with c2:
-        n = widgets.sample_size_slider("People per group N (your plan)", key="plan_n",
+        n = controls.sample_size_slider("People per group N (your plan)", key="plan_n",
                                        default=DEFAULT_N)
         st.caption("The tab *How much data?* starts from your α, *How much privacy?* from your "
                    "N; the frontier marks both.")
@@ -342,18 +345,18 @@ def choice_controls() -> tuple[float, float, int]:
 def accuracy_controls(m: int | None) -> tuple[int, int, int]:
     c1, c2, c3 = st.columns(3)
     reps = c1.select_slider(
-        "Replicates R per setting", REPS_GRID, value=DEFAULT_REPS, format_func=widgets.fmt_number,
+        "Replicates R per setting", REPS_GRID, value=DEFAULT_REPS, format_func=fmt.fmt_number,
         key="plan_reps", bind="query-params",
         help="Private histogram pairs simulated at each setting (N, α). More replicates give "
         "narrower Wilson intervals: at 80% power the half-width is about "
         "1.96·√(0.8·0.2/R), 0.055 for R = 200.")
     n_boot = c2.select_slider(
-        "Bootstrap replicates B", BOOT_GRID, value=DEFAULT_BOOT, format_func=widgets.fmt_number,
+        "Bootstrap replicates B", BOOT_GRID, value=DEFAULT_BOOT, format_func=fmt.fmt_number,
         key="plan_boot", bind="query-params",
         help="Bootstrap replicates of each test (Algorithm 1). The p-value moves in steps of "
         "1/B; plans are for the B given.")
     with c3:
-        seed = widgets.seed_control("plan_seed")
+        seed = controls.seed_control("plan_seed")
     if m is not None:
         units = simulation.work_units(m, reps, n_boot)
         st.caption(
@@ -469,7 +472,7 @@ def sentence_box(text: str, ok: bool) -> None:
 
 
 def points_table(points: pd.DataFrame, key: str, name: str) -> None:
-    widgets.table(points, key=key, name=name, hide_index=True, column_config={
+    kit.table(points, key=key, name=name, hide_index=True, column_config={
         "n": st.column_config.NumberColumn("N", format="localized"),
         "alpha1": st.column_config.NumberColumn("α₁", format="%.4g"),
         "alpha2": st.column_config.NumberColumn("α₂", format="%.4g"),
@@ -506,8 +509,8 @@ def data_section(comp: Comparison, s: Settings) -> None:
               help="The N of your plan, above, against the N needed.")
     sentence = planner.describe_sample_size(plan, comp.difference)
     sentence_box(sentence, plan.status in ("found", "at_lower_bound"))
-    widgets.finding(sentence)
-    widgets.chart(data_figure(plan, s), key="plan_fig_data", name=data_figure_name(s))
+    kit.finding(sentence)
+    kit.chart(data_figure(plan, s), key="plan_fig_data", name=data_figure_name(s))
     st.caption(
         f"Each point: the share of R = {s.reps:,} simulated pairs of private histograms in which "
         f"the test rejected at the {s.level:.0%} level, with its 95% Wilson interval. "
@@ -548,8 +551,8 @@ def privacy_section(comp: Comparison, s: Settings) -> None:
               help="The α of your plan, above, against the strongest affordable.")
     sentence = planner.describe_privacy(plan, comp.difference)
     sentence_box(sentence, plan.status in ("found", "at_lower_bound"))
-    widgets.finding(sentence)
-    widgets.chart(privacy_figure(plan, s), key="plan_fig_privacy", name=privacy_figure_name(s))
+    kit.finding(sentence)
+    kit.chart(privacy_figure(plan, s), key="plan_fig_privacy", name=privacy_figure_name(s))
     st.caption(
         f"Each point: the share of R = {s.reps:,} simulated pairs of private histograms of "
         f"N = {s.n:,} each in which the test rejected at the {s.level:.0%} level, with its 95% "
@@ -581,7 +584,7 @@ def current_frontier(comp: Comparison, s: Settings) -> pd.DataFrame | None:
 def frontier_controls() -> list[float]:
     c1, c2 = st.columns([2, 1])
     low, high = c1.select_slider(
-        "Range of α", widgets.ALPHA_GRID, value=(0.01, 1.0), format_func=widgets.fmt_number,
+        "Range of α", controls.ALPHA_GRID, value=(0.01, 1.0), format_func=fmt.fmt_number,
         key="plan_fr_range", bind="query-params",
         help="The privacy levels of the frontier: from the strongest privacy (left) to the "
         "weakest (right). Log scale, 0.001 to 10.")
@@ -627,7 +630,7 @@ def frontier_section(comp: Comparison, s: Settings) -> None:
     params = frontier_params(comp, s, alphas)
     if run:
         if units > MAX_FRONTIER_UNITS:
-            widgets.error(
+            kit.error(
                 f"This frontier would take about {fmt_seconds(seconds)} here ({units:,.0f} "
                 f"drawn bins, more than the page's cap of {MAX_FRONTIER_UNITS:,.0f}). Use "
                 "fewer points, lower R or B, or wider age groups.")
@@ -648,7 +651,7 @@ def frontier_section(comp: Comparison, s: Settings) -> None:
     if last["params"] != params:
         st.info("The settings have changed since this frontier was computed: it shows the "
                 "last one computed. Press the button to update it.", icon=":material/history:")
-        widgets.report_note("The frontier was computed with other settings than those listed "
+        kit.note("The frontier was computed with other settings than those listed "
                             "(the last one computed is shown).")
     frontier_outputs(last["table"], s, last["params"]["level"], last["params"]["power"],
                      "plan")
@@ -683,7 +686,7 @@ def frontier_outputs(table: pd.DataFrame, s: Settings, level: float, power: floa
                      prefix: str, *, warn: bool = True) -> None:
     """The frontier's chart and table (keys start with ``prefix``); its findings go to the
     report, and with ``warn`` the naive test's flaw is shown as a warning."""
-    widgets.chart(figures.planner_frontier_figure(
+    kit.chart(figures.planner_frontier_figure(
         table, current=(s.alpha1, s.n), level=level, power=power),
         key=f"{prefix}_fig_frontier", name="The privacy-utility frontier")
     st.caption("Solid: the parametric bootstrap test; dashed: the naive χ² test; bars: the Monte "
@@ -694,8 +697,8 @@ def frontier_outputs(table: pd.DataFrame, s: Settings, level: float, power: floa
         if summary:
             st.warning(summary, icon=":material/gpp_bad:")
     for sentence in frontier_findings(table, level, power):
-        widgets.finding(sentence)
-    widgets.table(table, key=f"{prefix}_frontier_table", name="The frontier", hide_index=True,
+        kit.finding(sentence)
+    kit.table(table, key=f"{prefix}_frontier_table", name="The frontier", hide_index=True,
                   column_config={
         "alpha1": st.column_config.NumberColumn("α₁", format="%.3g"),
         "alpha2": st.column_config.NumberColumn("α₂", format="%.3g"),
@@ -751,14 +754,14 @@ def report_section(comp: Comparison, s: Settings) -> None:
     sentences = [planner.describe_sample_size(data_plan, comp.difference),
                  planner.describe_privacy(privacy_plan_, comp.difference)]
     for sentence in sentences:
-        widgets.finding(sentence)
+        kit.finding(sentence)
     if frontier is not None:
         sentences += frontier_findings(frontier, s.level, s.power)
     st.markdown("\n".join(f"- {text}" for text in sentences))
     st.markdown("##### Settings")
     st.dataframe(pd.DataFrame(list(parameters(comp, s).items()), columns=["setting", "value"]),
                  hide_index=True, key="plan_report_settings")
-    widgets.report_button(
+    kit.report_button(
         key="plan_dl_report",
         help="A one-page, self-contained HTML file to send to someone without the dashboard: "
         "the findings, the settings, every chart and table below. The Report button at the "
@@ -769,10 +772,10 @@ def report_section(comp: Comparison, s: Settings) -> None:
                   "; compute the frontier on its tab to add it)")
                + " and notes on the method.")
     with st.expander("The charts and tables of the report", expanded=False):
-        widgets.chart(data_figure(data_plan, s), key="plan_report_fig_data",
+        kit.chart(data_figure(data_plan, s), key="plan_report_fig_data",
                       name=data_figure_name(s))
         points_table(data_plan.points, "plan_report_points_data", "Simulated power against N")
-        widgets.chart(privacy_figure(privacy_plan_, s), key="plan_report_fig_privacy",
+        kit.chart(privacy_figure(privacy_plan_, s), key="plan_report_fig_privacy",
                       name=privacy_figure_name(s))
         points_table(privacy_plan_.points, "plan_report_points_privacy",
                      "Simulated power against α")
@@ -816,7 +819,7 @@ def explanation() -> None:
             "there were no noise. On private histograms it rejects far too often, even when "
             "there is no difference. The *Frontier* tab shows that its type-I error is far "
             "above the level wherever it seems to need less data.")
-        st.page_link("views/test_calibration.py",
+        st.page_link(registry.CALIBRATION.script,
                      label="Type-I error of both tests: see the page Test calibration",
                      icon=":material/tune:",
                      help="How often each test rejects when there is no difference, against N, "
@@ -825,7 +828,7 @@ def explanation() -> None:
 
 
 # ------------------------------------------------------------------------------------------
-widgets.page_header(TITLE)
+kit = page_header(TITLE)
 st.markdown(
     "Differential privacy costs accuracy: the smaller the privacy level α, the more noise, and "
     "the more people are needed to see a difference between two groups. Following Son, Park & "
@@ -845,7 +848,7 @@ with st.container(border=True):
             st.metric("Effect size: total-variation distance", f"{COMP.tv:.3f}", border=True,
                       help="½ Σ|p_Aj − p_Bj|: the share of people who would have to change "
                       "group to turn A into B. The smaller, the more data a test needs.")
-            widgets.chart(figures.planner_distributions_figure(
+            kit.chart(figures.planner_distributions_figure(
                 COMP.labels, COMP.p1, COMP.p2, name_a=COMP.name_a, name_b=COMP.name_b),
                 key="plan_fig_dist",
                 name=f"The two distributions: {COMP.name_a} and {COMP.name_b}")
@@ -855,7 +858,7 @@ with st.container(border=True):
             if PROBLEM.waiting:
                 st.info(PROBLEM.message, icon=":material/upload_file:")
             else:
-                widgets.error(PROBLEM.message)
+                kit.error(PROBLEM.message)
 
 with st.container(border=True):
     st.markdown("##### 2. Your plan: privacy level and people per group")
@@ -866,12 +869,12 @@ with st.expander("Accuracy of the simulation: replicates, bootstrap, seed and co
 
 if PROBLEM is not None:
     explanation()
-    widgets.stop()
+    kit.stop()
 
 SETTINGS = Settings(ALPHA1, ALPHA2, N_PLAN, LEVEL, POWER, REPS, N_BOOT, SEED)
-widgets.settings(parameters(COMP, SETTINGS))
+kit.settings(parameters(COMP, SETTINGS))
 for NOTE in REPORT_NOTES:
-    widgets.report_note(NOTE)
+    kit.note(NOTE)
 REFUSAL = search_refusal(COMP, SETTINGS)
 SECTIONS = {TABS[0]: data_section, TABS[1]: privacy_section, TABS[2]: frontier_section,
             TABS[3]: report_section}
@@ -881,12 +884,12 @@ for tab, (name, section) in zip(st.tabs(list(SECTIONS), key="plan_tab", bind="qu
         if tab.open is False:
             continue
         if REFUSAL is not None and section is not frontier_section:
-            widgets.error(REFUSAL)
+            kit.error(REFUSAL)
             continue
         try:
             section(COMP, SETTINGS)
         except ValueError as exc:  # dpcore's argument errors, in plain words
-            widgets.error(f"These settings cannot be used: {plain(str(exc))}")
+            kit.error(f"These settings cannot be used: {plain(str(exc))}")
 
 explanation()
-widgets.page_footer()
+kit.end()

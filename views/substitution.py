@@ -10,13 +10,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import widgets
+from ui import controls, links, sources
+from ui import format as fmt
+from ui import text
+from ui.kit import page_header
 from dpcore import datasets, figures
 from dpcore import substitution as rs
 
 TITLE = "Random substitution"
 
-GAMMA_GRID = widgets.RS_GAMMA_GRID
+GAMMA_GRID = links.SubstitutionParams.GAMMA_GRID
 DEFAULT_GAMMA = 10.0
 REPS_GRID = (10, 20, 50, 100, 200, 500)
 DEFAULT_REPS = 100  # the source's 100 repetitions
@@ -33,10 +36,10 @@ DEFAULT_RECORDS = 5_000  # the source's smaller n
 DEFAULT_L = 2  # the smallest l with re-randomisation
 L_CHART = 20  # the charts of error and cost show l = 1 … min(N − 1, 20), and the chosen l
 
-UPLOAD = widgets.UPLOAD
+UPLOAD = sources.UPLOAD
 SHAPES = {"uniform": "Uniform (the source's shape)",
           "normal": "Normal (discretised, the source's shape)"}
-SOURCES = {**SHAPES, **widgets.POPULATION_AGE_LABELS, UPLOAD: "Uploaded CSV file"}
+SOURCES = {**SHAPES, **links.POPULATION_AGE_LABELS, UPLOAD: "Uploaded CSV file"}
 DEFAULT_SOURCE = "normal"  # on uniform data the source's X̂*/l is unbiased: nothing to see
 TABS = ("Release and reconstruction", "Accuracy", "Cost", "Privacy", "Bias")
 SHORT = {"source": "X̂*/l (source)", "unbiased": "A⁻¹Y* (unbiased)"}
@@ -48,10 +51,10 @@ FDP_TAB = "Trade-off curves"
 
 def plain(message: str) -> str:
     """dpcore's messages in plain words: no code quotes, the page's symbols."""
-    return widgets.plain(message, SYMBOLS)
+    return text.plain(message, SYMBOLS)
 
 
-fmt_big = widgets.fmt_big  # 4 significant digits; 10⁴ and above as 7.85·10⁷; ∞
+fmt_big = fmt.fmt_big  # 4 significant digits; 10⁴ and above as 7.85·10⁷; ∞
 
 
 def fmt_share(v: float) -> str:
@@ -113,7 +116,7 @@ def data_controls(seed: int) -> tuple[Data | None, str | None, bool]:
         "population grouped into N age groups (n records drawn from it), or your own CSV file.")
     if source == UPLOAD:
         with st.container(border=True):
-            upload, problem = widgets.category_upload(
+            upload, problem = sources.category_upload(
                 "rs", max_categories=N_MAX, value="value", record="record",
                 examples="A, B, 20–29, …")
         if upload is None:
@@ -123,16 +126,16 @@ def data_controls(seed: int) -> tuple[Data | None, str | None, bool]:
         st.caption(f"Categories N = {counts.size}, records n = {counts.sum():,}: your file's.")
         return Data(upload.labels, counts, upload.what, source), None, False
     if source in SHAPES:
-        n_cat = widgets.ranged_slider(
+        n_cat = controls.ranged_slider(
             "Categories N", 2, N_MAX, default=DEFAULT_N, key="rs_N",
             help="How many values u_1 … u_N a record can take. The source uses N = 50 and 100.")
     else:
-        n_cat = widgets.ranged_slider(
+        n_cat = controls.ranged_slider(
             "Categories N (age groups)", 2, K_MAX, default=DEFAULT_GROUPS, key="rs_N",
             help="The single years of age 0 … 84 and 85+ cut into N groups of (nearly) equal "
             "width: N = 86 is one group per year.")
-    n = widgets.log_slider(
-        "Records n", widgets.N_GRID, default=DEFAULT_RECORDS, key="rs_n",
+    n = controls.log_slider(
+        "Records n", controls.N_GRID, default=DEFAULT_RECORDS, key="rs_n",
         help="How many records are substituted. The source uses n = 5,000 and 50,000. Log "
         "scale, 1,000 to 50 million.")
     if source in SHAPES:
@@ -150,13 +153,13 @@ def data_controls(seed: int) -> tuple[Data | None, str | None, bool]:
     return Data(labels, counts, what, source), None, False
 
 
-def controls() -> tuple[Settings | None, str | None, bool]:
+def read_controls() -> tuple[Settings | None, str | None, bool]:
     """All controls; returns (settings, problem, waiting)."""
     c1, c2, c3 = st.columns([1.25, 1, 1], gap="large")
     with c3:
-        seed = widgets.seed_control("rs_seed")
+        seed = controls.seed_control("rs_seed")
     with c2:
-        gamma = float(widgets.log_slider(
+        gamma = float(controls.log_slider(
             "Amplification γ", GAMMA_GRID, default=DEFAULT_GAMMA, key="rs_gamma",
             help="A record keeps its value γ times as often as it moves to any one other "
             "value: every output is at most γ times more likely under one true value than "
@@ -171,7 +174,7 @@ def controls() -> tuple[Settings | None, str | None, bool]:
     n_cat = len(data.labels)
     with c2:
         if n_cat > 2:
-            l = widgets.ranged_slider(
+            l = controls.ranged_slider(
                 "Values per record l", 1, n_cat - 1, default=DEFAULT_L, key="rs_l",
                 help="Algorithm 2: each record is substituted l times, a value already drawn "
                 "is drawn again, and the record releases l distinct values (1 ≤ l < N). "
@@ -180,7 +183,7 @@ def controls() -> tuple[Settings | None, str | None, bool]:
             l = 1
             st.caption("l = 1: with N = 2 categories a record releases one value.")
     with c3:
-        chosen = int(widgets.log_slider(
+        chosen = int(controls.log_slider(
             "Repetitions R", REPS_GRID, default=DEFAULT_REPS, key="rs_reps",
             help="How many releases are simulated to measure the actual error, the mean cost "
             "and the bias (the source uses 100). More repetitions, smaller Monte Carlo error. "
@@ -222,34 +225,34 @@ def summary(s: Settings) -> None:
         f"**In plain words.** Data: {s.data.what}. One substitution keeps a record's value with "
         f"probability γx = {keep:.2%} and otherwise moves it to one of the other "
         f"N − 1 = {n_cat - 1} values, each with probability x = {other:.4g}. Any output is at "
-        f"most γ = {widgets.fmt_number(s.gamma)} times more likely under one true value than "
+        f"most γ = {fmt.fmt_number(s.gamma)} times more likely under one true value than "
         f"under another: **ln γ = {math.log(s.gamma):.4g}-local differential privacy**, k-ary "
         f"randomized response with k = N.{extended}")
     reduced = f" (the slider's {s.reps_chosen:,}, reduced)" if s.reps < s.reps_chosen else ""
-    widgets.settings({
+    kit.settings({
         "data": s.data.what, "categories N": n_cat, "records n": f"{s.n:,}",
-        "amplification γ": widgets.fmt_number(s.gamma),
+        "amplification γ": fmt.fmt_number(s.gamma),
         "ε = ln γ (one substitution)": f"{math.log(s.gamma):.4g}",
         "values per record l": s.l, "repetitions R": f"{s.reps:,}{reduced}", "seed": s.seed})
     # The exact relative standard errors: no simulation, microseconds.
     errors = {kind: rs.expected_standard_error(s.x, s.gamma, s.l, estimator=kind)
               for kind in ("source", "unbiased")}
     if s.l == 1:
-        widgets.finding(
-            f"With γ = {widgets.fmt_number(s.gamma)} and l = 1 (N = {n_cat} categories, "
+        kit.finding(
+            f"With γ = {fmt.fmt_number(s.gamma)} and l = 1 (N = {n_cat} categories, "
             f"n = {s.n:,} records) every record's release is ε = ln γ = {eps_l:.3g}-locally "
             f"differentially private (k-ary randomized response with k = N); the reconstruction "
             f"M⁻¹Y has a relative standard error σ_X̂/‖X‖ of {errors['unbiased']:.3g} (exact).")
     else:
-        widgets.finding(
-            f"With γ = {widgets.fmt_number(s.gamma)}, l = {s.l} (N = {n_cat} categories, "
+        kit.finding(
+            f"With γ = {fmt.fmt_number(s.gamma)}, l = {s.l} (N = {n_cat} categories, "
             f"n = {s.n:,} records) every record's release is ε = {eps_l:.3g}-locally "
             f"differentially private, against {s.l * math.log(s.gamma):.3g} for the source's "
             f"bound l × ln γ; the unbiased reconstruction A⁻¹Y* has a relative standard error "
             f"σ_X̂/‖X‖ of {errors['unbiased']:.3g}, the source's X̂*/l "
             f"{errors['source']:.3g} (exact).")
     if reduced:
-        widgets.report_note(
+        kit.note(
             f"R is reduced from {s.reps_chosen:,} to {s.reps:,} for N = {n_cat} and l = {s.l}, "
             "which keeps a rerun under about a quarter of a second.")
 
@@ -317,20 +320,20 @@ def release_section(s: Settings) -> None:
                    "in a record's set included.")
     cols[3].metric("n·l", f"{s.n * s.l:,}", border=True,
                    help="The values released: l per record. Draws beyond n·l are re-draws.")
-    widgets.chart(figures.substitution_counts_figure(
+    kit.chart(figures.substitution_counts_figure(
         s.data.labels, s.x, y, source, unbiased, l=s.l), key="rs_fig_counts",
         name="One release: true, released and reconstructed counts")
     if s.l == 1:
-        widgets.finding(
+        kit.finding(
             f"One release of Algorithm 1 (seed {s.seed}): its reconstruction M⁻¹Y is off by "
             f"‖X̂ − X‖/‖X‖ = {one_error['unbiased']:.3g}.")
     else:
-        widgets.finding(
+        kit.finding(
             f"One release of Algorithm 2 with l = {s.l} (seed {s.seed}): the reconstruction is "
             f"off by ‖X̂ − X‖/‖X‖ = {one_error['source']:.3g} for the source's X̂*/l and "
             f"{one_error['unbiased']:.3g} for the unbiased A⁻¹Y*; it took {release.draws:,} "
             f"random draws for n·l = {s.n * s.l:,} released values.")
-    widgets.report_note("Both reconstructions can go below 0: the released counts are pulled "
+    kit.note("Both reconstructions can go below 0: the released counts are pulled "
                         "towards the uniform distribution, and the reconstruction undoes that "
                         "on average, not count by count.")
     if s.l == 1:
@@ -343,7 +346,7 @@ def release_section(s: Settings) -> None:
     table = pd.DataFrame({"category": s.data.labels, "X (true)": s.x,
                           f"{released} (released)": y, "X̂*/l (source)": source,
                           "A⁻¹Y* (unbiased)": unbiased})
-    widgets.table(table, key="rs_counts_table", name="One release: counts per category",
+    kit.table(table, key="rs_counts_table", name="One release: counts per category",
                   hide_index=True, column_config={
         "X̂*/l (source)": st.column_config.NumberColumn(format="%.2f"),
         "A⁻¹Y* (unbiased)": st.column_config.NumberColumn(format="%.2f")})
@@ -383,13 +386,13 @@ def accuracy_section(s: Settings) -> None:
          "source": rs.expected_standard_error(s.x, s.gamma, j),
          "unbiased": rs.expected_standard_error(s.x, s.gamma, j, estimator="unbiased")}
         for j in l_values(s)])
-    widgets.chart(figures.substitution_error_figure(
+    kit.chart(figures.substitution_error_figure(
         curves, current_l=s.l, points=errors.reset_index()), key="rs_fig_error",
         name="Relative standard error against l")
     above = curves[(curves["source"] > curves["bound"]) | (curves["unbiased"] > curves["bound"])]
     simulated = {kind: f"{errors.loc[kind, 'actual']:.3g} ± {errors.loc[kind, 'actual_se']:.2g}"
                  for kind in ("source", "unbiased")}
-    widgets.finding(
+    kit.finding(
         f"Over R = {s.reps:,} simulated releases the relative standard error σ_X̂/‖X‖ is "
         + (f"{simulated['unbiased']} (exactly {errors.loc['unbiased', 'exact']:.3g})"
            if s.l == 1 else
@@ -398,7 +401,7 @@ def accuracy_section(s: Settings) -> None:
            f"{errors.loc['unbiased', 'exact']:.3g})")
         + f"; Theorem 4.1's bound / √l is {bound:.3g}.")
     if len(above):
-        widgets.report_note(
+        kit.note(
             "Theorem 5.2's 1/√l assumes the l draws of a record are independent; Algorithm 2 "
             "re-draws repeated values, so the exact errors fall more slowly: here the bound / √l "
             f"no longer bounds them from l = {int(above['l'].min())}.")
@@ -466,7 +469,7 @@ def paper_grid_section(s: Settings) -> None:
     styled = wide.style.format("{:.4f}", subset=[c for c in wide.columns if c[0] != "data"]) \
         .format("{:,.0f}", subset=counts).format("{:g}", subset=[("data", "γ")])
     # Its CSV (and the report) get the full table: one row per cell and estimator.
-    widgets.table(styled, key="rs_grid_table", csv=result["table"], hide_index=True,
+    kit.table(styled, key="rs_grid_table", csv=result["table"], hide_index=True,
                   name=f"The source's grid, R = {reps}, seed {s.seed}")
     st.caption(f"For each l: the actual errors √(mean ‖X̂ − X‖²)/‖X‖ of X̂*/l (the source's) "
                "and of A⁻¹Y*, Theorem 4.1's bound / √l, and the mean number of random draws. "
@@ -505,10 +508,10 @@ def cost_section(s: Settings) -> None:
     table = pd.DataFrame([
         {"l": j, "draws_ratio": rs.expected_draws(s.n, n_cat, s.gamma, j) / (s.n * j),
          "collision": rs.collision_probability(n_cat, s.gamma, j)} for j in l_values(s)])
-    widgets.chart(figures.substitution_cost_figure(table, current_l=s.l), key="rs_fig_cost",
+    kit.chart(figures.substitution_cost_figure(table, current_l=s.l), key="rs_fig_cost",
                   name="Cost of re-draws against l")
     ratio = expected / (s.n * s.l)
-    widgets.finding(
+    kit.finding(
         "At l = 1 every record takes one random draw: no re-draws." if s.l == 1 else
         f"Algorithm 2 is expected to take {fmt_count(expected)} random draws for the "
         f"n·l = {s.n * s.l:,} released values ({ratio:.4g} per value, {ratio - 1:.1%} re-draws; "
@@ -532,7 +535,7 @@ def privacy_section(s: Settings) -> None:
     st.markdown("**One substitution (l = 1).** The γ-diagonal matrix is γ-amplifying: "
                 "every output is at most γ times more likely under one input than another.")
     cols = st.columns(3)
-    cols[0].metric("γ-amplification", widgets.fmt_number(s.gamma), border=True,
+    cols[0].metric("γ-amplification", fmt.fmt_number(s.gamma), border=True,
                    help="max over outputs y and inputs u, v of P(y | u)/P(y | v) = γ.")
     cols[1].metric("ε = ln γ", f"{log_gamma:.4g}", border=True,
                    help="The local differential privacy of one substitution.")
@@ -560,11 +563,11 @@ def privacy_section(s: Settings) -> None:
         {"l": j, "bound": j * log_gamma,
          "ordered": rs.extended_epsilon(n_cat, s.gamma, j, ordered=True),
          "exact": rs.extended_epsilon(n_cat, s.gamma, j)} for j in range(1, n_cat)])
-    widgets.chart(figures.substitution_epsilon_figure(table, current_l=s.l,
+    kit.chart(figures.substitution_epsilon_figure(table, current_l=s.l,
                                                       log_gamma=log_gamma),
                   key="rs_fig_eps", name="Privacy ε against l")
-    widgets.finding(
-        f"One substitution with γ = {widgets.fmt_number(s.gamma)} is exactly ε = ln γ = "
+    kit.finding(
+        f"One substitution with γ = {fmt.fmt_number(s.gamma)} is exactly ε = ln γ = "
         f"{log_gamma:.3g}-locally differentially private; its price is the condition number "
         f"of M, {fmt_big(rs.condition_number(n_cat, s.gamma))}: how much inverting M "
         "amplifies noise." if s.l == 1 else
@@ -577,7 +580,7 @@ def privacy_section(s: Settings) -> None:
              r"\ \le\ \varepsilon_l^{\text{ordered}} = \ln\gamma + \sum_{j=1}^{l-1}"
              r"\ln\!\Big(1 + \frac{\gamma-1}{N-j}\Big)\ \le\ l\ln\gamma")
     breach_section(s, eps_l, eps_bound)
-    links(s)
+    links_section(s)
 
 
 def breach_section(s: Settings, eps_l: float, eps_bound: float) -> None:
@@ -598,7 +601,7 @@ def breach_section(s: Settings, eps_l: float, eps_bound: float) -> None:
     try:
         threshold = rs.breach_gamma(rho1, rho2)
     except ValueError as exc:
-        widgets.error(f"These probabilities cannot be used: {plain(str(exc))}")
+        kit.error(f"These probabilities cannot be used: {plain(str(exc))}")
         return
     rows = [("random substitution, l = 1: γ", math.log(s.gamma)),
             (f"l-extended release, l = {s.l}: e^ε_l (exact)", eps_l),
@@ -608,13 +611,13 @@ def breach_section(s: Settings, eps_l: float, eps_bound: float) -> None:
          f"no {rho1:g}→{rho2:g} breach": "yes" if eps < math.log(threshold) else "no",
          "largest posterior": rs.posterior_bound(rho1, amplification(eps))}
         for name, eps in rows])
-    widgets.table(table, key="rs_breach_table", name="Privacy breaches (Theorem 3.1)",
+    kit.table(table, key="rs_breach_table", name="Privacy breaches (Theorem 3.1)",
                   hide_index=True, column_config={
         "ε": st.column_config.NumberColumn(format="%.4g"),
         "largest posterior": st.column_config.NumberColumn(format="%.4f")})
-    widgets.settings({"breach: prior ρ₁": f"{rho1:g}", "breach: posterior ρ₂": f"{rho2:g}"})
+    kit.settings({"breach: prior ρ₁": f"{rho1:g}", "breach: posterior ρ₂": f"{rho2:g}"})
     safe = eps_l < math.log(threshold)
-    widgets.finding(
+    kit.finding(
         f"A {rho1:g}→{rho2:g} privacy breach is impossible below an amplification of "
         f"{threshold:.4g} (ε < {math.log(threshold):.3g}): the release with l = {s.l} "
         + ("rules it out" if safe else "does not rule it out")
@@ -628,18 +631,18 @@ def breach_section(s: Settings, eps_l: float, eps_bound: float) -> None:
              r"P(\text{property}\mid y) \le \frac{\gamma\rho_1}{\gamma\rho_1 + 1 - \rho_1}")
 
 
-def links(s: Settings) -> None:
+def links_section(s: Settings) -> None:
     """l = 1 is k-RR with k = N and e^ε = γ: links to the LDP and the f-DP pages."""
     n_cat = s.n_categories
     log_gamma = math.log(s.gamma)
     st.markdown(
         f"##### l = 1 is k-ary randomized response\nOne substitution with a γ-diagonal matrix "
         f"is k-RR with k = N = {n_cat} and e^ε = γ: ε = ln γ = {log_gamma:.4g}.")
-    eps = widgets.nearest_on_grid(log_gamma, widgets.LDP_EPS_GRID)
-    query = {"ldp_tab": LDP_TAB, "ldp_eps": widgets.fmt_number(eps)}
+    eps = links.nearest_on_grid(log_gamma, links.LdpParams.EPS_GRID)
+    query = {"ldp_tab": LDP_TAB, "ldp_eps": fmt.fmt_number(eps)}
     label = f"See k-RR at ε = {eps:g}"
     if s.data.source in datasets.POPULATIONS:
-        query |= {"ldp_source": widgets.POPULATION_AGE_LABELS[s.data.source],
+        query |= {"ldp_source": links.POPULATION_AGE_LABELS[s.data.source],
                   "ldp_k": str(n_cat)}
         label += f" with the same k = {n_cat} age groups"
     st.page_link("views/ldp.py", label=label + " on the randomized response page",
@@ -649,22 +652,22 @@ def links(s: Settings) -> None:
     if eps != log_gamma:
         st.caption(f"ln γ = {log_gamma:.4g} is not on that page's ε slider: the link opens it "
                    f"at the nearest value, {eps:g}.")
-    gamma = widgets.nearest_on_grid(s.gamma, widgets.FDP_RS_GAMMA_GRID)
-    k = min(n_cat, widgets.FDP_K_MAX)
+    gamma = links.nearest_on_grid(s.gamma, links.FdpParams.RS_GAMMA_GRID)
+    k = min(n_cat, links.FdpParams.K_MAX)
     st.page_link(
         "views/fdp.py", label=f"See the trade-off curve of random substitution with "
-        f"γ = {widgets.fmt_number(gamma)}, N = {k} on the f-DP page", icon=":material/shield:",
+        f"γ = {fmt.fmt_number(gamma)}, N = {k} on the f-DP page", icon=":material/shield:",
         query_params={"fdp_tab": FDP_TAB, "fdp_show_krr": "false", "fdp_show_rs": "true",
-                      "fdp_rs_gamma": widgets.fmt_number(gamma), "fdp_rs_n": str(k)},
+                      "fdp_rs_gamma": fmt.fmt_number(gamma), "fdp_rs_n": str(k)},
         help="Opens 'f-DP and Gaussian DP' on its trade-off curves with random substitution "
         "(k-RR with e^ε = γ, k = N): how well the best attacker can tell two true values "
         "apart from one released value.")
     if k != n_cat:
-        st.caption(f"That page's N slider stops at {widgets.FDP_K_MAX}: the link opens it at "
+        st.caption(f"That page's N slider stops at {links.FdpParams.K_MAX}: the link opens it at "
                    f"N = {k}, not {n_cat}.")
     if gamma != s.gamma:
-        st.caption(f"γ = {widgets.fmt_number(s.gamma)} is not on that page's γ slider: the link "
-                   f"opens it at the nearest value, {widgets.fmt_number(gamma)}.")
+        st.caption(f"γ = {fmt.fmt_number(s.gamma)} is not on that page's γ slider: the link "
+                   f"opens it at the nearest value, {fmt.fmt_number(gamma)}.")
 
 
 # --- 5. Bias -----------------------------------------------------------------------------------
@@ -691,7 +694,7 @@ def bias_section(s: Settings) -> None:
     for col, kind in zip(cols[2:], ("source", "unbiased")):
         col.metric(f"Exact error, {SHORT[kind]}", f"{errors.loc[kind, 'exact']:.4g}",
                    border=True, help="√E‖X̂ − X‖²/‖X‖: variance and squared bias.")
-    widgets.chart(figures.substitution_bias_figure(
+    kit.chart(figures.substitution_bias_figure(
         s.data.labels, s.x, rs.reconstruction_bias(s.x, s.gamma, s.l), estimates),
         key="rs_fig_bias", name="Bias per category")
     st.caption(f"Markers: the mean of X̂ − X over the R = {s.reps:,} releases of the tab "
@@ -700,11 +703,11 @@ def bias_section(s: Settings) -> None:
     if s.l == 1:
         st.markdown("At l = 1 there is no re-randomisation: both are Theorem 3.2's unbiased "
                     "reconstruction. Choose l ≥ 2 to see the bias.")
-        widgets.finding("At l = 1 there is no re-randomisation: the reconstruction M⁻¹Y is "
+        kit.finding("At l = 1 there is no re-randomisation: the reconstruction M⁻¹Y is "
                         f"unbiased (Theorem 3.2), its relative standard error {source:.3g}.")
         return
     smaller = "the source's X̂*/l" if source < unbiased else "the unbiased A⁻¹Y*"
-    widgets.finding(
+    kit.finding(
         f"The source's X̂*/l is biased by {fmt_share(errors.loc['source', 'bias'])} of ‖X‖ "
         f"(exactly), for any n with these proportions; A⁻¹Y* is unbiased. Here {smaller} has "
         f"the smaller total error ({source:.3g} for X̂*/l, {unbiased:.3g} for A⁻¹Y*); the "
@@ -719,7 +722,7 @@ def bias_section(s: Settings) -> None:
 
 
 # ------------------------------------------------------------------------------------------
-widgets.page_header(TITLE)
+kit = page_header(TITLE)
 st.markdown(
     "**Random substitution** replaces each record's value u_k by u_h with probability "
     "m_hk, from a γ-diagonal matrix M: a value is kept γ times as often as it is moved to any "
@@ -733,12 +736,12 @@ st.latex(r"M = xG = \frac{1}{\gamma + N - 1}\begin{pmatrix}\gamma & 1 & \cdots &
          r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \mathbb E[Y] = MX,\qquad "
          r"\hat X_i = \frac{\gamma + N - 1}{\gamma - 1}\,Y_i - \frac{n}{\gamma - 1}")
 with st.container(border=True):
-    SETTINGS, PROBLEM, WAITING = controls()
+    SETTINGS, PROBLEM, WAITING = read_controls()
 if SETTINGS is None:
     if WAITING:
         st.info(PROBLEM, icon=":material/upload_file:")
-        widgets.stop()
-    widgets.show_error(PROBLEM)
+        kit.stop()
+    kit.fail(PROBLEM)
 with st.container(border=True):
     summary(SETTINGS)
 
@@ -757,5 +760,5 @@ for tab, section in zip(st.tabs(list(SECTIONS), key="rs_tab", bind="query-params
             try:
                 section(SETTINGS)
             except ValueError as exc:  # dpcore's argument errors, in plain words
-                widgets.show_error(f"These settings cannot be used: {plain(str(exc))}")
-widgets.page_footer()
+                kit.fail(f"These settings cannot be used: {plain(str(exc))}")
+kit.end()

@@ -1,4 +1,4 @@
-"""widgets' page kit: exports, the report, the link, and the note on unusable link values."""
+"""The UI kit (ui/): the page kit's exports, the report, the link, and the note on unusable link values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import widgets
+from pagekit import kit as ended_kit
+from ui import controls, links, sources
+from ui import format as fmt
 from conftest import open_page
 
 
@@ -18,21 +20,23 @@ def kit_page():
     import pandas as pd
     import streamlit as st
 
-    import widgets
+    from ui import controls, sources
+    from ui import format as fmt
+    from ui.kit import page_header
 
-    widgets.page_header("Kit <page>")
+    kit = page_header("Kit <page>")
     x = st.slider("x", 0.0, 1.0, 0.5, key="kx", bind="query-params", help="x")
     name = st.selectbox("name", ["alpha", "beta"], key="kname", bind="query-params", help="n")
-    widgets.settings({"x": x, "name": name})
-    widgets.chart(go.Figure(go.Scatter(x=[1, 2], y=[x, 2 * x], name="line")), key="kfig",
+    kit.settings({"x": x, "name": name})
+    kit.chart(go.Figure(go.Scatter(x=[1, 2], y=[x, 2 * x], name="line")), key="kfig",
                   name="The line")
-    widgets.table(pd.DataFrame({"a": [1, 2], "b": [x, x]}), key="ktab", name="The table")
-    widgets.finding(f"x is {x:g}")
+    kit.table(pd.DataFrame({"a": [1, 2], "b": [x, x]}), key="ktab", name="The table")
+    kit.finding(f"x is {x:g}")
     if x == 1.0:
-        widgets.show_error("x may not be 1 here.")
-    widgets.report_note("a caveat")
+        kit.fail("x may not be 1 here.")
+    kit.note("a caveat")
     st.write("end of page")
-    widgets.page_footer()
+    kit.end()
 
 
 def run(**params) -> AppTest:
@@ -49,7 +53,7 @@ def warnings_text(at) -> str:
 def test_kit_collects_settings_findings_charts_and_tables():
     at = run(kx="0.25")
     assert not at.exception
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     assert kit.title == "Kit <page>" and kit.findings == ["x is 0.25"]
     assert kit.parameters == {"x": "0.25", "name": "alpha"}
     assert [name for name, _ in kit.figures] == ["The line"]
@@ -59,7 +63,7 @@ def test_kit_collects_settings_findings_charts_and_tables():
 
 def test_the_report_holds_the_page(tmp_path):
     at = run(kx="0.25")
-    kit = at.session_state["_page_kit"]
+    kit = ended_kit(at)
     from dpcore import report
 
     html = report.html_report(kit.title, findings=kit.findings, parameters=kit.parameters,
@@ -99,7 +103,7 @@ def test_an_early_stop_still_ends_the_page():
     at = run(kx="1.0")
     assert not at.exception
     assert [e.value for e in at.error] == ["x may not be 1 here."]
-    assert at.session_state["_page_kit"].findings == ["x is 1"]
+    assert ended_kit(at).findings == ["x is 1"]
     assert not any("end of page" in m.value for m in at.markdown)
 
 
@@ -110,7 +114,7 @@ def test_an_early_stop_still_ends_the_page():
     (["1", "2"], (1.0, 2.0), True), (["nan"], "x", False),
 ])
 def test_same_compares_link_text_with_widget_values(url, value, same):
-    assert widgets._same(url, value) is same
+    assert links.same(url, value) is same
 
 
 @pytest.mark.parametrize("url, value, same", [
@@ -118,7 +122,7 @@ def test_same_compares_link_text_with_widget_values(url, value, same):
     (["0.1", "5"], (0.1, 1.0), False), ([""], None, True), (["0"], None, False),
 ])
 def test_same_reads_ranges_in_any_order_and_empty_values(url, value, same):
-    assert widgets._same(url, value) is same
+    assert links.same(url, value) is same
 
 
 @pytest.mark.parametrize("name, slug", [
@@ -134,23 +138,25 @@ def test_same_reads_ranges_in_any_order_and_empty_values(url, value, same):
     ("***", "export"), ("—", "export"),
 ])
 def test_slug_makes_file_names_that_keep_the_meaning(name, slug):
-    assert widgets._slug(name) == slug
+    assert fmt.slug(name) == slug
 
 
 def test_slug_names_every_greek_letter():
-    assert len(set(widgets.GREEK_NAMES.values())) == 24  # σ and final ς: both sigma
-    for letter, name in widgets.GREEK_NAMES.items():
-        assert widgets._slug(letter) == widgets._slug(letter.upper()) == name
+    assert len(set(fmt.GREEK_NAMES.values())) == 24  # σ and final ς: both sigma
+    for letter, name in fmt.GREEK_NAMES.items():
+        assert fmt.slug(letter) == fmt.slug(letter.upper()) == name
 
 
 def ranged_page():
     import streamlit as st
 
-    import widgets
+    from ui import controls, sources
+    from ui import format as fmt
+    from ui.kit import page_header
 
-    widgets.page_header("Ranged")
-    st.write(f"value {widgets.ranged_slider('N', 2, 10, default=5, key='rn', help='N')}")
-    widgets.page_footer()
+    kit = page_header("Ranged")
+    st.write(f"value {controls.ranged_slider('N', 2, 10, default=5, key='rn', help='N')}")
+    kit.end()
 
 
 @pytest.mark.parametrize("raw, value, named", [("7", 7, False), ("abc", 5, True),
@@ -181,15 +187,17 @@ def test_moving_a_ranged_slider_back_to_its_default_is_not_named():
 def bound_page():
     import streamlit as st
 
-    import widgets
+    from ui import controls, sources
+    from ui import format as fmt
+    from ui.kit import page_header
 
-    widgets.page_header("Bound")
-    st.radio("width", [1, 5, 10], index=1, format_func=widgets.AGE_BINNINGS.get, key="bw",
+    kit = page_header("Bound")
+    st.radio("width", [1, 5, 10], index=1, format_func=sources.AGE_BINNINGS.get, key="bw",
              bind="query-params")
     st.selectbox("source", ["korea", "usa"], format_func={"korea": "Korea", "usa": "USA"}.get,
                  key="bs", bind="query-params")
     st.select_slider("N", options=[1000, 10_000, 100_000], value=10_000, key="bn",
-                     format_func=widgets.fmt_number, bind="query-params")
+                     format_func=fmt.fmt_number, bind="query-params")
     st.select_slider("range", options=[0.01, 0.1, 1.0], value=(0.01, 1.0), key="br",
                      bind="query-params")
     st.multiselect("tests", ["chisq", "bootstrap", "exact"], default=["bootstrap"], key="bm",
@@ -202,7 +210,7 @@ def bound_page():
     st.text_input("name", "A", key="bname", bind="query-params")
     st.write("values " + repr({k: st.session_state[k] for k in (
         "bw", "bs", "bn", "br", "bm", "bx", "bsp", "bc", "bt", "bk", "bname")}))
-    widgets.page_footer()
+    kit.end()
 
 
 def run_bound(params: dict) -> AppTest:
@@ -279,7 +287,7 @@ def test_a_label_link_is_not_named_on_a_page(width):
     """The compare page's binning spelled by its label, as the page's own links write it
     (5: its default, dropped from the URL by Streamlit)."""
     at = open_page("views/compare_histograms.py", "Compare two private histograms",
-                   {"cmp_width": widgets.AGE_BINNINGS[width]})
+                   {"cmp_width": sources.AGE_BINNINGS[width]})
     assert at.radio(key="cmp_width").value == width
     assert "could not be used" not in warnings_text(at)
 
@@ -291,12 +299,14 @@ def test_a_label_link_is_not_named_on_a_page(width):
 def seed_page():
     import streamlit as st
 
-    import widgets
+    from ui import controls, sources
+    from ui import format as fmt
+    from ui.kit import page_header
 
-    widgets.page_header("Seeded")
-    seed = widgets.seed_control("sd")
+    kit = page_header("Seeded")
+    seed = controls.seed_control("sd")
     st.write(f"seed {seed}")
-    widgets.page_footer()
+    kit.end()
 
 
 def run_seed(**params) -> AppTest:
@@ -324,8 +334,8 @@ def test_a_link_seed_is_used_and_kept_in_the_link(raw, seed):
     assert shown_seed(at) == seed and at.query_params.get("sd") == raw
 
 
-@pytest.mark.parametrize("raw, seed", [("-1", widgets.DEFAULT_SEED), ("abc", widgets.DEFAULT_SEED),
-                                       (str(2**31), widgets.DEFAULT_SEED),
+@pytest.mark.parametrize("raw, seed", [("-1", controls.DEFAULT_SEED), ("abc", controls.DEFAULT_SEED),
+                                       (str(2**31), controls.DEFAULT_SEED),
                                        ("1.5", 1)])  # Streamlit keeps the whole part
 def test_an_unusable_link_seed_is_named(raw, seed):
     at = run_seed(sd=raw)
@@ -336,7 +346,7 @@ def test_an_unusable_link_seed_is_named(raw, seed):
 def test_the_seed_defaults_and_new_draw_puts_its_seed_in_the_link():
     """(A seed typed in the box goes into the URL in the browser: see test_browser.py.)"""
     at = run_seed()
-    assert shown_seed(at) == widgets.DEFAULT_SEED and not warnings_text(at)
+    assert shown_seed(at) == controls.DEFAULT_SEED and not warnings_text(at)
     at.number_input(key="sd").set_value(0).run()
     assert shown_seed(at) == 0 and not warnings_text(at)
     at.button(key="sd_new").click().run()
@@ -367,18 +377,20 @@ def report_page():
     import plotly.graph_objects as go
     import streamlit as st
 
-    import widgets
+    from ui import controls, sources
+    from ui import format as fmt
+    from ui.kit import page_header
 
-    widgets.page_header("Report → α")
-    widgets.settings({"ε": 1})
-    widgets.finding("first finding")
-    widgets.report_button(key="own_report", help="This page's report.")
+    kit = page_header("Report → α")
+    kit.settings({"ε": 1})
+    kit.finding("first finding")
+    kit.report_button(key="own_report", help="This page's report.")
     # Given after the button: still in its report.
-    widgets.chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4], name="late line")), key="rfig",
+    kit.chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4], name="late line")), key="rfig",
                   name="Power against α")
-    widgets.finding("second finding")
+    kit.finding("second finding")
     st.write("end")
-    widgets.page_footer()
+    kit.end()
 
 
 def test_report_button_gives_the_headers_report(monkeypatch):
@@ -411,10 +423,10 @@ def test_report_button_gives_the_headers_report(monkeypatch):
 
 
 def test_numbers_in_scientific_notation_as_people_write_them():
-    assert widgets.times_ten(78_500_000, 2) == "7.85·10⁷"
-    assert widgets.times_ten(1e-5, 1) == "1.0·10⁻⁵"
-    assert widgets.times_ten(3e-12, 0) == "3·10⁻¹²"
-    assert widgets.fmt_big(1234.4) == "1234"
-    assert widgets.fmt_big(12_345) == "1.23·10⁴"
-    assert widgets.fmt_big(-0.0) == "0"
-    assert widgets.fmt_big(float("inf")) == "∞"
+    assert fmt.times_ten(78_500_000, 2) == "7.85·10⁷"
+    assert fmt.times_ten(1e-5, 1) == "1.0·10⁻⁵"
+    assert fmt.times_ten(3e-12, 0) == "3·10⁻¹²"
+    assert fmt.fmt_big(1234.4) == "1234"
+    assert fmt.fmt_big(12_345) == "1.23·10⁴"
+    assert fmt.fmt_big(-0.0) == "0"
+    assert fmt.fmt_big(float("inf")) == "∞"

@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import widgets
+from ui import controls
+from ui import format as fmt
+from ui.kit import page_header
 from dpcore import datasets, figures, simulation, study
 
 TITLE = "Test calibration"
@@ -62,7 +64,7 @@ RATE_COLUMNS = {
 
 def fmt_ns(values) -> str:
     ns = sorted({int(v) for v in values})
-    return ", ".join(widgets.fmt_number(n) for n in ns)
+    return ", ".join(fmt.fmt_number(n) for n in ns)
 
 
 def type1_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
@@ -87,7 +89,7 @@ def type1_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
                 f"above the {LEVEL:.0%} level, about as many as chance alone gives with 95% "
                 "intervals: the test holds its level up to Monte Carlo error.")
     worst = over.loc[over["rate"].idxmax()]
-    at = f"N = {widgets.fmt_number(worst['n'])}"
+    at = f"N = {fmt.fmt_number(worst['n'])}"
     if "m" in rows and rows["m"].nunique() > 1:
         at += f", M = {worst['m']}"
     if "alpha1" in rows and rows[["alpha1", "alpha2"]].drop_duplicates().shape[0] > 1:
@@ -102,11 +104,11 @@ def power_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
     rows = rows.sort_values("n")
     first, last = rows.iloc[0], rows.iloc[-1]
     text = (f"{where}: the {name} test's power is {first['rate']:.0%} at N = "
-            f"{widgets.fmt_number(first['n'])}" + (
-                f" and {last['rate']:.0%} at N = {widgets.fmt_number(last['n'])}"
+            f"{fmt.fmt_number(first['n'])}" + (
+                f" and {last['rate']:.0%} at N = {fmt.fmt_number(last['n'])}"
                 if len(rows) > 1 else ""))
     enough = rows[rows["rate"] >= 0.8]
-    text += (f"; it first reaches 80% at N = {widgets.fmt_number(enough.iloc[0]['n'])}."
+    text += (f"; it first reaches 80% at N = {fmt.fmt_number(enough.iloc[0]['n'])}."
              if not enough.empty else "; it does not reach 80% at the N simulated.")
     if test == "chisq":
         text += (" This 'power' is not to be trusted: on private histograms the naive test "
@@ -114,7 +116,7 @@ def power_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
     return text
 
 
-widgets.page_header(TITLE)
+kit = page_header(TITLE)
 st.markdown(
     "Can the tests of the *Compare two private histograms* page be trusted, and how much data "
     "do they need? A test's **type-I error** is how often it finds a difference when there is "
@@ -152,16 +154,16 @@ with tab_null:
             key="cal_n", bind="query-params",
             help="Counts per histogram; the paper uses 5,050 (= 1 + 2 + … + 100).",
         )
-        alpha_null = widgets.alpha_slider("Privacy level α", key="cal_alpha", default=0.5)
+        alpha_null = controls.alpha_slider("Privacy level α", key="cal_alpha", default=0.5)
     with c3:
         reps_null = st.select_slider(
             "Null replicates", [200, 500, 1000, 2000, 5000], value=1000,
             key="cal_reps_null", bind="query-params",
             help="How many pairs of histograms are drawn under 'no difference'. More "
             "replicates, smoother histograms and more precise type-I errors.")
-        seed = widgets.seed_control("cal_seed")
+        seed = controls.seed_control("cal_seed")
     ns = null_stats(shape, int(m_null), int(n_null), alpha_null, reps_null, seed)
-    widgets.chart(figures.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
+    kit.chart(figures.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
                                                  alpha=alpha_null), key="cal_fig_null",
                   name="Naive statistic under no difference, with and without DP")
     crit = simulation.chi2_critical_value(ns.df)
@@ -178,7 +180,7 @@ with tab_null:
               help="The same share on the private histograms: far above 5%.")
     rejected = int(np.sum(ns.with_dp > crit))
     dp_low, _ = simulation.binomial_interval(rejected, len(ns.with_dp))
-    widgets.finding(
+    kit.finding(
         f"Null distributions ({datasets.SHAPES[shape]}, M = {m_null}, N = {int(n_null):,}, "
         f"α = {alpha_null:g}): with no difference, the naive χ² test rejects "
         f"{np.mean(ns.without_dp > crit):.1%} of {len(ns.with_dp):,} histogram pairs without "
@@ -186,7 +188,7 @@ with tab_null:
         f"{LEVEL:.0%} level: "
         + ("with privacy it does not hold its level." if dp_low > LEVEL else
            "here its type-I error with privacy is not clearly above the level."))
-    widgets.settings({
+    kit.settings({
         "Null distributions: shape p₀": datasets.SHAPES[shape],
         "Null distributions: bins M": f"{m_null}",
         "Null distributions: histogram size N": f"{int(n_null):,}",
@@ -217,8 +219,8 @@ with tab_live:
                 horizontal=True, bind="query-params",
                 help="The paper's three age groupings: single years, 5-year or 10-year groups.")
         with f2:
-            a1 = widgets.alpha_slider("Privacy level α₁ (A)", key="cal_a1", default=0.1)
-            a2 = widgets.alpha_slider("Privacy level α₂ (B)", key="cal_a2", default=0.1)
+            a1 = controls.alpha_slider("Privacy level α₁ (A)", key="cal_a1", default=0.1)
+            a2 = controls.alpha_slider("Privacy level α₂ (B)", key="cal_a2", default=0.1)
             tests = st.multiselect(
                 "Tests", list(simulation.TESTS), default=list(simulation.TESTS),
                 format_func=TEST_LABELS.get, key="cal_tests", bind="query-params",
@@ -227,22 +229,22 @@ with tab_live:
         with f3:
             reps = st.select_slider(
                 "Replicates R per point", [50, 100, 200, 500, 1000], value=100,
-                format_func=widgets.fmt_number, key="cal_reps", bind="query-params",
+                format_func=fmt.fmt_number, key="cal_reps", bind="query-params",
                 help="More replicates, narrower intervals: the interval half-width at 5% is "
                 "about $1.96\\sqrt{0.05 \\cdot 0.95 / R}$.")
             n_boot = st.select_slider(
                 "Bootstrap replicates B", [100, 200, 500, 1000], value=100,
-                format_func=widgets.fmt_number, key="cal_boot", bind="query-params",
+                format_func=fmt.fmt_number, key="cal_boot", bind="query-params",
                 help="Bootstrap replicates of each bootstrap test (Algorithm 1): its p-value "
                 "moves in steps of 1/B.")
             live_seed = st.number_input(
-                "Seed", min_value=0, max_value=2**31 - 1, value=widgets.DEFAULT_SEED,
+                "Seed", min_value=0, max_value=2**31 - 1, value=controls.DEFAULT_SEED,
                 key="cal_live_seed", bind="query-params",
                 help="Random seed of the simulation. The same seed and settings reproduce "
                 "exactly the same rates.")
         ns_live = st.multiselect(
-            "Sample sizes N", widgets.N_GRID, default=list(study.PAPER_N),
-            format_func=widgets.fmt_number, key="cal_ns", bind="query-params",
+            "Sample sizes N", controls.N_GRID, default=list(study.PAPER_N),
+            format_func=fmt.fmt_number, key="cal_ns", bind="query-params",
             help="Counts per histogram, one point of the curve each. The paper's grid is "
             "$10^k$ and $5 \\cdot 10^k$ for $k = 3, \\dots, 7$.",
         )
@@ -256,7 +258,7 @@ with tab_live:
     last = st.session_state.get("cal_result")
     if submitted or last is None:
         if not ns_live or not tests:
-            widgets.error("Choose at least one sample size N and one test.")
+            kit.error("Choose at least one sample size N and one test.")
         else:
             units = sum(simulation.work_units(params["m"], reps, n_boot, t)
                         for t in tests) * len(ns_live)
@@ -268,7 +270,7 @@ with tab_live:
                     f"--tests {' '.join(tests)} --reps {reps} --boot {n_boot} "
                     f"--seed {params['seed']} --out my_study.csv"
                 )
-                widgets.error(
+                kit.error(
                     f"This run would take about {seconds / 60:.1f} minutes here "
                     f"(R·B·M·points = {units:,.0f} simulated bins, more than the page's "
                     f"{MAX_UNITS:,.0f}). Lower R, B or the number of N values, or run it with "
@@ -289,10 +291,10 @@ with tab_live:
         if last["params"] != params:
             st.info("The settings above differ from the last completed run: the chart below "
                     "shows that run, described in its caption.", icon=":material/history:")
-            widgets.report_note("The rejection rates shown are from the last completed run, "
+            kit.note("The rejection rates shown are from the last completed run, "
                                 "whose settings are listed; the form's settings differ.")
         shown = last["params"]
-        widgets.chart(rates_figure(last["table"], False), key="cal_fig_live",
+        kit.chart(rates_figure(last["table"], False), key="cal_fig_live",
                       name="Rejection rate against N")
         effect = study.PAIRS[shown["pair"]][2]
         meaning = "type-I error" if effect == "type-I error" else f"power ({effect})"
@@ -301,14 +303,14 @@ with tab_live:
             f"α₂ = {shown['a2']:g}, R = {shown['reps']} per point, B = {shown['n_boot']}, "
             f"seed {shown['seed']}. The rate is the {meaning}."
         )
-        widgets.table(last["table"], key="cal_table_live", name="Rejection rates",
+        kit.table(last["table"], key="cal_table_live", name="Rejection rates",
                       hide_index=True, column_config=RATE_COLUMNS)
         where = PAIR_LABELS[shown["pair"]]
         for test in shown["tests"]:
             rows = last["table"][last["table"]["test"] == test]
-            widgets.finding(type1_sentence(rows, test, where) if effect == "type-I error"
+            kit.finding(type1_sentence(rows, test, where) if effect == "type-I error"
                             else power_sentence(rows, test, where))
-        widgets.settings({
+        kit.settings({
             "Simulation: populations A vs B": PAIR_LABELS[shown["pair"]],
             "Simulation: bins M": f"{shown['m']}",
             "Simulation: privacy levels α₁, α₂": f"{shown['a1']:g}, {shown['a2']:g}",
@@ -318,7 +320,7 @@ with tab_live:
             "Simulation: bootstrap replicates B": f"{shown['n_boot']:,}",
             "Simulation: seed": f"{shown['seed']}",
         })
-        widgets.report_note(
+        kit.note(
             "Rejection rates at the 5% level are the share of R simulated pairs of private "
             "histograms in which the test rejected, with 95% Wilson intervals. A bootstrap "
             "replicate whose debiased total N̂ is 0 cannot be tested; it counts as not "
@@ -376,15 +378,15 @@ with tab_paper:
         if chosen.empty:
             st.info("No settings match these filters.")
         else:
-            widgets.chart(rates_figure(chosen, True), key="cal_fig_paper",
+            kit.chart(rates_figure(chosen, True), key="cal_fig_paper",
                           name="The paper's study: rejection rate against N")
-            widgets.table(chosen, key="cal_table_paper", name="The paper's study: the selected "
+            kit.table(chosen, key="cal_table_paper", name="The paper's study: the selected "
                           "settings", hide_index=True, column_config=RATE_COLUMNS)
             null = chosen[chosen["effect"] == "type-I error"]
             for test in [t for t in simulation.TESTS if t in set(null["test"])]:
-                widgets.finding(type1_sentence(null[null["test"] == test], test,
+                kit.finding(type1_sentence(null[null["test"] == test], test,
                                                "Full-scale study, Korea vs Korea"))
-        widgets.settings({
+        kit.settings({
             "Full-scale study: pairs": ", ".join(PAIR_LABELS[p] for p in pairs_f) or "none",
             "Full-scale study: M": ", ".join(map(str, ms_f)) or "none",
             "Full-scale study: privacy (α₁, α₂)": "; ".join(f"{a:g}, {b:g}" for a, b in priv_f)
@@ -411,4 +413,4 @@ with st.expander("What the curves say", expanded=False):
         "*undefined*."
     )
 
-widgets.page_footer()
+kit.end()

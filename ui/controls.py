@@ -1,0 +1,233 @@
+"""Controls every page uses the same way: log-scale sliders for privacy levels and sample
+sizes, an integer slider whose range follows other settings, an exact number box beside a
+log slider, and the seed with its "New draw" button. Every control is bound to the URL, so
+a link reproduces the view, and returns the value the page computes with.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from ui.format import fmt_number
+from ui.links import nearest_on_grid
+from ui.text import t
+
+# Log-scale grids for select sliders, rounded to two significant figures.
+# Ten steps a decade: they contain the paper's levels 0.01, 0.05, 0.1, 0.5, 1.
+ALPHA_GRID = tuple(float(f"{v:.2g}") for v in np.logspace(-3, 1, 41))
+# Sample sizes 1, 2, 5 x 10^k from 10^3 to 5 x 10^7 (the paper's range).
+N_GRID = tuple(int(m * 10**k) for k in range(3, 8) for m in (1, 2, 5))
+BOOT_GRID = (100, 200, 500, 1000, 2000, 5000, 10_000)
+DEFAULT_SEED = 2022
+
+
+def log_slider(label: str, grid, *, default, key: str, help: str | None = None):
+    """A select slider over a log-spaced grid, bound to the page URL."""
+    return st.select_slider(
+        label, options=grid, value=default, format_func=fmt_number, key=key, help=help,
+        bind="query-params",
+    )
+
+
+def alpha_slider(label: str, *, key: str, default: float = 0.1):
+    return log_slider(
+        label, ALPHA_GRID, default=default, key=key,
+        help="Privacy level α of the Laplace mechanism: noise Lap(2/α) is added to every "
+        "count. Smaller α = stronger privacy = more noise. Log scale, 0.001 to 10.",
+    )
+
+
+def sample_size_slider(label: str, *, key: str, default: int = 10_000):
+    return log_slider(
+        label, N_GRID, default=default, key=key,
+        help="Number of people N in the histogram, drawn as Multinomial(N, p). "
+        "Log scale, 1,000 to 50 million.",
+    )
+
+
+def _whole_number(text) -> int | None:
+    """A query parameter's value as an int ("1,000" and "12.0" too), or None."""
+    try:
+        value = float(str(text).replace(",", ""))
+    except ValueError:
+        return None
+    return int(value) if np.isfinite(value) and value == int(value) else None
+
+
+def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, key: str,
+                  help: str | None = None) -> int:
+    """An integer slider whose range follows other settings, kept in the URL parameter ``key``.
+
+    The URL holds the value chosen (absent: ``default``); the slider shows it
+    clamped to its current range, and a caption says when it is clamped. So a
+    value is kept when the range changes and comes back when the range allows
+    it again, and a reload of the URL shows the same. The slider itself (key
+    ``f"{key}_slider"``) is not bound to the URL: Streamlit gives a bound slider
+    with a new range a new identity, which resets it or fails on a URL value
+    beyond the range. A move of the slider is written to the URL parameter.
+    """
+    slider_key, moved_key = f"{key}_slider", f"{key}_moved"
+    lo, hi = int(min_value), int(max_value)
+    default = int(default)
+
+    def _moved() -> None:
+        st.session_state[moved_key] = int(st.session_state[slider_key])
+
+    moved = st.session_state.pop(moved_key, None)
+    if moved is not None:  # the user moved the slider: the URL follows
+        if moved == default:
+            st.query_params.pop(key, None)
+        else:
+            st.query_params[key] = str(moved)
+    raw = st.query_params.get(key)
+    wanted = _whole_number(raw)
+    if raw is not None and wanted is None:  # unusable: dropped, and named by page_footer
+        st.query_params.pop(key, None)
+        st.session_state[key] = default
+    else:  # a usable value, or one the user just moved away from: nothing to name
+        st.session_state.pop(key, None)
+    wanted = default if wanted is None else wanted
+    value = min(max(wanted, lo), hi)
+    if st.session_state.get(slider_key) != value:
+        st.session_state[slider_key] = value
+    st.slider(label, lo, hi, key=slider_key, on_change=_moved, help=help)
+    if value != wanted:
+        st.caption(f"{label}: {wanted:,} is outside {lo} … {hi}; {value:,} is used.")
+    return value
+
+
+def _refilled(value, last_key: str, rerun_key: str, default):
+    """A number box's value, never None: a box without a value of its own (e.g. a
+    browser history entry without its URL parameter) gets one rerun to refill it from
+    session state, then its last value (or ``default``). Remembers the value as the last."""
+    if value is None:
+        if not st.session_state.get(rerun_key):
+            st.session_state[rerun_key] = True
+            st.rerun()
+        value = st.session_state.get(last_key, default)
+    st.session_state[rerun_key] = False
+    st.session_state[last_key] = value
+    return value
+
+
+def seed_control(key: str = "seed") -> int:
+    """Seed input with a "New draw" button; the same seed gives the same view.
+
+    The seed (key ``key``, bound to the URL) is any whole number from 0 to
+    2³¹ − 1. Streamlit leaves a bound widget's default value out of the URL, so
+    the number input is created with ``value=None`` (no default of its own) and
+    gets DEFAULT_SEED from ``st.session_state.setdefault``: every seed, 0 and
+    DEFAULT_SEED included, round-trips through the URL, and no "default value
+    and Session State" warning arises when "New draw" sets the seed. An empty
+    box (the user cleared it, or a browser history entry without this
+    parameter) is refilled with the last seed. The box and the button share a
+    row that wraps: in a narrow column the button moves below the box.
+    """
+    last_key, rerun_key = f"{key}_last", f"{key}_rerun"
+    st.session_state.setdefault(key, DEFAULT_SEED)
+    if st.session_state.get(key) is None:
+        st.session_state[key] = st.session_state.get(last_key, DEFAULT_SEED)
+
+    def _new_draw():
+        st.session_state[key] = int(np.random.default_rng().integers(0, 1_000_000))
+
+    def _typed():
+        if st.session_state.get(key) is None:  # the box was cleared: put the last seed back
+            st.session_state[key] = st.session_state.get(last_key, DEFAULT_SEED)
+
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+        seed = st.number_input(
+            "Seed", min_value=0, max_value=2**31 - 1, value=None, step=1, key=key,
+            on_change=_typed, bind="query-params",
+            help="Random seed. The same seed and settings reproduce exactly the same view.",
+        )
+        st.button("New draw", key=f"{key}_new", on_click=_new_draw, wrap=True,
+                  help="Draw new data and noise (picks a new seed).", icon=":material/casino:")
+    return int(_refilled(seed, last_key, rerun_key, DEFAULT_SEED))
+
+
+def synced_log_input(label: str, grid, *, key: str, default: float, min_value: float,
+                     max_value: float, help: str, disabled: bool = False, value=None,
+                     number_label: str | None = None, format: str = "%.6g",
+                     step: float | None = None, format_func=fmt_number) -> float:
+    """A log-scale select slider and an exact number input, side by side, kept in sync.
+
+    The number input (key ``key``) is the source of truth: it holds the exact
+    value, which this returns. The select slider (key ``f"{key}_slider"``, not
+    bound to the URL) shows the grid value nearest to it in log scale and is a
+    quick way to set it: moving it copies its grid value into the number input.
+    Code may set ``st.session_state[key]`` alone (before this is called, e.g. in
+    a callback): the slider follows on the next call.
+
+    ``value``: a value computed elsewhere to show (e.g. solved for, with
+    ``disabled``). It is written into the number input's state before the
+    widget is created when it lies within [min_value, max_value], and is
+    returned as it is. Outside those bounds the number input keeps its last
+    value, a caption says so, and the slider goes to the end of its grid.
+
+    URL and state: an enabled number input is bound to the URL
+    (``bind="query-params"``); a disabled one shows a computed value, not a
+    setting, and stays out of the URL (a value in the URL would override the
+    computed one on a page's first run). The page's default comes from
+    ``st.session_state.setdefault`` and the number input is created with
+    ``value=None``: no default value, so no "default value and Session State"
+    warning, and every value, 0 included, round-trips through the URL. An
+    empty box (the user cleared it, or a browser history entry without this
+    parameter) is refilled with the last value.
+    """
+    slider_key, last_key = f"{key}_slider", f"{key}_last"
+    bound_key, rerun_key = f"{key}_bound", f"{key}_rerun"
+    default = float(default)
+    st.session_state.setdefault(key, default)
+    if st.session_state.get(key) is None:
+        st.session_state[key] = st.session_state.get(last_key, default)
+    forced = None if value is None else float(value)
+    fits = forced is not None and min_value <= forced <= max_value
+    if fits and st.session_state.get(key) != forced:
+        st.session_state[key] = forced
+    bind = not disabled
+    if bind and st.session_state.get(bound_key) is False:
+        # Bound again (it was computed until now): a write puts its value in the URL.
+        st.session_state[key] = st.session_state[key]
+    st.session_state[bound_key] = bind
+
+    def _from_slider():
+        st.session_state[key] = float(st.session_state[slider_key])
+
+    def _from_number():
+        typed = st.session_state.get(key)
+        if typed is None:  # the box was cleared: put the last value back
+            st.session_state[key] = st.session_state.get(last_key, default)
+        else:
+            st.session_state[slider_key] = nearest_on_grid(typed, grid)
+
+    lo, hi = fmt_number(grid[0]), fmt_number(grid[-1])
+    c_slider, c_number = st.columns([3, 1], vertical_alignment="bottom")
+    # The number input is created first (it is drawn to the right): the slider then
+    # follows the value it resolved, including one read from the URL.
+    with c_number:
+        number = st.number_input(
+            number_label or f"Exact {label}", min_value=float(min_value),
+            max_value=float(max_value), value=None, step=step, format=format, key=key,
+            disabled=disabled, on_change=_from_number,
+            bind="query-params" if bind else None,
+            help=f"{help} Type an exact value from {min_value:g} to {max_value:g}; the "
+            "slider shows the nearest step of its scale.",
+        )
+    number = float(_refilled(number, last_key, rerun_key, default))
+    shown = forced if forced is not None else float(number)
+    snapped = nearest_on_grid(shown, grid)
+    if st.session_state.get(slider_key) != snapped:
+        st.session_state[slider_key] = snapped
+    with c_slider:
+        st.select_slider(
+            label, options=grid, format_func=format_func, key=slider_key, disabled=disabled,
+            on_change=_from_slider,
+            help=f"{help} Log scale, {lo} to {hi}; the box beside it takes any exact value.",
+        )
+    if forced is not None and not fits:
+        st.caption(f"The value found, {forced:.6g}, lies outside this box's range "
+                   f"({min_value:g} to {max_value:g}); it is shown in the results only.")
+    return shown
+

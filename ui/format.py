@@ -1,0 +1,147 @@
+"""Numbers and names as the pages write them: one formatter per notation, shared by every
+page, so a number reads the same wherever it appears.
+
+Pure functions of their arguments (no Streamlit): tested directly in tests/test_ui_format.py.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def times_ten(v: float, decimals: int) -> str:
+    """``v`` in scientific notation as people write it: 7.85·10⁷, 1.0·10⁻⁵."""
+    mantissa, exponent = f"{v:.{decimals}e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def fmt_big(v: float) -> str:
+    """4 significant digits; 10⁴ and above as 7.85·10⁷; ∞ (fits a metric)."""
+    if math.isinf(v):
+        return "∞"
+    if abs(v) < 1e4:
+        return f"{v + 0.0:.4g}"  # + 0.0: no "-0"
+    return times_ten(v, 2)
+
+
+def fmt_number(v: float) -> str:
+    """Compact label for slider values: 0.001, 0.05, 1, 10; 5,000; 50M."""
+    if v >= 1_000_000:
+        return f"{v / 1_000_000:g}M"
+    if v >= 1000:
+        return f"{v:,.0f}"
+    return f"{v:g}"
+
+
+def fmt_numbers(values) -> str:
+    """Distinct whole numbers, sorted, as slider labels: "1,000, 5,000, 10,000"."""
+    return ", ".join(fmt_number(n) for n in sorted({int(v) for v in values}))
+
+
+def fmt_count(v: float) -> str:
+    """An estimated count: 12,345 from 10⁴ on, one decimal below (1,234.5); never "-0"."""
+    return f"{v:,.0f}" if abs(v) >= 1e4 else f"{v + 0.0:,.1f}"
+
+
+def fmt_sci(v: float, digits: int = 2) -> str:
+    """δ-style numbers: 1.0·10⁻⁵, 3.7·10⁻¹², 0.05; 0 and 1 as they are."""
+    if v == 0 or not math.isfinite(v):
+        return f"{v:g}"
+    if 1e-3 <= abs(v) < 1e4:
+        return f"{v:.{digits + 1}g}"
+    return times_ten(v, digits - 1)
+
+
+def fmt_param(v: float, digits: int = 4) -> str:
+    """ε, σ, Δ, μ: 4 significant digits, thousands separated, huge and tiny in powers of ten."""
+    if not math.isfinite(v):
+        return "∞" if v > 0 else "—"
+    if v != 0 and (abs(v) < 1e-3 or abs(v) >= 1e9):
+        return fmt_sci(v, digits)
+    if abs(v) >= 1e4:
+        return f"{v:,.0f}"
+    return f"{v:.{digits}g}"
+
+
+def fmt_sig(v: float, digits: int = 4) -> str:
+    """``digits`` significant digits; ∞ for infinity."""
+    return "∞" if math.isinf(v) else f"{v:.{digits}g}"
+
+
+def fmt_delta(v: float) -> str:
+    """0, 10⁻⁵, 0.01: labels for δ on a slider."""
+    if v == 0:
+        return "0"
+    if v >= 0.001:
+        return f"{v:g}"
+    return times_ten(v, 0).removeprefix("1·")  # 10⁻⁵, not 1·10⁻⁵
+
+
+def fmt_share(v: float) -> str:
+    """A share in percent, never rounded to a misleading 0% or 100%: 5%, 0.31%, 99.97%."""
+    text = f"{v:.0%}"
+    if text in ("0%", "100%") and 0 < v < 1:
+        text = f"{100 * v:.2g}%" if v < 0.5 else f"{100 * v:.4g}%"
+        if text == "100%":
+            text = "99.99+%"
+    return text
+
+
+def fmt_prob_pct(v: float) -> str:
+    """A probability in percent with 3 significant digits, tiny ones as 3.7·10⁻⁸; never a
+    misleading 100%."""
+    if v == 0:
+        return "0"
+    if v < 1e-4:
+        return fmt_sci(v)
+    text = f"{100 * v:.3g}%"
+    return "99.99+%" if text == "100%" and v < 1 else text
+
+
+def fmt_rel(v: float) -> str:
+    """A relative size in percent with three decimals: 5.722%, 0.000%."""
+    return f"{v + 0.0:.3%}"
+
+
+def fmt_seconds(seconds: float) -> str:
+    """A run time in words: under a second, 12 s, 3.5 minutes."""
+    if seconds < 1:
+        return "under a second"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.1f} minutes"
+
+
+GREEK_NAMES = dict(zip(
+    "αβγδεζηθικλμνξοπρςστυφχψω",
+    ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+     "sigma sigma tau upsilon phi chi psi omega").split()))
+
+
+def slug(text: str) -> str:
+    """A file name for ``text``: lower-case ASCII words joined by "_".
+
+    Greek letters become their names ("Power against α" -> "power_against_alpha",
+    "χ²" -> "chi2", "α₁" -> "alpha1"); accents, superscripts and subscripts fall back to
+    their base characters (Unicode compatibility decomposition, NFKD); other symbols
+    separate words.
+    """
+    # NFKD: "²" -> "2", "₁" -> "1", "é" -> "e" + accent, "µ" (micro) -> "μ", "ϵ" -> "ε".
+    chars = [c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)]
+    out: list[str] = []
+    for i, char in enumerate(chars):
+        name = GREEK_NAMES.get(char.lower())
+        if name is None:
+            out.append(char)
+            continue
+        before = out[-1] if out else ""
+        after = chars[i + 1] if i + 1 < len(chars) else ""
+        # A name is a word of its own, except that digits may follow it (α₁ -> alpha1).
+        out.append(("_" if before.isascii() and before.isalnum() else "") + name
+                   + ("_" if after.isalpha() else ""))
+    ascii_text = "".join(out).lower()
+    return re.sub(r"[^a-z0-9]+", "_", ascii_text).strip("_") or "export"

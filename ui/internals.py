@@ -1,0 +1,30 @@
+"""Every use of a name Streamlit does not publish, in one place.
+
+Streamlit has no public way to get the text a URL-bound widget writes to the address for
+its value (an option's label, e.g. ``5-year groups (18 bins)`` for the option 5). The
+page kit needs it to tell a link value the page used from one it could not use. This
+module reaches it through Streamlit's session-state internals as Streamlit 1.67 has them.
+
+tests/test_ui_internals.py checks, against the installed Streamlit, that every name used
+here exists and gives the URL form of a widget: an upgrade that changes them fails that
+test loudly instead of silently naming good link values as unusable.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.state.session_state_proxy import get_session_state
+
+TESTED_STREAMLIT = "1.67"
+
+
+def url_form(key: str) -> list | None:
+    """The URL form of the value of the widget ``key``; None when the widget is not bound
+    to the URL or has not been created in this run."""
+    state = get_session_state()._state
+    widget_id = state.get_widget_id_from_key(key)
+    metadata = None if widget_id is None else state.get_widget_metadata(widget_id)
+    if metadata is None or metadata.bind != "query-params":
+        return None
+    form = metadata.serializer(st.session_state[key])
+    return list(form) if isinstance(form, (list, tuple)) else [form]

@@ -1,0 +1,177 @@
+"""The page kit: a page's title, shareable link, exports, one-click report and link check.
+
+A page starts with ``kit = page_header(title)`` and ends with ``kit.end()``; in between,
+``kit.chart`` and ``kit.table`` draw figures and tables with their exports and collect
+them for the page's report, and ``kit.finding`` / ``kit.settings`` / ``kit.note`` give the
+report its plain-language verdict, its parameters and its caveats. ``kit.stop()`` ends the
+page early (after an error) and still gives it its link, report and link note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
+
+import pandas as pd
+import streamlit as st
+from pandas.io.formats.style import Styler
+
+from dpcore import figures as _figures, report as _report  # moving to dpviz
+from ui import links
+from ui.format import slug
+from ui.text import t
+
+REPORT_TABLE_ROWS = 200  # rows of a table kept in a report
+REPORT_BUTTON_KEY = "page_report_download"
+
+
+@dataclass
+class PageKit:
+    """What a page gives its report, and the slots the header keeps for the end of the page."""
+
+    title: str
+    url_in: dict[str, list[str]]  # the link's values of controls that take them on this run
+    notice: object  # container for the note on unusable link values
+    report_slot: object  # st.empty inside the report popover
+    link_slot: object  # st.empty inside the share popover
+    findings: list[str] = field(default_factory=list)
+    parameters: dict[str, str] = field(default_factory=dict)
+    figures: list[tuple[str, object]] = field(default_factory=list)
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    source: str = ""  # the link to this view, set by end()
+    ended: bool = False
+
+    # --- what the page shows, with its exports ------------------------------------------
+
+    def chart(self, fig, *, key: str, name: str, **kwargs) -> None:
+        """A Plotly chart with its data (CSV) and itself (standalone HTML) to download."""
+        st.plotly_chart(fig, key=key, **kwargs)
+        stem = slug(name)
+        with st.container(horizontal=True, gap="small"):
+            st.download_button(
+                t("Data (CSV)"), lambda f=fig: _figures.figure_data(f).to_csv(index=False),
+                file_name=f"{stem}.csv", mime="text/csv", on_click="ignore",
+                icon=":material/table:", key=f"{key}_csv", type="tertiary",
+                help=t("The numbers plotted, one row per point."))
+            st.download_button(
+                t("Chart (HTML)"), lambda f=fig: _figures.figure_html(f, name),
+                file_name=f"{stem}.html", mime="text/html", on_click="ignore",
+                icon=":material/download:", key=f"{key}_html", type="tertiary",
+                help=t("This chart as an interactive page that opens without the app."))
+        self.figures.append((name, fig))
+
+    def table(self, frame: pd.DataFrame, *, key: str, name: str,
+              csv: pd.DataFrame | None = None, **kwargs) -> None:
+        """A table with a CSV download (``csv``: the frame to export, if not ``frame``)."""
+        st.dataframe(frame, key=key, **kwargs)
+        data = frame if csv is None else csv
+        if isinstance(data, Styler):
+            data = data.data
+        st.download_button(t("Table (CSV)"), lambda d=data: d.to_csv(index=False),
+                           file_name=f"{slug(name)}.csv", mime="text/csv", on_click="ignore",
+                           icon=":material/table:", key=f"{key}_csv", type="tertiary",
+                           help=t("This table as a CSV file."))
+        self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
+
+    # --- what the report says -------------------------------------------------------------
+
+    def finding(self, text: str) -> None:
+        """A plain-language verdict for the report (shown first in it)."""
+        self.findings.append(text)
+
+    def settings(self, values) -> None:
+        """The settings behind the results: a dict label -> value, or a page's settings
+        object (a dataclass; its ``report_items()`` if it has one, else its fields)."""
+        if is_dataclass(values) and not isinstance(values, type):
+            items = (values.report_items() if hasattr(values, "report_items")
+                     else {f.name: getattr(values, f.name) for f in fields(values)})
+        else:
+            items = dict(values)
+        self.parameters.update({str(k): str(v) for k, v in items.items()})
+
+    def note(self, text: str) -> None:
+        """A method note or caveat for the report."""
+        self.notes.append(text)
+
+    # --- errors and the end of the page ----------------------------------------------------
+
+    def error(self, message: str) -> None:
+        """A plain-language error, the same way on every page (never a traceback)."""
+        st.error(message, icon=":material/error:")
+
+    def fail(self, message: str) -> None:
+        """Show a plain-language error and stop the page."""
+        self.error(message)
+        self.stop()
+
+    def wait(self, message: str) -> None:
+        """Say what the page waits for (e.g. a file) and stop it."""
+        st.info(message, icon=":material/upload_file:")
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the page early, still giving it its link, report and link note."""
+        self.end()
+        st.stop()
+
+    def report_builder(self, source: str):
+        """Makes the report when called, from the kit as it is then (the page adds to it
+        until end()), with the link end() gives the view, or else ``source``. It runs when
+        the download is pressed, outside the script run: no Streamlit calls."""
+
+        def build() -> str:
+            return _report.html_report(
+                self.title, findings=list(self.findings), parameters=dict(self.parameters),
+                figures=list(self.figures), tables=list(self.tables), notes=list(self.notes),
+                source=self.source or source)
+
+        return build
+
+    def report_button(self, *, key: str, help: str | None = None) -> None:
+        """The page's one-page HTML report to download (the file of the header's Report
+        button), for a page that offers it in its own place too (e.g. a Report tab)."""
+        st.download_button(t("Download the report (HTML)"), self.report_builder(links.view_link()),
+                           file_name=f"{slug(self.title)}_report.html", mime="text/html",
+                           on_click="ignore", icon=":material/download:", type="primary",
+                           key=key,
+                           help=help or t("Findings, settings, every chart and table of this "
+                                          "view."))
+
+    def end(self) -> None:
+        """Ends the page: the link to this view, its report, the note on unusable link values."""
+        if self.ended:
+            return
+        self.ended = True
+        self.source = links.view_link()
+        self.link_slot.code(self.source or t("(the address appears when the page is opened in "
+                                             "a browser)"), language=None, wrap_lines=True)
+        bad = links.unusable(self.url_in)
+        if bad:
+            self.notice.warning(links.unusable_note(bad), icon=":material/link_off:")
+        with self.report_slot.container():
+            self.report_button(key=REPORT_BUTTON_KEY)
+            st.caption(t("{f} finding(s), {c} chart(s), {n} table(s).", f=len(self.findings),
+                         c=len(self.figures), n=len(self.tables)))
+
+
+def page_header(title: str) -> PageKit:
+    """The page title with its "Share" and "Report" buttons; returns the page's kit."""
+    url_in = links.link_values_in_use()
+    # One row that wraps: in a narrow window the two buttons move below the title rather
+    # than shrink until their labels are cut.
+    header = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    header.title(title, width="stretch")
+    with header.popover(t("Share"), icon=":material/link:", width="content",
+                        help=t("A link to exactly this view: every setting, the seed "
+                               "included.")):
+        st.markdown(t("**Link to this view**"))
+        link_slot = st.empty()
+        st.caption(t("Copy it with the button at the right of the box. Opening it shows this "
+                     "page with the same settings and the same random draws."))
+    with header.popover(t("Report"), icon=":material/description:", width="content",
+                        help=t("A one-page HTML report of this view, to send to someone "
+                               "without the app.")):
+        report_slot = st.empty()
+        report_slot.caption(t("The report is ready once the page has its results."))
+    return PageKit(title=title, url_in=url_in, notice=st.container(), report_slot=report_slot,
+                   link_slot=link_slot)

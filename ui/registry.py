@@ -1,0 +1,134 @@
+"""The dashboard's pages, in one place: app.py routes them, the home page lists them, the
+tests open them.
+
+Each page is a script in ``views/`` and a :class:`PageSpec`: its file, the title of its
+menu entry and heading, its icon, its menu section, the question its home-page card asks
+and what one does there, its thumbnail and its URL path. Changing a page's title, icon or
+URL path here changes it everywhere. A URL path is part of every link people have shared:
+never change one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ui.text import t
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+THUMBS = REPO_ROOT / "docs" / "thumbs"
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page of the dashboard."""
+
+    script: str  # the page script, relative to the repository root
+    title: str  # menu entry and page heading (English; shown through ui.text.t)
+    icon: str  # a Material icon, ":material/<name>:"
+    section: str  # menu section; "" for the entries above the first section
+    url_path: str  # the path of the page's address; "" for the default page
+    question: str = ""  # the question the page answers (its card on the home page)
+    what: str = ""  # what one sees and does there (its card)
+    thumb: str = ""  # file in docs/thumbs/ ("" for no card)
+
+    @property
+    def default(self) -> bool:
+        return self.url_path == ""
+
+    @property
+    def name(self) -> str:
+        """The script's stem: the page's short name in tests, screenshots and file names."""
+        return Path(self.script).stem
+
+    @property
+    def label(self) -> str:
+        """The title in the reader's language."""
+        return t(self.title)
+
+
+HOME = PageSpec(
+    "views/home.py", "Seeing differential privacy", ":material/home:", "", "")
+COMPARE = PageSpec(
+    "views/compare_histograms.py", "Compare two private histograms", ":material/compare_arrows:",
+    "Testing private data", "compare_histograms",
+    "Two age histograms are released with privacy noise: are the populations behind them "
+    "the same?",
+    "Move the privacy level α and watch Laplace noise blur real 2020 histograms; the usual "
+    "χ² test is fooled by the noise, the parametric bootstrap test of Son, Park & Jung "
+    "(2022) is not.",
+    "compare_histograms.png")
+CALIBRATION = PageSpec(
+    # The URL path is the page's old file name: shared links use it.
+    "views/calibration.py", "Test calibration", ":material/tune:",
+    "Testing private data", "test_calibration",
+    "Can the test be trusted, and how much data does it need?",
+    "Type-I error and power by simulation, live or from the paper's full grid of 720 "
+    "settings, each rate with its 95% interval.",
+    "test_calibration.png")
+PLANNER = PageSpec(
+    "views/planner.py", "Privacy–utility planner", ":material/balance:",
+    "Testing private data", "planner",
+    "How many people does a privacy level need, and how much privacy can a sample size "
+    "afford?",
+    "Say what difference the study must detect and how often; get the N needed, the "
+    "strongest α, the frontier between them and a one-page report.",
+    "planner.png")
+FDP = PageSpec(
+    "views/fdp.py", "f-DP and Gaussian DP", ":material/shield:",
+    "Privacy guarantees", "fdp",
+    "What does a privacy guarantee promise against an attacker?",
+    "Privacy as the attacker's hypothesis test, was the data D or D′? Every mechanism on "
+    "one scale, its trade-off curve; composition and conversions.",
+    "fdp.png")
+GAUSSIAN = PageSpec(
+    "views/gaussian.py", "Gaussian mechanism", ":material/ssid_chart:",
+    "Privacy guarantees", "gaussian",
+    "How much Gaussian noise does a guarantee (ε, δ) require?",
+    "Solve for σ, ε, δ or the sensitivity; three calibrations side by side, the "
+    "privacy-loss distribution and a release of real counts.",
+    "gaussian.png")
+LDP = PageSpec(
+    "views/ldp.py", "Randomized response (local DP)", ":material/casino:",
+    "Privacy guarantees", "ldp",
+    "Can people protect their answers before anyone collects them?",
+    "Each user flips a biased coin; watch the reports one by one, then the counts estimated "
+    "back from them, and their error against ε.",
+    "ldp.png")
+SUBSTITUTION = PageSpec(
+    "views/substitution.py", "Random substitution", ":material/shuffle:",
+    "Privacy guarantees", "substitution",
+    "What does releasing several substituted values per record cost, and buy?",
+    "Random substitution and its l-extension: the reconstruction, its accuracy against the "
+    "theory, the cost in draws and the exact privacy ε_l.",
+    "substitution.png")
+
+# In menu order.
+PAGES: tuple[PageSpec, ...] = (HOME, COMPARE, CALIBRATION, PLANNER, FDP, GAUSSIAN, LDP,
+                               SUBSTITUTION)
+# The pages with a card on the home page (all but the home page), in menu order.
+CARDS: tuple[PageSpec, ...] = tuple(p for p in PAGES if p.thumb)
+
+
+def sections() -> dict[str, list[PageSpec]]:
+    """The pages by menu section, sections and pages in menu order."""
+    out: dict[str, list[PageSpec]] = {}
+    for page in PAGES:
+        out.setdefault(page.section, []).append(page)
+    return out
+
+
+def by_name(name: str) -> PageSpec:
+    """The page whose script is ``views/<name>.py``."""
+    for page in PAGES:
+        if page.name == name:
+            return page
+    raise KeyError(name)
+
+
+def by_url_path(url_path: str) -> PageSpec:
+    """The page served at ``/<url_path>`` ("" for the default page)."""
+    for page in PAGES:
+        if page.url_path == url_path:
+            return page
+    raise KeyError(url_path)

@@ -1,0 +1,341 @@
+"""Data sources and uploads: the built-in 2020 populations, the paper's shapes, a user's CSV
+file; two histograms over common bins (A and B); an upload of categories.
+
+Every control returns what it resolved or why it cannot (a plain sentence), never stopping
+the page itself: a page draws its other controls first, then stops with the reason through
+its kit. Text from a user's file reaches these sentences through ui.text.esc.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dpcore import datasets
+from ui.text import esc, plain, t
+
+UPLOAD = "upload"
+AGE_BINNINGS = {1: "Single years (86 bins)", 5: "5-year groups (18 bins)", 10: "10-year groups (9 bins)"}
+
+SOURCE_LABELS = {
+    **{k: f"Population 2020: {v}" for k, v in datasets.POPULATIONS.items()},
+    **{k: f"Shape: {v}" for k, v in datasets.SHAPES.items()},
+    UPLOAD: "Uploaded CSV file",
+}
+
+
+def source_picker(side: str, *, default: str, key: str) -> str:
+    """Selectbox of data sources for histogram `side` ("A" or "B")."""
+    keys = list(SOURCE_LABELS)
+    return st.selectbox(
+        f"Histogram {side}", keys, index=keys.index(default), format_func=SOURCE_LABELS.get,
+        key=key, bind="query-params",
+        help="A built-in 2020 population by age, one of the paper's shapes "
+        "(section 2.3: uniform, increasing, normal), or a column of your own CSV file.",
+    )
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A parsed, validated upload: a table of numeric columns and how to read it."""
+
+    table: pd.DataFrame
+    kind: str  # "counts" or "values"
+
+
+def upload_control(key: str = "upload") -> tuple[Upload | None, str | None]:
+    """File uploader with its options.
+
+    Returns the parsed upload, or None and why not (no file yet, or what is
+    wrong with the file, in plain words).
+    """
+    st.markdown("**Your CSV file**")
+    kind = st.radio(
+        "The file holds", ["counts", "values"], horizontal=True, key=f"{key}_kind",
+        format_func={"counts": "counts per bin (one row per bin)",
+                     "values": "raw values to bin (one row per person)"}.get,
+        help="Counts: each row is a bin, each column a histogram (a first column of text "
+        "labels is allowed). Raw values: each column lists one value per person, e.g. ages.",
+    )
+    file = st.file_uploader(
+        "CSV file: one column, or two columns for A and B", type=["csv", "txt"], key=key,
+        help="Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB. An optional header row "
+        "names the columns.",
+    )
+    if file is None:
+        return None, None
+    try:
+        table = datasets.read_csv_upload(file.getvalue())
+    except datasets.UploadError as exc:
+        return None, f"This file cannot be used: {exc}"
+    return Upload(table=table, kind=kind), None
+
+
+def column_picker(upload: Upload, side: str, *, index: int, key: str) -> str:
+    cols = list(upload.table.columns)
+    return st.selectbox(
+        f"Column for {side}", cols, index=min(index, len(cols) - 1), key=key,
+        help="Which column of your file is histogram " + side + ".",
+    )
+
+
+
+# ---------------------------------------------------------------------------
+# An upload of categories: one value per record, or counts per category
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CategoryCounts:
+    """Counts per category read from an uploaded file.
+
+    ``first``: the category index of every record in file order (a file of one
+    value per record), None for a file of counts.
+    """
+
+    labels: list[str]
+    counts: np.ndarray  # whole numbers, as floats
+    first: np.ndarray | None
+    what: str  # the data in words
+
+
+def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
+                    record: str = "user",
+                    examples: str = "yes, no, …") -> tuple[CategoryCounts | None, str | None]:
+    """The upload controls of a page of categories; the counts, or why there are none.
+
+    Widget keys ``{prefix}_file_kind`` (bound to the URL), ``{prefix}_file`` and
+    ``{prefix}_col``. The file holds one ``value`` per ``record`` (a column of
+    categories, text or numbers) or counts per category (whole numbers, with
+    an optional first column of labels). Returns (None, None) while no file is
+    uploaded, (None, what is wrong in plain words) for a file that cannot be used.
+    """
+    kinds = {"categories": f"one {value} per {record} (a column of categories)",
+             "counts": "counts per category (one row per category)"}
+    kind = st.radio(
+        "The file holds", list(kinds), format_func=kinds.get, key=f"{prefix}_file_kind",
+        bind="query-params",
+        help=f"One {value} per {record}: a column of categories, text ({examples}) or "
+        f"numbers, one row per {record}; the first row names the columns. Counts per "
+        "category: one row per category, a column of whole numbers (a first column of text "
+        "labels is allowed).")
+    file = st.file_uploader(
+        "CSV file", type=["csv", "txt"], key=f"{prefix}_file",
+        help="Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB, at most "
+        f"{max_categories:,} categories.")
+    if file is None:
+        return None, None
+    try:
+        table = (datasets.read_answers_upload(file.getvalue()) if kind == "categories"
+                 else datasets.read_csv_upload(file.getvalue()))
+    except datasets.UploadError as exc:
+        return None, f"This file cannot be used: {exc}"
+    column = st.selectbox("Column", list(table.columns), key=f"{prefix}_col",
+                          help=f"Which column of your file holds the {value}s or the counts.")
+    try:
+        if kind == "categories":
+            labels, counts, index = datasets.categories_from_column(
+                table[column], max_categories=max_categories)
+            return CategoryCounts(labels, counts, index,
+                                  f'the {counts.sum():,.0f} {value}s in column "{column}"'), None
+        counts = datasets.counts_from_column(table[column], name="of counts")
+        if np.any(counts != np.round(counts)):
+            raise datasets.UploadError(
+                f'Column "{column}" has a count that is not a whole number; counts of {record}s '
+                "must be 0, 1, 2, …")
+        if counts.size > max_categories:
+            raise datasets.UploadError(
+                f"Your file has {counts.size:,} categories; at most {max_categories:,} are "
+                "supported.")
+    except ValueError as exc:  # UploadError and dpcore argument errors
+        return None, f"This file cannot be used: {plain(str(exc))}"
+    labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
+              else [str(j) for j in range(1, counts.size + 1)])
+    return CategoryCounts(labels, counts, None, f'the counts in column "{column}"'), None
+
+
+# ---------------------------------------------------------------------------
+# Two histograms over common bins
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideInput:
+    """One histogram as the user chose it.
+
+    ``values`` are probabilities to sample from (``fixed`` False) or counts
+    to use as they are (``fixed`` True).
+    """
+
+    name: str
+    values: np.ndarray
+    fixed: bool
+
+
+@dataclass(frozen=True)
+class PairInput:
+    """Histograms A and B over common bins, or why they cannot be had.
+
+    When ``problem`` is set the other fields may be None; ``waiting`` marks
+    the harmless case of a file not uploaded yet.
+    """
+
+    labels: list[str] | None
+    a: SideInput | None
+    b: SideInput | None
+    private: bool = False  # both are uploaded, already private histograms
+    problem: str | None = None
+    waiting: bool = False
+
+    @property
+    def sampled(self) -> bool:
+        """True when at least one histogram is drawn with a sample size N."""
+        return self.a is None or not (self.a.fixed and self.b.fixed)
+
+    def stop_if_unusable(self, kit) -> None:
+        """Show why the pair cannot be used (after the controls) and stop the page ``kit``."""
+        if self.problem is None:
+            return
+        if self.waiting:
+            kit.wait(self.problem)
+        kit.fail(self.problem)
+
+
+def _binning_control(sources: list[str], upload: Upload | None, key: str):
+    """Return (width, m): age-group width, or the number of equal-width bins."""
+    any_pop = any(s in datasets.POPULATIONS for s in sources)
+    upload_counts = upload is not None and upload.kind == "counts" and UPLOAD in sources
+    if any_pop:
+        width = st.radio(
+            "Age groups (bins M)", list(AGE_BINNINGS), index=1, format_func=AGE_BINNINGS.get,
+            key=f"{key}_width", bind="query-params", horizontal=True,
+            help="The paper's three binnings: 1-year (0..84, 85+), 5-year (0–4 … 80–84, 85+) "
+            "and 10-year (0–9 … 70–79, 80+) age groups.",
+        )
+        return int(width), len(datasets.age_bin_labels(width))
+    if upload_counts:
+        m = len(upload.table)
+        st.caption(f"Bins: M = {m}, one per row of your file.")
+        return None, m
+    m = st.slider(
+        "Bins M", min_value=2, max_value=200, value=20, key=f"{key}_m", bind="query-params",
+        help="Number of equal-width bins for the shapes (and for raw uploaded values).",
+    )
+    return None, int(m)
+
+
+def _labels(width, m, upload: Upload | None, sources, lo_hi) -> list[str]:
+    if width is not None:
+        return datasets.age_bin_labels(width)
+    if upload is not None and UPLOAD in sources:
+        if upload.kind == "counts" and not isinstance(upload.table.index, pd.RangeIndex):
+            return [str(v) for v in upload.table.index]
+        if upload.kind == "values" and lo_hi is not None:
+            edges = np.linspace(lo_hi[0], lo_hi[1], m + 1)
+            return [f"{a:.4g}–{b:.4g}" for a, b in zip(edges[:-1], edges[1:])]
+    return [str(j) for j in range(1, m + 1)]
+
+
+def histogram_pair_control(key: str = "pair") -> PairInput:
+    """Pick histograms A and B (source, binning, upload) and resolve them.
+
+    Never stops the page: when the choices cannot be combined (no file yet,
+    an unusable file, bins that do not match) the result carries the reason,
+    so the page can draw its other controls first and then call
+    ``PairInput.stop_if_unusable``.
+    """
+    c1, c2 = st.columns(2)
+    with c1:
+        src_a = source_picker("A", default="korea_central", key=f"{key}_a")
+    with c2:
+        src_b = source_picker("B", default="korea_noncentral", key=f"{key}_b")
+    sources = [src_a, src_b]
+    upload = None
+    col_a = col_b = None
+    if UPLOAD in sources:
+        with st.container(border=True):
+            upload, problem = upload_control(key=f"{key}_file")
+            if upload is None:
+                return PairInput(
+                    None, None, None,
+                    problem=problem or "Upload a CSV file to use it as a histogram, or pick a "
+                    "built-in source.",
+                    waiting=problem is None,
+                )
+            cols = st.columns(2)
+            if src_a == UPLOAD:
+                with cols[0]:
+                    col_a = column_picker(upload, "A", index=0, key=f"{key}_col_a")
+            if src_b == UPLOAD:
+                with cols[1]:
+                    col_b = column_picker(upload, "B", index=1 if src_a == UPLOAD else 0,
+                                          key=f"{key}_col_b")
+    width, m = _binning_control(sources, upload, key)
+
+    lo_hi = None
+    if upload is not None and upload.kind == "values":
+        chosen = [upload.table[c].dropna() for c in (col_a, col_b) if c is not None]
+        if any(len(v) == 0 for v in chosen):
+            return PairInput(None, None, None, problem="A chosen column of your file has no values.")
+        if width is None:
+            allv = pd.concat(chosen)
+            lo, hi = float(allv.min()), float(allv.max())
+            # All values equal: one unit-wide range around them.
+            lo_hi = (lo, hi) if hi > lo else (lo - 0.5, hi + 0.5)
+
+    def side(src: str, name: str, col: str | None) -> SideInput:
+        if src in datasets.POPULATIONS:
+            hist = datasets.age_histogram(src, width)
+            return SideInput(datasets.POPULATIONS[src], datasets.proportions(hist.to_numpy()), False)
+        if src in datasets.SHAPES:
+            return SideInput(datasets.SHAPES[src], datasets.shape_probabilities(src, m), False)
+        if upload.kind == "counts":
+            counts = datasets.counts_from_column(upload.table[col], name=name)
+            if len(counts) != m:
+                raise datasets.UploadError(
+                    f"Histogram {name} (column \"{col}\") has {len(counts)} bins but the age "
+                    f"groups chosen have {m}. Pick the age grouping with {len(counts)} bins, "
+                    "if there is one, or upload counts for 86, 18 or 9 age groups."
+                )
+        else:
+            values = upload.table[col].dropna().to_numpy()
+            if width is not None and np.any(values < 0):
+                raise datasets.UploadError(
+                    f"Column \"{col}\" has a negative value ({values.min():g}); ages must be 0 "
+                    "or more."
+                )
+            if width is not None:
+                counts = datasets.bin_values(values, width=width).astype(float)
+            else:
+                counts = datasets.bin_values(values, m=m, lo=lo_hi[0], hi=lo_hi[1]).astype(float)
+        return SideInput(f"your column \"{col}\"", counts, True)
+
+    try:
+        a = side(src_a, "A", col_a)
+        b = side(src_b, "B", col_b)
+    except ValueError as exc:  # UploadError and dpcore argument errors
+        return PairInput(None, None, None, problem=f"These histograms cannot be compared: {exc}")
+    private = False
+    if upload is not None:
+        use = st.radio(
+            "Use the uploaded histogram(s)", ["as_is", "sample"], horizontal=True,
+            key=f"{key}_use",
+            format_func={"as_is": "as they are", "sample": "as proportions: draw N people"}.get,
+            help="As they are: your counts are the true histogram C. As proportions: draw "
+            "Multinomial(N, counts / total) with the N chosen below.",
+        )
+        if use == "sample":
+            a = SideInput(a.name, datasets.proportions(a.values), False) if a.fixed else a
+            b = SideInput(b.name, datasets.proportions(b.values), False) if b.fixed else b
+        elif src_a == UPLOAD and src_b == UPLOAD and upload.kind == "counts":
+            private = st.checkbox(
+                "These counts are already differentially private (test them as they are)",
+                key=f"{key}_private",
+                help="For two published private histograms X₁, X₂: no noise is added; give "
+                "the privacy levels α₁, α₂ they were released with.",
+            )
+    return PairInput(_labels(width, m, upload, sources, lo_hi), a, b, private)
+

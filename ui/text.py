@@ -1,0 +1,48 @@
+"""Text on its way to the screen: translation, escaping of what users wrote, plain errors.
+
+Two functions every page uses, so that each of these is a one-place change:
+
+- :func:`t` -- every string the dashboard itself shows passes through it (identity while
+  the dashboard speaks English only; the translation catalogue plugs in here).
+- :func:`esc` -- every string a user provided (file names, column names, bin labels,
+  category names, URL values echoed back) passes through it before it reaches Markdown:
+  ``st.markdown``, alerts, captions, metric labels and the report's findings.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Characters that Markdown (CommonMark as Streamlit renders it, with its extensions:
+# LaTeX between $…$, :material/…: and :emoji: codes, colour directives) reads as syntax.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^])")
+
+
+def t(text: str, /, **values) -> str:
+    """``text`` in the reader's language, with ``{name}`` fields filled from ``values``.
+
+    English is the source language, so today this returns ``text`` itself (formatted when
+    values are given). Values are inserted after translation, so a translator moves them
+    freely; a value that a user provided must already have passed through :func:`esc`.
+    """
+    return text.format(**values) if values else text
+
+
+def esc(text: object) -> str:
+    """A user's text made inert for Markdown: shown as typed, never a link, image,
+    formula, heading or emphasis. Newlines become spaces (a label is one line)."""
+    flat = " ".join(str(text).split())
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
+
+
+def plain(message: str, symbols: dict[str, str] | None = None) -> str:
+    """dpcore's messages in plain words: no code quotes, argument names as the page's symbols.
+
+    ``symbols`` maps argument names to what the page calls them (``{"eps": "ε"}``);
+    a mapped name is replaced wherever it stands as a word, quoted or not.
+    """
+    symbols = symbols or {}
+    text = re.sub(r"`(\w+)`", lambda m: symbols.get(m.group(1), m.group(1)), message)
+    for name, symbol in symbols.items():
+        text = re.sub(rf"\b{re.escape(name)}\b", symbol, text)
+    return text
