@@ -19,7 +19,8 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from dpcore import datasets, figures, report
+import dpviz
+from dpcore import datasets
 
 # Log-scale grids for select sliders, rounded to two significant figures.
 # Ten steps a decade: they contain the paper's levels 0.01, 0.05, 0.1, 0.5, 1.
@@ -762,11 +763,11 @@ def chart(fig, *, key: str, name: str, **kwargs) -> None:
     st.plotly_chart(fig, key=key, **kwargs)
     slug = _slug(name)
     with st.container(horizontal=True, gap="small"):
-        st.download_button("Data (CSV)", lambda f=fig: figures.figure_data(f).to_csv(
+        st.download_button("Data (CSV)", lambda f=fig: dpviz.export.figure_data(f).to_csv(
             index=False), file_name=f"{slug}.csv", mime="text/csv", on_click="ignore",
             icon=":material/table:", key=f"{key}_csv", type="tertiary",
             help="The numbers plotted, one row per point.")
-        st.download_button("Chart (HTML)", lambda f=fig: figures.figure_html(f, name),
+        st.download_button("Chart (HTML)", lambda f=fig: dpviz.export.figure_html(f, name),
                            file_name=f"{slug}.html", mime="text/html", on_click="ignore",
                            icon=":material/download:", key=f"{key}_html", type="tertiary",
                            help="This chart as an interactive page that opens without the app.")
@@ -901,7 +902,7 @@ def _report_builder(kit: PageKit, source: str):
     It runs when the download is pressed, outside the script run: no Streamlit calls."""
 
     def build() -> str:
-        return report.html_report(
+        return dpviz.report.html_report(
             kit.title, findings=list(kit.findings), parameters=dict(kit.parameters),
             figures=list(kit.figures), tables=list(kit.tables), notes=list(kit.notes),
             source=kit.source or source)

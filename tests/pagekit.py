@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import assert_clean, open_page, run, without_help
-from dpcore import report
+from dpviz import report
 
 LINK_NOTE = "could not be used"  # in the page kit's note on unusable link values
 REPORT_BUTTON = "page_report_download"  # the page kit's report button, in the header

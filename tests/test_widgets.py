@@ -60,7 +60,7 @@ def test_kit_collects_settings_findings_charts_and_tables():
 def test_the_report_holds_the_page(tmp_path):
     at = run(kx="0.25")
     kit = at.session_state["_page_kit"]
-    from dpcore import report
+    from dpviz import report
 
     html = report.html_report(kit.title, findings=kit.findings, parameters=kit.parameters,
                               figures=kit.figures, tables=kit.tables, notes=kit.notes)

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpviz
 import widgets
-from dpcore import audit, fdp, figures
-from dpcore.figures import FDP_COLORS
+from dpcore import audit, fdp
 
 TITLE = "f-DP and Gaussian DP"
 # Every curve of the page is evaluated on this grid of type-I errors.
@@ -106,14 +106,14 @@ def attacker_test(family: str, mu: float) -> None:
     with left:
         names = (("N(0, 1): output on D", f"N({mu:g}, 1): output on D′") if gaussian
                  else ("Lap(0, 1): output on D", f"Lap({mu:g}, 1): output on D′"))
-        widgets.chart(figures.attacker_test_figure(xs, pdf0, pdf1, t, alpha=alpha_t,
-                                                   beta=beta_t, names=names),
+        widgets.chart(dpviz.fdp.attacker_test_figure(xs, pdf0, pdf1, t, alpha=alpha_t,
+                                                     beta=beta_t, names=names),
                       key="fdp_fig_test", name="The attacker's threshold test")
     with right:
         widgets.chart(
-            figures.tradeoff_figure(
-                [(curve1_name, ALPHA, curve1, FDP_COLORS["gdp" if gaussian else "laplace"],
-                  "solid")],
+            dpviz.fdp.tradeoff_figure(
+                [(curve1_name, ALPHA, curve1,
+                  dpviz.fdp.FDP_COLORS["gdp" if gaussian else "laplace"], "solid")],
                 point=(alpha_t, beta_t, f"threshold t = {t:g}"), corner=True, height=470,
             ),
             key="fdp_fig_test_curve", name="The test's point on the trade-off curve",
@@ -165,7 +165,7 @@ def tradeoff_curves() -> None:
                              help="μ-GDP: no test beats G_μ. Smaller μ, more privacy.")
             if on:
                 curves.append(dict(name=f"G_μ, μ = {g_mu:g}", beta=fdp.gdp_tradeoff(ALPHA, g_mu),
-                                   vertices=None, gauss_mu=g_mu, color=FDP_COLORS["gdp"],
+                                   vertices=None, gauss_mu=g_mu, color=dpviz.fdp.FDP_COLORS["gdp"],
                                    dash="solid"))
         with st.container(border=True):
             on = st.toggle("f_ε,δ ((ε, δ)-DP)", value=True, key="fdp_show_ed",
@@ -185,7 +185,7 @@ def tradeoff_curves() -> None:
                 curves.append(dict(name=f"f_ε,δ, ε = {ed_eps:g}, δ = {fmt_delta(ed_delta)}",
                                    beta=fdp.epsdelta_tradeoff(ALPHA, ed_eps, ed_delta),
                                    vertices=(va, vb), gauss_mu=None,
-                                   color=FDP_COLORS["epsdelta"], dash="solid"))
+                                   color=dpviz.fdp.FDP_COLORS["epsdelta"], dash="solid"))
         with st.container(border=True):
             on = st.toggle("Gaussian mechanism", value=True, key="fdp_show_gauss",
                            bind="query-params",
@@ -202,7 +202,8 @@ def tradeoff_curves() -> None:
                 mu_g = g_sens / sigma
                 curves.append(dict(name=f"Gaussian mechanism, σ = {sigma:g}, Δ = {g_sens:g}",
                                    beta=fdp.gdp_tradeoff(ALPHA, mu_g), vertices=None,
-                                   gauss_mu=mu_g, color=FDP_COLORS["gaussian"], dash="dash"))
+                                   gauss_mu=mu_g, color=dpviz.fdp.FDP_COLORS["gaussian"],
+                                   dash="dash"))
         with st.container(border=True):
             on = st.toggle("Laplace mechanism", value=True, key="fdp_show_lap",
                            bind="query-params",
@@ -218,8 +219,8 @@ def tradeoff_curves() -> None:
             if on:
                 curves.append(dict(name=f"Laplace mechanism, b = {lap_b:g}, Δ = {lap_sens:g}",
                                    beta=fdp.laplace_tradeoff(ALPHA, lap_sens / lap_b),
-                                   vertices=None, gauss_mu=None, color=FDP_COLORS["laplace"],
-                                   dash="solid"))
+                                   vertices=None, gauss_mu=None,
+                                   color=dpviz.fdp.FDP_COLORS["laplace"], dash="solid"))
         with st.container(border=True):
             on = st.toggle("k-ary randomised response", value=True, key="fdp_show_krr",
                            bind="query-params",
@@ -236,7 +237,7 @@ def tradeoff_curves() -> None:
                 va, vb = fdp.krr_tradeoff(krr_eps, krr_k)
                 curves.append(dict(name=f"{krr_k}-RR, ε = {krr_eps:g}",
                                    beta=fdp.tradeoff_on_grid(va, vb, ALPHA), vertices=(va, vb),
-                                   gauss_mu=None, color=FDP_COLORS["krr"], dash="solid"))
+                                   gauss_mu=None, color=dpviz.fdp.FDP_COLORS["krr"], dash="solid"))
         with st.container(border=True):
             on = st.toggle("Random substitution", value=False, key="fdp_show_rs",
                            bind="query-params",
@@ -253,7 +254,7 @@ def tradeoff_curves() -> None:
                 va, vb = fdp.krr_tradeoff(float(np.log(gamma)), rs_n)
                 curves.append(dict(name=f"random substitution, γ = {gamma:g}, N = {rs_n}",
                                    beta=fdp.tradeoff_on_grid(va, vb, ALPHA), vertices=(va, vb),
-                                   gauss_mu=None, color=FDP_COLORS["krr"], dash="dot"))
+                                   gauss_mu=None, color=dpviz.fdp.FDP_COLORS["krr"], dash="dot"))
         with st.container(border=True):
             on = st.toggle("Private histogram (Compare page)", value=False, key="fdp_show_hist",
                            bind="query-params",
@@ -273,7 +274,8 @@ def tradeoff_curves() -> None:
             if on:
                 curves.append(dict(name=f"private histogram, α = {hist_level:g}",
                                    beta=histogram_curve(hist_level), vertices=None,
-                                   gauss_mu=None, color=FDP_COLORS["histogram"], dash="solid"))
+                                   gauss_mu=None, color=dpviz.fdp.FDP_COLORS["histogram"],
+                                   dash="solid"))
     with chart, st.container(border=True):
         t1, t2, t3 = st.columns([2, 3, 2])
         target_kind = t1.radio(
@@ -332,7 +334,7 @@ def tradeoff_curves() -> None:
                       "target": target_name, "δ for the table's ε": fmt_delta(table_delta)})
     with chart:
         widgets.chart(
-            figures.tradeoff_figure(
+            dpviz.fdp.tradeoff_figure(
                 [(c["name"], ALPHA, c["beta"], c["color"], c["dash"]) for c in curves],
                 target=(target_name, ALPHA, target_beta), failing=failing, height=780,
             ),
@@ -419,11 +421,11 @@ def group_privacy() -> None:
                                  bind="query-params", help="ε of the general curve f.")
     left, right = st.columns(2)
     with left:
-        widgets.chart(figures.tradeoff_figure([
+        widgets.chart(dpviz.fdp.tradeoff_figure([
             (f"G_μ, μ = {group_mu:g} (one person)", ALPHA, fdp.gdp_tradeoff(ALPHA, group_mu),
-             FDP_COLORS["gdp"], "solid"),
+             dpviz.fdp.FDP_COLORS["gdp"], "solid"),
             (f"G_kμ, kμ = {group_k * group_mu:g} (groups of {group_k})", ALPHA,
-             fdp.gdp_tradeoff(ALPHA, group_k * group_mu), FDP_COLORS["gdp"], "dash"),
+             fdp.gdp_tradeoff(ALPHA, group_k * group_mu), dpviz.fdp.FDP_COLORS["gdp"], "dash"),
         ], height=520), key="fdp_fig_group_gdp", name="Group privacy of Gaussian DP")
     with right:
         if group_curve == "laplace":
@@ -432,19 +434,19 @@ def group_privacy() -> None:
             one_name = f"Laplace, ε = {group_eps:g}"
             classic = fdp.laplace_tradeoff(ALPHA, group_k * group_eps)
             classic_name = f"Laplace, ε = kε = {group_k * group_eps:g} (exact for the group)"
-            color = FDP_COLORS["laplace"]
+            color = dpviz.fdp.FDP_COLORS["laplace"]
         else:
             def f_one(a):
                 return fdp.epsdelta_tradeoff(a, group_eps)
             one_name = f"f_ε,0, ε = {group_eps:g}"
             classic = fdp.epsdelta_tradeoff(ALPHA, group_k * group_eps)
             classic_name = f"f_kε,0, kε = {group_k * group_eps:g} (textbook group privacy)"
-            color = FDP_COLORS["epsdelta"]
+            color = dpviz.fdp.FDP_COLORS["epsdelta"]
         group_beta = fdp.group_tradeoff(f_one, group_k, ALPHA)
-        widgets.chart(figures.tradeoff_figure([
+        widgets.chart(dpviz.fdp.tradeoff_figure([
             (one_name + " (one person)", ALPHA, f_one(ALPHA), color, "solid"),
             (f"1 − (1 − f)^∘{group_k} (groups of {group_k})", ALPHA, group_beta, color, "dash"),
-            (classic_name, ALPHA, classic, FDP_COLORS["identity"], "longdash"),
+            (classic_name, ALPHA, classic, dpviz.fdp.FDP_COLORS["identity"], "longdash"),
         ], height=520), key="fdp_fig_group_f", name="Group privacy of a general curve")
         widgets.settings({"group size k": group_k, "μ (one person)": f"{group_mu:g}",
                           "general curve f": one_name})
@@ -496,23 +498,24 @@ def composition() -> None:
     clt_beta = fdp.gdp_tradeoff(ALPHA, clt)
     left, right = st.columns(2)
     with left:
-        widgets.chart(figures.tradeoff_figure([
+        widgets.chart(dpviz.fdp.tradeoff_figure([
             (f"G_μ, μ = {comp_mu:g} (one)", ALPHA, fdp.gdp_tradeoff(ALPHA, comp_mu),
-             FDP_COLORS["gdp"], "solid"),
+             dpviz.fdp.FDP_COLORS["gdp"], "solid"),
             (f"G_√n·μ, √n·μ = {total_mu:.3g} (all {comp_n})", ALPHA,
-             fdp.gdp_tradeoff(ALPHA, total_mu), FDP_COLORS["gdp"], "dash"),
+             fdp.gdp_tradeoff(ALPHA, total_mu), dpviz.fdp.FDP_COLORS["gdp"], "dash"),
         ], height=520), key="fdp_fig_comp_gdp", name="Composition of Gaussian DP")
         st.metric(f"μ of {comp_n} composed {comp_mu:g}-GDP mechanisms", f"{total_mu:.4g}",
                   help="√n·μ, exactly.")
     with right:
-        widgets.chart(figures.tradeoff_figure([
+        widgets.chart(dpviz.fdp.tradeoff_figure([
             (f"f_ε,0, ε = {comp_eps:g} (one)", ALPHA, fdp.epsdelta_tradeoff(ALPHA, comp_eps),
-             FDP_COLORS["epsdelta"], "solid"),
-            (f"exact f_ε,0^⊗{comp_n}", ALPHA, comp_beta, FDP_COLORS["epsdelta"], "dash"),
-            (f"CLT: G_μ, μ = {clt:.3g}", ALPHA, clt_beta, FDP_COLORS["gdp"], "dot"),
+             dpviz.fdp.FDP_COLORS["epsdelta"], "solid"),
+            (f"exact f_ε,0^⊗{comp_n}", ALPHA, comp_beta, dpviz.fdp.FDP_COLORS["epsdelta"], "dash"),
+            (f"CLT: G_μ, μ = {clt:.3g}", ALPHA, clt_beta, dpviz.fdp.FDP_COLORS["gdp"], "dot"),
         ] + ([  # beyond e^700 the textbook curve is 0 for every α > 0 (and e^nε overflows)
             (f"f_nε,0, nε = {comp_n * comp_eps:g} (textbook composition)", ALPHA,
-             fdp.epsdelta_tradeoff(ALPHA, comp_n * comp_eps), FDP_COLORS["identity"], "longdash"),
+             fdp.epsdelta_tradeoff(ALPHA, comp_n * comp_eps), dpviz.fdp.FDP_COLORS["identity"],
+             "longdash"),
         ] if comp_n * comp_eps <= 700 else []), height=520), key="fdp_fig_comp_eps",
             name="Composition of ε-DP and its CLT approximation")
         k1, k2 = st.columns(2)
@@ -554,8 +557,8 @@ def conversions() -> None:
         eps_line = np.linspace(0.0, 10.0, 500)
         delta_line = fdp.gdp_delta(eps_line, conv_mu)
         conv_delta = float(fdp.gdp_delta(conv_eps, conv_mu))
-        delta_fig = figures.delta_curve_figure(eps_line, delta_line, mu=conv_mu,
-                                               point=(conv_eps, conv_delta))
+        delta_fig = dpviz.fdp.delta_curve_figure(eps_line, delta_line, mu=conv_mu,
+                                                 point=(conv_eps, conv_delta))
         if delta_fig.layout.yaxis.type == "log":
             delta_fig.update_yaxes(title_text="δ(ε) (log scale)")
         widgets.chart(delta_fig, key="fdp_fig_delta", name="Conversion from μ-GDP to (ε, δ)-DP")
@@ -659,9 +662,9 @@ def auditor() -> None:
     plot_a, plot_b = thin(emp_a, emp_b)
     left, right = st.columns([3, 2])
     with left:
-        widgets.chart(figures.tradeoff_figure([
-            (theory_name, ALPHA, theory, FDP_COLORS["gdp"], "solid"),
-            (f"empirical, R = {reps:,}", plot_a, plot_b, FDP_COLORS["laplace"], "solid"),
+        widgets.chart(dpviz.fdp.tradeoff_figure([
+            (theory_name, ALPHA, theory, dpviz.fdp.FDP_COLORS["gdp"], "solid"),
+            (f"empirical, R = {reps:,}", plot_a, plot_b, dpviz.fdp.FDP_COLORS["laplace"], "solid"),
         ], height=540), key="fdp_fig_audit", name="The auditor's empirical trade-off curve")
     with right:
         # The best test of each level: the empirical curve read at α (fdp.curve_at).

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpviz
 import widgets
-from dpcore import datasets, fdp, figures, gaussian
-from dpcore.figures import CALIBRATION_COLORS
+from dpcore import datasets, fdp, gaussian
 
 TITLE = "Gaussian mechanism"
 
@@ -300,7 +300,7 @@ def calibrations(state: State) -> None:
         widgets.error(f"The calibrations cannot be compared here: {plain(str(exc))}")
         return
     rows = {r.method: r for r in table.itertuples()}
-    widgets.chart(figures.calibration_figure(table), key="gauss_fig_cal",
+    widgets.chart(dpviz.gaussian.calibration_figure(table), key="gauss_fig_cal",
                   name="Noise σ of the three calibrations")
     cols = st.columns(3)
     for col, method in zip(cols, ("analytic", "tail", "classical")):
@@ -399,8 +399,8 @@ def privacy_loss(state: State) -> None:
                     "there is no distribution to draw. The numbers are on the right.",
                     icon=":material/info:")
         else:
-            loss_fig = figures.privacy_loss_figure(mean, var, s.eps, tail_delta=tail,
-                                                   exact_delta=exact, log_y=log_y)
+            loss_fig = dpviz.gaussian.privacy_loss_figure(mean, var, s.eps, tail_delta=tail,
+                                                          exact_delta=exact, log_y=log_y)
             if log_y:
                 loss_fig.update_yaxes(title_text="density (log scale)")
             widgets.chart(loss_fig, key="gauss_fig_loss", name="The privacy-loss distribution")
@@ -477,15 +477,15 @@ def as_gdp(state: State) -> None:
     others = [
         dict(name="analytic calibration δ(ε) at σ, Δ", eps=eps_points,
              delta=gaussian.gaussian_delta(eps_points, s.sigma, s.sensitivity),
-             color=CALIBRATION_COLORS["analytic"], mode="markers"),
+             color=dpviz.gaussian.CALIBRATION_COLORS["analytic"], mode="markers"),
         dict(name="tail bound P(L > ε)", eps=eps_line,
              delta=gaussian.gaussian_delta(eps_line, s.sigma, s.sensitivity, method="tail"),
-             color=CALIBRATION_COLORS["tail"], dash="dash"),
+             color=dpviz.gaussian.CALIBRATION_COLORS["tail"], dash="dash"),
     ]
     left, right = st.columns([3, 2])
     with left:
-        gdp_fig = figures.delta_curve_figure(eps_line, fdp.gdp_delta(eps_line, mu), mu=mu,
-                                             point=(s.eps, exact), others=others)
+        gdp_fig = dpviz.fdp.delta_curve_figure(eps_line, fdp.gdp_delta(eps_line, mu), mu=mu,
+                                               point=(s.eps, exact), others=others)
         if gdp_fig.layout.yaxis.type == "log":
             gdp_fig.update_yaxes(title_text="δ(ε) (log scale)")
         widgets.chart(gdp_fig, key="gauss_fig_gdp", name="Privacy curve δ(ε) as Gaussian DP")
@@ -720,8 +720,8 @@ def scalar_release(true_value: float, what: str, sigma: float, rng) -> None:
                 delta_arrow="off",
                 help="Φ(−true/σ): a count released below 0. Post-processing (rounding, "
                 "clipping at 0) costs no privacy but adds bias.")
-    widgets.chart(figures.release_distribution_figure(releases, true_value, sigma,
-                                                      half_width=summary.half_width),
+    widgets.chart(dpviz.gaussian.release_distribution_figure(releases, true_value, sigma,
+                                                             half_width=summary.half_width),
                   key="gauss_fig_release", name="Simulated releases of the answer")
     widgets.finding(
         f"The true answer ({what}) is {true_value:,.6g}; one release gives "
@@ -743,8 +743,8 @@ def histogram_release(labels, counts, sigma: float, rng) -> None:
                 border=True, help="For the smallest count: Φ(−count/σ).")
     m[3].metric("Negative bins in this release", f"{int(np.sum(released < 0))}", border=True,
                 help="Bins of the release drawn here that fell below 0.")
-    widgets.chart(figures.histogram_release_figure(labels, counts, released,
-                                                   half_width=summary.half_width),
+    widgets.chart(dpviz.gaussian.histogram_release_figure(labels, counts, released,
+                                                          half_width=summary.half_width),
                   key="gauss_fig_hist", name="The released histogram")
     widgets.finding(
         f"Each of the {len(labels)} counts gets N(0, σ²) noise, σ = {fmt_value(sigma)}: "

@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpviz
 import widgets
-from dpcore import datasets, figures
+from dpcore import datasets
 from dpcore import substitution as rs
 
 TITLE = "Random substitution"
@@ -317,7 +318,7 @@ def release_section(s: Settings) -> None:
                    "in a record's set included.")
     cols[3].metric("n·l", f"{s.n * s.l:,}", border=True,
                    help="The values released: l per record. Draws beyond n·l are re-draws.")
-    widgets.chart(figures.substitution_counts_figure(
+    widgets.chart(dpviz.substitution.substitution_counts_figure(
         s.data.labels, s.x, y, source, unbiased, l=s.l), key="rs_fig_counts",
         name="One release: true, released and reconstructed counts")
     if s.l == 1:
@@ -383,7 +384,7 @@ def accuracy_section(s: Settings) -> None:
          "source": rs.expected_standard_error(s.x, s.gamma, j),
          "unbiased": rs.expected_standard_error(s.x, s.gamma, j, estimator="unbiased")}
         for j in l_values(s)])
-    widgets.chart(figures.substitution_error_figure(
+    widgets.chart(dpviz.substitution.substitution_error_figure(
         curves, current_l=s.l, points=errors.reset_index()), key="rs_fig_error",
         name="Relative standard error against l")
     above = curves[(curves["source"] > curves["bound"]) | (curves["unbiased"] > curves["bound"])]
@@ -505,8 +506,8 @@ def cost_section(s: Settings) -> None:
     table = pd.DataFrame([
         {"l": j, "draws_ratio": rs.expected_draws(s.n, n_cat, s.gamma, j) / (s.n * j),
          "collision": rs.collision_probability(n_cat, s.gamma, j)} for j in l_values(s)])
-    widgets.chart(figures.substitution_cost_figure(table, current_l=s.l), key="rs_fig_cost",
-                  name="Cost of re-draws against l")
+    widgets.chart(dpviz.substitution.substitution_cost_figure(table, current_l=s.l),
+                  key="rs_fig_cost", name="Cost of re-draws against l")
     ratio = expected / (s.n * s.l)
     widgets.finding(
         "At l = 1 every record takes one random draw: no re-draws." if s.l == 1 else
@@ -560,8 +561,8 @@ def privacy_section(s: Settings) -> None:
         {"l": j, "bound": j * log_gamma,
          "ordered": rs.extended_epsilon(n_cat, s.gamma, j, ordered=True),
          "exact": rs.extended_epsilon(n_cat, s.gamma, j)} for j in range(1, n_cat)])
-    widgets.chart(figures.substitution_epsilon_figure(table, current_l=s.l,
-                                                      log_gamma=log_gamma),
+    widgets.chart(dpviz.substitution.substitution_epsilon_figure(table, current_l=s.l,
+                                                                 log_gamma=log_gamma),
                   key="rs_fig_eps", name="Privacy ε against l")
     widgets.finding(
         f"One substitution with γ = {widgets.fmt_number(s.gamma)} is exactly ε = ln γ = "
@@ -691,7 +692,7 @@ def bias_section(s: Settings) -> None:
     for col, kind in zip(cols[2:], ("source", "unbiased")):
         col.metric(f"Exact error, {SHORT[kind]}", f"{errors.loc[kind, 'exact']:.4g}",
                    border=True, help="√E‖X̂ − X‖²/‖X‖: variance and squared bias.")
-    widgets.chart(figures.substitution_bias_figure(
+    widgets.chart(dpviz.substitution.substitution_bias_figure(
         s.data.labels, s.x, rs.reconstruction_bias(s.x, s.gamma, s.l), estimates),
         key="rs_fig_bias", name="Bias per category")
     st.caption(f"Markers: the mean of X̂ − X over the R = {s.reps:,} releases of the tab "

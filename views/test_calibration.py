@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpviz
 import widgets
-from dpcore import datasets, figures, simulation, study
+from dpcore import datasets, simulation, study
 
 TITLE = "Test calibration"
 LEVEL = 0.05  # the level of every test on this page
@@ -48,7 +49,9 @@ def rates_figure(table: pd.DataFrame, full_scale: bool):
     take seconds to lay out, hence the cache). A resource, shared and never copied: a
     cached copy would be unpickled, and so validated again by Plotly, on every rerun (about
     0.2 s of each). The figure is only read after this."""
-    return figures.study_figure(table) if full_scale else figures.rejection_figure(table)
+    if full_scale:
+        return dpviz.homogeneity.study_figure(table)
+    return dpviz.homogeneity.rejection_figure(table)
 
 
 # How the tables of rates show their numbers (the CSV keeps them as they are).
@@ -161,8 +164,8 @@ with tab_null:
             "replicates, smoother histograms and more precise type-I errors.")
         seed = widgets.seed_control("cal_seed")
     ns = null_stats(shape, int(m_null), int(n_null), alpha_null, reps_null, seed)
-    widgets.chart(figures.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
-                                                 alpha=alpha_null), key="cal_fig_null",
+    widgets.chart(dpviz.homogeneity.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
+                                                           alpha=alpha_null), key="cal_fig_null",
                   name="Naive statistic under no difference, with and without DP")
     crit = simulation.chi2_critical_value(ns.df)
     k1, k2, k3 = st.columns(3)
