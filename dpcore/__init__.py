@@ -8,7 +8,6 @@ topic:
   differentially private histograms (Son, Park & Jung 2022)
 - :mod:`dpcore.datasets`    -- the shipped 2020 population tables, the paper's
   shapes, binning and upload parsing
-- :mod:`dpcore.figures`     -- Plotly figure builders (pure functions)
 """
 
-__all__ = ["datasets", "figures", "histogram", "homogeneity"]
+__all__ = ["datasets", "histogram", "homogeneity"]

@@ -283,9 +283,11 @@ def main(argv=None) -> int:
     table = run_study(cells, args.out, reps=args.reps, n_boot=args.boot, seed=args.seed,
                       workers=args.workers, scheduler=args.scheduler)
     html = args.html or args.out.with_suffix(".html")
-    from dpcore import figures
+    # Imported here, not at the top: dpcore is numerics only and must not pull in plotly
+    # (dpviz) when imported; only this command, which writes the plot, needs it.
+    import dpviz
 
-    figures.study_figure(table).write_html(html, include_plotlyjs="cdn")
+    dpviz.homogeneity.study_figure(table).write_html(html, include_plotlyjs="cdn")
     print(f"Wrote {args.out} ({len(table)} cells) and {html}.")
     return 0
 

@@ -14,10 +14,10 @@ from urllib.parse import parse_qs
 
 import pandas as pd
 import pytest
+import dpviz
 from streamlit.testing.v1 import AppTest
 
 from conftest import LAST_KIT, assert_clean, open_page, run, without_help
-from dpcore import report
 from ui.kit import REPORT_BUTTON_KEY
 
 LINK_NOTE = "could not be used"  # in the page kit's note on unusable link values
@@ -220,7 +220,7 @@ def assert_report_page(page: str, findings) -> None:
 def kit_report(at: AppTest) -> str:
     """The HTML report of what the page gave its page kit."""
     found = kit(at)
-    return report.html_report(found.title, findings=found.findings,
+    return dpviz.report.html_report(found.title, findings=found.findings,
                               parameters=found.parameters, figures=found.figures,
                               tables=found.tables, notes=found.notes)
 

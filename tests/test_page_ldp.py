@@ -13,13 +13,14 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 import numpy as np
+import dpviz
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from ui import format as fmt
 from conftest import assert_clean, run, upload_file
-from dpcore import datasets, figures, ldp
+from dpcore import datasets, ldp
 from pagekit import (kit, TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
                      assert_stopped_page_keeps_link_and_report, assert_upload_controls_have_help,
                      assert_widgets_keyed_with_help, errors, kit, kit_report, metrics,
@@ -616,7 +617,7 @@ def test_the_report_gets_findings_settings_charts_and_tables():
         open_tab(at, tab)
         assert_kit_of_tab(at, tab, charts, tables, DOWNLOADS[tab])
         found = kit(at)
-        assert all(len(figures.figure_data(f)) for _, f in found.figures)
+        assert all(len(dpviz.export.figure_data(f)) for _, f in found.figures)
         assert len(found.findings) == 2, found.findings
         assert f"truth with probability {p:.2%}" in found.findings[0]
         assert found.parameters["seed"] == str(SEED)

@@ -17,6 +17,7 @@ import math
 from urllib.parse import parse_qs
 
 import numpy as np
+import dpviz
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -24,7 +25,7 @@ from streamlit.testing.v1 import AppTest
 from ui import links
 from ui import format as fmt
 from conftest import assert_clean, run, upload_file
-from dpcore import datasets, figures
+from dpcore import datasets
 from dpcore import substitution as rs
 from pagekit import (kit, TabbedPage, assert_kit_of_tab, assert_only_bad_value_reset,
                      assert_stopped_page_keeps_link_and_report, assert_upload_controls_have_help,
@@ -685,7 +686,7 @@ def test_the_report_gets_findings_settings_charts_and_tables():
         open_tab(at, tab)
         assert_kit_of_tab(at, tab, charts, tables, DOWNLOADS[tab])
         found = kit(at)
-        assert all(len(figures.figure_data(f)) for _, f in found.figures)
+        assert all(len(dpviz.export.figure_data(f)) for _, f in found.figures)
         assert len(found.findings) == (3 if tab == PRIVACY else 2), found.findings
         assert (f"release is ε = {eps:.3g}-locally differentially private, against "
                 f"{bound:.3g} for the source's bound") in found.findings[0]

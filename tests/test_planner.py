@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 from scipy import optimize, stats
 
-from dpcore import planner, report, simulation, study
+from dpcore import planner, simulation, study
 from dpcore.planner import _search, _snap, _snap_int
 
 M9 = study.cell_probabilities("central_vs_noncentral", 9)
@@ -428,7 +428,7 @@ def test_bad_populations_and_alphas():
         planner.frontier(p1, p2, [0.1], tests=["x"])
 
 
-# --- words and reports -----------------------------------------------------------------------
+# --- words -----------------------------------------------------------------------------------
 
 def test_plain_sentences_carry_the_numbers():
     p1, p2 = M9
@@ -443,20 +443,3 @@ def test_plain_sentences_carry_the_numbers():
                                          rng=2, **CHEAP)
     assert never.status == "unreachable" and never.n is None
     assert "not enough" in planner.describe_sample_size(never, "it")
-
-
-def test_html_report_escapes_text_and_inlines_plotly_once():
-    import plotly.graph_objects as go
-
-    fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4]))
-    page = report.html_report(
-        "Plan <b>", findings=["A <script>alert(1)</script> finding"],
-        parameters={"α": "0.1", "Group A": "<img src=x>"},
-        figures=[("Power", fig), ("Again", fig)],
-        tables=[("Points", pd.DataFrame({"n": [100, 200], "power": [0.1, 0.9]}))],
-        notes=["note & caveat"],
-    )
-    assert "<script>alert(1)" not in page and "&lt;script&gt;" in page
-    assert "<img src=x>" not in page and "Plan &lt;b&gt;" in page
-    assert page.count("plotly.js v") == 1 and page.count('class="plotly-graph-div"') == 2
-    assert "<td>0.9</td>" in page and "note &amp; caveat" in page

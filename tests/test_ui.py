@@ -6,6 +6,7 @@ import ast
 import re
 
 import numpy as np
+import dpviz
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -64,9 +65,8 @@ def test_kit_collects_settings_findings_charts_and_tables():
 def test_the_report_holds_the_page(tmp_path):
     at = run(kx="0.25")
     kit = ended_kit(at)
-    from dpcore import report
-
-    html = report.html_report(kit.title, findings=kit.findings, parameters=kit.parameters,
+    
+    html = dpviz.report.html_report(kit.title, findings=kit.findings, parameters=kit.parameters,
                               figures=kit.figures, tables=kit.tables, notes=kit.notes)
     assert "Kit &lt;page&gt;" in html and "x is 0.25" in html and "The line" in html
     assert "a caveat" in html and html.count("plotly.js v") == 1

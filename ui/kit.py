@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from dpcore import figures as _figures, report as _report  # moving to dpviz
+import dpviz
 from ui import links
 from ui.format import slug
 from ui.text import t
@@ -49,12 +49,12 @@ class PageKit:
         stem = slug(name)
         with st.container(horizontal=True, gap="small"):
             st.download_button(
-                t("Data (CSV)"), lambda f=fig: _figures.figure_data(f).to_csv(index=False),
+                t("Data (CSV)"), lambda f=fig: dpviz.export.figure_data(f).to_csv(index=False),
                 file_name=f"{stem}.csv", mime="text/csv", on_click="ignore",
                 icon=":material/table:", key=f"{key}_csv", type="tertiary",
                 help=t("The numbers plotted, one row per point."))
             st.download_button(
-                t("Chart (HTML)"), lambda f=fig: _figures.figure_html(f, name),
+                t("Chart (HTML)"), lambda f=fig: dpviz.export.figure_html(f, name),
                 file_name=f"{stem}.html", mime="text/html", on_click="ignore",
                 icon=":material/download:", key=f"{key}_html", type="tertiary",
                 help=t("This chart as an interactive page that opens without the app."))
@@ -120,7 +120,7 @@ class PageKit:
         the download is pressed, outside the script run: no Streamlit calls."""
 
         def build() -> str:
-            return _report.html_report(
+            return dpviz.report.html_report(
                 self.title, findings=list(self.findings), parameters=dict(self.parameters),
                 figures=list(self.figures), tables=list(self.tables), notes=list(self.notes),
                 source=self.source or source)

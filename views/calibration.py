@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import dpviz
 import pandas as pd
 import streamlit as st
 
 from ui import controls
 from ui import format as fmt
 from ui.kit import page_header
-from dpcore import datasets, figures, simulation, study
+from dpcore import datasets, simulation, study
 
 TITLE = "Test calibration"
 LEVEL = 0.05  # the level of every test on this page
@@ -50,7 +51,7 @@ def rates_figure(table: pd.DataFrame, full_scale: bool):
     take seconds to lay out, hence the cache). A resource, shared and never copied: a
     cached copy would be unpickled, and so validated again by Plotly, on every rerun (about
     0.2 s of each). The figure is only read after this."""
-    return figures.study_figure(table) if full_scale else figures.rejection_figure(table)
+    return dpviz.homogeneity.study_figure(table) if full_scale else dpviz.homogeneity.rejection_figure(table)
 
 
 # How the tables of rates show their numbers (the CSV keeps them as they are).
@@ -163,7 +164,7 @@ with tab_null:
             "replicates, smoother histograms and more precise type-I errors.")
         seed = controls.seed_control("cal_seed")
     ns = null_stats(shape, int(m_null), int(n_null), alpha_null, reps_null, seed)
-    kit.chart(figures.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
+    kit.chart(dpviz.homogeneity.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
                                                  alpha=alpha_null), key="cal_fig_null",
                   name="Naive statistic under no difference, with and without DP")
     crit = simulation.chi2_critical_value(ns.df)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import streamlit as st
+import dpviz
 
 from ui import controls, sources
 from ui.kit import page_header
-from dpcore import figures, histogram, homogeneity, simulation
+from dpcore import histogram, homogeneity, simulation
 from dpcore.homogeneity import Comparison
 
 TITLE = "Compare two private histograms"
@@ -168,7 +169,7 @@ for col, label, n_hat, orig in (
 # --- Histograms ----------------------------------------------------------------
 st.subheader("Original and private histograms")
 kit.chart(
-    figures.histograms_figure(
+    dpviz.homogeneity.histograms_figure(
         pair.labels, result.private1, result.private2,
         original_a=result.original1, original_b=result.original2,
         name_a=f"A: {pair.a.name}, α₁ = {alpha_a:g}", name_b=f"B: {pair.b.name}, α₂ = {alpha_b:g}",
@@ -182,7 +183,7 @@ with left:
     st.subheader("Bootstrap null distribution")
     if boot is not None:
         kit.chart(
-            figures.null_distribution_figure(
+            dpviz.homogeneity.null_distribution_figure(
                 boot.null_distribution, boot.statistic, boot.critical_value(LEVEL),
                 df=result.naive.df, level=LEVEL,
             ),
@@ -201,7 +202,7 @@ with right:
                      bind="query-params",
                      help="Show C up to 3 k(α), as the paper's Figure 4, instead of every count.")
     kit.chart(
-        figures.debias_figure(
+        dpviz.homogeneity.debias_figure(
             alpha_a, alpha_b, result.private1, result.private2,
             result.estimate.c1_tilde, result.estimate.c2_tilde, name_a="A", name_b="B",
             zoom=zoom,

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
+import dpviz
 import pandas as pd
 import streamlit as st
 
 from ui import controls
 from ui import format as fmt
 from ui.kit import page_header
-from dpcore import audit, fdp, figures
-from dpcore.figures import FDP_COLORS
+from dpcore import audit, fdp
+FDP_COLORS = dpviz.fdp.FDP_COLORS
 
 TITLE = "f-DP and Gaussian DP"
 # Every curve of the page is evaluated on this grid of type-I errors.
@@ -108,12 +109,12 @@ def attacker_test(family: str, mu: float) -> None:
     with left:
         names = (("N(0, 1): output on D", f"N({mu:g}, 1): output on D′") if gaussian
                  else ("Lap(0, 1): output on D", f"Lap({mu:g}, 1): output on D′"))
-        kit.chart(figures.attacker_test_figure(xs, pdf0, pdf1, t, alpha=alpha_t,
+        kit.chart(dpviz.fdp.attacker_test_figure(xs, pdf0, pdf1, t, alpha=alpha_t,
                                                    beta=beta_t, names=names),
                       key="fdp_fig_test", name="The attacker's threshold test")
     with right:
         kit.chart(
-            figures.tradeoff_figure(
+            dpviz.fdp.tradeoff_figure(
                 [(curve1_name, ALPHA, curve1, FDP_COLORS["gdp" if gaussian else "laplace"],
                   "solid")],
                 point=(alpha_t, beta_t, f"threshold t = {t:g}"), corner=True, height=470,
@@ -334,7 +335,7 @@ def tradeoff_curves() -> None:
                       "target": target_name, "δ for the table's ε": fmt_delta(table_delta)})
     with chart:
         kit.chart(
-            figures.tradeoff_figure(
+            dpviz.fdp.tradeoff_figure(
                 [(c["name"], ALPHA, c["beta"], c["color"], c["dash"]) for c in curves],
                 target=(target_name, ALPHA, target_beta), failing=failing, height=780,
             ),
@@ -421,7 +422,7 @@ def group_privacy() -> None:
                                  bind="query-params", help="ε of the general curve f.")
     left, right = st.columns(2)
     with left:
-        kit.chart(figures.tradeoff_figure([
+        kit.chart(dpviz.fdp.tradeoff_figure([
             (f"G_μ, μ = {group_mu:g} (one person)", ALPHA, fdp.gdp_tradeoff(ALPHA, group_mu),
              FDP_COLORS["gdp"], "solid"),
             (f"G_kμ, kμ = {group_k * group_mu:g} (groups of {group_k})", ALPHA,
@@ -443,7 +444,7 @@ def group_privacy() -> None:
             classic_name = f"f_kε,0, kε = {group_k * group_eps:g} (textbook group privacy)"
             color = FDP_COLORS["epsdelta"]
         group_beta = fdp.group_tradeoff(f_one, group_k, ALPHA)
-        kit.chart(figures.tradeoff_figure([
+        kit.chart(dpviz.fdp.tradeoff_figure([
             (one_name + " (one person)", ALPHA, f_one(ALPHA), color, "solid"),
             (f"1 − (1 − f)^∘{group_k} (groups of {group_k})", ALPHA, group_beta, color, "dash"),
             (classic_name, ALPHA, classic, FDP_COLORS["identity"], "longdash"),
@@ -498,7 +499,7 @@ def composition() -> None:
     clt_beta = fdp.gdp_tradeoff(ALPHA, clt)
     left, right = st.columns(2)
     with left:
-        kit.chart(figures.tradeoff_figure([
+        kit.chart(dpviz.fdp.tradeoff_figure([
             (f"G_μ, μ = {comp_mu:g} (one)", ALPHA, fdp.gdp_tradeoff(ALPHA, comp_mu),
              FDP_COLORS["gdp"], "solid"),
             (f"G_√n·μ, √n·μ = {total_mu:.3g} (all {comp_n})", ALPHA,
@@ -507,7 +508,7 @@ def composition() -> None:
         st.metric(f"μ of {comp_n} composed {comp_mu:g}-GDP mechanisms", f"{total_mu:.4g}",
                   help="√n·μ, exactly.")
     with right:
-        kit.chart(figures.tradeoff_figure([
+        kit.chart(dpviz.fdp.tradeoff_figure([
             (f"f_ε,0, ε = {comp_eps:g} (one)", ALPHA, fdp.epsdelta_tradeoff(ALPHA, comp_eps),
              FDP_COLORS["epsdelta"], "solid"),
             (f"exact f_ε,0^⊗{comp_n}", ALPHA, comp_beta, FDP_COLORS["epsdelta"], "dash"),
@@ -556,7 +557,7 @@ def conversions() -> None:
         eps_line = np.linspace(0.0, 10.0, 500)
         delta_line = fdp.gdp_delta(eps_line, conv_mu)
         conv_delta = float(fdp.gdp_delta(conv_eps, conv_mu))
-        delta_fig = figures.delta_curve_figure(eps_line, delta_line, mu=conv_mu,
+        delta_fig = dpviz.fdp.delta_curve_figure(eps_line, delta_line, mu=conv_mu,
                                                point=(conv_eps, conv_delta))
         if delta_fig.layout.yaxis.type == "log":
             delta_fig.update_yaxes(title_text="δ(ε) (log scale)")
@@ -661,7 +662,7 @@ def auditor() -> None:
     plot_a, plot_b = thin(emp_a, emp_b)
     left, right = st.columns([3, 2])
     with left:
-        kit.chart(figures.tradeoff_figure([
+        kit.chart(dpviz.fdp.tradeoff_figure([
             (theory_name, ALPHA, theory, FDP_COLORS["gdp"], "solid"),
             (f"empirical, R = {reps:,}", plot_a, plot_b, FDP_COLORS["laplace"], "solid"),
         ], height=540), key="fdp_fig_audit", name="The auditor's empirical trade-off curve")

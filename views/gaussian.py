@@ -7,14 +7,15 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import dpviz
 import pandas as pd
 import streamlit as st
 
 from ui import controls, sources
 from ui import format as fmt
 from ui.kit import page_header
-from dpcore import datasets, fdp, figures, gaussian
-from dpcore.figures import CALIBRATION_COLORS
+from dpcore import datasets, fdp, gaussian
+CALIBRATION_COLORS = dpviz.gaussian.CALIBRATION_COLORS
 
 TITLE = "Gaussian mechanism"
 
@@ -302,7 +303,7 @@ def calibrations(state: State) -> None:
         kit.error(f"The calibrations cannot be compared here: {plain(str(exc))}")
         return
     rows = {r.method: r for r in table.itertuples()}
-    kit.chart(figures.calibration_figure(table), key="gauss_fig_cal",
+    kit.chart(dpviz.gaussian.calibration_figure(table), key="gauss_fig_cal",
                   name="Noise σ of the three calibrations")
     cols = st.columns(3)
     for col, method in zip(cols, ("analytic", "tail", "classical")):
@@ -401,7 +402,7 @@ def privacy_loss(state: State) -> None:
                     "there is no distribution to draw. The numbers are on the right.",
                     icon=":material/info:")
         else:
-            loss_fig = figures.privacy_loss_figure(mean, var, s.eps, tail_delta=tail,
+            loss_fig = dpviz.gaussian.privacy_loss_figure(mean, var, s.eps, tail_delta=tail,
                                                    exact_delta=exact, log_y=log_y)
             if log_y:
                 loss_fig.update_yaxes(title_text="density (log scale)")
@@ -486,7 +487,7 @@ def as_gdp(state: State) -> None:
     ]
     left, right = st.columns([3, 2])
     with left:
-        gdp_fig = figures.delta_curve_figure(eps_line, fdp.gdp_delta(eps_line, mu), mu=mu,
+        gdp_fig = dpviz.fdp.delta_curve_figure(eps_line, fdp.gdp_delta(eps_line, mu), mu=mu,
                                              point=(s.eps, exact), others=others)
         if gdp_fig.layout.yaxis.type == "log":
             gdp_fig.update_yaxes(title_text="δ(ε) (log scale)")
@@ -722,7 +723,7 @@ def scalar_release(true_value: float, what: str, sigma: float, rng) -> None:
                 delta_arrow="off",
                 help="Φ(−true/σ): a count released below 0. Post-processing (rounding, "
                 "clipping at 0) costs no privacy but adds bias.")
-    kit.chart(figures.release_distribution_figure(releases, true_value, sigma,
+    kit.chart(dpviz.gaussian.release_distribution_figure(releases, true_value, sigma,
                                                       half_width=summary.half_width),
                   key="gauss_fig_release", name="Simulated releases of the answer")
     kit.finding(
@@ -745,7 +746,7 @@ def histogram_release(labels, counts, sigma: float, rng) -> None:
                 border=True, help="For the smallest count: Φ(−count/σ).")
     m[3].metric("Negative bins in this release", f"{int(np.sum(released < 0))}", border=True,
                 help="Bins of the release drawn here that fell below 0.")
-    kit.chart(figures.histogram_release_figure(labels, counts, released,
+    kit.chart(dpviz.gaussian.histogram_release_figure(labels, counts, released,
                                                    half_width=summary.half_width),
                   key="gauss_fig_hist", name="The released histogram")
     kit.finding(

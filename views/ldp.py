@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import dpviz
 import pandas as pd
 import streamlit as st
 
@@ -12,7 +13,7 @@ from ui import controls, links, sources
 from ui import format as fmt
 from ui import text
 from ui.kit import page_header
-from dpcore import datasets, figures, ldp
+from dpcore import datasets, ldp
 
 TITLE = "Randomized response (local DP)"
 
@@ -286,7 +287,7 @@ def aggregate(data: Data, eps: float, seed: int) -> None:
                 "distribution; the estimators undo that.")
     m[2].metric("Negative estimates", f"{int(np.sum(estimate < 0))}", border=True,
                 help="Categories estimated below 0: only the unbiased estimator does that.")
-    kit.chart(figures.krr_counts_figure(
+    kit.chart(dpviz.ldp.krr_counts_figure(
         data.labels, data.counts, reported, estimate, lower, upper,
         estimator_name=ESTIMATOR_LABELS[method]), key="ldp_fig_counts",
         name="True, reported and estimated counts")
@@ -354,7 +355,7 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
         last = {"key": run_key, "table": table}
         st.session_state["ldp_mse_last"] = last
     table = last["table"]
-    kit.chart(figures.krr_mse_figure(table, current_eps=eps, names=ESTIMATOR_LABELS),
+    kit.chart(dpviz.ldp.krr_mse_figure(table, current_eps=eps, names=ESTIMATOR_LABELS),
                   key="ldp_fig_mse", name="Error against privacy")
     here = table[table["eps"] == eps].set_index("method")
     st.markdown(f"**MSE per category at ε = {eps:g}**")

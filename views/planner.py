@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import dpviz
 import pandas as pd
 import streamlit as st
 
@@ -25,7 +26,7 @@ from ui import controls, registry, sources
 from ui import format as fmt
 from ui import text
 from ui.kit import page_header
-from dpcore import datasets, figures, planner, simulation
+from dpcore import datasets, planner, simulation
 
 TITLE = "Privacy–utility planner"
 UPLOAD = sources.UPLOAD
@@ -446,14 +447,14 @@ def alpha_interval_text(plan: planner.PrivacyPlan) -> str:
 
 def data_figure(plan: planner.SampleSizePlan, s: Settings):
     estimate = plan.n if plan.status in ("found", "stopped") else None
-    return figures.planner_power_figure(
+    return dpviz.planner.planner_power_figure(
         plan.points, x="n", target=s.power, estimate=estimate,
         interval=plan.interval if estimate is not None else None, level=s.level)
 
 
 def privacy_figure(plan: planner.PrivacyPlan, s: Settings):
     estimate = plan.alpha if plan.status in ("found", "stopped") else None
-    return figures.planner_power_figure(
+    return dpviz.planner.planner_power_figure(
         plan.points, x="alpha1", target=s.power, estimate=estimate,
         interval=plan.interval if estimate is not None else None, level=s.level)
 
@@ -686,7 +687,7 @@ def frontier_outputs(table: pd.DataFrame, s: Settings, level: float, power: floa
                      prefix: str, *, warn: bool = True) -> None:
     """The frontier's chart and table (keys start with ``prefix``); its findings go to the
     report, and with ``warn`` the naive test's flaw is shown as a warning."""
-    kit.chart(figures.planner_frontier_figure(
+    kit.chart(dpviz.planner.planner_frontier_figure(
         table, current=(s.alpha1, s.n), level=level, power=power),
         key=f"{prefix}_fig_frontier", name="The privacy-utility frontier")
     st.caption("Solid: the parametric bootstrap test; dashed: the naive χ² test; bars: the Monte "
@@ -848,7 +849,7 @@ with st.container(border=True):
             st.metric("Effect size: total-variation distance", f"{COMP.tv:.3f}", border=True,
                       help="½ Σ|p_Aj − p_Bj|: the share of people who would have to change "
                       "group to turn A into B. The smaller, the more data a test needs.")
-            kit.chart(figures.planner_distributions_figure(
+            kit.chart(dpviz.planner.planner_distributions_figure(
                 COMP.labels, COMP.p1, COMP.p2, name_a=COMP.name_a, name_b=COMP.name_b),
                 key="plan_fig_dist",
                 name=f"The two distributions: {COMP.name_a} and {COMP.name_b}")

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+import dpviz
 import pandas as pd
 import streamlit as st
 
@@ -14,7 +15,7 @@ from ui import controls, links, sources
 from ui import format as fmt
 from ui import text
 from ui.kit import page_header
-from dpcore import datasets, figures
+from dpcore import datasets
 from dpcore import substitution as rs
 
 TITLE = "Random substitution"
@@ -320,7 +321,7 @@ def release_section(s: Settings) -> None:
                    "in a record's set included.")
     cols[3].metric("n·l", f"{s.n * s.l:,}", border=True,
                    help="The values released: l per record. Draws beyond n·l are re-draws.")
-    kit.chart(figures.substitution_counts_figure(
+    kit.chart(dpviz.substitution.substitution_counts_figure(
         s.data.labels, s.x, y, source, unbiased, l=s.l), key="rs_fig_counts",
         name="One release: true, released and reconstructed counts")
     if s.l == 1:
@@ -386,7 +387,7 @@ def accuracy_section(s: Settings) -> None:
          "source": rs.expected_standard_error(s.x, s.gamma, j),
          "unbiased": rs.expected_standard_error(s.x, s.gamma, j, estimator="unbiased")}
         for j in l_values(s)])
-    kit.chart(figures.substitution_error_figure(
+    kit.chart(dpviz.substitution.substitution_error_figure(
         curves, current_l=s.l, points=errors.reset_index()), key="rs_fig_error",
         name="Relative standard error against l")
     above = curves[(curves["source"] > curves["bound"]) | (curves["unbiased"] > curves["bound"])]
@@ -508,7 +509,7 @@ def cost_section(s: Settings) -> None:
     table = pd.DataFrame([
         {"l": j, "draws_ratio": rs.expected_draws(s.n, n_cat, s.gamma, j) / (s.n * j),
          "collision": rs.collision_probability(n_cat, s.gamma, j)} for j in l_values(s)])
-    kit.chart(figures.substitution_cost_figure(table, current_l=s.l), key="rs_fig_cost",
+    kit.chart(dpviz.substitution.substitution_cost_figure(table, current_l=s.l), key="rs_fig_cost",
                   name="Cost of re-draws against l")
     ratio = expected / (s.n * s.l)
     kit.finding(
@@ -563,7 +564,7 @@ def privacy_section(s: Settings) -> None:
         {"l": j, "bound": j * log_gamma,
          "ordered": rs.extended_epsilon(n_cat, s.gamma, j, ordered=True),
          "exact": rs.extended_epsilon(n_cat, s.gamma, j)} for j in range(1, n_cat)])
-    kit.chart(figures.substitution_epsilon_figure(table, current_l=s.l,
+    kit.chart(dpviz.substitution.substitution_epsilon_figure(table, current_l=s.l,
                                                       log_gamma=log_gamma),
                   key="rs_fig_eps", name="Privacy ε against l")
     kit.finding(
@@ -694,7 +695,7 @@ def bias_section(s: Settings) -> None:
     for col, kind in zip(cols[2:], ("source", "unbiased")):
         col.metric(f"Exact error, {SHORT[kind]}", f"{errors.loc[kind, 'exact']:.4g}",
                    border=True, help="√E‖X̂ − X‖²/‖X‖: variance and squared bias.")
-    kit.chart(figures.substitution_bias_figure(
+    kit.chart(dpviz.substitution.substitution_bias_figure(
         s.data.labels, s.x, rs.reconstruction_bias(s.x, s.gamma, s.l), estimates),
         key="rs_fig_bias", name="Bias per category")
     st.caption(f"Markers: the mean of X̂ − X over the R = {s.reps:,} releases of the tab "

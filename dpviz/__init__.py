@@ -1,0 +1,30 @@
+"""dpviz: the figures and the HTML report of the differential-privacy dashboard.
+
+Pure functions from numbers (as :mod:`dpcore` computes them) to Plotly figures
+and HTML; no Streamlit, and nothing here computes a result the dashboard
+reports. One module per topic:
+
+- :mod:`dpviz.style`        -- the Okabe-Ito palette and the colour of each
+  meaning, the shared layout, translucent fills and log-axis helpers
+- :mod:`dpviz.homogeneity`  -- comparing two private histograms and the tests'
+  calibration: histograms, bootstrap null distribution, debiasing, null
+  statistics, rejection rates, the calibration study
+- :mod:`dpviz.fdp`          -- trade-off curves, the attacker's test, δ(ε)
+- :mod:`dpviz.gaussian`     -- the Gaussian mechanism: privacy loss, calibrations,
+  releases
+- :mod:`dpviz.ldp`          -- k-ary randomized response: counts and MSE
+- :mod:`dpviz.substitution` -- random substitution against l
+- :mod:`dpviz.planner`      -- the privacy-utility planner: power, frontier,
+  distributions
+- :mod:`dpviz.export`       -- a figure's numbers (``figure_data``) and a
+  standalone HTML page (``figure_html``)
+- :mod:`dpviz.report`       -- the one-page HTML report (``html_report``)
+
+``import dpviz`` imports every module, so ``dpviz.fdp.tradeoff_figure(...)``
+works without importing the submodule.
+"""
+
+from dpviz import export, fdp, gaussian, homogeneity, ldp, planner, report, style, substitution
+
+__all__ = ["export", "fdp", "gaussian", "homogeneity", "ldp", "planner", "report", "style",
+           "substitution"]

@@ -1,0 +1,226 @@
+"""Figures of f-DP and Gaussian DP: trade-off curves, the attacker's test, δ(ε).
+
+The page "f-DP and Gaussian DP"; :data:`FDP_COLORS` gives one colour per
+kind of trade-off curve.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from dpviz.style import _LAYOUT, COLORS, OKABE_ITO, _rgba
+
+__all__ = [
+    "FDP_COLORS",
+    "attacker_test_figure",
+    "delta_curve_figure",
+    "tradeoff_figure",
+]
+
+
+# One colour per kind of curve on the page "f-DP and Gaussian DP", taken from COLORS
+# (Okabe-Ito) plus the palette's black for the eighth curve.
+FDP_COLORS = {
+    "gdp": COLORS["theory"],  # G_mu
+    "epsdelta": COLORS["B"],  # f_{eps,delta}
+    "gaussian": COLORS["original"],  # Gaussian mechanism
+    "laplace": COLORS["private"],  # Laplace mechanism
+    "krr": COLORS["estimate"],  # k-ary randomised response (and random substitution)
+    "histogram": OKABE_ITO["black"],  # truncated Laplace histogram mechanism
+    "target": COLORS["statistic"],  # the target curve, and where curves fail it
+    "identity": COLORS["reference"],  # Id(alpha) = 1 - alpha
+}
+
+_ALPHA_TITLE = "type-I error α"
+_BETA_TITLE = "type-II error β"
+
+
+def _square_unit_axes(fig: go.Figure) -> None:
+    """α and β axes from 0 to 1, one unit as long on both."""
+    fig.update_xaxes(range=[0, 1], title_text=_ALPHA_TITLE, constrain="domain",
+                     dtick=0.2, zeroline=False)
+    fig.update_yaxes(range=[0, 1], title_text=_BETA_TITLE, scaleanchor="x", scaleratio=1,
+                     constrain="domain", dtick=0.2, zeroline=False)
+
+
+def tradeoff_figure(
+    curves,
+    *,
+    failing=None,
+    point=None,
+    target=None,
+    corner: bool = False,
+    height: int = 560,
+) -> go.Figure:
+    """Trade-off curves on the unit square, with the identity line Id(α) = 1 − α.
+
+    ``curves`` is a sequence of ``(name, alpha, beta, color, dash)``: one
+    line each, in order. Optional:
+
+    - ``target``: ``(name, alpha, beta)``, the curve to meet, drawn thick
+      and dash-dotted in ``FDP_COLORS["target"]``;
+    - ``failing``: a sequence of ``(name, alpha, beta)``, the points where a
+      curve lies below the target; each non-empty one is drawn as a band of
+      translucent vermillion dots under the curves (nothing is drawn for
+      ``None`` or empty arrays);
+    - ``point``: ``(alpha, beta)`` or ``(alpha, beta, label)``, one test
+      marked by a large dot;
+    - ``corner``: mark (0, 0), the perfect attacker who never errs.
+    """
+    fig = go.Figure()
+    grid = np.array([0.0, 1.0])
+    fig.add_trace(go.Scatter(
+        x=grid, y=1.0 - grid, mode="lines", name="Id(α) = 1 − α (perfect privacy)",
+        line=dict(color=FDP_COLORS["identity"], width=1.5, dash="dot"), hoverinfo="skip",
+    ))
+    if corner:
+        fig.add_trace(go.Scatter(
+            x=[0.0], y=[0.0], mode="markers+text", name="perfect attacker (0, 0)",
+            marker=dict(color="#000000", size=11, symbol="star"),
+            text=["perfect attacker"], textposition="top right", cliponaxis=False,
+            hovertemplate="α = 0, β = 0: never wrong<extra></extra>",
+        ))
+    if target is not None:
+        name, alpha, beta = target
+        fig.add_trace(go.Scatter(
+            x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float), mode="lines",
+            name=f"target: {name}",
+            line=dict(color=FDP_COLORS["target"], width=4, dash="dashdot"),
+            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>target</extra>",
+        ))
+    for name, alpha, beta in failing or ():
+        alpha = np.asarray(alpha, dtype=float)
+        if alpha.size == 0:
+            continue
+        fig.add_trace(go.Scatter(
+            x=alpha, y=np.asarray(beta, dtype=float), mode="markers",
+            name=f"{name}: below the target",
+            marker=dict(color=FDP_COLORS["target"], symbol="circle", size=14, opacity=0.25),
+            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>fails the target</extra>",
+        ))
+    for name, alpha, beta, color, dash in curves:
+        fig.add_trace(go.Scatter(
+            x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float), mode="lines",
+            name=name, line=dict(color=color, width=2.5, dash=dash),
+            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>" + name + "</extra>",
+        ))
+    if point is not None:
+        a, b = float(point[0]), float(point[1])
+        label = point[2] if len(point) > 2 else f"test: α = {a:.3f}, β = {b:.3f}"
+        fig.add_trace(go.Scatter(
+            x=[a], y=[b], mode="markers", name=label,
+            marker=dict(color=COLORS["statistic"], size=14, line=dict(color="white", width=2)),
+            hovertemplate="α %{x:.4f}<br>β %{y:.4f}<extra></extra>",
+        ))
+    fig.update_layout(height=height, **_LAYOUT)
+    fig.update_layout(margin=dict(l=60, r=20, t=30, b=50),
+                      legend=dict(orientation="h", yanchor="top", y=-0.15, xanchor="left", x=0))
+    _square_unit_axes(fig)
+    return fig
+
+
+def attacker_test_figure(
+    x,
+    pdf0,
+    pdf1,
+    threshold: float,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    names=("output on D", "output on D′"),
+    height: int = 420,
+) -> go.Figure:
+    """The attacker's threshold test: two densities, the threshold, both errors shaded.
+
+    The test rejects "the data set is D" when the output exceeds
+    ``threshold``: its type-I error α is the area under ``pdf0`` right of
+    the threshold, its type-II error β the area under ``pdf1`` left of it.
+    ``alpha`` and ``beta`` (their values) only label the shaded areas.
+    """
+    x = np.asarray(x, dtype=float)
+    pdf0 = np.asarray(pdf0, dtype=float)
+    pdf1 = np.asarray(pdf1, dtype=float)
+    t = float(threshold)
+    fig = go.Figure()
+    right = x > t
+    left = x <= t
+    y0_t = float(np.interp(t, x, pdf0))
+    y1_t = float(np.interp(t, x, pdf1))
+    a_text = "" if alpha is None else f" = {alpha:.3f}"
+    b_text = "" if beta is None else f" = {beta:.3f}"
+    # Shaded areas first, the density lines on top of them.
+    if t <= x[-1]:
+        fig.add_trace(go.Scatter(
+            x=np.r_[t, x[right]], y=np.r_[y0_t, pdf0[right]], mode="lines", fill="tozeroy",
+            name=f"type-I error α{a_text}: D, but X > t", line=dict(width=0),
+            fillcolor=_rgba(COLORS["original"], 0.35), hoverinfo="skip",
+        ))
+    if t >= x[0]:
+        fig.add_trace(go.Scatter(
+            x=np.r_[x[left], t], y=np.r_[pdf1[left], y1_t], mode="lines", fill="tozeroy",
+            name=f"type-II error β{b_text}: D′, but X ≤ t", line=dict(width=0),
+            fillcolor=_rgba(COLORS["private"], 0.40), hoverinfo="skip",
+        ))
+    for y, name, color in ((pdf0, names[0], COLORS["original"]),
+                           (pdf1, names[1], COLORS["private"])):
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="lines", name=name, line=dict(color=color, width=3),
+            hovertemplate="x %{x:.2f}<br>density %{y:.3f}<extra>" + name + "</extra>",
+        ))
+    fig.add_vline(x=t, line=dict(color="#000000", width=2, dash="dash"),
+                  annotation_text=f"threshold t = {t:g}: reject D if X > t",
+                  annotation_position="top right")
+    fig.update_layout(height=height, xaxis_title="output X", yaxis_title="density", **_LAYOUT)
+    fig.update_layout(margin=dict(t=90), legend=dict(y=1.08))
+    fig.update_xaxes(range=[float(x[0]), float(x[-1])])
+    fig.update_yaxes(range=[0, 1.08 * float(max(pdf0.max(), pdf1.max()))])
+    return fig
+
+
+def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
+                       others=()) -> go.Figure:
+    """δ(ε) of μ-GDP against ε, log-scaled when δ is positive somewhere.
+
+    ``point`` = ``(eps, delta)`` marks one reading of the curve with guide
+    lines to both axes. Zero values cannot be drawn on a log axis and are
+    left out there (δ = 0 exactly only for μ = 0 or once it underflows).
+    ``others``: more curves, dicts with ``name``, ``eps``, ``delta``,
+    ``color`` and optionally ``dash`` and ``mode`` ("lines" or "markers").
+    """
+    eps = np.asarray(eps, dtype=float)
+    delta = np.asarray(delta, dtype=float)
+    positive = delta > 0
+    log_y = bool(np.any(positive))
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=eps[positive] if log_y else eps, y=delta[positive] if log_y else delta,
+        mode="lines", name=f"δ(ε) of μ-GDP, μ = {mu:g}",
+        line=dict(color=FDP_COLORS["gdp"], width=3),
+        hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+    ))
+    for other in others:
+        ox = np.asarray(other["eps"], dtype=float)
+        oy = np.asarray(other["delta"], dtype=float)
+        keep = oy > 0 if log_y else np.ones(oy.shape, bool)
+        mode = other.get("mode", "lines")
+        fig.add_trace(go.Scatter(
+            x=ox[keep], y=oy[keep], mode=mode, name=other["name"],
+            line=dict(color=other["color"], width=2, dash=other.get("dash", "dash")),
+            marker=dict(color=other["color"], size=8, symbol="circle-open", line=dict(width=2)),
+            hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+        ))
+    if point is not None:
+        e, d = float(point[0]), float(point[1])
+        if d > 0 or not log_y:
+            fig.add_trace(go.Scatter(
+                x=[e], y=[d], mode="markers", name=f"ε = {e:g} → δ = {d:.3g}",
+                marker=dict(color=COLORS["statistic"], size=13, line=dict(color="white", width=2)),
+                hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+            ))
+        fig.add_vline(x=e, line=dict(color=COLORS["reference"], width=1, dash="dot"))
+    fig.update_layout(height=height, xaxis_title="ε", yaxis_title="δ(ε)", **_LAYOUT)
+    fig.update_xaxes(range=[float(eps.min()), float(eps.max())])
+    if log_y:
+        fig.update_yaxes(type="log", exponentformat="power")
+    return fig

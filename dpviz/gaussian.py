@@ -1,0 +1,165 @@
+"""Figures of the page "Gaussian mechanism".
+
+The privacy-loss density with both δ's, σ per calibration, repeated releases
+of one number and one release of a histogram.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from scipy import stats
+
+from dpviz.fdp import FDP_COLORS
+from dpviz.style import _LAYOUT, COLORS, _rgba
+
+__all__ = [
+    "CALIBRATION_COLORS",
+    "calibration_figure",
+    "privacy_loss_figure",
+    "release_distribution_figure",
+    "histogram_release_figure",
+]
+
+
+# The exact (analytic) calibration is the μ-GDP curve, so it shares G_μ's colour.
+CALIBRATION_COLORS = {
+    "analytic": FDP_COLORS["gdp"],
+    "tail": COLORS["private"],
+    "classical": COLORS["B"],
+}
+
+
+def privacy_loss_figure(mean: float, var: float, eps: float, *, tail_delta: float,
+                        exact_delta: float, log_y: bool = False, points: int = 801) -> go.Figure:
+    """The privacy-loss density N(mean, var) with the ε line and two shaded areas.
+
+    The whole tail L > ε has area P(L > ε) (the tail bound's δ); the part
+    weighted by (1 − e^{ε − L}) has area E[(1 − e^{ε − L})₊], the exact δ.
+    The numbers are passed in, computed by :mod:`dpcore.gaussian`; the
+    figure only draws them. ``log_y`` draws the density on a log axis, where
+    small tails are visible.
+    """
+    sd = float(np.sqrt(var))
+    lo = min(mean - 4.5 * sd, eps - 0.5 * sd)
+    hi = max(mean + 4.5 * sd, eps + 1.5 * sd)
+    x = np.linspace(lo, hi, points)
+    x = np.union1d(x, [eps])
+    pdf = stats.norm.pdf(x, loc=mean, scale=sd)
+    tail = x >= eps
+    weighted = np.zeros_like(x)
+    weighted[tail] = -np.expm1(eps - x[tail]) * pdf[tail]  # (1 − e^{ε−L})₊: 0 below ε
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=x[tail], y=pdf[tail], fill="tozeroy", mode="none", name=f"P(L > ε) = {tail_delta:.3g}",
+        fillcolor=_rgba(CALIBRATION_COLORS["tail"], 0.35), hoverinfo="skip",
+    ))
+    fig.add_trace(go.Scatter(
+        x=x[tail], y=weighted[tail], fill="tozeroy", mode="lines",
+        name=f"exact δ = E[(1 − e^(ε−L))₊] = {exact_delta:.3g}",
+        line=dict(color=CALIBRATION_COLORS["analytic"], width=1.5),
+        fillcolor=_rgba(CALIBRATION_COLORS["analytic"], 0.55),
+        hovertemplate="L %{x:.3f}<br>(1 − e^(ε−L)) · density %{y:.3g}<extra></extra>",
+    ))
+    fig.add_trace(go.Scatter(
+        x=x, y=pdf, mode="lines", name=f"density of L ~ N({mean:.3g}, {var:.3g})",
+        line=dict(color=COLORS["original"], width=3),
+        hovertemplate="L %{x:.3f}<br>density %{y:.3g}<extra></extra>",
+    ))
+    fig.add_vline(x=eps, line=dict(color=COLORS["statistic"], width=2, dash="dash"),
+                  annotation_text=f"ε = {eps:g}", annotation_position="top")
+    fig.update_layout(height=420, xaxis_title="privacy loss L = ln p₁(o)/p₂(o)",
+                      yaxis_title="density", **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.1), margin=dict(t=90))
+    fig.update_xaxes(range=[float(lo), float(hi)])
+    if log_y:
+        floor = max(float(pdf.max()) * 1e-16, 1e-300)
+        fig.update_yaxes(type="log", exponentformat="power",
+                         range=[np.log10(floor), np.log10(float(pdf.max()) * 2)])
+    return fig
+
+
+def calibration_figure(table) -> go.Figure:
+    """Horizontal bars of σ per calibration (a frame from ``gaussian.calibration_table``).
+
+    Calibrations with no guarantee (``valid`` False) are drawn hatched and
+    say why on hover; missing σ (no solution) are left out.
+    """
+    table = pd.DataFrame(table)
+    table = table[np.isfinite(table["sigma"].astype(float))]
+    fig = go.Figure()
+    for row in table.itertuples():
+        label = row.name if row.valid else f"{row.name} (no guarantee)"
+        fig.add_trace(go.Bar(
+            y=[row.name], x=[row.sigma], orientation="h", name=label,
+            marker=dict(color=CALIBRATION_COLORS[row.method],
+                        pattern=dict(shape="" if row.valid else "/")),
+            text=[f"σ = {row.sigma:.4g} ({row.ratio:.3g}× exact)"], textposition="auto",
+            hovertemplate=f"{row.name}<br>σ %{{x:.5g}}<br>{row.note or 'valid'}<extra></extra>",
+            showlegend=False,
+        ))
+    fig.update_layout(height=260, xaxis_title="noise standard deviation σ", **_LAYOUT)
+    fig.update_layout(margin=dict(l=20, r=20, t=20, b=50))
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def release_distribution_figure(releases, true_value: float, sigma: float, *,
+                                half_width: float, nbins: int = 60) -> go.Figure:
+    """Histogram of repeated releases of one number, with the N(true, σ²) density,
+    the true value, the interval true ± half_width, and the releases below 0 marked."""
+    releases = np.asarray(releases, dtype=float)
+    lo = min(float(releases.min()), true_value - 4 * sigma)
+    hi = max(float(releases.max()), true_value + 4 * sigma)
+    edges = np.linspace(lo, hi, nbins + 1)
+    counts, _ = np.histogram(releases, bins=edges)
+    width = edges[1] - edges[0]
+    density = counts / (releases.size * width)
+    mids = (edges[:-1] + edges[1:]) / 2
+    fig = go.Figure()
+    fig.add_vrect(x0=true_value - half_width, x1=true_value + half_width,
+                  fillcolor=_rgba(COLORS["estimate"], 0.12), line_width=0,
+                  annotation_text="95% of releases", annotation_position="top left")
+    if lo < 0:
+        fig.add_vrect(x0=lo, x1=min(0.0, hi), fillcolor=_rgba(COLORS["statistic"], 0.12),
+                      line_width=0, annotation_text="negative", annotation_position="top right")
+    fig.add_trace(go.Bar(
+        x=mids, y=density, width=width, name=f"{releases.size:,} simulated releases",
+        marker_color=COLORS["private"], opacity=0.85,
+        hovertemplate="released %{x:.4g}<br>density %{y:.3g}<extra></extra>",
+    ))
+    grid = np.linspace(lo, hi, 400)
+    fig.add_trace(go.Scatter(
+        x=grid, y=stats.norm.pdf(grid, loc=true_value, scale=sigma), mode="lines",
+        name=f"theory N(true, σ²), σ = {sigma:.4g}", line=dict(color=COLORS["theory"], width=3),
+        hoverinfo="skip",
+    ))
+    fig.add_vline(x=true_value, line=dict(color=COLORS["original"], width=3),
+                  annotation_text=f"true {true_value:,.4g}", annotation_position="bottom right")
+    fig.update_layout(height=380, xaxis_title="released value", yaxis_title="density",
+                      bargap=0, **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.1), margin=dict(t=80))
+    return fig
+
+
+def histogram_release_figure(labels, true_counts, released, *, half_width: float) -> go.Figure:
+    """True counts and one Gaussian release per bin, the release with ± half_width bars."""
+    labels = [str(v) for v in labels]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        x=labels, y=np.asarray(true_counts, float), name="true count",
+        marker_color=COLORS["original"],
+        hovertemplate="bin %{x}<br>true %{y:,.0f}<extra></extra>",
+    ))
+    fig.add_trace(go.Bar(
+        x=labels, y=np.asarray(released, float), name="released (true + N(0, σ²))",
+        marker_color=COLORS["private"],
+        error_y=dict(type="constant", value=float(half_width), color=COLORS["reference"],
+                     thickness=1),
+        hovertemplate="bin %{x}<br>released %{y:,.1f}<extra></extra>",
+    ))
+    fig.add_hline(y=0, line=dict(color=COLORS["reference"], width=1))
+    fig.update_layout(barmode="group", bargap=0.15, height=400, yaxis_title="count", **_LAYOUT)
+    fig.update_xaxes(title_text="bin", type="category")
+    return fig

@@ -1,0 +1,331 @@
+"""Figures of the two-histogram homogeneity tests and of their calibration.
+
+The pages "Compare two histograms" and "Test calibration": the original and
+private histograms, the bootstrap null distribution, the debiasing of eq.
+(4.1), the naive statistic's null distribution with and without DP, and the
+rejection rates of a simulation or of the paper's calibration study
+(Son, Park & Jung 2022).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.express as px
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+from scipy import stats
+
+from dpcore.homogeneity import debias_thresholds, expected_noisy_count
+from dpviz.style import _LAYOUT, _TEST_NAMES, COLORS
+
+__all__ = [
+    "debias_figure",
+    "histograms_figure",
+    "null_distribution_figure",
+    "null_statistics_figure",
+    "rejection_figure",
+    "study_figure",
+]
+
+
+def histograms_figure(
+    labels,
+    private_a,
+    private_b,
+    *,
+    original_a=None,
+    original_b=None,
+    name_a: str = "A",
+    name_b: str = "B",
+) -> go.Figure:
+    """Original and private histograms A and B in two panels side by side.
+
+    ``original_a``/``original_b`` may be None (inputs already private); the
+    private bars are then shown alone.
+    """
+    labels = [str(v) for v in labels]
+    fig = make_subplots(
+        rows=1, cols=2, shared_yaxes=True, subplot_titles=(name_a, name_b),
+        horizontal_spacing=0.04,
+    )
+    series = (
+        ("original", "original C", ",.0f"),
+        ("private", "private X = max(0, C + Z)", ",.1f"),
+    )
+    for col, values in ((1, (original_a, private_a)), (2, (original_b, private_b))):
+        for (kind, name, fmt), y in zip(series, values):
+            if y is None:
+                continue
+            fig.add_trace(
+                go.Bar(
+                    x=labels, y=np.asarray(y), name=name, marker_color=COLORS[kind],
+                    legendgroup=kind, showlegend=col == 1,
+                    hovertemplate=f"bin %{{x}}<br>{kind} %{{y:{fmt}}}<extra></extra>",
+                ),
+                row=1, col=col,
+            )
+    fig.update_layout(barmode="group", bargap=0.1, bargroupgap=0.0, height=400, **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.14), margin=dict(t=80))
+    fig.update_yaxes(title_text="count", row=1, col=1)
+    fig.update_xaxes(title_text="bin", type="category")
+    return fig
+
+
+def null_distribution_figure(
+    null_distribution,
+    statistic: float,
+    critical_value: float,
+    *,
+    df: int | None = None,
+    level: float = 0.05,
+) -> go.Figure:
+    """Bootstrap null distribution with the observed T and the critical value.
+
+    With ``df`` the chi-square(df) density the naive test refers to is
+    overlaid, so the gap between the two reference distributions shows.
+    When T lies far beyond the null distribution the axis is not stretched
+    to it; an arrow at the right edge gives its value instead.
+    """
+    null = np.asarray(null_distribution, dtype=float)
+    hi = max(float(np.quantile(null, 0.995)) * 1.15, critical_value * 1.2)
+    if df is not None:
+        hi = max(hi, float(stats.chi2.ppf(0.999, df)))
+    off_chart = statistic > hi
+    if not off_chart:
+        hi = max(hi, statistic * 1.1)
+    fig = go.Figure()
+    fig.add_trace(
+        go.Histogram(
+            x=null, histnorm="probability density", name=f"bootstrap null (B = {null.size:,})",
+            marker_color=COLORS["estimate"], opacity=0.65, nbinsx=60,
+            hovertemplate="T_b %{x}<br>density %{y:.3g}<extra></extra>",
+        )
+    )
+    if df is not None:
+        grid = np.linspace(0.0, hi, 400)
+        fig.add_trace(
+            go.Scatter(
+                x=grid, y=stats.chi2.pdf(grid, df), mode="lines",
+                name=f"χ²({df}) (naive test's reference)",
+                line=dict(color=COLORS["theory"], width=2, dash="dot"),
+                hovertemplate="%{x:.1f}<extra>χ² density</extra>",
+            )
+        )
+    fig.add_vline(
+        x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
+        annotation_text=f"{100 * (1 - level):g}% critical value {critical_value:,.1f}",
+        annotation_position="top left",
+    )
+    if off_chart:
+        fig.add_annotation(
+            x=hi, y=0, xref="x", yref="paper", ax=-80, ay=-60, showarrow=True,
+            arrowhead=2, arrowcolor=COLORS["statistic"],
+            text=f"observed T = {statistic:,.1f} →", font=dict(color=COLORS["statistic"]),
+        )
+    else:
+        fig.add_vline(
+            x=statistic, line=dict(color=COLORS["statistic"], width=3),
+            annotation_text=f"observed T = {statistic:,.1f}",
+            annotation_position="bottom left" if statistic > 0.7 * hi else "top right",
+        )
+    fig.update_layout(height=380, xaxis_title="statistic", yaxis_title="density", **_LAYOUT)
+    fig.update_xaxes(range=[0, hi])
+    return fig
+
+
+def debias_figure(
+    alpha_a: float,
+    alpha_b: float,
+    private_a,
+    private_b,
+    debiased_a,
+    debiased_b,
+    *,
+    name_a: str = "A",
+    name_b: str = "B",
+    zoom: bool = False,
+) -> go.Figure:
+    """g(C) = E[X | C] of eq. (4.1) against C, with the observed counts.
+
+    Draws g for each privacy level (one curve when they are equal), the
+    line X = C, the thresholds 1/alpha and k(alpha) of eq. (4.2), and each
+    observed private count X_j at (C-tilde_j, X_j), i.e. at its debiased
+    value. The axes cover every observed count, or with ``zoom`` only the
+    region where debiasing acts (up to 3 k(alpha), as the paper's Figure 4);
+    counts beyond it are used as they are and their number is noted.
+    """
+    th = {name_a: debias_thresholds(alpha_a), name_b: debias_thresholds(alpha_b)}
+    c_max = max(3.0 * max(t.upper, t.lower) for t in th.values())
+    if not zoom:
+        largest = max(np.max(private_a, initial=0.0), np.max(private_b, initial=0.0))
+        c_max = max(c_max, 1.05 * float(largest))
+    grid = np.linspace(0.0, c_max, 400)
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=grid, y=grid, mode="lines", name="X = C (no bias)",
+            line=dict(color=COLORS["reference"], width=1.5),
+            hoverinfo="skip",
+        )
+    )
+    same = th[name_a].alpha == th[name_b].alpha
+    curves = [(f"{name_a} and {name_b}", th[name_a], "solid")] if same else [
+        (name_a, th[name_a], "solid"), (name_b, th[name_b], "dash"),
+    ]
+    for label, t, dash in curves:
+        fig.add_trace(
+            go.Scatter(
+                x=grid, y=expected_noisy_count(grid, t.alpha), mode="lines",
+                name=f"g(C), α = {t.alpha:g}" + ("" if same else f" ({label})"),
+                line=dict(color=COLORS["theory"], width=3, dash=dash),
+                hovertemplate="C %{x:.1f}<br>g(C) %{y:.1f}<extra></extra>",
+            )
+        )
+        for y, what, pos in ((t.lower, "1/α", "bottom right"), (t.upper, "k(α)", "top right")):
+            if what == "k(α)" and t.upper == t.lower:
+                continue
+            fig.add_hline(
+                y=y, line=dict(color=COLORS["theory"], width=1, dash="dot"),
+                annotation_text=f"{what} = {y:,.1f}" + ("" if same else f" ({label})"),
+                annotation_position=pos,
+            )
+    beyond = 0
+    for name, x, c, symbol, color in (
+        (name_a, private_a, debiased_a, "circle", COLORS["A"]),
+        (name_b, private_b, debiased_b, "diamond", COLORS["B"]),
+    ):
+        x = np.asarray(x, dtype=float)
+        c = np.asarray(c, dtype=float)
+        shown = x <= c_max
+        beyond += int(np.count_nonzero(~shown))
+        fig.add_trace(
+            go.Scatter(
+                x=c[shown], y=x[shown], mode="markers", name=f"observed X → C̃ ({name})",
+                marker=dict(color=color, symbol=symbol, size=9, line=dict(width=1, color="white")),
+                hovertemplate="X %{y:.1f} → C̃ %{x:.1f}<extra>" + name + "</extra>",
+            )
+        )
+    if beyond:
+        fig.add_annotation(
+            x=0.01, y=0.99, xref="paper", yref="paper", xanchor="left", yanchor="top",
+            showarrow=False, text=f"{beyond} counts above {c_max:,.0f} off the chart (there C̃ = X)",
+        )
+    fig.update_layout(
+        height=420,
+        xaxis_title="C (true count) / C̃ (debiased)", yaxis_title="X (noisy count), g(C)",
+        **_LAYOUT,
+    )
+    fig.update_layout(margin=dict(t=80), legend=dict(y=1.1))
+    fig.update_xaxes(range=[0, c_max])
+    fig.update_yaxes(range=[0, max(c_max, float(expected_noisy_count(0.0, min(alpha_a, alpha_b))) * 1.1)])
+    return fig
+
+
+def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.Figure:
+    """Figures 2-3: the naive statistic under H0 without and with DP, and chi-square(df)."""
+    without_dp = np.asarray(without_dp, dtype=float)
+    with_dp = np.asarray(with_dp, dtype=float)
+    hi = float(max(np.quantile(with_dp, 0.995), np.quantile(without_dp, 0.995),
+                   stats.chi2.ppf(0.999, df)))
+    bins = dict(start=0.0, end=hi, size=hi / 80)
+    fig = go.Figure()
+    for values, name, color in (
+        (without_dp, "without DP (counts C)", COLORS["original"]),
+        (with_dp, f"with DP (X = max(0, C + Lap(2/α)), α = {alpha:g})", COLORS["private"]),
+    ):
+        fig.add_trace(go.Histogram(
+            x=values, histnorm="probability density", name=name, marker_color=color,
+            opacity=0.6, xbins=bins,
+            hovertemplate="statistic %{x}<br>density %{y:.3g}<extra></extra>",
+        ))
+    grid = np.linspace(0.0, hi, 400)
+    fig.add_trace(go.Scatter(
+        x=grid, y=stats.chi2.pdf(grid, df), mode="lines", name=f"χ²({df}) density",
+        line=dict(color=COLORS["theory"], width=3), hoverinfo="skip",
+    ))
+    fig.add_vline(x=float(stats.chi2.ppf(0.95, df)),
+                  line=dict(color=COLORS["reference"], dash="dash", width=2),
+                  annotation_text="χ² 5% critical value", annotation_position="top right")
+    fig.update_layout(barmode="overlay", height=420, xaxis_title="chi-square statistic (2.3)",
+                      yaxis_title="density", **_LAYOUT)
+    fig.update_xaxes(range=[0, hi])
+    return fig
+
+
+REJECTION_N_TITLE = "N per histogram (log scale)"
+REJECTION_RATE_TITLE = "rejection rate (share of replicates)"
+
+
+def rejection_figure(
+    table, *, color: str = "test", facet_col: str | None = None,
+    facet_row: str | None = None, level: float = 0.05, height: int = 420,
+    category_orders: dict | None = None,
+) -> go.Figure:
+    """Rejection rate against N (log axis, titled so) with 95% intervals and the level line.
+
+    ``table`` is tidy: one row per (setting, N, test) with columns ``n``,
+    ``rate``, ``ci_low``, ``ci_high``, ``test`` and those named by ``color``,
+    ``facet_col`` and ``facet_row``. The naive test is dashed, the bootstrap
+    solid.
+    """
+    data = table.copy()
+    data["test"] = data["test"].map(lambda t: _TEST_NAMES.get(t, t))
+    data["err_plus"] = data["ci_high"] - data["rate"]
+    data["err_minus"] = data["rate"] - data["ci_low"]
+    palette = [COLORS[k] for k in ("estimate", "private", "original", "theory", "statistic")]
+    if color == "test":
+        color_map = {"parametric bootstrap": COLORS["estimate"], "naive χ²": COLORS["statistic"]}
+    else:
+        color_map = dict(zip(pd.unique(data[color]), palette))
+    fig = px.line(
+        data.sort_values("n"), x="n", y="rate", color=color, line_dash="test",
+        line_dash_map={"parametric bootstrap": "solid", "naive χ²": "dash"},
+        color_discrete_map=color_map, facet_col=facet_col, facet_row=facet_row,
+        error_y="err_plus", error_y_minus="err_minus", log_x=True, markers=True,
+        category_orders=category_orders or {},
+        hover_data={"ci_low": ":.3f", "ci_high": ":.3f", "err_plus": False, "err_minus": False},
+        labels={"n": "N (per histogram)", "rate": "rejection rate", "test": "test"},
+    )
+    fig.add_hline(y=level, line=dict(color=COLORS["reference"], dash="dot", width=1.5),
+                  annotation_text=f"{level:.0%} level", annotation_position="bottom right")
+    fig.update_yaxes(range=[-0.02, 1.02])
+    # Axis titles say the N axis is logarithmic and what a rate counts. Set on the axes
+    # that px titled (one row and one column of a facet grid): px's labels also name the
+    # values in the hover text, which keeps the short names.
+    fig.for_each_xaxis(lambda ax: ax.update(title_text=REJECTION_N_TITLE) if ax.title.text
+                       else None)
+    fig.for_each_yaxis(lambda ax: ax.update(title_text=REJECTION_RATE_TITLE) if ax.title.text
+                       else None)
+    # Facet titles read "M = 86" rather than "M=M = 86".
+    fig.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1].strip()))
+    fig.update_layout(height=height, template="plotly_white", font=dict(size=13),
+                      margin=dict(l=60, r=20, t=60, b=50))
+    if facet_col or facet_row:  # a long legend goes above the grid of panels
+        fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1 + 50 / height,
+                                      xanchor="left", x=0, title_text=""),
+                          margin=dict(t=130))
+    return fig
+
+
+def study_figure(table) -> go.Figure:
+    """The calibration study's grid: rows by privacy levels, columns by M, colour by pair."""
+    data = table.copy()
+    data["privacy"] = [
+        f"α = {a:g}" if a == b else f"α₁ = {a:g}, α₂ = {b:g}"
+        for a, b in zip(data["alpha1"], data["alpha2"])
+    ]
+    data["M"] = data["m"].map(lambda m: f"M = {m}")
+    data["pair"] = data["pair"].str.replace("_", " ") + " (" + data["effect"] + ")"
+    # Equal levels first, weakest privacy first (the paper's Figures 9-11), then Figure 12's.
+    levels = data.drop_duplicates("privacy")
+    order = sorted(zip(levels["alpha1"], levels["alpha2"], levels["privacy"]),
+                   key=lambda t: (t[0] != t[1], -t[0], -t[1]))
+    rows = data["privacy"].nunique()
+    return rejection_figure(
+        data, color="pair", facet_col="M", facet_row="privacy", height=max(460, 260 * rows),
+        category_orders={
+            "M": [f"M = {m}" for m in sorted(data["m"].unique(), reverse=True)],
+            "privacy": [label for _, _, label in order],
+        },
+    )

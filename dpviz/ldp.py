@@ -1,0 +1,112 @@
+"""Figures of k-ary randomized response (local DP).
+
+True, reported and estimated counts per category, and each estimator's MSE
+against ε.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dpviz.style import _LAYOUT, COLORS, OKABE_ITO
+
+__all__ = [
+    "KRR_ESTIMATOR_COLORS",
+    "krr_counts_figure",
+    "krr_mse_figure",
+]
+
+
+# One colour per k-RR estimator, all Okabe-Ito (the unbiased one is the page's "estimate"
+# colour). The true and reported counts keep COLORS["original"] and COLORS["private"], and
+# the exact variance COLORS["theory"], so none of those marks an estimator. Of the palette's
+# two colours left, yellow is too pale for a line on white: IBU gets the palette's black.
+KRR_ESTIMATOR_COLORS = {
+    "unbiased": COLORS["estimate"],
+    "clip": COLORS["B"],
+    "simplex": COLORS["statistic"],
+    "ibu": OKABE_ITO["black"],
+}
+
+
+def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
+                      estimator_name: str, height: int = 420) -> go.Figure:
+    """True, reported and estimated counts per category as grouped bars.
+
+    The estimate carries asymmetric error bars from ``lower`` to ``upper``
+    (e.g. ± 2 standard errors); a line at 0 shows estimates below it.
+    """
+    labels = [str(v) for v in labels]
+    est = np.asarray(estimate, dtype=float)
+    lower = np.asarray(lower, dtype=float)
+    upper = np.asarray(upper, dtype=float)
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        x=labels, y=np.asarray(true, dtype=float), name="true count n_v",
+        marker_color=COLORS["original"],
+        hovertemplate="%{x}<br>true %{y:,.0f}<extra></extra>",
+    ))
+    fig.add_trace(go.Bar(
+        x=labels, y=np.asarray(reported, dtype=float), name="reported count N_v",
+        marker_color=COLORS["private"],
+        hovertemplate="%{x}<br>reported %{y:,.0f}<extra></extra>",
+    ))
+    fig.add_trace(go.Bar(
+        x=labels, y=est, name=f"estimate n̂_v ({estimator_name}) ± 2 SE",
+        marker_color=COLORS["estimate"],
+        error_y=dict(type="data", symmetric=False, array=upper - est, arrayminus=est - lower,
+                     color=COLORS["reference"], thickness=1.5),
+        customdata=np.column_stack([lower, upper]),
+        hovertemplate="%{x}<br>estimate %{y:,.1f}<br>± 2 SE: %{customdata[0]:,.1f} … "
+                      "%{customdata[1]:,.1f}<extra></extra>",
+    ))
+    fig.add_hline(y=0, line=dict(color=COLORS["reference"], width=1))
+    fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
+                      yaxis_title="users", **_LAYOUT)
+    fig.update_xaxes(title_text="category", type="category")
+    return fig
+
+
+def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) -> go.Figure:
+    """MSE per category of each estimator against ε, log-log, with ± 2 SE bars.
+
+    ``table`` has the columns of ``dpcore.ldp.krr_mse``: ``eps``, ``method``,
+    ``mse``, ``se`` and ``theory`` (the exact MSE, where not NaN: drawn as a
+    dashed line). ``names`` maps methods to legend names. A vertical line
+    marks ``current_eps``.
+    """
+    table = pd.DataFrame(table)
+    names = names or {}
+    fig = go.Figure()
+    theory = table.dropna(subset=["theory"]).drop_duplicates("eps").sort_values("eps")
+    if len(theory):
+        fig.add_trace(go.Scatter(
+            x=theory["eps"].to_numpy(float), y=theory["theory"].to_numpy(float), mode="lines",
+            name="exact MSE of the unbiased estimator (theory)",
+            line=dict(color=COLORS["theory"], width=3, dash="dash"),
+            hovertemplate="ε %{x:g}<br>exact MSE %{y:.4g}<extra>theory</extra>",
+        ))
+    for method, rows in table.groupby("method", sort=False):
+        rows = rows.sort_values("eps")
+        se = rows["se"].to_numpy(float)
+        fig.add_trace(go.Scatter(
+            x=rows["eps"].to_numpy(float), y=rows["mse"].to_numpy(float),
+            mode="lines+markers", name=names.get(method, method),
+            line=dict(color=KRR_ESTIMATOR_COLORS.get(method, COLORS["reference"]), width=2),
+            marker=dict(size=7),
+            error_y=dict(type="data", array=2 * np.nan_to_num(se), thickness=1),
+            hovertemplate="ε %{x:g}<br>MSE %{y:.4g}<extra>" + names.get(method, method)
+                          + "</extra>",
+        ))
+    fig.add_vline(x=float(current_eps), line=dict(color=COLORS["reference"], width=2, dash="dot"))
+    fig.add_annotation(x=float(np.log10(current_eps)), y=1, xref="x", yref="paper",
+                       text=f"ε = {current_eps:g}", showarrow=False, yanchor="bottom",
+                       xanchor="left")
+    fig.update_layout(height=height, xaxis_title="ε (log scale)",
+                      yaxis_title="MSE per category (users², log scale)", **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.08), margin=dict(t=90))
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(type="log", exponentformat="power")
+    return fig

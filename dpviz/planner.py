@@ -1,0 +1,240 @@
+"""Figures of the privacy-utility planner.
+
+Simulated power against N or α, the α-N frontier of each test, and the two
+distributions to tell apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dpviz.style import _LAYOUT, _TEST_NAMES, COLORS, _log_range, _log_ticks, _rgba
+
+__all__ = [
+    "PLANNER_COLORS",
+    "planner_distributions_figure",
+    "planner_frontier_figure",
+    "planner_power_figure",
+]
+
+
+PLANNER_COLORS = {
+    "bootstrap": COLORS["estimate"],  # the parametric bootstrap test (as in rejection_figure)
+    "chisq": COLORS["statistic"],  # the naive chi-square test
+    "target": COLORS["original"],  # the target power, the estimate and its interval
+    "current": COLORS["theory"],  # the user's current choice (alpha, N)
+    "A": COLORS["A"],
+    "B": COLORS["B"],
+}
+
+_PLANNER_X = {
+    "n": ("N per group (log scale)", "N %{x:,.0f}", ",.0f"),
+    "alpha1": ("privacy level α (log scale; smaller = stronger privacy)", "α %{x:.3g}", ".3g"),
+}
+
+
+def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, interval=None,
+                         level=None, height: int = 420) -> go.Figure:
+    """Simulated power against N or α (log x) with Wilson bars, the target and the estimate.
+
+    ``points``: rows of ``dpcore.planner`` (columns ``x``, ``power``, ``ci_low``,
+    ``ci_high`` and, optionally, ``test``); ``x`` is ``"n"`` or ``"alpha1"``.
+    ``target``: the target power (a dashed line). ``estimate``: the x found
+    (a dotted vertical line and a marker at the target). ``interval`` =
+    (low, high): its Monte Carlo interval, a shaded band; an end at 0 or at
+    infinity is drawn to the edge of the axis. ``level``: the test's level
+    (dotted), the power of a test when there is nothing to detect.
+    """
+    if x not in _PLANNER_X:
+        raise ValueError(f"`x` must be one of {tuple(_PLANNER_X)}, got {x!r}.")
+    title, hover_x, fmt = _PLANNER_X[x]
+    data = pd.DataFrame(points).sort_values(x)
+    xs = data[x].to_numpy(float)
+    power = data["power"].to_numpy(float)
+    low_end, high_end = (None, None) if interval is None else interval
+    lo, hi = _log_range([*xs, estimate, low_end, high_end])
+    fig = go.Figure()
+    if interval is not None:
+        left = low_end if low_end is not None and np.isfinite(low_end) and low_end > 0 \
+            else 10 ** lo
+        right = high_end if high_end is not None and np.isfinite(high_end) else 10 ** hi
+        fig.add_trace(go.Scatter(
+            x=[left, right, right, left, left], y=[0, 0, 1, 1, 0], mode="lines", fill="toself",
+            fillcolor=_rgba(PLANNER_COLORS["target"], 0.12), line=dict(width=0),
+            name="Monte Carlo interval of the estimate", hoverinfo="skip",
+        ))
+    tests = data["test"].unique() if "test" in data else [None]
+    for test in tests:
+        rows = data if test is None else data[data["test"] == test]
+        color = PLANNER_COLORS.get(test, PLANNER_COLORS["bootstrap"])
+        name = "simulated power (95% Wilson interval)"
+        if test is not None and len(tests) > 1:
+            name = f"{_TEST_NAMES.get(test, test)}: {name}"
+        p = rows["power"].to_numpy(float)
+        fig.add_trace(go.Scatter(
+            x=rows[x].to_numpy(float), y=p, mode="lines+markers", name=name,
+            line=dict(color=color, width=1.5, dash="dash" if test == "chisq" else "solid"),
+            marker=dict(color=color, size=8),
+            error_y=dict(type="data", array=rows["ci_high"].to_numpy(float) - p,
+                         arrayminus=p - rows["ci_low"].to_numpy(float), thickness=1.5,
+                         color=color),
+            hovertemplate=f"{hover_x}<br>power %{{y:.3f}}<extra></extra>",
+        ))
+    fig.add_hline(y=float(target), line=dict(color=PLANNER_COLORS["target"], width=2, dash="dash"),
+                  annotation_text=f"target power {target:.0%}", annotation_position="top left")
+    if level is not None:
+        fig.add_hline(y=float(level), line=dict(color=COLORS["reference"], width=1.5, dash="dot"),
+                      annotation_text=f"{level:.0%} level: nothing to detect",
+                      annotation_position="top right")
+    if estimate is not None and np.isfinite(estimate):
+        fig.add_trace(go.Scatter(
+            x=[estimate, estimate], y=[0, float(target)], mode="lines",
+            line=dict(color=PLANNER_COLORS["target"], width=2, dash="dot"), showlegend=False,
+            hoverinfo="skip",
+        ))
+        fig.add_trace(go.Scatter(
+            x=[estimate], y=[float(target)], mode="markers",
+            name=f"estimate: {format(estimate, fmt)}",
+            marker=dict(color=PLANNER_COLORS["target"], size=13, symbol="diamond",
+                        line=dict(width=1.5, color="white")),
+            hovertemplate=f"estimate {hover_x}<extra></extra>",
+        ))
+    fig.update_layout(height=height, xaxis_title=title, yaxis_title="power (rejection rate)",
+                      **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.04), margin=dict(t=80))
+    fig.update_xaxes(type="log", range=[lo, hi])
+    if hi - lo <= 3.5:  # up to three decades: ticks 1, 2, 3, 5 × 10^k, in plain numbers
+        fig.update_xaxes(tickvals=_log_ticks([10 ** lo, 10 ** hi]), tickformat=",.3~r")
+    fig.update_yaxes(range=[-0.02, 1.02])
+    if len(power) == 0:
+        fig.add_annotation(text="no simulated points", showarrow=False, xref="paper",
+                           yref="paper", x=0.5, y=0.5)
+    return fig
+
+
+def _frontier_errors(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Error bar lengths n_high − n and n − n_low; 0 where an end is infinite or 0."""
+    n = rows["n"].to_numpy(float)
+    high = rows["n_high"].to_numpy(float)
+    low = rows["n_low"].to_numpy(float)
+    plus = np.where(np.isfinite(high) & (high >= n), high - n, 0.0)
+    minus = np.where(np.isfinite(low) & (low > 0) & (low <= n), n - low, 0.0)
+    return plus, minus
+
+
+def planner_frontier_figure(table, *, current=None, level=None, power=None,
+                            height: int = 480) -> go.Figure:
+    """The privacy-utility frontier: N needed against α, log-log, one curve per test.
+
+    ``table``: rows of :func:`dpcore.planner.frontier` (``alpha1``, ``test``,
+    ``n``, ``n_low``, ``n_high``, ``status``, ``valid`` and, optionally,
+    ``type1``). Error bars run from ``n_low`` to ``n_high`` (an infinite or
+    zero end is left out). Points whose test does not hold its level
+    (``valid`` False: the naive χ² test under DP) get an open cross, the text
+    "invalid" and a legend entry of their own. Settings where even the
+    largest N searched is not enough (no ``n``) are drawn as upward triangles
+    at ``n_low``. ``current`` = (α, N): the user's choice, a star. ``level``
+    and ``power`` name the level and the target power in the legend and axis.
+    """
+    data = pd.DataFrame(table).copy()
+    data["n"] = pd.to_numeric(data["n"], errors="coerce")
+    data = data.sort_values("alpha1")
+    level_text = "the level" if level is None else f"the {level:.0%} level"
+    fig = go.Figure()
+    for test in [t for t in ("bootstrap", "chisq") if t in set(data["test"])] + \
+            [t for t in pd.unique(data["test"]) if t not in ("bootstrap", "chisq")]:
+        rows = data[data["test"] == test]
+        found = rows[rows["n"].notna()]
+        color = PLANNER_COLORS.get(test, COLORS["reference"])
+        name = _TEST_NAMES.get(test, test)
+        dash = "dash" if test == "chisq" else "solid"
+        valid = found["valid"].astype(bool) if "valid" in found else pd.Series(True, found.index)
+        fig.add_trace(go.Scatter(
+            x=found["alpha1"].to_numpy(float), y=found["n"].to_numpy(float), mode="lines",
+            name=name, legendgroup=test, line=dict(color=color, width=2, dash=dash),
+            hoverinfo="skip",
+        ))
+        for ok, part in ((True, found[valid]), (False, found[~valid])):
+            if part.empty:
+                continue
+            plus, minus = _frontier_errors(part)
+            type1 = (part["type1"].to_numpy(float) if "type1" in part
+                     else np.full(len(part), np.nan))
+            marker = (dict(color=color, size=9, symbol="circle") if ok else
+                      dict(color=color, size=14, symbol="x-thin-open", line=dict(width=3,
+                                                                                color=color)))
+            fig.add_trace(go.Scatter(
+                x=part["alpha1"].to_numpy(float), y=part["n"].to_numpy(float),
+                mode="markers" if ok else "markers+text",
+                text=None if ok else ["invalid"] * len(part), textposition="top center",
+                textfont=dict(color=color),
+                name=(f"{name}: holds {level_text}" if ok else
+                      f"{name}: invalid, does not hold its level (type-I error above "
+                      f"{level_text})"),
+                legendgroup=test, showlegend=not ok,
+                marker=marker,
+                error_y=dict(type="data", array=plus, arrayminus=minus, thickness=1.5,
+                             color=color),
+                customdata=np.column_stack([part["n_low"].to_numpy(float),
+                                            part["n_high"].to_numpy(float), type1]),
+                hovertemplate="α %{x:.3g}<br>N needed %{y:,.0f}<br>interval %{customdata[0]:,.0f}"
+                              " – %{customdata[1]:,.0f}<br>type-I error %{customdata[2]:.3f}"
+                              f"<extra>{name}</extra>",
+            ))
+        beyond = rows[rows["n"].isna() & np.isfinite(pd.to_numeric(rows["n_low"],
+                                                                   errors="coerce"))]
+        if not beyond.empty:
+            fig.add_trace(go.Scatter(
+                x=beyond["alpha1"].to_numpy(float), y=beyond["n_low"].to_numpy(float),
+                mode="markers", name=f"{name}: more than the largest N searched",
+                legendgroup=test, marker=dict(color=color, size=12, symbol="triangle-up-open",
+                                              line=dict(width=2, color=color)),
+                hovertemplate="α %{x:.3g}<br>N above %{y:,.0f}<extra>" + name + "</extra>",
+            ))
+    shown_x = list(data["alpha1"])
+    shown_y = list(data["n"].dropna()) + list(pd.to_numeric(data["n_low"], errors="coerce")) + \
+        list(pd.to_numeric(data["n_high"], errors="coerce"))
+    if current is not None:
+        alpha, n = current
+        fig.add_trace(go.Scatter(
+            x=[float(alpha)], y=[float(n)], mode="markers",
+            name=f"your choice: α = {alpha:.3g}, N = {n:,.0f}",
+            marker=dict(color=PLANNER_COLORS["current"], size=18, symbol="star",
+                        line=dict(width=1, color="white")),
+            hovertemplate="your choice<br>α %{x:.3g}<br>N %{y:,.0f}<extra></extra>",
+        ))
+        shown_x.append(alpha)
+        shown_y.append(n)
+    ytitle = "N per group needed (log scale)" if power is None else \
+        f"N per group needed for {power:.0%} power (log scale)"
+    fig.update_layout(height=height, xaxis_title=_PLANNER_X["alpha1"][0], yaxis_title=ytitle,
+                      **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.04), margin=dict(t=110))
+    x_range = _log_range(shown_x, 1.4)
+    fig.update_xaxes(type="log", range=x_range)
+    if x_range[1] - x_range[0] <= 3.5:
+        fig.update_xaxes(tickvals=_log_ticks([10 ** v for v in x_range]), tickformat=",.3~r")
+    fig.update_yaxes(type="log", range=_log_range(shown_y, 1.6), exponentformat="power")
+    return fig
+
+
+def planner_distributions_figure(labels, p1, p2, *, name_a: str = "A", name_b: str = "B",
+                                 height: int = 260) -> go.Figure:
+    """The two distributions to tell apart, as grouped bars of shares."""
+    labels = [str(v) for v in labels]
+    fig = go.Figure()
+    for key, values, name in (("A", p1, name_a), ("B", p2, name_b)):
+        fig.add_trace(go.Bar(
+            x=labels, y=np.asarray(values, dtype=float), name=name,
+            marker_color=PLANNER_COLORS[key],
+            hovertemplate="%{x}<br>share %{y:.2%}<extra>" + name + "</extra>",
+        ))
+    fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
+                      yaxis_title="share", **_LAYOUT)
+    fig.update_layout(margin=dict(l=50, r=10, t=40, b=40), font=dict(size=12),
+                      legend=dict(y=1.02))
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(tickformat=".1~%")
+    return fig

@@ -1,0 +1,257 @@
+"""Figures of random substitution against l, the values released per record.
+
+One release and both reconstructions, their error, the privacy ε, the cost
+in draws and collisions, and the bias per category.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from dpviz.style import _LAYOUT, COLORS, _log_ticks, _rgba
+
+__all__ = [
+    "SUBSTITUTION_COLORS",
+    "SUBSTITUTION_NAMES",
+    "substitution_bias_figure",
+    "substitution_cost_figure",
+    "substitution_counts_figure",
+    "substitution_epsilon_figure",
+    "substitution_error_figure",
+]
+
+
+# The two reconstructions of dpcore.substitution (its ESTIMATORS) and the curves against l.
+SUBSTITUTION_COLORS = {
+    "source": COLORS["statistic"],  # the source's X̂*/l = M⁻¹Y*/l
+    "unbiased": COLORS["estimate"],  # A⁻¹Y*
+    "bound": COLORS["theory"],  # Theorem 4.1 / √l, and the source's γ^l
+    "exact": COLORS["original"],  # the exact ε_l of the released set
+    "ordered": COLORS["B"],  # ε if the order of the l values were released
+    "draws": COLORS["private"],
+    "collision": COLORS["theory"],
+}
+SUBSTITUTION_NAMES = {"source": "X̂*/l = M⁻¹Y*/l (source)", "unbiased": "A⁻¹Y* (unbiased)"}
+
+
+def _lines(points: int) -> str:
+    """Scatter mode of a curve against l: lines, or a marker when it has one point only."""
+    return "lines" if points > 1 else "markers"
+
+
+def _current_l_line(fig: go.Figure, current_l: int, **where) -> None:
+    """A dotted vertical line at the chosen l (in every panel given by ``where``)."""
+    fig.add_vline(x=float(current_l), line=dict(color=COLORS["reference"], width=2, dash="dot"),
+                  **where)
+
+
+def substitution_counts_figure(labels, original, released, source, unbiased, *, l: int = 1,
+                               height: int = 440) -> go.Figure:
+    """One release per category: X and Y*/l as bars, both reconstructions as markers.
+
+    ``released`` are the released counts Y* (Y at l = 1), drawn divided by l
+    so that they share the scale of X; ``source`` is X̂*/l = M⁻¹Y*/l and
+    ``unbiased`` A⁻¹Y*. At l = 1 both reconstructions are Theorem 3.2's and
+    their markers coincide (a cross inside a circle).
+    """
+    labels = [str(v) for v in labels]
+    l = int(l)
+    released = np.asarray(released, dtype=float)
+    shown = released / l
+    name_released = "released Y" if l == 1 else f"released Y*/l (Y*/{l})"
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        x=labels, y=np.asarray(original, dtype=float), name="original X",
+        marker_color=COLORS["original"],
+        hovertemplate="%{x}<br>X %{y:,.0f}<extra></extra>",
+    ))
+    fig.add_trace(go.Bar(
+        x=labels, y=shown, name=name_released, marker_color=COLORS["private"],
+        customdata=released,
+        hovertemplate="%{x}<br>" + ("Y %{y:,.0f}" if l == 1 else
+                                    f"Y* %{{customdata:,.0f}}, Y*/{l} %{{y:,.1f}}")
+                      + "<extra></extra>",
+    ))
+    for kind, values, symbol in (("unbiased", unbiased, "circle-open"),
+                                 ("source", source, "x-thin-open")):
+        fig.add_trace(go.Scatter(
+            x=labels, y=np.asarray(values, dtype=float), mode="markers",
+            name=SUBSTITUTION_NAMES[kind],
+            marker=dict(color=SUBSTITUTION_COLORS[kind], symbol=symbol, size=9,
+                        line=dict(width=2, color=SUBSTITUTION_COLORS[kind])),
+            hovertemplate="%{x}<br>estimate %{y:,.1f}<extra>" + SUBSTITUTION_NAMES[kind]
+                          + "</extra>",
+        ))
+    fig.add_hline(y=0, line=dict(color=COLORS["reference"], width=1))
+    fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
+                      yaxis_title="records", **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.08), margin=dict(t=80))
+    fig.update_xaxes(title_text="category", type="category")
+    return fig
+
+
+def substitution_error_figure(curves, *, current_l: int, points=None,
+                              height: int = 460) -> go.Figure:
+    """Relative standard error σ_X̂/‖X‖ against l, log y.
+
+    ``curves`` has the columns ``l``, ``bound`` (Theorem 4.1's bound / √l),
+    ``source`` and ``unbiased`` (the exact errors of both reconstructions).
+    ``points`` (optional) has rows with ``estimator``, ``actual`` and
+    ``actual_se`` (rows of ``dpcore.substitution.error_table``): drawn at
+    ``current_l`` with ± 2 SE bars.
+    """
+    curves = pd.DataFrame(curves).sort_values("l")
+    l_values = curves["l"].to_numpy(float)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=l_values, y=curves["bound"].to_numpy(float), mode=_lines(len(l_values)),
+        name="Theorem 4.1 bound / √l", line=dict(color=SUBSTITUTION_COLORS["bound"], width=3,
+                                                  dash="dash"),
+        hovertemplate="l %{x}<br>bound / √l %{y:.4g}<extra></extra>",
+    ))
+    for kind in ("source", "unbiased"):
+        fig.add_trace(go.Scatter(
+            x=l_values, y=curves[kind].to_numpy(float), mode=_lines(len(l_values)),
+            name=f"exact error, {SUBSTITUTION_NAMES[kind]}",
+            line=dict(color=SUBSTITUTION_COLORS[kind], width=2),
+            hovertemplate="l %{x}<br>exact %{y:.4g}<extra>" + SUBSTITUTION_NAMES[kind]
+                          + "</extra>",
+        ))
+    if points is not None:
+        for row in pd.DataFrame(points).itertuples():
+            fig.add_trace(go.Scatter(
+                x=[float(current_l)], y=[float(row.actual)], mode="markers",
+                name=f"simulated, {SUBSTITUTION_NAMES[row.estimator]} (± 2 SE)",
+                marker=dict(color=SUBSTITUTION_COLORS[row.estimator], size=10,
+                            symbol="diamond", line=dict(width=1, color="white")),
+                error_y=dict(type="data", array=[2 * float(np.nan_to_num(row.actual_se))],
+                             thickness=1.5, color=SUBSTITUTION_COLORS[row.estimator]),
+                hovertemplate="l %{x}<br>simulated %{y:.4g}<extra>"
+                              + SUBSTITUTION_NAMES[row.estimator] + "</extra>",
+            ))
+    _current_l_line(fig, current_l)
+    fig.add_annotation(x=float(current_l), y=1, xref="x", yref="paper", text=f"l = {current_l}",
+                       showarrow=False, yanchor="bottom", xanchor="left")
+    fig.update_layout(height=height, xaxis_title="l (values released per record)",
+                      yaxis_title="σ_X̂ / ‖X‖ (log scale)", **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.08), margin=dict(t=110))
+    shown = [curves[c].to_numpy(float) for c in ("bound", "source", "unbiased")]
+    if points is not None:
+        shown.append(pd.DataFrame(points)["actual"].to_numpy(float))
+    fig.update_yaxes(type="log", tickvals=_log_ticks(np.concatenate(shown)), tickformat=".3~g")
+    return fig
+
+
+def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
+                                height: int = 440) -> go.Figure:
+    """ε of the l-extended release against l, log y, with ln γ (l = 1) as reference.
+
+    ``table`` has the columns ``l``, ``bound`` (the source's l × ln γ, from
+    γ^l), ``ordered`` (ε if the order of the l values were released) and
+    ``exact`` (the exact ε_l of the released set).
+    """
+    table = pd.DataFrame(table).sort_values("l")
+    l_values = table["l"].to_numpy(float)
+    fig = go.Figure()
+    series = (("bound", "source's bound l × ln γ (from γ^l)", "dash", 3),
+              ("ordered", "exact ε if the order were released", "solid", 2),
+              ("exact", "exact ε_l of the released set", "solid", 3))
+    for kind, name, dash, width in series:
+        fig.add_trace(go.Scatter(
+            x=l_values, y=table[kind].to_numpy(float), mode=_lines(len(l_values)), name=name,
+            line=dict(color=SUBSTITUTION_COLORS[kind], width=width, dash=dash),
+            hovertemplate="l %{x}<br>ε %{y:.4g}<extra>" + name + "</extra>",
+        ))
+    fig.add_hline(y=float(log_gamma), line=dict(color=COLORS["reference"], width=1.5, dash="dot"))
+    # On a log axis an annotation's y is log10 of the value.
+    fig.add_annotation(x=1, xref="paper", y=float(np.log10(log_gamma)), yref="y",
+                       text=f"ln γ = {log_gamma:.3g} (l = 1, k-RR)", showarrow=False,
+                       xanchor="right", yanchor="top")
+    _current_l_line(fig, current_l)
+    fig.update_layout(height=height, xaxis_title="l (values released per record)",
+                      yaxis_title="ε (log scale)", **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.08), margin=dict(t=90))
+    shown = np.concatenate([table[c].to_numpy(float) for c in ("bound", "ordered", "exact")])
+    fig.update_yaxes(type="log", tickvals=_log_ticks(shown), tickformat=".3~g")
+    return fig
+
+
+def substitution_cost_figure(table, *, current_l: int, height: int = 380) -> go.Figure:
+    """Two panels against l: expected draws / (n·l), and the collision probability.
+
+    ``table`` has the columns ``l``, ``draws_ratio`` (E[draws]/(n·l), 1 means no
+    re-draws) and ``collision`` (Theorem 5.1's P[s ≥ 2]).
+    """
+    table = pd.DataFrame(table).sort_values("l")
+    l_values = table["l"].to_numpy(float)
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
+        "expected draws / (n·l)", "P[s ≥ 2]: a repeat among l independent draws"))
+    fig.add_trace(go.Scatter(
+        x=l_values, y=table["draws_ratio"].to_numpy(float), mode="lines+markers",
+        name="expected draws / (n·l)", line=dict(color=SUBSTITUTION_COLORS["draws"], width=2),
+        marker=dict(size=5), hovertemplate="l %{x}<br>draws / (n·l) %{y:.4g}<extra></extra>",
+    ), row=1, col=1)
+    fig.add_trace(go.Scatter(
+        x=l_values, y=table["collision"].to_numpy(float), mode="lines+markers",
+        name="collision probability (Theorem 5.1)",
+        line=dict(color=SUBSTITUTION_COLORS["collision"], width=2), marker=dict(size=5),
+        hovertemplate="l %{x}<br>P[s ≥ 2] %{y:.4g}<extra></extra>",
+    ), row=1, col=2)
+    fig.add_hline(y=1.0, line=dict(color=COLORS["reference"], width=1), row=1, col=1)
+    for col in (1, 2):
+        _current_l_line(fig, current_l, row=1, col=col)
+    fig.update_layout(height=height, showlegend=False, **_LAYOUT)
+    fig.update_xaxes(title_text="l (values released per record)")
+    fig.update_yaxes(title_text="draws / (n·l)", row=1, col=1)
+    fig.update_yaxes(title_text="probability", range=[0, 1.02], row=1, col=2)
+    return fig
+
+
+def substitution_bias_figure(labels, original, exact_bias, estimates, *,
+                             height: int = 440) -> go.Figure:
+    """Bias per category: exact E[X̂*/l] − X as bars, 0 for A⁻¹Y*, simulated means ± 2 SE.
+
+    ``exact_bias`` is the source's estimator's exact bias per category;
+    ``estimates`` maps ``"source"`` and/or ``"unbiased"`` to replicate
+    estimates, shape (R, N), R ≥ 2: each is drawn as its mean minus
+    ``original`` with ± 2 standard errors of that mean (sample standard
+    deviation / √R).
+    """
+    labels = [str(v) for v in labels]
+    x = np.asarray(original, dtype=float)
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        x=labels, y=np.asarray(exact_bias, dtype=float),
+        name=f"exact bias, {SUBSTITUTION_NAMES['source']}",
+        marker_color=_rgba(SUBSTITUTION_COLORS["source"], 0.45),
+        hovertemplate="%{x}<br>exact bias %{y:,.2f}<extra></extra>",
+    ))
+    fig.add_trace(go.Scatter(
+        x=labels, y=np.zeros(len(labels)), mode="lines",
+        name=f"exact bias, {SUBSTITUTION_NAMES['unbiased']}: 0",
+        line=dict(color=SUBSTITUTION_COLORS["unbiased"], width=2), hoverinfo="skip",
+    ))
+    for kind, symbol in (("source", "x-thin-open"), ("unbiased", "circle-open")):
+        if kind not in estimates:
+            continue
+        est = np.asarray(estimates[kind], dtype=float)
+        mean = est.mean(axis=0) - x
+        se = est.std(axis=0, ddof=1) / np.sqrt(est.shape[0])
+        fig.add_trace(go.Scatter(
+            x=labels, y=mean, mode="markers", offsetgroup=kind,
+            name=f"simulated mean bias, {SUBSTITUTION_NAMES[kind]} (± 2 SE, R = {est.shape[0]:,})",
+            marker=dict(color=SUBSTITUTION_COLORS[kind], symbol=symbol, size=8,
+                        line=dict(width=2, color=SUBSTITUTION_COLORS[kind])),
+            error_y=dict(type="data", array=2 * se, thickness=1,
+                         color=SUBSTITUTION_COLORS[kind]),
+            hovertemplate="%{x}<br>mean bias %{y:,.2f}<extra>" + SUBSTITUTION_NAMES[kind]
+                          + "</extra>",
+        ))
+    fig.update_layout(height=height, yaxis_title="E X̂ − X (records)", bargap=0.15,
+                      scattermode="group", scattergap=0.5, **_LAYOUT)
+    fig.update_layout(legend=dict(y=1.08), margin=dict(t=110))
+    fig.update_xaxes(title_text="category", type="category")
+    return fig
