@@ -25,10 +25,12 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from dpcore._validation import (
+from dpcore.validation import (
     count_array,
+    finite_array,
     positive_integer,
     positive_scalar,
+    probability,
     same_shape,
 )
 from dpcore.datasets import draw_histogram
@@ -98,9 +100,7 @@ class ChisqTestResult:
 def _totals(x: np.ndarray, n, name: str) -> np.ndarray:
     if n is None:
         return x.sum(axis=-1)
-    n = np.asarray(n, dtype=float)
-    if not np.all(np.isfinite(n)) or np.any(n <= 0):
-        raise ValueError(f"`{name}` must be finite and > 0.")
+    n = finite_array(n, name, sign="positive")
     try:
         return np.broadcast_to(n, x.shape[:-1])
     except ValueError:
@@ -330,9 +330,7 @@ class BootstrapTestResult:
 
     def critical_value(self, level: float = 0.05) -> float:
         """The (1 - level) quantile of the bootstrap null distribution."""
-        level = positive_scalar(level, "level")
-        if level >= 1:
-            raise ValueError("`level` must be in (0, 1).")
+        level = probability(level, "level")
         return float(np.quantile(self.null_distribution, 1.0 - level))
 
 

@@ -92,7 +92,15 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from dpcore._validation import count_array, positive_integer
+from dpcore.validation import (
+    category_count,
+    category_indices,
+    count_array,
+    one_of,
+    positive_integer,
+    probability,
+    whole_count_array,
+)
 
 __all__ = [
     "ESTIMATORS",
@@ -132,7 +140,7 @@ PAPER_L = (1, 2, 4)
 PAPER_SHAPES = ("uniform", "normal")
 
 
-# --- argument checks ---------------------------------------------------------------------------
+# --- argument checks bound to random substitution (the others: dpcore.validation) -------------
 
 def _gamma(gamma) -> float:
     try:
@@ -146,10 +154,7 @@ def _gamma(gamma) -> float:
 
 
 def _categories(n_categories) -> int:
-    n = positive_integer(n_categories, "n_categories", maximum=MAX_CATEGORIES)
-    if n < 2:
-        raise ValueError(f"`n_categories` must be at least 2, got {n}.")
-    return n
+    return category_count(n_categories, "n_categories", maximum=MAX_CATEGORIES)
 
 
 def _l(l, n_categories: int, *, below: bool = True) -> int:
@@ -161,11 +166,9 @@ def _l(l, n_categories: int, *, below: bool = True) -> int:
 
 
 def _whole_counts(counts, name: str) -> np.ndarray:
-    arr = count_array(counts, name, min_bins=2)
-    if np.any(arr != np.round(arr)):
-        raise ValueError(f"`{name}` must be whole numbers of records.")
+    arr = whole_count_array(counts, name, min_bins=2)
     _categories(arr.shape[-1])
-    return arr.astype(np.int64)
+    return arr
 
 
 def _one_histogram(counts) -> np.ndarray:
@@ -205,17 +208,7 @@ def random_substitution(values, gamma, n_categories, *, rng=None) -> np.ndarray:
     """
     rng = np.random.default_rng(rng)
     n, g = _categories(n_categories), _gamma(gamma)
-    try:
-        arr = np.asarray(values)
-        as_float = np.asarray(arr, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError("`values` must be an array of category indices 0 … N − 1.") from None
-    if not np.all(np.isfinite(as_float)) or np.any(as_float != np.round(as_float)):
-        raise ValueError("`values` must be whole numbers (category indices 0 … N − 1).")
-    if as_float.size and (as_float.min() < 0 or as_float.max() >= n):
-        raise ValueError(f"`values` must lie in 0 … N − 1 = {n - 1}, got "
-                         f"{as_float.min():g} … {as_float.max():g}.")
-    arr = as_float.astype(np.int64)
+    arr = category_indices(values, "values", n)
     keep = rng.random(arr.shape) < g / (g + n - 1)
     other = rng.integers(0, n - 1, size=arr.shape)
     other += other >= arr
@@ -525,16 +518,9 @@ def _a_b(n_cat: int, g: float, l: int) -> tuple[float, float]:
     return a, b
 
 
-def _estimator(estimator: str) -> str:
-    if estimator not in ESTIMATORS:
-        raise ValueError(f"`estimator` must be one of {', '.join(map(repr, ESTIMATORS))}, "
-                         f"got {estimator!r}.")
-    return estimator
-
-
 def reconstruction_bias(counts, gamma, l, *, estimator="source") -> np.ndarray:
     """E[X̂] − X, exactly, for the true counts X under Algorithm 2 (zero for 'unbiased')."""
-    _estimator(estimator)
+    one_of(estimator, "estimator", ESTIMATORS)
     x = count_array(counts, "counts", min_bins=2).astype(float)
     n_cat = x.shape[-1]
     g = _gamma(gamma)
@@ -549,7 +535,7 @@ def reconstruction_bias(counts, gamma, l, *, estimator="source") -> np.ndarray:
 
 def expected_standard_error(counts, gamma, l=1, *, estimator="source") -> float:
     """√E‖X̂ − X‖² / ‖X‖ exactly (variance plus squared bias; see the module notes)."""
-    _estimator(estimator)
+    one_of(estimator, "estimator", ESTIMATORS)
     x = count_array(counts, "counts", min_bins=2).astype(float)
     if x.ndim != 1:
         raise ValueError("`counts` must be one histogram (a 1-D array).")
@@ -601,7 +587,7 @@ def breach_gamma(rho1, rho2) -> float:
     Theorem 3.1 (Evfimievski, Gehrke & Srikant 2003), 0 < ρ₁ < ρ₂ < 1. At
     equality a breach is possible (the posterior can reach ρ₂ exactly).
     """
-    r1, r2 = _probability(rho1, "rho1"), _probability(rho2, "rho2")
+    r1, r2 = probability(rho1, "rho1"), probability(rho2, "rho2")
     if not r1 < r2:
         raise ValueError(f"`rho1` must be below `rho2`, got {r1!r} and {r2!r}.")
     return r2 * (1 - r1) / (r1 * (1 - r2))
@@ -613,7 +599,7 @@ def posterior_bound(prior, gamma) -> float:
     γρ/(γρ + 1 − ρ): the ρ₂ at which breach_gamma(ρ, ρ₂) = γ. ``gamma`` ≥ 1
     may be an amplification e^ε of any release.
     """
-    p = _probability(prior, "prior")
+    p = probability(prior, "prior")
     try:
         g = float(gamma)
     except (TypeError, ValueError):
@@ -623,17 +609,6 @@ def posterior_bound(prior, gamma) -> float:
     if np.isinf(g):
         return 1.0
     return g * p / (g * p + 1 - p)
-
-
-def _probability(value, name: str) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a probability strictly between 0 and 1, "
-                         f"got {value!r}.") from None
-    if not 0 < out < 1:
-        raise ValueError(f"`{name}` must be a probability strictly between 0 and 1, got {value!r}.")
-    return out
 
 
 def extended_epsilon(n_categories, gamma, l, *, ordered=False) -> float:
