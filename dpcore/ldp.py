@@ -221,8 +221,9 @@ def krr_mse(true_counts, eps_values, *, methods=tuple(ESTIMATORS), reps: int = 2
     For every ε: ``reps`` independent reported histograms (``krr_perturb_counts``),
     every estimator applied, MSE = mean over replicates and categories of
     (n̂_v − n_v)², with its Monte Carlo standard error. The unbiased estimator's
-    exact MSE, mean_v Var(n̂_v), is in the column ``theory``. ``progress(done,
-    total)`` is called after each ε.
+    exact MSE, mean_v Var(n̂_v), is in the column ``theory``.
+    ``progress(fraction, label)`` is called after each ε: the share of the ε
+    values done (ending at 1) and ``"eps=<ε>"``.
     """
     rng = np.random.default_rng(rng)
     counts = count_array(true_counts, "true_counts", min_bins=2)
@@ -244,7 +245,7 @@ def krr_mse(true_counts, eps_values, *, methods=tuple(ESTIMATORS), reps: int = 2
                              se=float(per_rep.std(ddof=1) / np.sqrt(reps)) if reps > 1 else np.nan,
                              theory=theory if method == "unbiased" else np.nan))
         if progress is not None:
-            progress(i + 1, eps_values.size)
+            progress((i + 1) / eps_values.size, f"eps={eps:g}")
     return pd.DataFrame(rows)
 
 

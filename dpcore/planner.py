@@ -288,7 +288,8 @@ class _Cells:
         else:
             for i, key, args in todo:
                 label = _label(cells[i])
-                out[i] = _simulate_cell(*args, progress=lambda f, lab=label: self._tick(lab, f))
+                out[i] = _simulate_cell(*args,
+                                        progress=lambda f, _, lab=label: self._tick(lab, f))
                 self.cache.put(key, out[i])
                 self.done += 1
         self.simulated += len(todo)
@@ -588,7 +589,9 @@ def required_sample_size(
     max_cells : int
         Cap on the cells one search may add.
     progress : callable, optional
-        ``progress(fraction, text)`` as cells complete.
+        ``progress(fraction, label)`` as cells complete: the fraction of the
+        expected work done (non-decreasing, ending at 1.0 with the label
+        ``"done"``) and the cell running.
     rng : None, int or numpy.random.Generator, keyword-only
     """
     power, rtol, factor = _common(power, level, rtol, factor)

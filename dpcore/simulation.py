@@ -64,6 +64,8 @@ MAX_N = 10**9
 
 # Replicates are simulated in chunks of about this many bins (drawn
 # histograms x bins); the progress callback is called after each chunk.
+# Progress callbacks, here as everywhere in dpcore: progress(fraction, label), fraction in
+# [0, 1] and non-decreasing, label a short "key=value ..." text of what is running.
 _CHUNK_BINS = 1 << 21
 
 
@@ -158,8 +160,8 @@ def reject_rate(
         Which test, replicates R, bootstrap replicates B, test level.
     rng : None, int or numpy.random.Generator, keyword-only
     progress : callable, optional
-        Called with the fraction of replicates done (0 < f <= 1) after each
-        chunk.
+        ``progress(fraction, label)`` after each chunk: the fraction of
+        replicates done (0 < fraction <= 1, ending at 1) and ``"test=<test>"``.
     """
     p1, p2 = probability_pair(p1, p2)
     sizes = sample_sizes(n, maximum=MAX_N)
@@ -185,7 +187,7 @@ def reject_rate(
         else:
             pvalues[r0 : r0 + r] = _bootstrap_pvalues(x1, x2, alpha1, alpha2, n_boot, rng)
         if progress is not None:
-            progress((r0 + r) / reps)
+            progress((r0 + r) / reps, f"test={test}")
     rejections = int(np.sum(pvalues < level))  # NaN compares False: not rejected
     low, high = binomial_interval(rejections, reps)
     return RejectRateResult(
@@ -276,6 +278,9 @@ def rejection_curve(
     sequence and from (N, test) alone, so a point does not change when other
     N values or tests are added to the grid.
 
+    ``progress(fraction, label)``, if given, is called as replicates finish:
+    the share of the grid's work done (ending at 1) and ``"test=<test> n=<N>"``.
+
     Returns
     -------
     pandas.DataFrame
@@ -301,9 +306,10 @@ def rejection_curve(
             spawn_key=(*base.spawn_key, int(sizes[0]), int(sizes[1]), TESTS.index(test)),
         )
 
-        def step(fraction, _base=done, _units=cell_units):
+        def step(fraction, label, _base=done, _units=cell_units, _n=n):
             if progress is not None:
-                progress(min(1.0, (_base + fraction * _units) / total))
+                n_text = _n if np.isscalar(_n) else ",".join(map(str, _n))
+                progress(min(1.0, (_base + fraction * _units) / total), f"{label} n={n_text}")
 
         res = reject_rate(p1, p2, n, alpha1, alpha2, test=test, reps=reps, n_boot=n_boot,
                           level=level, rng=np.random.default_rng(stream), progress=step)

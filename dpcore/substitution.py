@@ -647,8 +647,9 @@ def error_table(counts, gamma, l_values, *, reps=100, rng=None, progress=None) -
     per estimator the actual standard error √(mean ‖X̂ − X‖²)/‖X‖ and its
     Monte Carlo standard error, the exact value (``expected_standard_error``),
     the relative bias ‖E X̂ − X‖/‖X‖; per l the Theorem 4.1 bound /√l, the
-    mean draws, n·l, the exact expected draws. ``progress(done, total)`` is
-    called after each l.
+    mean draws, n·l, the exact expected draws. ``progress(fraction, label)``
+    is called after each l: the share of the l values done (ending at 1)
+    and ``"l=<l>"``.
     """
     rng = np.random.default_rng(rng)
     x = _whole_counts(counts, "counts")
@@ -676,7 +677,7 @@ def error_table(counts, gamma, l_values, *, reps=100, rng=None, progress=None) -
                              exact=expected_standard_error(x, g, l, estimator=name),
                              bias=float(np.linalg.norm(bias)) / norm))
         if progress is not None:
-            progress(i + 1, len(ls))
+            progress((i + 1) / len(ls), f"l={l}")
     return pd.DataFrame(rows)
 
 
@@ -686,7 +687,9 @@ def paper_grid(*, reps=100, rng=None, progress=None) -> pd.DataFrame:
     (N, γ) ∈ {(50, 5), (100, 10)}, n ∈ {5,000, 50,000}, l ∈ {1, 2, 4}, uniform
     and normal data (``datasets.shape_counts``), ``reps`` repetitions each.
     One row per cell and estimator, with the columns of ``error_table`` and
-    ``shape``, ``N``, ``gamma``. ``progress(done, total)`` after each cell.
+    ``shape``, ``N``, ``gamma``. ``progress(fraction, label)`` after each
+    (cell, l): the share of the grid done (ending at 1) and
+    ``"shape=<shape> N=<N> gamma=<γ> n=<n> l=<l>"``.
     """
     from dpcore import datasets  # noqa: PLC0415 - datasets imports nothing from here
 
@@ -694,14 +697,13 @@ def paper_grid(*, reps=100, rng=None, progress=None) -> pd.DataFrame:
     reps = positive_integer(reps, "reps", maximum=MAX_REPS)
     cells = [(shape, n_cat, g, n) for shape in PAPER_SHAPES for n_cat, g in PAPER_SETTINGS
              for n in PAPER_N]
-    total = len(cells) * len(PAPER_L)
     frames = []
     for i, (shape, n_cat, g, n) in enumerate(cells):
         x = datasets.shape_counts(shape, n_cat, n)
 
-        def step(done, _total, _base=i * len(PAPER_L)):
+        def step(fraction, label, _i=i, _cell=f"shape={shape} N={n_cat} gamma={g:g} n={n}"):
             if progress is not None:
-                progress(_base + done, total)
+                progress((_i + fraction) / len(cells), f"{_cell} {label}")
 
         table = error_table(x, g, PAPER_L, reps=reps, rng=rng, progress=step)
         frames.append(table.assign(shape=shape, N=n_cat, gamma=g))
