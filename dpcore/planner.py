@@ -78,8 +78,6 @@ __all__ = [
     "SampleSizePlan",
     "TYPICAL_CELLS",
     "alpha_grid",
-    "describe_privacy",
-    "describe_sample_size",
     "frontier",
     "required_sample_size",
     "shift_distribution",
@@ -306,11 +304,10 @@ class _Cells:
 
 
 def _label(cell) -> str:
+    """A cell's progress label: "quantity=<power|type1> test=<test> n=<N> alpha1=… alpha2=…"."""
     n, a1, a2, test, null = cell
-    what = "type-I error" if null else "power"
-    alphas = f"α = {a1:g}" if a1 == a2 else f"α = ({a1:g}, {a2:g})"
-    return f"{what} of the {'bootstrap' if test == 'bootstrap' else 'chi-square'} test at " \
-           f"N = {int(n):,}, {alphas}"
+    return (f"quantity={'type1' if null else 'power'} test={test} n={int(n)} "
+            f"alpha1={a1:g} alpha2={a2:g}")
 
 
 def _snap(x: float) -> float:
@@ -591,7 +588,8 @@ def required_sample_size(
     progress : callable, optional
         ``progress(fraction, label)`` as cells complete: the fraction of the
         expected work done (non-decreasing, ending at 1.0 with the label
-        ``"done"``) and the cell running.
+        ``"done"``) and the cell running, ``"quantity=<power|type1>
+        test=<test> n=<N> alpha1=<α₁> alpha2=<α₂>"``.
     rng : None, int or numpy.random.Generator, keyword-only
     """
     power, rtol, factor = _common(power, level, rtol, factor)
@@ -746,79 +744,3 @@ def frontier(
     if progress is not None:
         progress(1.0, "done")
     return pd.DataFrame(rows)
-
-
-# ---------------------------------------------------------------------------
-# Plain language
-# ---------------------------------------------------------------------------
-
-
-def _fmt_alpha(a: float) -> str:
-    return f"{a:.3g}"
-
-
-def _privacy_words(alpha1: float, alpha2: float) -> str:
-    if alpha1 == alpha2:
-        return f"privacy level α = {_fmt_alpha(alpha1)} for both releases"
-    return f"privacy levels α₁ = {_fmt_alpha(alpha1)} and α₂ = {_fmt_alpha(alpha2)}"
-
-
-def _test_words(test: str, level: float) -> str:
-    name = "DP bootstrap test" if test == "bootstrap" else "naive chi-square test"
-    return f"the {name} at the {level:.0%} level"
-
-
-def _goal(plan, difference: str) -> str:
-    return (f"{_test_words(plan.test, plan.level)} to detect {difference} "
-            f"{plan.power:.0%} of the time")
-
-
-def describe_sample_size(plan: SampleSizePlan, difference: str) -> str:
-    """One plain sentence on a :class:`SampleSizePlan`, for stakeholders.
-
-    ``difference`` names what is to be detected, e.g. "a difference as large
-    as Korea central vs noncentral".
-    """
-    what = (f"{_test_words(plan.test, plan.level)} detects {difference} "
-            f"{plan.power:.0%} of the time")
-    goal = _goal(plan, difference)
-    privacy = _privacy_words(plan.alpha1, plan.alpha2)
-    if plan.status == "at_lower_bound":
-        return (f"At {privacy}, even {plan.n:,} people per group are enough: {what} "
-                "(smaller groups were not searched).")
-    if plan.status == "unreachable":
-        return (f"At {privacy}, even {int(plan.interval[0]):,} people per group are not "
-                f"enough for {goal}: weaken the privacy (a larger α) or accept a lower power.")
-    if plan.n is None:
-        return (f"At {privacy}, the search stopped at its cap on simulations before finding "
-                f"how many people per group are needed for {goal}.")
-    low, high = plan.interval
-    span = (f"between {int(low):,} and {int(high):,}" if math.isfinite(high)
-            else f"above {int(low):,}")
-    return (f"At {privacy}, about {plan.n:,} people per group ({span}, allowing for "
-            f"simulation error) are needed so that {what}.")
-
-
-def describe_privacy(plan: PrivacyPlan, difference: str) -> str:
-    """One plain sentence on a :class:`PrivacyPlan` (smaller α = stronger privacy)."""
-    what = (f"{_test_words(plan.test, plan.level)} still detects {difference} "
-            f"{plan.power:.0%} of the time")
-    goal = _goal(plan, difference)
-    ratio = "" if plan.alpha_ratio == 1 else f" (and α₂ = {plan.alpha_ratio:g} α₁)"
-    if plan.status == "at_lower_bound":
-        return (f"With {plan.n:,} people per group, even privacy level α = "
-                f"{_fmt_alpha(plan.alpha)}{ratio}, the strongest searched, is affordable: "
-                f"{what}.")
-    if plan.status == "unreachable":
-        return (f"With {plan.n:,} people per group, no privacy level up to α = "
-                f"{_fmt_alpha(plan.interval[0])} is weak enough for {goal}: more people per "
-                "group are needed.")
-    if plan.alpha is None:
-        return (f"With {plan.n:,} people per group, the search stopped at its cap on "
-                "simulations before finding the strongest affordable privacy.")
-    low, high = plan.interval
-    span = (f"between {_fmt_alpha(low)} and {_fmt_alpha(high)}" if math.isfinite(high)
-            else f"above {_fmt_alpha(low)}")
-    return (f"With {plan.n:,} people per group, privacy level α = {_fmt_alpha(plan.alpha)}"
-            f"{ratio} ({span}, allowing for simulation error) is the strongest at which {what}; "
-            "a larger α (weaker privacy) detects it more often, a smaller α less often.")
