@@ -5,7 +5,7 @@ The mechanism releases M(D) = f(D) + N(0, σ² I), where f has L2 sensitivity
 on σ and Δ only through μ = Δ/σ: the mechanism is exactly μ-GDP (Dong, Roth & Su
 2022, Theorem 2.7), which links this module to :mod:`dpcore.fdp`.
 
-Privacy loss (source 002). For an output o ~ M(D₁),
+Privacy loss [GMN25]. For an output o ~ M(D₁),
 L = ln p_{M(D₁)}(o)/p_{M(D₂)}(o) ~ N(μ²/2, μ²) at the worst case ||f(D₁) − f(D₂)|| = Δ.
 
 Three ways to pick σ for a target (ε, δ):
@@ -168,7 +168,7 @@ def gaussian_delta(eps, sigma, sensitivity=1.0, *, method: str = "analytic"):
 
 
 def privacy_loss_moments(sigma, sensitivity=1.0) -> tuple[float, float]:
-    """Mean and variance of the privacy loss L ~ N(Δ²/(2σ²), Δ²/σ²) (source 002)."""
+    """Mean and variance of the privacy loss L ~ N(Δ²/(2σ²), Δ²/σ²) [GMN25]."""
     sigma = positive_scalar(sigma, "sigma")
     sens = positive_scalar(sensitivity, "sensitivity")
     mu2 = (sens / sigma) ** 2

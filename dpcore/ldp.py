@@ -1,6 +1,6 @@
 """Local differential privacy: k-ary randomized response (k-RR) and its estimators.
 
-Source 004. Each of N users holds one of k values and reports it through k-RR:
+[KBR16]. Each of N users holds one of k values and reports it through k-RR:
 the true value with probability p, otherwise one of the k − 1 other values
 uniformly at random, each with probability q = (1 − p)/(k − 1). The ratio
 P(report v | true v)/P(report v | true w) = p/q = e^ε gives ε-LDP when
@@ -172,7 +172,7 @@ def _ibu(freq: np.ndarray, p: float, q: float, *, max_iter: int = _IBU_MAX_ITER)
 def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarray:
     """Estimated true counts from k-RR reported counts (k = the last axis's length).
 
-    - ``"unbiased"``: n̂_v = (N_v − N q)/(p − q) (source 004); may be negative;
+    - ``"unbiased"``: n̂_v = (N_v − N q)/(p − q) [KBR16]; may be negative;
     - ``"clip"``: max(n̂, 0) rescaled to sum to N (uniform if every n̂_v ≤ 0);
     - ``"simplex"``: the nearest point to n̂ (Euclidean) with n ≥ 0, Σ n = N;
     - ``"ibu"``: the iterative Bayesian update's limit, the maximum-likelihood

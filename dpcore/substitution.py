@@ -1,4 +1,4 @@
-"""Random substitution and l-extended random substitution (source 003).
+"""Random substitution and l-extended random substitution [KLH09].
 
 Symbols as in the source: N categories u_1 … u_N, n records, X the true counts,
 Y the counts after perturbation.

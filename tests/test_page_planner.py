@@ -435,7 +435,7 @@ def test_report_download_builds_the_html_report(deferred):
         "Power against N at α = 0.1", "Power against α with N = 10,000 per group"]
     assert [name for name, _ in kit.tables] == ["Simulated power against N",
                                                "Simulated power against α"]
-    assert any(note.startswith("Source: Son, S.") for note in kit.notes)
+    assert any(note.startswith("Source: Son, J.") for note in kit.notes)
     buttons = {b.key: b for b in at.download_button}
     button, header_button = buttons["plan_dl_report"], buttons["page_report_download"]
     assert button.label == header_button.label == "Download the report (HTML)"

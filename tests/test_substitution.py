@@ -1,4 +1,4 @@
-"""Tests of dpcore.substitution (random substitution, source 003).
+"""Tests of dpcore.substitution (random substitution, [KLH09]).
 
 Closed forms are checked against direct linear algebra and brute-force enumeration;
 the samplers against literal record-by-record implementations of Algorithms 1 and 2

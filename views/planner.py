@@ -52,9 +52,10 @@ CACHE_CELLS = 20_000
 # dpcore's argument names as the page calls them (a symbol must not contain its name).
 SYMBOLS = {"distance": "d", "alpha1": "α₁", "alpha2": "α₂", "alpha_ratio": "α₂/α₁",
            "reps": "R", "n_boot": "B"}
-SOURCE_NOTE = ("Son, S., Park, J. & Jung, H. (2022). Parametric bootstrap test for the "
-               "homogeneity of differentially private histograms; section 5: the power of the "
-               "test as the utility of a DP mechanism.")
+SOURCE_NOTE = ("Son, J., Park, M.-J. & Jung, S. (2022). A parametric bootstrap test for "
+               "comparing differentially private histograms. The Korean Journal of Applied "
+               "Statistics 35(1) [SPJ22]; section 5: the power of the test as the utility of a "
+               "DP mechanism.")
 
 
 def plain(message: str) -> str:
