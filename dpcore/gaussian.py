@@ -375,8 +375,9 @@ def calibration_table(eps, delta, sensitivity=1.0) -> pd.DataFrame:
     Columns: ``method``, ``sigma``, ``ratio`` (σ / analytic σ), ``extra_noise``
     (ratio − 1), ``variance_ratio`` (ratio², the factor in noise variance, or
     in the data needed for the same accuracy), ``valid`` (False where the
-    formula gives no guarantee: the classical one at ε ≥ 1; None where it
-    has no solution) and ``note``.
+    formula gives no guarantee: where it has no solution, and the classical
+    one at ε ≥ ``CLASSICAL_MAX_EPS``) and ``note`` (why there is no solution:
+    the ``ValueError`` message; "" otherwise).
     """
     eps = nonnegative_scalar(eps, "eps")
     delta = probability(delta, "delta")
@@ -390,8 +391,6 @@ def calibration_table(eps, delta, sensitivity=1.0) -> pd.DataFrame:
             sigma, valid, note = np.nan, False, str(exc)
         if method == "classical" and valid and eps >= CLASSICAL_MAX_EPS:
             valid = False
-            note = ("not a guarantee: the classical formula is proved for ε < 1 only "
-                    f"(here ε = {eps:g})")
         rows.append(dict(method=method, name=METHOD_NAMES[method], sigma=sigma,
                          valid=valid, note=note))
     table = pd.DataFrame(rows)

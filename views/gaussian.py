@@ -13,6 +13,7 @@ import streamlit as st
 import widgets
 from dpcore import datasets, fdp, figures, gaussian
 from dpcore.figures import CALIBRATION_COLORS
+from ui import gaussian_text
 
 TITLE = "Gaussian mechanism"
 
@@ -295,7 +296,7 @@ def calibrations(state: State) -> None:
         "the least noise."
     )
     try:
-        table = gaussian.calibration_table(eps, delta, sens)
+        table = gaussian_text.calibration_notes(gaussian.calibration_table(eps, delta, sens), eps)
     except ValueError as exc:
         widgets.error(f"The calibrations cannot be compared here: {plain(str(exc))}")
         return
