@@ -106,12 +106,12 @@ class Progress:
         self.fractions: list[float] = []
         self.last_print = -math.inf
 
-    def __call__(self, fraction: float, text: str) -> None:
+    def __call__(self, fraction: float, label: str) -> None:
         now = time.perf_counter() - self.start
         self.times.append(now)
         self.fractions.append(fraction)
-        if now - self.last_print >= PROGRESS_EVERY_S or text == "done":
-            print(f"{self.indent}[{now:5.1f} s] {fraction:4.0%}  {text}", flush=True)
+        if now - self.last_print >= PROGRESS_EVERY_S or label == "done":
+            print(f"{self.indent}[{now:5.1f} s] {fraction:4.0%}  {label}", flush=True)
             self.last_print = now
 
     def summary(self, wall: float) -> str:

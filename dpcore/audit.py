@@ -25,7 +25,13 @@ from collections.abc import Mapping
 import numpy as np
 from scipy import special, stats
 
-from dpcore._validation import nonnegative_scalar, positive_integer, positive_scalar
+from dpcore.validation import (
+    category_count,
+    nonnegative_scalar,
+    one_of,
+    positive_integer,
+    positive_scalar,
+)
 
 __all__ = [
     "FAMILIES",
@@ -48,12 +54,6 @@ MAX_REPS = 100_000  # draws per input: enough for a smooth curve, a second or le
 MAX_KRR_K = 1000  # fdp.empirical_tradeoff treats at most 1,000 distinct outputs as discrete
 
 
-def _family(family: str) -> str:
-    if family not in FAMILIES:
-        raise ValueError(f"`family` must be one of {', '.join(FAMILIES)}, got {family!r}.")
-    return family
-
-
 def threshold_test(family: str, shift, threshold):
     """Errors of the test "reject D when the output X exceeds t".
 
@@ -61,7 +61,7 @@ def threshold_test(family: str, shift, threshold):
     (``"laplace"``); under D' it is shifted by ``shift`` (mu or eps).
     Returns (alpha, beta) = (P0(X > t), P1(X <= t)), vectorised over t.
     """
-    family = _family(family)
+    family = one_of(family, "family", FAMILIES)
     shift = nonnegative_scalar(shift, "shift")
     t = np.asarray(threshold, dtype=float)
     if np.any(np.isnan(t)):
@@ -72,7 +72,7 @@ def threshold_test(family: str, shift, threshold):
 
 def densities(family: str, shift, x):
     """The two output densities (under D and under D') at the points ``x``."""
-    family = _family(family)
+    family = one_of(family, "family", FAMILIES)
     shift = nonnegative_scalar(shift, "shift")
     x = np.asarray(x, dtype=float)
     dist = stats.norm if family == "gaussian" else stats.laplace
@@ -80,10 +80,7 @@ def densities(family: str, shift, x):
 
 
 def _params(mechanism: str, params) -> dict[str, float]:
-    if mechanism not in MECHANISMS:
-        raise ValueError(
-            f"`mechanism` must be one of {', '.join(MECHANISMS)}, got {mechanism!r}."
-        )
+    one_of(mechanism, "mechanism", MECHANISMS)
     if not isinstance(params, Mapping):
         raise ValueError("`params` must be a mapping of parameter names to values.")
     required, optional = MECHANISMS[mechanism]
@@ -99,9 +96,7 @@ def _params(mechanism: str, params) -> dict[str, float]:
     out = {**optional, **params}
     if mechanism == "krr":
         eps = nonnegative_scalar(out["eps"], "eps")
-        k = positive_integer(out["k"], "k", maximum=MAX_KRR_K)
-        if k < 2:
-            raise ValueError(f"`k` must be at least 2, got {k}.")
+        k = category_count(out["k"], "k", maximum=MAX_KRR_K)
         return {"eps": eps, "k": k}
     scale = "sigma" if mechanism == "gaussian" else "b"
     return {scale: positive_scalar(out[scale], scale),

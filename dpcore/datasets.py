@@ -15,13 +15,19 @@ import csv
 import functools
 import importlib.resources
 import io
-import math
-import numbers
 import re
 
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from dpcore.validation import (
+    finite_scalar,
+    integer_in_range,
+    one_of,
+    probabilities,
+    real_vector,
+)
 
 __all__ = [
     "AGE_WIDTHS",
@@ -71,40 +77,13 @@ class UploadError(ValueError):
 
 
 # ---------------------------------------------------------------------------
-# argument checks
+# argument checks bound to the age tables (the others: dpcore.validation)
 # ---------------------------------------------------------------------------
-
-def _integer(value, name: str, *, minimum: int, maximum: int) -> int:
-    """Return `value` as an int in [minimum, maximum] (integer-valued floats accepted)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"`{name}` must be an integer, got {value!r}.")
-    if isinstance(value, numbers.Integral):
-        out = int(value)
-    elif isinstance(value, numbers.Real) and math.isfinite(value) and float(value).is_integer():
-        out = int(value)
-    else:
-        raise ValueError(f"`{name}` must be an integer, got {value!r}.")
-    if out < minimum or out > maximum:
-        raise ValueError(f"`{name}` must be an integer from {minimum:,} to {maximum:,}, "
-                         f"got {out:,}.")
-    return out
-
 
 def _width_iv(width) -> int:
     if isinstance(width, (bool, np.bool_)) or width not in AGE_WIDTHS:
         raise ValueError(f"`width` must be 1, 5 or 10, got {width!r}.")
     return int(width)
-
-
-def _real_array(values, name: str) -> np.ndarray:
-    """Return `values` as a 1-D float array, or raise naming `name`."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be an array of numbers.") from None
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional, got {arr.ndim} dimensions.")
-    return arr
 
 
 def _last_bin(width: int) -> int:
@@ -221,9 +200,7 @@ def age_histogram(population: str, width: int = 1) -> pd.Series:
         int64 counts indexed by ``age_bin_labels(width)``, named `population`.
         The total equals the population's total.
     """
-    if not isinstance(population, str) or population not in POPULATIONS:
-        valid = ", ".join(f'"{k}"' for k in POPULATIONS)
-        raise ValueError(f"`population` must be one of {valid}, got {population!r}.")
+    one_of(population, "population", POPULATIONS)
     width = _width_iv(width)
     column = _population_table()[population]
     counts = np.zeros(_last_bin(width) + 1, dtype=np.int64)
@@ -237,7 +214,7 @@ def age_groups(population: str, k: int) -> pd.Series:
     The single years 0 … 84 and the open group 85+ are cut at
     round(86 j / k), j = 1 … k − 1; the last group is open-ended ("… +").
     """
-    k = _integer(k, "k", minimum=2, maximum=_TOP_AGE + 1)
+    k = integer_in_range(k, "k", minimum=2, maximum=_TOP_AGE + 1)
     single = age_histogram(population, 1).to_numpy()
     cuts = np.round(np.linspace(0, _TOP_AGE + 1, k + 1)).astype(int)
     counts = np.add.reduceat(single, cuts[:-1])
@@ -278,10 +255,8 @@ def shape_probabilities(shape: str, m: int) -> np.ndarray:
     numpy.ndarray
         Float array of length M summing to 1.
     """
-    if not isinstance(shape, str) or shape not in SHAPES:
-        valid = ", ".join(f'"{k}"' for k in SHAPES)
-        raise ValueError(f"`shape` must be one of {valid}, got {shape!r}.")
-    m = _integer(m, "m", minimum=2, maximum=_MAX_M)
+    one_of(shape, "shape", SHAPES)
+    m = integer_in_range(m, "m", minimum=2, maximum=_MAX_M)
     j = np.arange(1, m + 1, dtype=np.float64)
     if shape == "uniform":
         return np.full(m, 1.0 / m)
@@ -300,7 +275,7 @@ def shape_counts(shape: str, m: int, n: int) -> np.ndarray:
     less than 1. Uniform data with M dividing n is exactly n/M per bin.
     """
     p = shape_probabilities(shape, m)
-    n = _integer(n, "n", minimum=0, maximum=_MAX_N)
+    n = integer_in_range(n, "n", minimum=0, maximum=_MAX_N)
     exact = n * p
     counts = np.floor(exact).astype(np.int64)
     short = n - int(counts.sum())
@@ -310,7 +285,7 @@ def shape_counts(shape: str, m: int, n: int) -> np.ndarray:
 
 
 def _bin_values_iv(values, width, m, lo, hi):
-    arr = _real_array(values, "values")
+    arr = real_vector(values, "values")
     if arr.size == 0:
         raise ValueError("`values` must not be empty.")
     if not np.all(np.isfinite(arr)):
@@ -321,17 +296,13 @@ def _bin_values_iv(values, width, m, lo, hi):
         if lo is not None or hi is not None:
             raise ValueError("`lo` and `hi` apply only with `m`, not with `width`.")
         return arr, _width_iv(width), None, None, None
-    m = _integer(m, "m", minimum=2, maximum=_MAX_M)
+    m = integer_in_range(m, "m", minimum=2, maximum=_MAX_M)
     bounds = []
     for name, given, default in (("lo", lo, arr.min()), ("hi", hi, arr.max())):
         if given is None:
             bounds.append(float(default))
             continue
-        if isinstance(given, (bool, np.bool_)) or not isinstance(given, numbers.Real):
-            raise ValueError(f"`{name}` must be a number, got {given!r}.")
-        if not math.isfinite(given):
-            raise ValueError(f"`{name}` must be finite, got {given!r}.")
-        bounds.append(float(given))
+        bounds.append(finite_scalar(given, name))
     lo, hi = bounds
     if not lo < hi:
         raise ValueError(f"`lo` must be less than `hi`, got lo={lo:g}, hi={hi:g} "
@@ -373,21 +344,6 @@ def bin_values(values, *, width=None, m=None, lo=None, hi=None) -> np.ndarray:
     return counts.astype(np.int64)
 
 
-def _draw_histogram_iv(p, n):
-    arr = _real_array(p, "p")
-    if arr.size < 2:
-        raise ValueError(f"`p` must have at least 2 entries, got {arr.size}.")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("`p` must be finite (no NaN or infinity).")
-    if np.any(arr < 0):
-        raise ValueError("`p` must be non-negative.")
-    total = arr.sum()
-    if abs(total - 1.0) > 1e-8:
-        raise ValueError(f"`p` must sum to 1, got a sum of {total!r}.")
-    n = _integer(n, "n", minimum=0, maximum=_MAX_N)
-    return arr / total, n
-
-
 def draw_histogram(p, n: int, *, rng=None) -> np.ndarray:
     """One histogram drawn from Multinomial(n, p).
 
@@ -406,7 +362,8 @@ def draw_histogram(p, n: int, *, rng=None) -> np.ndarray:
     numpy.ndarray
         int64 counts summing to `n`.
     """
-    p, n = _draw_histogram_iv(p, n)
+    p = probabilities(p, "p")
+    n = integer_in_range(n, "n", minimum=0, maximum=_MAX_N)
     rng = np.random.default_rng(rng)
     return rng.multinomial(n, p).astype(np.int64)
 
@@ -424,7 +381,7 @@ def proportions(counts) -> np.ndarray:
     numpy.ndarray
         Float array summing to 1.
     """
-    arr = _real_array(counts, "counts")
+    arr = real_vector(counts, "counts")
     if not np.all(np.isfinite(arr)):
         raise ValueError("`counts` must be finite (no NaN or infinity).")
     if np.any(arr < 0):
@@ -458,9 +415,9 @@ def _quote(text: str) -> str:
 def _read_csv_upload_iv(data, max_bytes, max_rows, max_columns) -> bytes:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ValueError(f"`data` must be bytes, got {type(data).__name__}.")
-    _integer(max_bytes, "max_bytes", minimum=1, maximum=2**62)
-    _integer(max_rows, "max_rows", minimum=1, maximum=2**62)
-    _integer(max_columns, "max_columns", minimum=1, maximum=2**62)
+    integer_in_range(max_bytes, "max_bytes", minimum=1, maximum=2**62)
+    integer_in_range(max_rows, "max_rows", minimum=1, maximum=2**62)
+    integer_in_range(max_columns, "max_columns", minimum=1, maximum=2**62)
     return bytes(data)
 
 

@@ -27,7 +27,15 @@ import numpy as np
 from scipy import special, stats
 
 from dpcore import gaussian
-from dpcore._validation import nonnegative_scalar, positive_integer, positive_scalar
+from dpcore.validation import (
+    category_count,
+    finite_array,
+    nonnegative_scalar,
+    positive_integer,
+    positive_scalar,
+    probability,
+    probability_array,
+)
 
 __all__ = [
     "clt_mu",
@@ -53,37 +61,23 @@ __all__ = [
 ]
 
 
-def _alpha(alpha) -> np.ndarray:
-    a = np.asarray(alpha, dtype=float)
-    if np.any(~np.isfinite(a)) or np.any((a < 0) | (a > 1)):
-        raise ValueError("`alpha` must lie in [0, 1].")
-    return a
-
-
-def _delta(value) -> float:
-    out = nonnegative_scalar(value, "delta")
-    if out > 1:
-        raise ValueError("`delta` must lie in [0, 1].")
-    return out
-
-
 def identity_tradeoff(alpha):
     """Id(alpha) = 1 - alpha: perfect privacy, no test beats guessing."""
-    return 1.0 - _alpha(alpha)
+    return 1.0 - probability_array(alpha, "alpha", closed=True)
 
 
 def gdp_tradeoff(alpha, mu):
     """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu), the trade-off of N(0,1) vs N(mu,1)."""
-    a = _alpha(alpha)
+    a = probability_array(alpha, "alpha", closed=True)
     mu = nonnegative_scalar(mu, "mu")
     return special.ndtr(special.ndtri(1.0 - a) - mu) if mu > 0 else 1.0 - a
 
 
 def epsdelta_tradeoff(alpha, eps, delta=0.0):
     """f_{eps,delta}(alpha) = max(0, 1 - delta - e^eps alpha, e^{-eps}(1 - delta - alpha))."""
-    a = _alpha(alpha)
+    a = probability_array(alpha, "alpha", closed=True)
     eps = nonnegative_scalar(eps, "eps")
-    delta = _delta(delta)
+    delta = probability(delta, "delta", closed=True)
     first = 1.0 - delta - _exp_times(eps, a)
     return np.maximum(0.0, np.maximum(first, np.exp(-eps) * (1.0 - delta - a)))
 
@@ -98,7 +92,7 @@ def epsdelta_vertices(eps, delta=0.0) -> tuple[np.ndarray, np.ndarray]:
     """Vertices of the polygon f_{eps,delta}: (0, 1 - delta), its kink on the diagonal
     alpha = beta = (1 - delta)/(1 + e^eps), (1 - delta, 0) and (1, 0)."""
     eps = nonnegative_scalar(eps, "eps")
-    delta = _delta(delta)
+    delta = probability(delta, "delta", closed=True)
     kink = (1.0 - delta) * special.expit(-eps)
     return np.array([0.0, kink, 1.0 - delta, 1.0]), np.array([1.0 - delta, kink, 0.0, 0.0])
 
@@ -111,7 +105,7 @@ def laplace_tradeoff(alpha, eps):
     above 1/2. The Laplace mechanism with scale b and sensitivity Delta has
     eps = Delta/b.
     """
-    a = _alpha(alpha)
+    a = probability_array(alpha, "alpha", closed=True)
     eps = nonnegative_scalar(eps, "eps")
     corner = 0.5 * np.exp(-eps)
     low = 1.0 - _exp_times(eps, a)
@@ -133,9 +127,7 @@ def gdp_delta(eps, mu):
     exp(eps + log Phi(...)) so that eps up to 700 neither overflows nor
     loses the difference.
     """
-    eps = np.asarray(eps, dtype=float)
-    if np.any(~np.isfinite(eps)) or np.any(eps < 0):
-        raise ValueError("`eps` must be finite and >= 0.")
+    eps = finite_array(eps, "eps", sign="nonnegative")
     mu = nonnegative_scalar(mu, "mu")
     if mu == 0:
         return np.zeros_like(eps)[()]
@@ -164,7 +156,7 @@ def gdp_epsilon(mu, delta) -> float:
     for delta = 0 and mu > 0: no finite eps gives (eps, 0)-DP.
     """
     mu = nonnegative_scalar(mu, "mu")
-    delta = _delta(delta)
+    delta = probability(delta, "delta", closed=True)
     if mu == 0 or delta == 1:
         return 0.0
     if delta == 0:
@@ -212,7 +204,8 @@ def tradeoff_discrete(p, q) -> tuple[np.ndarray, np.ndarray]:
 
 def tradeoff_on_grid(alpha_vertices, beta_vertices, alpha):
     """Evaluate a polygonal trade-off curve (vertices sorted by alpha) at `alpha`."""
-    return np.interp(_alpha(alpha), alpha_vertices, beta_vertices)
+    a = probability_array(alpha, "alpha", closed=True)
+    return np.interp(a, alpha_vertices, beta_vertices)
 
 
 def krr_tradeoff(eps, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -224,9 +217,7 @@ def krr_tradeoff(eps, k: int) -> tuple[np.ndarray, np.ndarray]:
     e^eps = gamma and k = N.
     """
     eps = nonnegative_scalar(eps, "eps")
-    k = positive_integer(k, "k", maximum=10**6)
-    if k < 2:
-        raise ValueError("`k` must be at least 2.")
+    k = category_count(k, "k", maximum=10**6)
     # Only three outcomes matter: v, v' and the k - 2 others (ratio 1), merged.
     # p = 1/(1 + (k-1)e^{-eps}) and q = e^{-eps} p, without overflow or cancellation.
     t = np.exp(-eps)
@@ -280,7 +271,7 @@ def laplace_histogram_tradeoff(alpha, level, *, grid: int = 4001):
     follow exactly from dQ = e^L dP. The result is accurate to about the
     grid step (1/b)/grid in eps terms.
     """
-    a = _alpha(alpha)
+    a = probability_array(alpha, "alpha", closed=True)
     level = positive_scalar(level, "level")
     b = 2.0 / level
     eps1 = 1.0 / b
@@ -321,7 +312,7 @@ def group_tradeoff(f, k: int, alpha):
     if not callable(f):
         raise ValueError("`f` must be a callable trade-off function.")
     k = positive_integer(k, "k", maximum=10_000)
-    x = _alpha(alpha).astype(float)
+    x = probability_array(alpha, "alpha", closed=True).astype(float)
     for _ in range(k):
         x = np.clip(1.0 - np.asarray(f(x), dtype=float), 0.0, 1.0)
     return 1.0 - x
@@ -333,12 +324,10 @@ def group_tradeoff(f, k: int, alpha):
 
 
 def _curve_points(alpha, beta) -> tuple[np.ndarray, np.ndarray]:
-    a = _alpha(alpha).ravel()
-    b = np.asarray(beta, dtype=float).ravel()
+    a = probability_array(alpha, "alpha", closed=True).ravel()
+    b = probability_array(beta, "beta", closed=True).ravel()
     if a.shape != b.shape:
         raise ValueError("`alpha` and `beta` must have the same length.")
-    if np.any(~np.isfinite(b)) or np.any((b < 0) | (b > 1)):
-        raise ValueError("`beta` must lie in [0, 1].")
     return a, b
 
 
@@ -370,7 +359,7 @@ def tightest_epsilon(alpha, beta, delta=0.0) -> float:
     vertices (f_{eps,delta} is convex). Returns inf when no eps works.
     """
     a, b = _curve_points(alpha, beta)
-    delta = _delta(delta)
+    delta = probability(delta, "delta", closed=True)
     need = [0.0]
     with np.errstate(divide="ignore", invalid="ignore"):
         for num, den in ((1 - delta - b, a), (1 - delta - a, b)):
@@ -425,7 +414,7 @@ def curve_at(alpha_points, beta_points, at):
     order = np.argsort(a, kind="stable")
     sa, sb = a[order], b[order]
     ua, first = np.unique(sa, return_index=True)
-    return np.interp(_alpha(at), ua, np.minimum.reduceat(sb, first))
+    return np.interp(probability_array(at, "at", closed=True), ua, np.minimum.reduceat(sb, first))
 
 
 def below_target(alpha, beta, target, *, vertices=None, tol: float = 1e-9):

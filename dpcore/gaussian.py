@@ -5,7 +5,7 @@ The mechanism releases M(D) = f(D) + N(0, σ² I), where f has L2 sensitivity
 on σ and Δ only through μ = Δ/σ: the mechanism is exactly μ-GDP (Dong, Roth & Su
 2022, Theorem 2.7), which links this module to :mod:`dpcore.fdp`.
 
-Privacy loss (source 002). For an output o ~ M(D₁),
+Privacy loss [GMN25]. For an output o ~ M(D₁),
 L = ln p_{M(D₁)}(o)/p_{M(D₂)}(o) ~ N(μ²/2, μ²) at the worst case ||f(D₁) − f(D₂)|| = Δ.
 
 Three ways to pick σ for a target (ε, δ):
@@ -39,7 +39,15 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
-from dpcore._validation import nonnegative_scalar, positive_integer, positive_scalar
+from dpcore.validation import (
+    finite_array,
+    nonnegative_scalar,
+    one_of,
+    positive_integer,
+    positive_scalar,
+    probability,
+    probability_array,
+)
 
 __all__ = [
     "CLASSICAL_MAX_EPS",
@@ -73,38 +81,6 @@ CLASSICAL_MAX_EPS = 1.0  # Dwork & Roth's Theorem A.1 is proved for ε < 1 only
 _SQRT2 = math.sqrt(2.0)
 _XTOL = 1e-14  # in log μ or in ε: Brent's method stops within this
 _RTOL = 4 * np.finfo(float).eps
-
-
-# ---------------------------------------------------------------------------
-# Argument checks
-# ---------------------------------------------------------------------------
-
-
-def _method(method: str, allowed=METHODS) -> str:
-    if method not in allowed:
-        raise ValueError(f"`method` must be one of {', '.join(map(repr, allowed))}, got {method!r}.")
-    return method
-
-
-def _array(value, name: str, *, positive: bool) -> np.ndarray:
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a number or an array of numbers.") from None
-    if np.any(np.isnan(arr)) or np.any(np.isinf(arr)):
-        raise ValueError(f"`{name}` must be finite, got {value!r}.")
-    if positive and np.any(arr <= 0):
-        raise ValueError(f"`{name}` must be > 0, got {value!r}.")
-    if not positive and np.any(arr < 0):
-        raise ValueError(f"`{name}` must be >= 0, got {value!r}.")
-    return arr
-
-
-def _delta_array(value) -> np.ndarray:
-    arr = _array(value, "delta", positive=True)
-    if np.any(arr >= 1):
-        raise ValueError(f"`delta` must lie strictly between 0 and 1, got {value!r}.")
-    return arr
 
 
 # ---------------------------------------------------------------------------
@@ -182,17 +158,17 @@ def gaussian_delta(eps, sigma, sensitivity=1.0, *, method: str = "analytic"):
     Dwork & Roth's formula, δ = min(1, 1.25 exp(−ε²σ²/(2Δ²))), meaningful for
     ε < 1 only. Vectorised: ``eps``, ``sigma`` and ``sensitivity`` broadcast.
     """
-    method = _method(method)
-    eps = _array(eps, "eps", positive=False)
-    sigma = _array(sigma, "sigma", positive=True)
-    sens = _array(sensitivity, "sensitivity", positive=True)
+    method = one_of(method, "method", METHODS)
+    eps = finite_array(eps, "eps", sign="nonnegative")
+    sigma = finite_array(sigma, "sigma", sign="positive")
+    sens = finite_array(sensitivity, "sensitivity", sign="positive")
     with np.errstate(over="ignore"):
         mu = sens / sigma
     return _delta_from_mu(eps, mu, method)[()]
 
 
 def privacy_loss_moments(sigma, sensitivity=1.0) -> tuple[float, float]:
-    """Mean and variance of the privacy loss L ~ N(Δ²/(2σ²), Δ²/σ²) (source 002)."""
+    """Mean and variance of the privacy loss L ~ N(Δ²/(2σ²), Δ²/σ²) [GMN25]."""
     sigma = positive_scalar(sigma, "sigma")
     sens = positive_scalar(sensitivity, "sensitivity")
     mu2 = (sens / sigma) ** 2
@@ -261,8 +237,9 @@ def gaussian_mu(eps, delta, *, method: str = "analytic"):
     For ``"analytic"`` this is the μ of μ-GDP whose δ(ε) curve passes through
     (ε, δ). Vectorised over matching ``eps`` and ``delta``.
     """
-    method = _method(method)
-    eps, delta = np.broadcast_arrays(_array(eps, "eps", positive=False), _delta_array(delta))
+    method = one_of(method, "method", METHODS)
+    eps, delta = np.broadcast_arrays(finite_array(eps, "eps", sign="nonnegative"),
+                                     probability_array(delta, "delta"))
     out = np.empty(eps.shape)
     for idx in np.ndindex(eps.shape):
         out[idx] = _mu_scalar(float(eps[idx]), float(delta[idx]), method)
@@ -277,7 +254,7 @@ def gaussian_sigma(eps, delta, sensitivity=1.0, *, method: str = "analytic"):
     guarantee only for ε < 1. Raises ``ValueError`` when no σ exists (the
     tail bound at ε = 0 with δ < 1/2, the classical formula at ε = 0).
     """
-    sens = _array(sensitivity, "sensitivity", positive=True)
+    sens = finite_array(sensitivity, "sensitivity", sign="positive")
     return (sens / gaussian_mu(eps, delta, method=method))[()]
 
 
@@ -306,10 +283,10 @@ def gaussian_epsilon(delta, sigma, sensitivity=1.0, *, method: str = "analytic")
     Returns 0 when δ already holds at ε = 0 (for the analytic curve, when
     δ ≥ 2Φ(Δ/2σ) − 1). Vectorised over matching arguments.
     """
-    method = _method(method)
-    delta = _delta_array(delta)
-    sigma = _array(sigma, "sigma", positive=True)
-    sens = _array(sensitivity, "sensitivity", positive=True)
+    method = one_of(method, "method", METHODS)
+    delta = probability_array(delta, "delta")
+    sigma = finite_array(sigma, "sigma", sign="positive")
+    sens = finite_array(sensitivity, "sensitivity", sign="positive")
     delta, mu = np.broadcast_arrays(delta, sens / sigma)
     out = np.empty(delta.shape)
     for idx in np.ndindex(delta.shape):
@@ -351,7 +328,7 @@ def solve_gaussian(*, eps=None, delta=None, sigma=None, sensitivity=None,
     exactly one is missing, or when the request has no solution (including a
     solved σ or Δ that overflows to ∞ or underflows to 0 in floating point).
     """
-    method = _method(method)
+    method = one_of(method, "method", METHODS)
     given = dict(eps=eps, delta=delta, sigma=sigma, sensitivity=sensitivity)
     missing = [k for k, v in given.items() if v is None]
     if len(missing) != 1:
@@ -363,7 +340,7 @@ def solve_gaussian(*, eps=None, delta=None, sigma=None, sensitivity=None,
     if eps is not None:
         eps = nonnegative_scalar(eps, "eps")
     if delta is not None:
-        delta = float(_delta_array(delta))
+        delta = probability(delta, "delta")
     if sigma is not None:
         sigma = positive_scalar(sigma, "sigma")
     if sensitivity is not None:
@@ -398,11 +375,12 @@ def calibration_table(eps, delta, sensitivity=1.0) -> pd.DataFrame:
     Columns: ``method``, ``sigma``, ``ratio`` (σ / analytic σ), ``extra_noise``
     (ratio − 1), ``variance_ratio`` (ratio², the factor in noise variance, or
     in the data needed for the same accuracy), ``valid`` (False where the
-    formula gives no guarantee: the classical one at ε ≥ 1; None where it
-    has no solution) and ``note``.
+    formula gives no guarantee: where it has no solution, and the classical
+    one at ε ≥ ``CLASSICAL_MAX_EPS``) and ``note`` (why there is no solution:
+    the ``ValueError`` message; "" otherwise).
     """
     eps = nonnegative_scalar(eps, "eps")
-    delta = float(_delta_array(delta))
+    delta = probability(delta, "delta")
     sens = positive_scalar(sensitivity, "sensitivity")
     rows = []
     for method in ("tail", "classical", "analytic"):
@@ -413,8 +391,6 @@ def calibration_table(eps, delta, sensitivity=1.0) -> pd.DataFrame:
             sigma, valid, note = np.nan, False, str(exc)
         if method == "classical" and valid and eps >= CLASSICAL_MAX_EPS:
             valid = False
-            note = ("not a guarantee: the classical formula is proved for ε < 1 only "
-                    f"(here ε = {eps:g})")
         rows.append(dict(method=method, name=METHOD_NAMES[method], sigma=sigma,
                          valid=valid, note=note))
     table = pd.DataFrame(rows)
@@ -433,8 +409,8 @@ def sigma_table(eps_values, delta_values, sensitivity=1.0) -> pd.DataFrame:
     ``sigma_classical`` (NaN at ε = 0), ``classical_valid`` (ε < 1),
     ``tail_over_analytic``, ``classical_over_analytic``.
     """
-    eps_values = np.atleast_1d(_array(eps_values, "eps_values", positive=False)).ravel()
-    delta_values = np.atleast_1d(_delta_array(delta_values)).ravel()
+    eps_values = np.atleast_1d(finite_array(eps_values, "eps_values", sign="nonnegative")).ravel()
+    delta_values = np.atleast_1d(probability_array(delta_values, "delta_values")).ravel()
     sens = positive_scalar(sensitivity, "sensitivity")
     rows = []
     for e in eps_values:
@@ -484,12 +460,7 @@ def release(true_value, sigma, *, size=None, rng=None) -> np.ndarray:
     (``size=None``: one release, shaped like ``true_value``).
     """
     rng = np.random.default_rng(rng)
-    try:
-        value = np.asarray(true_value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError("`true_value` must be a number or an array of numbers.") from None
-    if not np.all(np.isfinite(value)):
-        raise ValueError("`true_value` must be finite (no NaN or infinity).")
+    value = finite_array(true_value, "true_value")
     sigma = positive_scalar(sigma, "sigma")
     shape = value.shape if size is None else (positive_integer(size, "size"), *value.shape)
     return value + rng.normal(0.0, sigma, size=shape)
@@ -555,11 +526,9 @@ class ReleaseSummary:
 
 def release_summary(counts, sigma, *, level: float = 0.95) -> ReleaseSummary:
     """Closed-form error of releasing ``counts`` with N(0, σ²) noise."""
-    counts = _array(counts, "counts", positive=False)
+    counts = finite_array(counts, "counts", sign="nonnegative")
     sigma = positive_scalar(sigma, "sigma")
-    level = positive_scalar(level, "level")
-    if level >= 1:
-        raise ValueError(f"`level` must lie strictly between 0 and 1, got {level!r}.")
+    level = probability(level, "level")
     p_neg = special.ndtr(-counts / sigma)
     return ReleaseSummary(rmse=sigma, half_width=float(special.ndtri(0.5 + level / 2)) * sigma,
                           p_negative=p_neg, expected_negative=float(np.sum(p_neg)))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpcore._validation import count_array, positive_scalar
+from dpcore.validation import count_array, positive_scalar
 
 __all__ = ["laplace_scale", "noise_sd", "perturb_histogram", "zero_probability"]
 

@@ -25,10 +25,12 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from dpcore._validation import (
+from dpcore.validation import (
     count_array,
+    finite_array,
     positive_integer,
     positive_scalar,
+    probability,
     same_shape,
 )
 from dpcore.datasets import draw_histogram
@@ -38,9 +40,9 @@ __all__ = [
     "DEBIAS_GAP",
     "BootstrapTestResult",
     "ChisqTestResult",
-    "Comparison",
     "DebiasThresholds",
     "DegenerateNullError",
+    "HomogeneityResult",
     "NullEstimate",
     "chisq_statistic",
     "chisq_test",
@@ -98,9 +100,7 @@ class ChisqTestResult:
 def _totals(x: np.ndarray, n, name: str) -> np.ndarray:
     if n is None:
         return x.sum(axis=-1)
-    n = np.asarray(n, dtype=float)
-    if not np.all(np.isfinite(n)) or np.any(n <= 0):
-        raise ValueError(f"`{name}` must be finite and > 0.")
+    n = finite_array(n, name, sign="positive")
     try:
         return np.broadcast_to(n, x.shape[:-1])
     except ValueError:
@@ -330,9 +330,7 @@ class BootstrapTestResult:
 
     def critical_value(self, level: float = 0.05) -> float:
         """The (1 - level) quantile of the bootstrap null distribution."""
-        level = positive_scalar(level, "level")
-        if level >= 1:
-            raise ValueError("`level` must be in (0, 1).")
+        level = probability(level, "level")
         return float(np.quantile(self.null_distribution, 1.0 - level))
 
 
@@ -481,8 +479,8 @@ def _chisq_given_totals(y: np.ndarray, n_hat: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Comparison:
-    """Two histograms released with eq. (2.4) and both tests run on them.
+class HomogeneityResult:
+    """Two histograms released with eq. (2.4) and both tests of homogeneity run on them.
 
     ``original1``/``original2`` are None when the inputs were already
     private. ``bootstrap`` is None and ``bootstrap_error`` says why when
@@ -545,7 +543,7 @@ class Comparison:
 
 def release_and_test(
     counts1, counts2, alpha1, alpha2, *, n_boot: int = 1000, private: bool = False, rng=None
-) -> Comparison:
+) -> HomogeneityResult:
     """Release two histograms with eq. (2.4) and run both tests on them.
 
     With ``private=True`` the inputs are taken as already private
@@ -580,12 +578,12 @@ def release_and_test(
             error = _degenerate_message("Histogram A", est.n1_hat, alpha1)
         else:
             error = _degenerate_message("Histogram B", est.n2_hat, alpha2)
-    return Comparison(alpha1, alpha2, o1, o2, x1, x2, naive, est, result, error)
+    return HomogeneityResult(alpha1, alpha2, o1, o2, x1, x2, naive, est, result, error)
 
 
 def sample_and_test(
     p1, p2, n1: int | None, n2: int | None, alpha1, alpha2, *, n_boot: int = 1000, rng=None
-) -> Comparison:
+) -> HomogeneityResult:
     """Draw C_i ~ Multinomial(N_i, p_i) (2.1), then :func:`release_and_test`.
 
     With ``n_i=None``, ``p_i`` is taken as the fixed counts C_i instead (an

@@ -1,6 +1,6 @@
 """Local differential privacy: k-ary randomized response (k-RR) and its estimators.
 
-Source 004. Each of N users holds one of k values and reports it through k-RR:
+[KBR16]. Each of N users holds one of k values and reports it through k-RR:
 the true value with probability p, otherwise one of the k − 1 other values
 uniformly at random, each with probability q = (1 − p)/(k − 1). The ratio
 P(report v | true v)/P(report v | true w) = p/q = e^ε gives ε-LDP when
@@ -29,7 +29,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dpcore._validation import count_array, positive_integer, positive_scalar
+from dpcore.validation import (
+    category_count,
+    category_indices,
+    count_array,
+    one_of,
+    positive_integer,
+    positive_scalar,
+    whole_count_array,
+)
 
 __all__ = [
     "ESTIMATORS",
@@ -54,25 +62,13 @@ _IBU_TOL = 1e-10
 _IBU_MAX_ITER = 10_000
 
 
-def _eps(eps) -> float:
-    out = positive_scalar(eps, "eps")
-    return out
-
-
-def _k(k) -> int:
-    k = positive_integer(k, "k", maximum=MAX_K)
-    if k < 2:
-        raise ValueError(f"`k` must be at least 2 (a question with one answer reveals nothing), got {k}.")
-    return k
-
-
 def krr_probabilities(eps, k) -> tuple[float, float]:
     """(p, q) of k-RR: p = e^ε/(e^ε + k − 1), q = (1 − p)/(k − 1) = p e^{−ε}.
 
     Written as p = 1/(1 + (k − 1)e^{−ε}), which neither overflows for large ε
     nor loses q to rounding.
     """
-    eps, k = _eps(eps), _k(k)
+    eps, k = positive_scalar(eps, "eps"), category_count(k, "k", maximum=MAX_K)
     t = (k - 1) * np.exp(-eps)
     p = 1.0 / (1.0 + t)
     q = np.exp(-eps) / (1.0 + t)
@@ -84,22 +80,6 @@ def _p_minus_q(eps: float, k: int) -> float:
     return float(-np.expm1(-eps) * p)  # p(1 − e^{−ε}), exact for small ε
 
 
-def _values(values, k: int) -> np.ndarray:
-    try:
-        arr = np.asarray(values)
-    except (TypeError, ValueError):
-        raise ValueError("`values` must be an array of integers 0 … k − 1.") from None
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        as_float = np.asarray(arr, dtype=float)
-        if not np.all(np.isfinite(as_float)) or np.any(as_float != np.round(as_float)):
-            raise ValueError("`values` must be whole numbers 0 … k − 1 (category indices).")
-        arr = as_float.astype(np.int64)
-    arr = arr.astype(np.int64, copy=False)
-    if arr.size and (arr.min() < 0 or arr.max() >= k):
-        raise ValueError(f"`values` must lie in 0 … k − 1 = {k - 1}, got {arr.min()} … {arr.max()}.")
-    return arr
-
-
 def krr_perturb(values, eps, k, *, rng=None) -> np.ndarray:
     """One k-RR report per user, literally as the source describes it.
 
@@ -108,9 +88,9 @@ def krr_perturb(values, eps, k, *, rng=None) -> np.ndarray:
     true value). Vectorised over users.
     """
     rng = np.random.default_rng(rng)
-    k = _k(k)
-    eps = _eps(eps)
-    values = _values(values, k)
+    k = category_count(k, "k", maximum=MAX_K)
+    eps = positive_scalar(eps, "eps")
+    values = category_indices(values, "values", k)
     p, _ = krr_probabilities(eps, k)
     truth = rng.random(values.shape) < p
     other = rng.integers(0, k - 1, size=values.shape)
@@ -126,12 +106,9 @@ def krr_perturb_counts(counts, eps, *, rng=None) -> np.ndarray:
     categories are on the last axis, k = its length.
     """
     rng = np.random.default_rng(rng)
-    counts = count_array(counts, "counts", min_bins=2)
-    if np.any(counts != np.round(counts)):
-        raise ValueError("`counts` must be whole numbers of users.")
-    k = _k(counts.shape[-1])
-    eps = _eps(eps)
-    n = counts.astype(np.int64)
+    n = whole_count_array(counts, "counts", min_bins=2)
+    k = category_count(n.shape[-1], "k", maximum=MAX_K)
+    eps = positive_scalar(eps, "eps")
     kept = rng.binomial(n, _p_minus_q(eps, k))
     uniform = (n - kept).sum(axis=-1)
     spread = rng.multinomial(uniform, np.full(k, 1.0 / k))
@@ -195,7 +172,7 @@ def _ibu(freq: np.ndarray, p: float, q: float, *, max_iter: int = _IBU_MAX_ITER)
 def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarray:
     """Estimated true counts from k-RR reported counts (k = the last axis's length).
 
-    - ``"unbiased"``: n̂_v = (N_v − N q)/(p − q) (source 004); may be negative;
+    - ``"unbiased"``: n̂_v = (N_v − N q)/(p − q) [KBR16]; may be negative;
     - ``"clip"``: max(n̂, 0) rescaled to sum to N (uniform if every n̂_v ≤ 0);
     - ``"simplex"``: the nearest point to n̂ (Euclidean) with n ≥ 0, Σ n = N;
     - ``"ibu"``: the iterative Bayesian update's limit, the maximum-likelihood
@@ -205,11 +182,10 @@ def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarra
       iterations.
     Leading axes are batches.
     """
-    if method not in ESTIMATORS:
-        raise ValueError(f"`method` must be one of {', '.join(map(repr, ESTIMATORS))}, got {method!r}.")
+    one_of(method, "method", ESTIMATORS)
     reported = count_array(reported_counts, "reported_counts", min_bins=2)
-    k = _k(reported.shape[-1])
-    eps = _eps(eps)
+    k = category_count(reported.shape[-1], "k", maximum=MAX_K)
+    eps = positive_scalar(eps, "eps")
     p, q = krr_probabilities(eps, k)
     total = reported.sum(axis=-1)
     if np.any(total <= 0):
@@ -230,8 +206,8 @@ def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarra
 def krr_variance(true_counts, eps) -> np.ndarray:
     """Exact Var(n̂_v) of the unbiased estimator: N q(1−q)/(p−q)² + n_v(1 − p − q)/(p − q)."""
     counts = count_array(true_counts, "true_counts", min_bins=2)
-    k = _k(counts.shape[-1])
-    eps = _eps(eps)
+    k = category_count(counts.shape[-1], "k", maximum=MAX_K)
+    eps = positive_scalar(eps, "eps")
     p, q = krr_probabilities(eps, k)
     d = _p_minus_q(eps, k)
     n = counts.sum(axis=-1, keepdims=True)
@@ -245,8 +221,9 @@ def krr_mse(true_counts, eps_values, *, methods=tuple(ESTIMATORS), reps: int = 2
     For every ε: ``reps`` independent reported histograms (``krr_perturb_counts``),
     every estimator applied, MSE = mean over replicates and categories of
     (n̂_v − n_v)², with its Monte Carlo standard error. The unbiased estimator's
-    exact MSE, mean_v Var(n̂_v), is in the column ``theory``. ``progress(done,
-    total)`` is called after each ε.
+    exact MSE, mean_v Var(n̂_v), is in the column ``theory``.
+    ``progress(fraction, label)`` is called after each ε: the share of the ε
+    values done (ending at 1) and ``"eps=<ε>"``.
     """
     rng = np.random.default_rng(rng)
     counts = count_array(true_counts, "true_counts", min_bins=2)
@@ -255,8 +232,7 @@ def krr_mse(true_counts, eps_values, *, methods=tuple(ESTIMATORS), reps: int = 2
     reps = positive_integer(reps, "reps", maximum=100_000)
     eps_values = np.atleast_1d(np.asarray(eps_values, dtype=float))
     for method in methods:
-        if method not in ESTIMATORS:
-            raise ValueError(f"`methods` must be among {', '.join(map(repr, ESTIMATORS))}, got {method!r}.")
+        one_of(method, "methods", ESTIMATORS)
     rows = []
     batch = np.broadcast_to(counts, (reps, counts.size))
     for i, eps in enumerate(eps_values):
@@ -269,7 +245,7 @@ def krr_mse(true_counts, eps_values, *, methods=tuple(ESTIMATORS), reps: int = 2
                              se=float(per_rep.std(ddof=1) / np.sqrt(reps)) if reps > 1 else np.nan,
                              theory=theory if method == "unbiased" else np.nan))
         if progress is not None:
-            progress(i + 1, eps_values.size)
+            progress((i + 1) / eps_values.size, f"eps={eps:g}")
     return pd.DataFrame(rows)
 
 
@@ -281,9 +257,9 @@ def krr_demo_table(values, eps, k, *, labels=None, rng=None) -> pd.DataFrame:
     the categories (default 0 … k − 1).
     """
     rng = np.random.default_rng(rng)
-    k = _k(k)
-    eps = _eps(eps)
-    values = _values(values, k)
+    k = category_count(k, "k", maximum=MAX_K)
+    eps = positive_scalar(eps, "eps")
+    values = category_indices(values, "values", k)
     p, _ = krr_probabilities(eps, k)
     coin = rng.random(values.shape)
     truth = coin < p

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import numbers
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -61,7 +60,17 @@ import pandas as pd
 from scipy import optimize
 
 from dpcore import simulation
-from dpcore._validation import positive_integer, positive_scalar
+from dpcore.validation import (
+    integer_in_range,
+    one_of,
+    positive_integer,
+    positive_range,
+    positive_scalar,
+    probabilities,
+    probability,
+    probability_pair,
+    sample_sizes,
+)
 
 __all__ = [
     "CellCache",
@@ -69,8 +78,6 @@ __all__ = [
     "SampleSizePlan",
     "TYPICAL_CELLS",
     "alpha_grid",
-    "describe_privacy",
-    "describe_sample_size",
     "frontier",
     "required_sample_size",
     "shift_distribution",
@@ -93,13 +100,9 @@ _STATUSES = ("found", "at_lower_bound", "unreachable", "stopped")
 # ---------------------------------------------------------------------------
 
 
-def _distribution(p, name: str) -> np.ndarray:
-    return simulation._probabilities(p, name)
-
-
 def total_variation(p, q) -> float:
     """Total-variation distance 1/2 sum |p_j - q_j| between two distributions."""
-    p, q = simulation._pair(p, q)
+    p, q = probability_pair(p, q, names=("p", "q"))
     return float(0.5 * np.abs(p - q).sum())
 
 
@@ -110,12 +113,9 @@ def shift_distribution(p, k: int) -> np.ndarray:
     the mass of bin j - k, and the mass that passes the last bin (an open
     "85 and over") stays there; the first k bins become empty.
     """
-    p = _distribution(p, "p")
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise ValueError(f"`k` must be a whole number of bins, got {k!r}.")
-    m, k = p.size, int(k)
-    if abs(k) >= m:
-        raise ValueError(f"`k` must be between -{m - 1} and {m - 1} (M = {m} bins), got {k}.")
+    p = probabilities(p, "p")
+    m = p.size
+    k = integer_in_range(k, "k", minimum=-(m - 1), maximum=m - 1)
     idx = np.clip(np.arange(m) + k, 0, m - 1)
     return np.bincount(idx, weights=p, minlength=m)
 
@@ -136,7 +136,7 @@ def tilt_to_distance(p, distance: float, *, direction: int = 1) -> np.ndarray:
     1 - p_end (all mass in the last non-empty bin, p_end its probability);
     theta is solved for with :func:`scipy.optimize.brentq`.
     """
-    p = _distribution(p, "p")
+    p = probabilities(p, "p")
     if direction not in (1, -1):
         raise ValueError(f"`direction` must be 1 or -1, got {direction!r}.")
     t = np.linspace(0.0, 1.0, p.size)
@@ -220,12 +220,12 @@ class _Cells:
 
     def __init__(self, p1, p2, *, reps, n_boot, level, confidence, rng, cache, executor,
                  progress, expected):
-        self.p1, self.p2 = simulation._pair(p1, p2)
+        self.p1, self.p2 = probability_pair(p1, p2)
         self.p0 = (self.p1 + self.p2) / 2
         self.reps = positive_integer(reps, "reps", maximum=simulation.MAX_REPS)
         self.n_boot = positive_integer(n_boot, "n_boot", maximum=simulation.MAX_BOOT)
-        self.level = _fraction(level, "level")
-        self.confidence = _fraction(confidence, "confidence")
+        self.level = probability(level, "level")
+        self.confidence = probability(confidence, "confidence")
         base = np.random.default_rng(rng).bit_generator.seed_seq
         self.entropy, self.spawn_key = base.entropy, tuple(base.spawn_key)
         self.cache = cache if cache is not None else CellCache()
@@ -286,7 +286,8 @@ class _Cells:
         else:
             for i, key, args in todo:
                 label = _label(cells[i])
-                out[i] = _simulate_cell(*args, progress=lambda f, lab=label: self._tick(lab, f))
+                out[i] = _simulate_cell(*args,
+                                        progress=lambda f, _, lab=label: self._tick(lab, f))
                 self.cache.put(key, out[i])
                 self.done += 1
         self.simulated += len(todo)
@@ -303,18 +304,10 @@ class _Cells:
 
 
 def _label(cell) -> str:
+    """A cell's progress label: "quantity=<power|type1> test=<test> n=<N> alpha1=… alpha2=…"."""
     n, a1, a2, test, null = cell
-    what = "type-I error" if null else "power"
-    alphas = f"α = {a1:g}" if a1 == a2 else f"α = ({a1:g}, {a2:g})"
-    return f"{what} of the {'bootstrap' if test == 'bootstrap' else 'chi-square'} test at " \
-           f"N = {int(n):,}, {alphas}"
-
-
-def _fraction(x, name: str) -> float:
-    x = positive_scalar(x, name)
-    if x >= 1:
-        raise ValueError(f"`{name}` must be between 0 and 1, got {x:g}.")
-    return x
+    return (f"quantity={'type1' if null else 'power'} test={test} n={int(n)} "
+            f"alpha1={a1:g} alpha2={a2:g}")
 
 
 def _snap(x: float) -> float:
@@ -446,25 +439,12 @@ def _batch(batch, executor) -> int:
 
 
 def _range(bounds, name: str, *, integer: bool) -> tuple:
-    try:
-        lo, hi = bounds
-    except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a pair (low, high).") from None
-    lo = positive_scalar(lo, name)
-    hi = positive_scalar(hi, name)
-    if not lo < hi:
-        raise ValueError(f"`{name}` must have low < high, got ({lo:g}, {hi:g}).")
+    lo, hi = positive_range(bounds, name)
     if integer:
         if hi > simulation.MAX_N:
             raise ValueError(f"`{name}`: N can be at most {simulation.MAX_N:,}.")
         return _snap_int(lo), _snap_int(hi)
     return _snap(lo), _snap(hi)
-
-
-def _test(test) -> str:
-    if test not in simulation.TESTS:
-        raise ValueError(f"`test` must be one of {simulation.TESTS}, got {test!r}.")
-    return test
 
 
 def _evaluator(cells: _Cells, cell_of):
@@ -553,12 +533,12 @@ class PrivacyPlan:
 
 
 def _common(power, level, rtol, factor):
-    power = _fraction(power, "power")
+    power = probability(power, "power")
     rtol = positive_scalar(rtol, "rtol")
     factor = positive_scalar(factor, "factor")
     if factor <= 1 + rtol:
         raise ValueError("`factor` must be larger than 1 + `rtol`.")
-    level = _fraction(level, "level")
+    level = probability(level, "level")
     if power <= level:
         raise ValueError(f"`power` must be above `level` ({level:g}): any test rejects with "
                          f"probability `level` when there is no difference, got {power:g}.")
@@ -606,13 +586,16 @@ def required_sample_size(
     max_cells : int
         Cap on the cells one search may add.
     progress : callable, optional
-        ``progress(fraction, text)`` as cells complete.
+        ``progress(fraction, label)`` as cells complete: the fraction of the
+        expected work done (non-decreasing, ending at 1.0 with the label
+        ``"done"``) and the cell running, ``"quantity=<power|type1>
+        test=<test> n=<N> alpha1=<α₁> alpha2=<α₂>"``.
     rng : None, int or numpy.random.Generator, keyword-only
     """
     power, rtol, factor = _common(power, level, rtol, factor)
     alpha1 = positive_scalar(alpha1, "alpha1")
     alpha2 = positive_scalar(alpha2, "alpha2")
-    test = _test(test)
+    test = one_of(test, "test", simulation.TESTS)
     lo, hi = _range(n_range, "n_range", integer=True)
     start = _snap_int(start if start is not None else 10 ** round(math.log10(math.sqrt(lo * hi))))
     start = min(hi, max(lo, start))
@@ -656,12 +639,12 @@ def strongest_privacy(
     The other parameters are those of :func:`required_sample_size`.
     """
     power, rtol, factor = _common(power, level, rtol, factor)
-    n = simulation._sizes(n)
+    n = sample_sizes(n, maximum=simulation.MAX_N)
     if n[0] != n[1]:
         raise ValueError("`n` must be one size N for both histograms.")
     n = int(n[0])
     ratio = positive_scalar(alpha_ratio, "alpha_ratio")
-    test = _test(test)
+    test = one_of(test, "test", simulation.TESTS)
     lo, hi = _range(alpha_range, "alpha_range", integer=False)
     start = _snap(min(hi, max(lo, positive_scalar(start, "start") if start is not None else 0.1)))
     batch = _batch(batch, executor)
@@ -761,79 +744,3 @@ def frontier(
     if progress is not None:
         progress(1.0, "done")
     return pd.DataFrame(rows)
-
-
-# ---------------------------------------------------------------------------
-# Plain language
-# ---------------------------------------------------------------------------
-
-
-def _fmt_alpha(a: float) -> str:
-    return f"{a:.3g}"
-
-
-def _privacy_words(alpha1: float, alpha2: float) -> str:
-    if alpha1 == alpha2:
-        return f"privacy level α = {_fmt_alpha(alpha1)} for both releases"
-    return f"privacy levels α₁ = {_fmt_alpha(alpha1)} and α₂ = {_fmt_alpha(alpha2)}"
-
-
-def _test_words(test: str, level: float) -> str:
-    name = "DP bootstrap test" if test == "bootstrap" else "naive chi-square test"
-    return f"the {name} at the {level:.0%} level"
-
-
-def _goal(plan, difference: str) -> str:
-    return (f"{_test_words(plan.test, plan.level)} to detect {difference} "
-            f"{plan.power:.0%} of the time")
-
-
-def describe_sample_size(plan: SampleSizePlan, difference: str) -> str:
-    """One plain sentence on a :class:`SampleSizePlan`, for stakeholders.
-
-    ``difference`` names what is to be detected, e.g. "a difference as large
-    as Korea central vs noncentral".
-    """
-    what = (f"{_test_words(plan.test, plan.level)} detects {difference} "
-            f"{plan.power:.0%} of the time")
-    goal = _goal(plan, difference)
-    privacy = _privacy_words(plan.alpha1, plan.alpha2)
-    if plan.status == "at_lower_bound":
-        return (f"At {privacy}, even {plan.n:,} people per group are enough: {what} "
-                "(smaller groups were not searched).")
-    if plan.status == "unreachable":
-        return (f"At {privacy}, even {int(plan.interval[0]):,} people per group are not "
-                f"enough for {goal}: weaken the privacy (a larger α) or accept a lower power.")
-    if plan.n is None:
-        return (f"At {privacy}, the search stopped at its cap on simulations before finding "
-                f"how many people per group are needed for {goal}.")
-    low, high = plan.interval
-    span = (f"between {int(low):,} and {int(high):,}" if math.isfinite(high)
-            else f"above {int(low):,}")
-    return (f"At {privacy}, about {plan.n:,} people per group ({span}, allowing for "
-            f"simulation error) are needed so that {what}.")
-
-
-def describe_privacy(plan: PrivacyPlan, difference: str) -> str:
-    """One plain sentence on a :class:`PrivacyPlan` (smaller α = stronger privacy)."""
-    what = (f"{_test_words(plan.test, plan.level)} still detects {difference} "
-            f"{plan.power:.0%} of the time")
-    goal = _goal(plan, difference)
-    ratio = "" if plan.alpha_ratio == 1 else f" (and α₂ = {plan.alpha_ratio:g} α₁)"
-    if plan.status == "at_lower_bound":
-        return (f"With {plan.n:,} people per group, even privacy level α = "
-                f"{_fmt_alpha(plan.alpha)}{ratio}, the strongest searched, is affordable: "
-                f"{what}.")
-    if plan.status == "unreachable":
-        return (f"With {plan.n:,} people per group, no privacy level up to α = "
-                f"{_fmt_alpha(plan.interval[0])} is weak enough for {goal}: more people per "
-                "group are needed.")
-    if plan.alpha is None:
-        return (f"With {plan.n:,} people per group, the search stopped at its cap on "
-                "simulations before finding the strongest affordable privacy.")
-    low, high = plan.interval
-    span = (f"between {_fmt_alpha(low)} and {_fmt_alpha(high)}" if math.isfinite(high)
-            else f"above {_fmt_alpha(low)}")
-    return (f"With {plan.n:,} people per group, privacy level α = {_fmt_alpha(plan.alpha)}"
-            f"{ratio} ({span}, allowing for simulation error) is the strongest at which {what}; "
-            "a larger α (weaker privacy) detects it more often, a smaller α less often.")

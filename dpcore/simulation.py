@@ -18,7 +18,6 @@ bound memory.
 
 from __future__ import annotations
 
-import numbers
 import time
 from dataclasses import dataclass
 
@@ -26,7 +25,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from dpcore._validation import positive_integer, positive_scalar
+from dpcore.validation import (
+    one_of,
+    positive_integer,
+    positive_scalar,
+    probabilities,
+    probability,
+    probability_pair,
+    sample_sizes,
+)
 from dpcore.homogeneity import (
     MAX_BOOT,
     bootstrap_null,
@@ -57,43 +64,9 @@ MAX_N = 10**9
 
 # Replicates are simulated in chunks of about this many bins (drawn
 # histograms x bins); the progress callback is called after each chunk.
+# Progress callbacks, here as everywhere in dpcore: progress(fraction, label), fraction in
+# [0, 1] and non-decreasing, label a short "key=value ..." text of what is running.
 _CHUNK_BINS = 1 << 21
-
-
-def _probabilities(p, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(p, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be an array of probabilities.") from None
-    if arr.ndim != 1 or arr.size < 2:
-        raise ValueError(f"`{name}` must be a 1-D array of at least 2 probabilities.")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"`{name}` must hold finite, non-negative probabilities.")
-    if abs(arr.sum() - 1.0) > 1e-8:
-        raise ValueError(f"`{name}` must sum to 1, got {arr.sum():.6g}.")
-    return arr / arr.sum()
-
-
-def _pair(p1, p2) -> tuple[np.ndarray, np.ndarray]:
-    p1, p2 = _probabilities(p1, "p1"), _probabilities(p2, "p2")
-    if p1.size != p2.size:
-        raise ValueError(
-            f"`p1` has {p1.size} bins but `p2` has {p2.size}: the two histograms must share "
-            "the same bins (same M) to be compared; bin both the same way."
-        )
-    return p1, p2
-
-
-def _sizes(n) -> np.ndarray:
-    values = n if isinstance(n, (tuple, list, np.ndarray)) else (n, n)
-    if len(values) != 2:
-        raise ValueError("`n` must be an integer or a pair (n1, n2).")
-    out = []
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 1 <= v <= MAX_N:
-            raise ValueError(f"`n` must be an integer from 1 to {MAX_N:,} (or a pair), got {v!r}.")
-        out.append(int(v))
-    return np.array(out, dtype=np.int64)
 
 
 def chi2_critical_value(df: int, level: float = 0.05) -> float:
@@ -187,20 +160,17 @@ def reject_rate(
         Which test, replicates R, bootstrap replicates B, test level.
     rng : None, int or numpy.random.Generator, keyword-only
     progress : callable, optional
-        Called with the fraction of replicates done (0 < f <= 1) after each
-        chunk.
+        ``progress(fraction, label)`` after each chunk: the fraction of
+        replicates done (0 < fraction <= 1, ending at 1) and ``"test=<test>"``.
     """
-    p1, p2 = _pair(p1, p2)
-    sizes = _sizes(n)
+    p1, p2 = probability_pair(p1, p2)
+    sizes = sample_sizes(n, maximum=MAX_N)
     alpha1 = positive_scalar(alpha1, "alpha1")
     alpha2 = positive_scalar(alpha2, "alpha2")
-    if test not in TESTS:
-        raise ValueError(f"`test` must be one of {TESTS}, got {test!r}.")
+    test = one_of(test, "test", TESTS)
     reps = positive_integer(reps, "reps", maximum=MAX_REPS)
     n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
-    level = positive_scalar(level, "level")
-    if level >= 1:
-        raise ValueError("`level` must be in (0, 1).")
+    level = probability(level, "level")
     rng = np.random.default_rng(rng)
 
     p = np.stack([p1, p2])
@@ -217,7 +187,7 @@ def reject_rate(
         else:
             pvalues[r0 : r0 + r] = _bootstrap_pvalues(x1, x2, alpha1, alpha2, n_boot, rng)
         if progress is not None:
-            progress((r0 + r) / reps)
+            progress((r0 + r) / reps, f"test={test}")
     rejections = int(np.sum(pvalues < level))  # NaN compares False: not rejected
     low, high = binomial_interval(rejections, reps)
     return RejectRateResult(
@@ -257,8 +227,8 @@ def null_statistics(p0, n: int, alpha, *, reps: int = 1000, rng=None) -> NullSta
     (the paper's total 5,050 per histogram), the statistic (2.3) is computed
     on them and on their releases at level ``alpha``; ``reps`` times.
     """
-    p0 = _probabilities(p0, "p0")
-    sizes = _sizes(n)
+    p0 = probabilities(p0, "p0")
+    sizes = sample_sizes(n, maximum=MAX_N)
     alpha = positive_scalar(alpha, "alpha")
     reps = positive_integer(reps, "reps", maximum=MAX_REPS)
     rng = np.random.default_rng(rng)
@@ -308,6 +278,9 @@ def rejection_curve(
     sequence and from (N, test) alone, so a point does not change when other
     N values or tests are added to the grid.
 
+    ``progress(fraction, label)``, if given, is called as replicates finish:
+    the share of the grid's work done (ending at 1) and ``"test=<test> n=<N>"``.
+
     Returns
     -------
     pandas.DataFrame
@@ -321,21 +294,22 @@ def rejection_curve(
     if not tests or any(t not in TESTS for t in tests):
         raise ValueError(f"`tests` must be a non-empty subset of {TESTS}.")
     cells = [(n, t) for n in ns for t in tests]
-    p1, p2 = _pair(p1, p2)
+    p1, p2 = probability_pair(p1, p2)
     units = [work_units(p1.size, reps, n_boot, t) for _, t in cells]
     total, done = sum(units), 0.0
     base = np.random.default_rng(rng).bit_generator.seed_seq
     rows = []
     for (n, test), cell_units in zip(cells, units):
-        sizes = _sizes(n)
+        sizes = sample_sizes(n, maximum=MAX_N)
         stream = np.random.SeedSequence(
             base.entropy,
             spawn_key=(*base.spawn_key, int(sizes[0]), int(sizes[1]), TESTS.index(test)),
         )
 
-        def step(fraction, _base=done, _units=cell_units):
+        def step(fraction, label, _base=done, _units=cell_units, _n=n):
             if progress is not None:
-                progress(min(1.0, (_base + fraction * _units) / total))
+                n_text = _n if np.isscalar(_n) else ",".join(map(str, _n))
+                progress(min(1.0, (_base + fraction * _units) / total), f"{label} n={n_text}")
 
         res = reject_rate(p1, p2, n, alpha1, alpha2, test=test, reps=reps, n_boot=n_boot,
                           level=level, rng=np.random.default_rng(stream), progress=step)

@@ -1,4 +1,4 @@
-"""Random substitution and l-extended random substitution (source 003).
+"""Random substitution and l-extended random substitution [KLH09].
 
 Symbols as in the source: N categories u_1 … u_N, n records, X the true counts,
 Y the counts after perturbation.
@@ -92,7 +92,15 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from dpcore._validation import count_array, positive_integer
+from dpcore.validation import (
+    category_count,
+    category_indices,
+    count_array,
+    one_of,
+    positive_integer,
+    probability,
+    whole_count_array,
+)
 
 __all__ = [
     "ESTIMATORS",
@@ -132,7 +140,7 @@ PAPER_L = (1, 2, 4)
 PAPER_SHAPES = ("uniform", "normal")
 
 
-# --- argument checks ---------------------------------------------------------------------------
+# --- argument checks bound to random substitution (the others: dpcore.validation) -------------
 
 def _gamma(gamma) -> float:
     try:
@@ -146,10 +154,7 @@ def _gamma(gamma) -> float:
 
 
 def _categories(n_categories) -> int:
-    n = positive_integer(n_categories, "n_categories", maximum=MAX_CATEGORIES)
-    if n < 2:
-        raise ValueError(f"`n_categories` must be at least 2, got {n}.")
-    return n
+    return category_count(n_categories, "n_categories", maximum=MAX_CATEGORIES)
 
 
 def _l(l, n_categories: int, *, below: bool = True) -> int:
@@ -161,11 +166,9 @@ def _l(l, n_categories: int, *, below: bool = True) -> int:
 
 
 def _whole_counts(counts, name: str) -> np.ndarray:
-    arr = count_array(counts, name, min_bins=2)
-    if np.any(arr != np.round(arr)):
-        raise ValueError(f"`{name}` must be whole numbers of records.")
+    arr = whole_count_array(counts, name, min_bins=2)
     _categories(arr.shape[-1])
-    return arr.astype(np.int64)
+    return arr
 
 
 def _one_histogram(counts) -> np.ndarray:
@@ -205,17 +208,7 @@ def random_substitution(values, gamma, n_categories, *, rng=None) -> np.ndarray:
     """
     rng = np.random.default_rng(rng)
     n, g = _categories(n_categories), _gamma(gamma)
-    try:
-        arr = np.asarray(values)
-        as_float = np.asarray(arr, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError("`values` must be an array of category indices 0 … N − 1.") from None
-    if not np.all(np.isfinite(as_float)) or np.any(as_float != np.round(as_float)):
-        raise ValueError("`values` must be whole numbers (category indices 0 … N − 1).")
-    if as_float.size and (as_float.min() < 0 or as_float.max() >= n):
-        raise ValueError(f"`values` must lie in 0 … N − 1 = {n - 1}, got "
-                         f"{as_float.min():g} … {as_float.max():g}.")
-    arr = as_float.astype(np.int64)
+    arr = category_indices(values, "values", n)
     keep = rng.random(arr.shape) < g / (g + n - 1)
     other = rng.integers(0, n - 1, size=arr.shape)
     other += other >= arr
@@ -525,16 +518,9 @@ def _a_b(n_cat: int, g: float, l: int) -> tuple[float, float]:
     return a, b
 
 
-def _estimator(estimator: str) -> str:
-    if estimator not in ESTIMATORS:
-        raise ValueError(f"`estimator` must be one of {', '.join(map(repr, ESTIMATORS))}, "
-                         f"got {estimator!r}.")
-    return estimator
-
-
 def reconstruction_bias(counts, gamma, l, *, estimator="source") -> np.ndarray:
     """E[X̂] − X, exactly, for the true counts X under Algorithm 2 (zero for 'unbiased')."""
-    _estimator(estimator)
+    one_of(estimator, "estimator", ESTIMATORS)
     x = count_array(counts, "counts", min_bins=2).astype(float)
     n_cat = x.shape[-1]
     g = _gamma(gamma)
@@ -549,7 +535,7 @@ def reconstruction_bias(counts, gamma, l, *, estimator="source") -> np.ndarray:
 
 def expected_standard_error(counts, gamma, l=1, *, estimator="source") -> float:
     """√E‖X̂ − X‖² / ‖X‖ exactly (variance plus squared bias; see the module notes)."""
-    _estimator(estimator)
+    one_of(estimator, "estimator", ESTIMATORS)
     x = count_array(counts, "counts", min_bins=2).astype(float)
     if x.ndim != 1:
         raise ValueError("`counts` must be one histogram (a 1-D array).")
@@ -601,7 +587,7 @@ def breach_gamma(rho1, rho2) -> float:
     Theorem 3.1 (Evfimievski, Gehrke & Srikant 2003), 0 < ρ₁ < ρ₂ < 1. At
     equality a breach is possible (the posterior can reach ρ₂ exactly).
     """
-    r1, r2 = _probability(rho1, "rho1"), _probability(rho2, "rho2")
+    r1, r2 = probability(rho1, "rho1"), probability(rho2, "rho2")
     if not r1 < r2:
         raise ValueError(f"`rho1` must be below `rho2`, got {r1!r} and {r2!r}.")
     return r2 * (1 - r1) / (r1 * (1 - r2))
@@ -613,7 +599,7 @@ def posterior_bound(prior, gamma) -> float:
     γρ/(γρ + 1 − ρ): the ρ₂ at which breach_gamma(ρ, ρ₂) = γ. ``gamma`` ≥ 1
     may be an amplification e^ε of any release.
     """
-    p = _probability(prior, "prior")
+    p = probability(prior, "prior")
     try:
         g = float(gamma)
     except (TypeError, ValueError):
@@ -623,17 +609,6 @@ def posterior_bound(prior, gamma) -> float:
     if np.isinf(g):
         return 1.0
     return g * p / (g * p + 1 - p)
-
-
-def _probability(value, name: str) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a probability strictly between 0 and 1, "
-                         f"got {value!r}.") from None
-    if not 0 < out < 1:
-        raise ValueError(f"`{name}` must be a probability strictly between 0 and 1, got {value!r}.")
-    return out
 
 
 def extended_epsilon(n_categories, gamma, l, *, ordered=False) -> float:
@@ -672,8 +647,9 @@ def error_table(counts, gamma, l_values, *, reps=100, rng=None, progress=None) -
     per estimator the actual standard error √(mean ‖X̂ − X‖²)/‖X‖ and its
     Monte Carlo standard error, the exact value (``expected_standard_error``),
     the relative bias ‖E X̂ − X‖/‖X‖; per l the Theorem 4.1 bound /√l, the
-    mean draws, n·l, the exact expected draws. ``progress(done, total)`` is
-    called after each l.
+    mean draws, n·l, the exact expected draws. ``progress(fraction, label)``
+    is called after each l: the share of the l values done (ending at 1)
+    and ``"l=<l>"``.
     """
     rng = np.random.default_rng(rng)
     x = _whole_counts(counts, "counts")
@@ -701,7 +677,7 @@ def error_table(counts, gamma, l_values, *, reps=100, rng=None, progress=None) -
                              exact=expected_standard_error(x, g, l, estimator=name),
                              bias=float(np.linalg.norm(bias)) / norm))
         if progress is not None:
-            progress(i + 1, len(ls))
+            progress((i + 1) / len(ls), f"l={l}")
     return pd.DataFrame(rows)
 
 
@@ -711,7 +687,9 @@ def paper_grid(*, reps=100, rng=None, progress=None) -> pd.DataFrame:
     (N, γ) ∈ {(50, 5), (100, 10)}, n ∈ {5,000, 50,000}, l ∈ {1, 2, 4}, uniform
     and normal data (``datasets.shape_counts``), ``reps`` repetitions each.
     One row per cell and estimator, with the columns of ``error_table`` and
-    ``shape``, ``N``, ``gamma``. ``progress(done, total)`` after each cell.
+    ``shape``, ``N``, ``gamma``. ``progress(fraction, label)`` after each
+    (cell, l): the share of the grid done (ending at 1) and
+    ``"shape=<shape> N=<N> gamma=<γ> n=<n> l=<l>"``.
     """
     from dpcore import datasets  # noqa: PLC0415 - datasets imports nothing from here
 
@@ -719,14 +697,13 @@ def paper_grid(*, reps=100, rng=None, progress=None) -> pd.DataFrame:
     reps = positive_integer(reps, "reps", maximum=MAX_REPS)
     cells = [(shape, n_cat, g, n) for shape in PAPER_SHAPES for n_cat, g in PAPER_SETTINGS
              for n in PAPER_N]
-    total = len(cells) * len(PAPER_L)
     frames = []
     for i, (shape, n_cat, g, n) in enumerate(cells):
         x = datasets.shape_counts(shape, n_cat, n)
 
-        def step(done, _total, _base=i * len(PAPER_L)):
+        def step(fraction, label, _i=i, _cell=f"shape={shape} N={n_cat} gamma={g:g} n={n}"):
             if progress is not None:
-                progress(_base + done, total)
+                progress((_i + fraction) / len(cells), f"{_cell} {label}")
 
         table = error_table(x, g, PAPER_L, reps=reps, rng=rng, progress=step)
         frames.append(table.assign(shape=shape, N=n_cat, gamma=g))

@@ -204,3 +204,34 @@ def without_help(node, seen: list[str]) -> list[str]:
     for child in getattr(node, "children", {}).values():
         missing += without_help(child, seen)
     return missing
+
+
+class ProgressLog:
+    """A dpcore progress callback, ``progress(fraction, label)``, that keeps its calls."""
+
+    def __init__(self):
+        self.calls: list[tuple[float, str]] = []
+
+    def __call__(self, fraction: float, label: str) -> None:
+        self.calls.append((fraction, label))
+
+    @property
+    def fractions(self) -> list[float]:
+        return [f for f, _ in self.calls]
+
+    @property
+    def labels(self) -> list[str]:
+        return [text for _, text in self.calls]
+
+    def check(self) -> None:
+        """(float, str) calls, fractions in [0, 1], non-decreasing and ending at 1.0."""
+        assert self.calls, "no progress reported"
+        assert all(isinstance(f, float) and isinstance(t, str) for f, t in self.calls), self.calls
+        assert all(0.0 <= f <= 1.0 for f in self.fractions), self.fractions
+        assert self.fractions == sorted(self.fractions), self.fractions
+        assert self.fractions[-1] == 1.0, self.fractions
+
+
+@pytest.fixture
+def progress_log() -> ProgressLog:
+    return ProgressLog()

@@ -191,11 +191,10 @@ def test_ibu_beats_unbiased_at_small_eps_on_skewed_data():
     assert row.loc["ibu", "mse"] < 0.8 * row.loc["unbiased", "theory"]  # clearly better here
 
 
-def test_mse_table_progress_and_theory():
-    calls = []
-    table = ldp.krr_mse(SKEWED, [0.5, 2.0], reps=300, rng=2,
-                        progress=lambda done, total: calls.append((done, total)))
-    assert calls == [(1, 2), (2, 2)]
+def test_mse_table_progress_and_theory(progress_log):
+    table = ldp.krr_mse(SKEWED, [0.5, 2.0], reps=300, rng=2, progress=progress_log)
+    progress_log.check()
+    assert progress_log.calls == [(0.5, "eps=0.5"), (1.0, "eps=2")]
     assert set(table.method) == set(ldp.ESTIMATORS)
     unb = table[table.method == "unbiased"].set_index("eps")
     for eps in (0.5, 2.0):

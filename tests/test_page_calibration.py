@@ -1,7 +1,7 @@
 """AppTest tests of the page "Test calibration" (views/calibration.py).
 
 The page is driven through its widgets by key (keys from the page and from
-widgets.py): the null distributions (Figures 2-3), the live rejection-rate
+ui/): the null distributions (Figures 2-3), the live rejection-rate
 simulation in its form, and the table of the full-scale study.
 
 Two things are pinned so the tests mean the same on every machine:

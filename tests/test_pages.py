@@ -2,7 +2,7 @@
 
 Every page app.py routes to is smoke-tested (the list is read from app.py, see
 conftest.py). The page "Compare two private histograms" is driven through its
-widgets by key (keys from views/compare_histograms.py and widgets.py): the
+widgets by key (keys from views/compare_histograms.py and ui/): the
 default view, α, seed, sources and bins, the degenerate bootstrap case and
 uploaded files (AppTest drives st.file_uploader in this Streamlit version),
 and its page kit: the link that reproduces a view, the note on unusable link

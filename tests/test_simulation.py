@@ -93,11 +93,20 @@ def test_wilson_interval_against_closed_form():
         assert high == pytest.approx(min(1.0, centre + half), abs=1e-12)
 
 
-def test_progress_is_reported_up_to_one():
-    seen = []
+def test_progress_is_reported_up_to_one(progress_log):
     p = ages("korea", 10)
-    reject_rate(p, p, 5000, 1.0, 1.0, reps=300, n_boot=2000, rng=1, progress=seen.append)
-    assert len(seen) > 1 and seen == sorted(seen) and seen[-1] == 1.0
+    reject_rate(p, p, 5000, 1.0, 1.0, reps=300, n_boot=2000, rng=1, progress=progress_log)
+    progress_log.check()
+    assert len(progress_log.calls) > 1 and set(progress_log.labels) == {"test=bootstrap"}
+
+
+def test_rejection_curve_progress_runs_over_the_whole_grid(progress_log):
+    p = ages("korea", 10)
+    rejection_curve(p, p, [1000, (2000, 3000)], 0.5, 0.5, reps=20, n_boot=10, rng=3,
+                    progress=progress_log)
+    progress_log.check()
+    assert progress_log.labels[0] == "test=bootstrap n=1000"
+    assert progress_log.labels[-1] == "test=chisq n=2000,3000"
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Tests of dpcore.substitution (random substitution, source 003).
+"""Tests of dpcore.substitution (random substitution, [KLH09]).
 
 Closed forms are checked against direct linear algebra and brute-force enumeration;
 the samplers against literal record-by-record implementations of Algorithms 1 and 2
@@ -645,11 +645,11 @@ def test_breach_gamma_and_posterior_bound():
 # ---------------------------------------------------------------------------
 
 
-def test_error_table_columns_and_progress():
-    calls = []
+def test_error_table_columns_and_progress(progress_log):
     table = rs.error_table(datasets.shape_counts("uniform", 10, 1000), 4.0, [1, 2],
-                           reps=20, rng=14, progress=lambda d, t: calls.append((d, t)))
-    assert calls == [(1, 2), (2, 2)]
+                           reps=20, rng=14, progress=progress_log)
+    progress_log.check()
+    assert progress_log.calls == [(0.5, "l=1"), (1.0, "l=2")]
     assert set(table.columns) >= {"l", "estimator", "actual", "actual_se", "exact", "bound",
                                   "bias", "draws", "nl", "expected_draws"}
     assert len(table) == 4
@@ -658,10 +658,11 @@ def test_error_table_columns_and_progress():
     assert a.equals(b)
 
 
-def test_paper_grid_layout():
-    calls = []
-    grid = rs.paper_grid(reps=3, rng=15, progress=lambda d, t: calls.append((d, t)))
-    assert calls[-1] == (24, 24) and len(calls) == 24
+def test_paper_grid_layout(progress_log):
+    grid = rs.paper_grid(reps=3, rng=15, progress=progress_log)
+    progress_log.check()
+    assert len(progress_log.calls) == 24
+    assert progress_log.labels[0] == "shape=uniform N=50 gamma=5 n=5000 l=1"
     assert len(grid) == 48  # 24 cells × 2 estimators
     cells = grid[["shape", "N", "gamma", "n", "l"]].drop_duplicates()
     assert len(cells) == 24

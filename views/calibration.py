@@ -283,7 +283,7 @@ with tab_live:
                 table = simulation.rejection_curve(
                     p1, p2, params["ns"], a1, a2, tests=tests, reps=reps, n_boot=n_boot,
                     rng=params["seed"],
-                    progress=lambda f: bar.progress(f, text=f"Simulating… {f:.0%}"),
+                    progress=lambda f, _: bar.progress(f, text=f"Simulating… {f:.0%}"),
                 )
                 bar.empty()
                 last = {"params": params, "table": table}

@@ -8,7 +8,7 @@ import dpviz
 from ui import controls, sources
 from ui.kit import page_header
 from dpcore import histogram, homogeneity, simulation
-from dpcore.homogeneity import Comparison
+from dpcore.homogeneity import HomogeneityResult
 
 TITLE = "Compare two private histograms"
 LEVEL = 0.05
@@ -23,7 +23,7 @@ def machine_speed() -> float:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def run_comparison(pair: sources.PairInput, n_a, n_b, alpha_a, alpha_b, n_boot, seed) -> Comparison:
+def run_comparison(pair: sources.PairInput, n_a, n_b, alpha_a, alpha_b, n_boot, seed) -> HomogeneityResult:
     if pair.private:
         return homogeneity.release_and_test(
             pair.a.values, pair.b.values, alpha_a, alpha_b, n_boot=n_boot, private=True, rng=seed

@@ -16,6 +16,7 @@ from ui import format as fmt
 from ui.kit import page_header
 from dpcore import datasets, fdp, gaussian
 CALIBRATION_COLORS = dpviz.gaussian.CALIBRATION_COLORS
+from ui import gaussian_text
 
 TITLE = "Gaussian mechanism"
 
@@ -298,7 +299,7 @@ def calibrations(state: State) -> None:
         "the least noise."
     )
     try:
-        table = gaussian.calibration_table(eps, delta, sens)
+        table = gaussian_text.calibration_notes(gaussian.calibration_table(eps, delta, sens), eps)
     except ValueError as exc:
         kit.error(f"The calibrations cannot be compared here: {plain(str(exc))}")
         return

@@ -349,8 +349,8 @@ def mse_section(data: Data, eps: float, seed: int) -> None:
         bar = st.progress(0.0, text="Simulating…")
         table = ldp.krr_mse(
             data.counts, EPS_GRID, reps=int(reps), rng=[seed, 2],
-            progress=lambda done, total: bar.progress(
-                done / total, text=f"Simulating… ε {done} of {total}"))
+            progress=lambda f, _: bar.progress(
+                f, text=f"Simulating… ε {round(f * len(EPS_GRID))} of {len(EPS_GRID)}"))
         bar.empty()
         last = {"key": run_key, "table": table}
         st.session_state["ldp_mse_last"] = last

@@ -27,6 +27,7 @@ from ui import format as fmt
 from ui import text
 from ui.kit import page_header
 from dpcore import datasets, planner, simulation
+from ui import planner_text
 
 TITLE = "Privacy–utility planner"
 UPLOAD = sources.UPLOAD
@@ -55,9 +56,10 @@ CACHE_CELLS = 20_000
 # dpcore's argument names as the page calls them (a symbol must not contain its name).
 SYMBOLS = {"distance": "d", "alpha1": "α₁", "alpha2": "α₂", "alpha_ratio": "α₂/α₁",
            "reps": "R", "n_boot": "B"}
-SOURCE_NOTE = ("Son, S., Park, J. & Jung, H. (2022). Parametric bootstrap test for the "
-               "homogeneity of differentially private histograms; section 5: the power of the "
-               "test as the utility of a DP mechanism.")
+SOURCE_NOTE = ("Son, J., Park, M.-J. & Jung, S. (2022). A parametric bootstrap test for "
+               "comparing differentially private histograms. The Korean Journal of Applied "
+               "Statistics 35(1) [SPJ22]; section 5: the power of the test as the utility of a "
+               "DP mechanism.")
 
 
 def plain(message: str) -> str:
@@ -388,9 +390,10 @@ def progress_bar():
     """A progress callback that shows a bar only while cells are simulated, and its remover."""
     slot = st.empty()
 
-    def progress(fraction: float, text: str) -> None:
+    def progress(fraction: float, label: str) -> None:
         if fraction < 1:
-            slot.progress(min(1.0, max(0.0, fraction)), text=f"Simulating the {text}…")
+            slot.progress(min(1.0, max(0.0, fraction)),
+                          text=f"Simulating the {planner_text.progress_text(label)}…")
 
     return progress, slot.empty
 
@@ -508,7 +511,7 @@ def data_section(comp: Comparison, s: Settings) -> None:
     c3.metric("Your planned N", f"{s.n:,}", border=True, delta=verdict,
               delta_color="normal" if enough else "inverse", delta_arrow="off",
               help="The N of your plan, above, against the N needed.")
-    sentence = planner.describe_sample_size(plan, comp.difference)
+    sentence = planner_text.describe_sample_size(plan, comp.difference)
     sentence_box(sentence, plan.status in ("found", "at_lower_bound"))
     kit.finding(sentence)
     kit.chart(data_figure(plan, s), key="plan_fig_data", name=data_figure_name(s))
@@ -550,7 +553,7 @@ def privacy_section(comp: Comparison, s: Settings) -> None:
     c3.metric("Your α" if s.same_alpha else "Your α₁", f"{s.alpha1:g}", border=True,
               delta=verdict, delta_color="normal" if ok else "inverse", delta_arrow="off",
               help="The α of your plan, above, against the strongest affordable.")
-    sentence = planner.describe_privacy(plan, comp.difference)
+    sentence = planner_text.describe_privacy(plan, comp.difference)
     sentence_box(sentence, plan.status in ("found", "at_lower_bound"))
     kit.finding(sentence)
     kit.chart(privacy_figure(plan, s), key="plan_fig_privacy", name=privacy_figure_name(s))
@@ -752,8 +755,8 @@ def report_section(comp: Comparison, s: Settings) -> None:
     c2.metric("Strongest privacy α" if s.same_alpha else "Strongest privacy α₁",
               alpha_text(privacy_plan_), border=True,
               help=f"With N = {s.n:,} per group; see the tab How much privacy?")
-    sentences = [planner.describe_sample_size(data_plan, comp.difference),
-                 planner.describe_privacy(privacy_plan_, comp.difference)]
+    sentences = [planner_text.describe_sample_size(data_plan, comp.difference),
+                 planner_text.describe_privacy(privacy_plan_, comp.difference)]
     for sentence in sentences:
         kit.finding(sentence)
     if frontier is not None:

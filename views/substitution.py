@@ -456,8 +456,9 @@ def paper_grid_section(s: Settings) -> None:
                  "[seed, 5]); a few seconds. The result is kept until R or the seed change."):
         bar = st.progress(0.0, text="Simulating the grid…")
         start = time.perf_counter()
-        table = rs.paper_grid(reps=reps, rng=[s.seed, 5], progress=lambda done, total: (
-            bar.progress(done / total, text=f"Simulating the grid… cell {done} of {total}")))
+        steps = len(rs.PAPER_SHAPES) * len(rs.PAPER_SETTINGS) * len(rs.PAPER_N) * len(rs.PAPER_L)
+        table = rs.paper_grid(reps=reps, rng=[s.seed, 5], progress=lambda f, _: bar.progress(
+            f, text=f"Simulating the grid… cell {round(f * steps)} of {steps}"))
         results[key] = {"table": table, "seconds": time.perf_counter() - start}
         bar.empty()
     if key not in results:
