@@ -1,0 +1,364 @@
+"""The logic of the page "Test calibration" (views/calibration.py): its settings, its
+computations, and the sentences and tables it shows. No layout here.
+
+The page has three tabs, each with settings of its own: the null distributions
+(:class:`NullSettings`), the live simulation of rejection rates in a form
+(:class:`LiveSettings`) and the filters of the shipped full-scale study
+(:class:`StudyFilter`); :class:`Settings` holds them all with the open tab. The sentences
+are pure functions of these and of the rates (tested in tests/test_ui_pages_calibration.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dpviz
+from dpcore import datasets, simulation, study
+from ui import registry
+from ui.format import fmt_number, fmt_numbers
+from ui.text import t
+
+TITLE = registry.CALIBRATION.title
+LEVEL = 0.05  # the level of every test on this page
+TABS = ("Null distributions", "Type-I error and power", "The paper at full scale")
+TEST_LABELS = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²"}
+# Work cap of a live run: simulated bins R·(B + 1)·2M summed over its points (about a minute
+# here). Fixed, so what is accepted does not depend on how busy the server is.
+MAX_UNITS = 1e9
+
+# The null distributions' controls: options and defaults.
+NULL_M_OPTIONS, NULL_M_DEFAULT = (5, 10, 20, 50, 100, 200), 20
+NULL_N_MIN, NULL_N_MAX, NULL_N_DEFAULT, NULL_N_STEP = 100, 10_000_000, 5050, 50
+NULL_ALPHA_DEFAULT = 0.5
+NULL_REPS_OPTIONS, NULL_REPS_DEFAULT = (200, 500, 1000, 2000, 5000), 1000
+# The live simulation's controls.
+M_LABELS = {86: "86 (single years)", 18: "18 (5-year groups)", 9: "9 (10-year groups)"}
+LIVE_M_DEFAULT = 18
+LIVE_ALPHA_DEFAULT = 0.1
+LIVE_REPS_OPTIONS, LIVE_REPS_DEFAULT = (50, 100, 200, 500, 1000), 100
+LIVE_BOOT_OPTIONS, LIVE_BOOT_DEFAULT = (100, 200, 500, 1000), 100
+# The full-scale study's filter of bins.
+STUDY_M_OPTIONS = (86, 18, 9)
+
+
+def pair_label(pair: str) -> str:
+    """A pair of populations with its effect: "Korea vs USA (large effect)"."""
+    a, b, effect = study.PAIRS[pair]
+    return t("{a} vs {b} ({effect})", a=datasets.POPULATIONS[a].split(" (")[0],
+             b=datasets.POPULATIONS[b].split(" (")[0], effect=t(effect))
+
+
+def test_label(test: str) -> str:
+    return t(TEST_LABELS.get(test, test))
+
+
+def m_label(m: int) -> str:
+    return t(M_LABELS[m])
+
+
+def privacy_label(levels: tuple[float, float]) -> str:
+    """Privacy levels (α₁, α₂) as the filter shows them: "0.1, 0.1"."""
+    return f"{levels[0]:g}, {levels[1]:g}"
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NullSettings:
+    """The null distributions (Figures 2–3)."""
+
+    shape: str  # cal_shape: a key of dpcore.datasets.SHAPES
+    m: int  # cal_m: bins
+    n: int  # cal_n: counts per histogram
+    alpha: float  # cal_alpha
+    reps: int  # cal_reps_null: pairs of histograms drawn
+    seed: int  # cal_seed
+
+    def report_items(self) -> dict[str, str]:
+        return {
+            t("Null distributions: shape p₀"): t(datasets.SHAPES[self.shape]),
+            t("Null distributions: bins M"): f"{self.m}",
+            t("Null distributions: histogram size N"): f"{self.n:,}",
+            t("Null distributions: privacy level α"): f"{self.alpha:g}",
+            t("Null distributions: replicates"): f"{self.reps:,}",
+            t("Null distributions: seed"): f"{self.seed}",
+        }
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    """A live simulation of rejection rates against N (Figures 9–12): the form's settings,
+    or those of the run shown."""
+
+    pair: str  # cal_pair: a key of dpcore.study.PAIRS
+    m: int  # cal_m_live: 86, 18 or 9 age groups
+    ns: tuple[int, ...]  # cal_ns: sample sizes, sorted
+    a1: float  # cal_a1
+    a2: float  # cal_a2
+    tests: tuple[str, ...]  # cal_tests: of simulation.TESTS
+    reps: int  # cal_reps: replicates R per point
+    n_boot: int  # cal_boot: bootstrap replicates B
+    seed: int  # cal_live_seed
+
+    @property
+    def effect(self) -> str:
+        """The pair's effect: "type-I error" (no difference) or the size of the difference."""
+        return study.PAIRS[self.pair][2]
+
+    @property
+    def units(self) -> float:
+        """Bins the run draws (its cost is about linear in it)."""
+        return sum(simulation.work_units(self.m, self.reps, self.n_boot, test)
+                   for test in self.tests) * len(self.ns)
+
+    def command(self) -> str:
+        """The study command that runs these settings outside the page."""
+        return (f"python -m dpcore.study --pairs {self.pair} --m {self.m} "
+                f"--alphas {self.a1:g},{self.a2:g} --n {' '.join(map(str, self.ns))} "
+                f"--tests {' '.join(self.tests)} --reps {self.reps} --boot {self.n_boot} "
+                f"--seed {self.seed} --out my_study.csv")
+
+    def report_items(self) -> dict[str, str]:
+        return {
+            t("Simulation: populations A vs B"): pair_label(self.pair),
+            t("Simulation: bins M"): f"{self.m}",
+            t("Simulation: privacy levels α₁, α₂"): f"{self.a1:g}, {self.a2:g}",
+            t("Simulation: tests"): ", ".join(test_label(test) for test in self.tests),
+            t("Simulation: sample sizes N"): fmt_numbers(self.ns),
+            t("Simulation: replicates R per point"): f"{self.reps:,}",
+            t("Simulation: bootstrap replicates B"): f"{self.n_boot:,}",
+            t("Simulation: seed"): f"{self.seed}",
+        }
+
+
+@dataclass(frozen=True)
+class StudyFilter:
+    """Which settings of the shipped full-scale study are shown."""
+
+    pairs: tuple[str, ...]  # cal_f_pairs
+    ms: tuple[int, ...]  # cal_f_m
+    privacy: tuple[tuple[float, float], ...]  # cal_f_priv: (α₁, α₂)
+    tests: tuple[str, ...]  # cal_f_tests
+
+    def select(self, results: pd.DataFrame) -> pd.DataFrame:
+        """The rows of ``results`` that the filter keeps."""
+        levels = pd.Series(list(zip(results["alpha1"], results["alpha2"])), index=results.index)
+        keep = (results["pair"].isin(self.pairs) & results["m"].isin(self.ms)
+                & results["test"].isin(self.tests) & levels.isin(self.privacy))
+        return results[keep]
+
+    def report_items(self) -> dict[str, str]:
+        none = t("none")
+        return {
+            t("Full-scale study: pairs"): ", ".join(pair_label(p) for p in self.pairs) or none,
+            t("Full-scale study: M"): ", ".join(map(str, self.ms)) or none,
+            t("Full-scale study: privacy (α₁, α₂)"):
+                "; ".join(privacy_label(ab) for ab in self.privacy) or none,
+            t("Full-scale study: tests"): ", ".join(test_label(x) for x in self.tests) or none,
+            t("Full-scale study: made by"): study.PAPER_COMMAND,
+        }
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting of the page's URL: the open tab and each tab's settings."""
+
+    tab: str  # cal_tab: one of TABS
+    null: NullSettings
+    live: LiveSettings | None  # the form's; for the report, the run shown (None: none yet)
+    study: StudyFilter | None  # None: no results of the full-scale study
+
+    def report_items(self) -> dict[str, str]:
+        """The report's settings: of each tab that shows results."""
+        return {**self.null.report_items(),
+                **(self.live.report_items() if self.live else {}),
+                **(self.study.report_items() if self.study else {})}
+
+
+# --- computations ---------------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def null_stats(shape: str, m: int, n: int, alpha: float, reps: int, seed: int):
+    return simulation.null_statistics(
+        datasets.shape_probabilities(shape, m), n, alpha, reps=reps, rng=seed
+    )
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def shipped_results(stamp: float | None) -> pd.DataFrame | None:
+    """The shipped study; ``stamp`` (the file's modification time) renews the cache."""
+    return study.load_results()
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def rates_figure(table: pd.DataFrame, full_scale: bool):
+    """The rejection rates against N: of a live run, or of the full-scale study (its facets
+    take seconds to lay out, hence the cache). A resource, shared and never copied: a
+    cached copy would be unpickled, and so validated again by Plotly, on every rerun (about
+    0.2 s of each). The figure is only read after this."""
+    return (dpviz.homogeneity.study_figure(table) if full_scale
+            else dpviz.homogeneity.rejection_figure(table))
+
+
+def simulate(live: LiveSettings, progress) -> pd.DataFrame:
+    """The rejection rates of a live run; ``progress(fraction, label)`` follows it."""
+    p1, p2 = study.cell_probabilities(live.pair, live.m)
+    return simulation.rejection_curve(p1, p2, live.ns, live.a1, live.a2, tests=live.tests,
+                                      reps=live.reps, n_boot=live.n_boot, rng=live.seed,
+                                      progress=progress)
+
+
+@dataclass(frozen=True)
+class NullSummary:
+    """The naive statistic under no difference, with and without DP, in numbers."""
+
+    df: int
+    mean_without: float
+    mean_with: float
+    type1_without: float  # share of statistics above the χ² 5% critical value
+    type1_with: float
+    pairs: int  # histogram pairs drawn
+    clearly_above: bool  # the 95% interval of type1_with lies above the level
+
+
+def null_summary(ns: simulation.NullStatistics) -> NullSummary:
+    crit = simulation.chi2_critical_value(ns.df)
+    rejected = int(np.sum(ns.with_dp > crit))
+    low, _ = simulation.binomial_interval(rejected, len(ns.with_dp))
+    return NullSummary(ns.df, float(ns.without_dp.mean()), float(ns.with_dp.mean()),
+                       float(np.mean(ns.without_dp > crit)), rejected / len(ns.with_dp),
+                       len(ns.with_dp), low > LEVEL)
+
+
+# --- sentences ------------------------------------------------------------------------------
+
+
+def null_finding(null: NullSettings, summary: NullSummary) -> str:
+    verdict = (t("with privacy it does not hold its level.") if summary.clearly_above else
+               t("here its type-I error with privacy is not clearly above the level."))
+    return t("Null distributions ({shape}, M = {m}, N = {n:,}, α = {alpha:g}): with no "
+             "difference, the naive χ² test rejects {without:.1%} of {pairs:,} histogram pairs "
+             "without privacy and {with_dp:.1%} with privacy, against its {level:.0%} level: "
+             "{verdict}", shape=t(datasets.SHAPES[null.shape]), m=null.m, n=null.n,
+             alpha=null.alpha, without=summary.type1_without, pairs=summary.pairs,
+             with_dp=summary.type1_with, level=LEVEL, verdict=verdict)
+
+
+def type1_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
+    """The type-I error verdict of one test from rows of rates with no difference.
+
+    A setting is clearly above the level when its whole 95% Wilson interval is. By chance
+    alone about 2.5% of the intervals lie above the true rate, so a test holds its level
+    when at most 5% of its settings (and at least one allowed) are clearly above it.
+    """
+    n = len(rows)
+    settings = t("{n} settings", n=n) if n > 1 else t("{n} setting", n=n)
+    over = rows[rows["ci_low"] > LEVEL]
+    span = (t("{low:.1%} to {high:.1%}", low=rows["rate"].min(), high=rows["rate"].max())
+            if n > 1 else f"{rows['rate'].iloc[0]:.1%}")
+    head = t("{where}: the {name} test's type-I error is {span} over {settings}", where=where,
+             name=test_label(test), span=span, settings=settings)
+    if over.empty:
+        return t("{head}; none is clearly above the {level:.0%} level (no 95% interval lies "
+                 "above it): the test holds its level.", head=head, level=LEVEL)
+    if len(over) <= max(1, 0.05 * n):
+        few = (t("{head}; {k} of them is clearly above the {level:.0%} level", head=head,
+                 k=len(over), level=LEVEL) if len(over) == 1 else
+               t("{head}; {k} of them are clearly above the {level:.0%} level", head=head,
+                 k=len(over), level=LEVEL))
+        return t("{few}, about as many as chance alone gives with 95% intervals: the test "
+                 "holds its level up to Monte Carlo error.", few=few)
+    worst = over.loc[over["rate"].idxmax()]
+    at = t("N = {n}", n=fmt_number(worst["n"]))
+    if "m" in rows and rows["m"].nunique() > 1:
+        at += t(", M = {m}", m=worst["m"])
+    if "alpha1" in rows and rows[["alpha1", "alpha2"]].drop_duplicates().shape[0] > 1:
+        at += t(", α₁ = {a1:g}, α₂ = {a2:g}", a1=worst["alpha1"], a2=worst["alpha2"])
+    return t("{head}, clearly above the {level:.0%} level in {k} of them (up to {rate:.0%}, at "
+             "{at}): the test does not hold its level.", head=head, level=LEVEL, k=len(over),
+             rate=worst["rate"], at=at)
+
+
+def power_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
+    """How the power of one test grows with N, from rows of rates with a difference."""
+    rows = rows.sort_values("n")
+    first, last = rows.iloc[0], rows.iloc[-1]
+    text = t("{where}: the {name} test's power is {rate:.0%} at N = {n}", where=where,
+             name=test_label(test), rate=first["rate"], n=fmt_number(first["n"]))
+    if len(rows) > 1:
+        text += t(" and {rate:.0%} at N = {n}", rate=last["rate"], n=fmt_number(last["n"]))
+    enough = rows[rows["rate"] >= 0.8]
+    text += (t("; it first reaches 80% at N = {n}.", n=fmt_number(enough.iloc[0]["n"]))
+             if not enough.empty else t("; it does not reach 80% at the N simulated."))
+    if test == "chisq":
+        text += t(" This 'power' is not to be trusted: on private histograms the naive test "
+                  "rejects far too often even when there is no difference.")
+    return text
+
+
+def live_findings(shown: LiveSettings, table: pd.DataFrame) -> list[str]:
+    """Per test of the run shown: its type-I error (no difference) or its power."""
+    where = pair_label(shown.pair)
+    sentence = type1_sentence if shown.effect == "type-I error" else power_sentence
+    return [sentence(table[table["test"] == test], test, where) for test in shown.tests]
+
+
+def live_caption(shown: LiveSettings) -> str:
+    meaning = (t("type-I error") if shown.effect == "type-I error"
+               else t("power ({effect})", effect=t(shown.effect)))
+    return t("{pair}, M = {m}, α₁ = {a1:g}, α₂ = {a2:g}, R = {reps} per point, B = {n_boot}, "
+             "seed {seed}. The rate is the {meaning}.", pair=pair_label(shown.pair), m=shown.m,
+             a1=shown.a1, a2=shown.a2, reps=shown.reps, n_boot=shown.n_boot, seed=shown.seed,
+             meaning=meaning)
+
+
+def too_long(live: LiveSettings, seconds: float) -> str:
+    """Why a run is refused, with the study command that runs it instead (Markdown)."""
+    return t("This run would take about {minutes:.1f} minutes here (R·B·M·points = {units:,.0f} "
+             "simulated bins, more than the page's {cap:,.0f}). Lower R, B or the number of N "
+             "values, or run it with the study command: `{command}`.", minutes=seconds / 60,
+             units=live.units, cap=MAX_UNITS, command=live.command())
+
+
+def study_findings(chosen: pd.DataFrame) -> list[str]:
+    """The type-I error verdict of each test on the chosen settings with no difference."""
+    null = chosen[chosen["effect"] == "type-I error"]
+    where = t("Full-scale study, Korea vs Korea")
+    return [type1_sentence(null[null["test"] == test], test, where)
+            for test in simulation.TESTS if test in set(null["test"])]
+
+
+def privacy_levels(results: pd.DataFrame) -> list[tuple[float, float]]:
+    """The study's privacy levels (α₁, α₂), weakest privacy first."""
+    return sorted({(a, b) for a, b in zip(results["alpha1"], results["alpha2"])}, reverse=True)
+
+
+def study_intro(results: pd.DataFrame) -> str:
+    reps = ", ".join(f"{r:,}" for r in sorted(set(results["reps"])))
+    boots = sorted(set(pd.to_numeric(results["n_boot"], errors="coerce").dropna().astype(int)))
+    boot_text = ", ".join(f"{b:,}" for b in boots) if boots else "–"
+    return t("The paper's grid, {settings:,} settings, each with R = {reps} replicates and "
+             "B = {boots} bootstrap replicates (B = 500 bounds the p-value's Monte Carlo error "
+             "by 0.022 and keeps the study to minutes on two cores). It was made by this "
+             "command, which regenerates it exactly:", settings=len(results), reps=reps,
+             boots=boot_text)
+
+
+def partial_study(results: pd.DataFrame) -> str | None:
+    """What a results file that does not hold the whole grid lacks; None when it does."""
+    expected = len(study.paper_grid())
+    if len(results) >= expected:
+        return None
+    return t("This file holds {have:,} of the grid's {expected:,} settings (a study still "
+             "running, or stopped early).", have=len(results), expected=expected)
+
+
+def missing_study() -> str:
+    return t("The results file of the full study is not in this copy of the project; make it "
+             "with `{command}`.", command=study.PAPER_COMMAND)
