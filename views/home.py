@@ -44,28 +44,28 @@ def card(c: registry.PageSpec) -> None:
         # PNG as stored: "auto" would re-encode every thumbnail as JPEG on every run.
         st.image(str(THUMBS / c.thumb), width="stretch", output_format="PNG",
                  alt=t("The top of the page '{title}'", title=c.label))
-        st.markdown(f"**{t(c.question)}**")
+        st.markdown(t("**{question}**", question=t(c.question)))
         st.caption(t(c.what))
         st.page_link(c.script, label=c.label, icon=c.icon, width="stretch")
 
 
 st.title(t(TITLE))
-st.markdown(
+st.markdown(t(
     "Move a slider and watch **differential privacy** (DP) work: noise enters the data, "
     "estimators undo its bias, tests stay honest under it, or fail to. The data are real, "
     "the **2020 population by age** of the USA and of Korea (nationally, and the capital "
     "region against the rest of the country), or your own CSV file. Every number on screen "
     "is computed live, as you move, by `dpcore`, this project's own Python package."
-)
+))
 
 path_col, tip_col = st.columns([3, 2], gap="large")
 with path_col:
-    st.subheader("First time here? A learning path", anchor=False)
-    st.markdown("\n".join(f"{i}. **{page.label}**: {t(why)}"
+    st.subheader(t("First time here? A learning path"), anchor=False)
+    st.markdown("\n".join(t("{i}. **{page}**: {why}", i=i, page=page.label, why=t(why))
                           for i, (page, why) in enumerate(LEARNING_PATH, start=1)))
 with tip_col:
-    st.subheader("Presenting", anchor=False)
-    st.markdown(
+    st.subheader(t("Presenting"), anchor=False)
+    st.markdown(t(
         "- The layout is wide: the pages use the whole screen.\n"
         "- Larger text for a room: the browser's zoom (Ctrl and + , ⌘ and + on a Mac) "
         "enlarges everything. To present with a larger font throughout, start the "
@@ -74,7 +74,7 @@ with tip_col:
         "- Every view can be shared by its URL: the pages keep their settings in the "
         "address bar (the calibration page's simulation form excepted), so a copied link "
         "opens the same page with the same settings and seed, and shows the same numbers."
-    )
+    ))
 
 for section, cards in registry.sections().items():
     cards = [c for c in cards if c.thumb]
