@@ -274,7 +274,7 @@ def eps_l(n_cat: int, gamma: float, l: int) -> dict[str, str]:
 
 
 # Gaussian → f-DP: μ of the (ε = 1.5, δ = 10⁻⁵) mechanism, 0.387, on the f-DP slider's
-# 0.05 grid.
+# 0.05 grid: 0.4.
 LINKED_MU = round(float(gaussian.gaussian_mu(1.5, 1e-5)) / 0.05) * 0.05
 gt, lt, eq, ne = operator.gt, operator.lt, operator.eq, operator.ne
 
@@ -325,7 +325,7 @@ CASES = [
             f"See G_μ with μ = {LINKED_MU:g} on the f-DP page",
             f"is rounded to {LINKED_MU:g} there")),
         Step(click("link", f"See G_μ with μ = {LINKED_MU:g} on the f-DP page"),
-             sliders={"μ of G_μ": f"{LINKED_MU:.2f}"}, query={"fdp_g_mu": f"{LINKED_MU:g}"},
+             sliders={"μ of G_μ": "0.40"}, query={"fdp_g_mu": "0.4"},
              check=on_page("f-DP and Gaussian DP", "/fdp")),
     )),
     # A larger shift μ between the outputs: the attacker at the same threshold misses less
@@ -388,10 +388,12 @@ def home_links(page, before, now):
 
 
 def upload(name: str, content: str):
-    return lambda page: page.locator('[data-testid="stFileUploaderDropzoneInput"]'
-                                     ).set_input_files({"name": f"{name}.csv",
-                                                        "mimeType": "text/csv",
-                                                        "buffer": content.encode()})
+    """Upload ``content`` as <name>.csv; done when the uploader shows the file's name."""
+    def act(page):
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+            {"name": f"{name}.csv", "mimeType": "text/csv", "buffer": content.encode()})
+        expect(page.locator('[data-testid="stFileChipName"]')).to_have_text(f"{name}.csv")
+    return act
 
 
 def upload_shows(fragment: str | None):
@@ -443,6 +445,7 @@ def reopens_the_same_view(page, before, now):
     """The link in the "Share" popover, opened in a new browser context (a new session):
     the same settings, the same tab and the same numbers, random draws included."""
     view = ldp_view(page)
+    assert view["seed"] == "7" and view["tab"] == "The aggregate", view
     page.get_by_role("button", name="Share", exact=True).click()
     code = page.locator('[data-testid="stPopoverBody"] [data-testid="stCode"]')
     expect(code).to_be_visible()
@@ -513,7 +516,7 @@ LINK_CASES = [
         Step(lambda page: choose(page, "Histogram A", "Uploaded CSV file")),
         Step(lambda page: choose(page, "Histogram B", "Uploaded CSV file"),
              shown=("Upload a CSV file to use it as a histogram",)),
-        *(Step(upload(name, content), shown=(f"{name}.csv",), check=upload_shows(fragment))
+        *(Step(upload(name, content), check=upload_shows(fragment))
           for name, content, fragment in UPLOADS),
     )),
 ]
