@@ -1,0 +1,218 @@
+"""The logic of "Test calibration" (ui/pages/calibration.py), tested directly: its settings
+and report items, the null distributions in numbers, the live run's cost and its study
+command, the filter of the full-scale study and the verdicts on type-I error and power.
+The page itself is tested in tests/test_page_calibration.py."""
+
+from __future__ import annotations
+
+import shlex
+
+import pandas as pd
+import pytest
+
+from dpcore import simulation, study
+from ui.pages import calibration as logic
+
+LIVE = logic.LiveSettings(pair="korea_vs_usa", m=86, ns=tuple(study.PAPER_N), a1=0.1, a2=0.1,
+                          tests=tuple(simulation.TESTS), reps=1000, n_boot=1000, seed=2022)
+NULL = logic.NullSettings(shape="uniform", m=20, n=5050, alpha=0.5, reps=1000, seed=2022)
+
+
+def rates(rates, ci_low=None, ns=None, **columns) -> pd.DataFrame:
+    """Rows of rejection rates (one per N), with their lower interval ends."""
+    ns = ns or [1000 * 10**i for i in range(len(rates))]
+    ci_low = ci_low if ci_low is not None else [max(0.0, r - 0.02) for r in rates]
+    return pd.DataFrame({"n": ns, "rate": rates, "ci_low": ci_low, **columns})
+
+
+def test_labels():
+    assert [logic.pair_label(p) for p in study.PAIRS] == [
+        "Korea vs Korea (type-I error)", "Korea vs USA (large effect)",
+        "Korea central vs Korea noncentral (medium effect)"]
+    assert [logic.test_label(x) for x in simulation.TESTS] == ["parametric bootstrap",
+                                                               "naive χ²"]
+    assert logic.m_label(9) == "9 (10-year groups)"
+    assert logic.privacy_label((0.1, 0.05)) == "0.1, 0.05"
+
+
+def test_report_items_of_every_tab():
+    assert NULL.report_items() == {
+        "Null distributions: shape p₀": "Uniform", "Null distributions: bins M": "20",
+        "Null distributions: histogram size N": "5,050",
+        "Null distributions: privacy level α": "0.5", "Null distributions: replicates": "1,000",
+        "Null distributions: seed": "2022"}
+    assert LIVE.report_items() == {
+        "Simulation: populations A vs B": "Korea vs USA (large effect)",
+        "Simulation: bins M": "86", "Simulation: privacy levels α₁, α₂": "0.1, 0.1",
+        "Simulation: tests": "parametric bootstrap, naive χ²",
+        "Simulation: sample sizes N": "1,000, 5,000, 10,000, 50,000, 100,000, 500,000, 1M, "
+                                      "5M, 10M, 50M",
+        "Simulation: replicates R per point": "1,000",
+        "Simulation: bootstrap replicates B": "1,000", "Simulation: seed": "2022"}
+    nothing = logic.StudyFilter((), (), (), ())
+    assert set(nothing.report_items().values()) == {"none", study.PAPER_COMMAND}
+    chosen = logic.StudyFilter(("korea_vs_korea",), (18, 9), ((0.1, 0.1), (1.0, 0.5)),
+                               ("chisq",)).report_items()
+    assert chosen["Full-scale study: privacy (α₁, α₂)"] == "0.1, 0.1; 1, 0.5"
+    assert chosen["Full-scale study: M"] == "18, 9"
+    # The page's report: every tab's, in tab order; the live and study parts when shown.
+    both = logic.Settings(logic.TABS[0], NULL, LIVE, nothing).report_items()
+    assert list(both) == [*NULL.report_items(), *LIVE.report_items(), *nothing.report_items()]
+    assert logic.Settings(logic.TABS[0], NULL, None, None).report_items() == NULL.report_items()
+
+
+@pytest.mark.parametrize(("shape", "m"), [("uniform", 20), ("increasing", 100), ("normal", 5)])
+def test_null_statistics_have_m_minus_1_degrees_of_freedom(shape, m):
+    ns = logic.null_stats(shape, m, 5050, 0.5, 1000, 2022)
+    summary = logic.null_summary(ns)
+    assert summary.df == m - 1 and summary.pairs == 1000
+    assert abs(summary.mean_without - (m - 1)) < 0.15 * (m - 1) + 1, summary
+    assert summary.mean_with > summary.mean_without  # the noise inflates the statistic
+    # Without DP the naive test holds its level: about 5% (the binomial sd is 0.7%).
+    assert 0.025 <= summary.type1_without <= 0.08, summary
+
+
+def test_null_statistics_are_reproducible_and_stronger_privacy_inflates_them():
+    first = logic.null_summary(logic.null_stats("uniform", 20, 5050, 0.5, 1000, 123))
+    logic.null_stats.clear()  # computed again, not taken from the cache
+    assert logic.null_summary(logic.null_stats("uniform", 20, 5050, 0.5, 1000, 123)) == first
+    assert logic.null_summary(logic.null_stats("uniform", 20, 5050, 0.5, 1000, 124)) != first
+    # Lap(4) -> Lap(40) noise on about 250 people per bin; the histograms without noise are
+    # the same draws.
+    strong = logic.null_summary(logic.null_stats("uniform", 20, 5050, 0.05, 1000, 123))
+    assert strong.type1_with > first.type1_with and strong.mean_with > first.mean_with
+    assert (strong.df, strong.mean_without, strong.type1_without) == (
+        first.df, first.mean_without, first.type1_without)
+
+
+def test_null_finding():
+    summary = logic.NullSummary(19, 19.1, 22.0, 0.058, 0.111, 1000, True)
+    assert logic.null_finding(NULL, summary) == (
+        "Null distributions (Uniform, M = 20, N = 5,050, α = 0.5): with no difference, the "
+        "naive χ² test rejects 5.8% of 1,000 histogram pairs without privacy and 11.1% with "
+        "privacy, against its 5% level: with privacy it does not hold its level.")
+    unclear = logic.null_finding(NULL, logic.NullSummary(19, 19.1, 19.5, 0.05, 0.055, 1000,
+                                                         False))
+    assert unclear.endswith("here its type-I error with privacy is not clearly above the level.")
+
+
+def test_the_cost_of_a_live_run_and_its_study_command(monkeypatch):
+    units = 10 * sum(simulation.work_units(86, 1000, 1000, x) for x in simulation.TESTS)
+    assert LIVE.units == units > logic.MAX_UNITS
+    message = logic.too_long(LIVE, 300.0)
+    assert message.startswith("This run would take about 5.0 minutes here (R·B·M·points = "
+                              f"{units:,.0f} simulated bins, more than the page's 1,000,000,000)")
+    assert message.endswith(f"`{LIVE.command()}`.")
+
+    # The command is valid and covers the refused request.
+    seen = {}
+
+    class Parsed(Exception):
+        pass
+
+    def fake_run_study(cells, out, **kwargs):
+        seen["cells"] = cells
+        raise Parsed
+
+    monkeypatch.setattr(study, "run_study", fake_run_study)
+    argv = shlex.split(LIVE.command())
+    assert argv[:3] == ["python", "-m", "dpcore.study"], argv
+    with pytest.raises(Parsed):
+        study.main(argv[3:])
+    grid = seen["cells"]
+    assert {(c.pair, c.m, c.alpha1, c.alpha2) for c in grid} == {("korea_vs_usa", 86, 0.1, 0.1)}
+    assert {c.n for c in grid} >= set(study.PAPER_N)
+    assert {c.test for c in grid} == set(simulation.TESTS)
+    assert "--reps 1000" in LIVE.command() and "--boot 1000" in LIVE.command()
+
+
+def test_live_caption_says_what_the_rate_is():
+    assert logic.live_caption(LIVE) == (
+        "Korea vs USA (large effect), M = 86, α₁ = 0.1, α₂ = 0.1, R = 1000 per point, "
+        "B = 1000, seed 2022. The rate is the power (large effect).")
+    null = logic.LiveSettings("korea_vs_korea", 18, (1000,), 0.1, 0.1, ("chisq",), 100, 100, 1)
+    assert logic.live_caption(null).endswith("The rate is the type-I error.")
+
+
+def test_type1_sentence_holds_its_level_within_monte_carlo_error():
+    held = logic.type1_sentence(rates([0.04, 0.05, 0.06]), "bootstrap", "Here")
+    assert held == ("Here: the parametric bootstrap test's type-I error is 4.0% to 6.0% over 3 "
+                    "settings; none is clearly above the 5% level (no 95% interval lies above "
+                    "it): the test holds its level.")
+    one = logic.type1_sentence(rates([0.04, 0.09], ci_low=[0.02, 0.06]), "bootstrap", "Here")
+    assert "; 1 of them is clearly above the 5% level, about as many as chance" in one
+    single = logic.type1_sentence(rates([0.05]), "bootstrap", "Here")
+    assert "type-I error is 5.0% over 1 setting;" in single
+
+
+def test_type1_sentence_names_the_worst_setting():
+    rows = rates([0.5, 0.9, 0.3], ci_low=[0.45, 0.85, 0.25], m=[86, 18, 9],
+                 alpha1=[0.1, 0.1, 1.0], alpha2=[0.1, 0.1, 1.0], test="chisq")
+    assert logic.type1_sentence(rows, "chisq", "Study") == (
+        "Study: the naive χ² test's type-I error is 30.0% to 90.0% over 3 settings, clearly "
+        "above the 5% level in 3 of them (up to 90%, at N = 10,000, M = 18, α₁ = 0.1, "
+        "α₂ = 0.1): the test does not hold its level.")
+
+
+def test_power_sentence():
+    assert logic.power_sentence(rates([0.9, 0.2, 0.5]), "bootstrap", "Korea vs USA") == (
+        "Korea vs USA: the parametric bootstrap test's power is 90% at N = 1,000 and 50% at "
+        "N = 100,000; it first reaches 80% at N = 1,000.")
+    naive = logic.power_sentence(rates([0.3]), "chisq", "X")
+    assert naive == ("X: the naive χ² test's power is 30% at N = 1,000; it does not reach 80% "
+                     "at the N simulated. This 'power' is not to be trusted: on private "
+                     "histograms the naive test rejects far too often even when there is no "
+                     "difference.")
+
+
+def test_live_findings_follow_the_effect():
+    table = pd.concat([rates([0.05, 0.04], test="bootstrap"), rates([0.9, 1.0], test="chisq")])
+    null = logic.LiveSettings("korea_vs_korea", 18, (1000, 10_000), 0.1, 0.1,
+                              ("bootstrap", "chisq"), 100, 100, 1)
+    boot, naive = logic.live_findings(null, table)
+    assert boot.startswith("Korea vs Korea (type-I error): the parametric bootstrap test's "
+                           "type-I error is 4.0% to 5.0%") and "holds its level" in boot
+    assert naive.endswith("the test does not hold its level.")
+    power = logic.live_findings(logic.LiveSettings("korea_vs_usa", 18, (1000, 10_000), 0.1,
+                                                   0.1, ("chisq",), 100, 100, 1), table)
+    assert power == [logic.power_sentence(table[table["test"] == "chisq"], "chisq",
+                                          "Korea vs USA (large effect)")]
+
+
+def study_results() -> pd.DataFrame:
+    rows = [{"pair": pair, "effect": study.PAIRS[pair][2], "m": m, "alpha1": a1, "alpha2": a2,
+             "n": 1000, "test": test, "rate": 0.05, "ci_low": 0.04, "reps": 1000,
+             "n_boot": 500 if test == "bootstrap" else ""}
+            for pair in study.PAIRS for m in (86, 9) for a1, a2 in ((0.1, 0.1), (1.0, 0.5))
+            for test in simulation.TESTS]
+    return pd.DataFrame(rows)
+
+
+def test_the_study_filter_and_its_findings():
+    results = study_results()
+    assert logic.privacy_levels(results) == [(1.0, 0.5), (0.1, 0.1)]
+    everything = logic.StudyFilter(tuple(study.PAIRS), (86, 9), tuple(logic.privacy_levels(
+        results)), tuple(simulation.TESTS))
+    assert everything.select(results).equals(results)
+    chosen = logic.StudyFilter(("korea_vs_korea",), (9,), ((1.0, 0.5),), ("chisq",)).select(
+        results)
+    assert len(chosen) == 1 and chosen.iloc[0][["pair", "m", "alpha1", "test"]].tolist() == [
+        "korea_vs_korea", 9, 1.0, "chisq"]
+    assert logic.StudyFilter((), (86,), (), ()).select(results).empty
+    findings = logic.study_findings(results)
+    assert [f.split(":")[0] for f in findings] == ["Full-scale study, Korea vs Korea"] * 2
+    assert "parametric bootstrap" in findings[0] and "naive χ²" in findings[1]
+    assert logic.study_findings(results[results["pair"] != "korea_vs_korea"]) == []
+
+
+def test_what_the_study_tab_says():
+    results = study_results()
+    assert logic.study_intro(results).startswith(
+        f"The paper's grid, {len(results):,} settings, each with R = 1,000 replicates and "
+        "B = 500 bootstrap replicates (")
+    assert "B = – bootstrap" in logic.study_intro(results[results["test"] == "chisq"])
+    assert logic.partial_study(results) == (
+        f"This file holds {len(results):,} of the grid's {len(study.paper_grid()):,} settings "
+        "(a study still running, or stopped early).")
+    assert logic.partial_study(pd.DataFrame(index=range(len(study.paper_grid())))) is None
+    assert study.PAPER_COMMAND in logic.missing_study()

@@ -1,0 +1,163 @@
+"""The logic of "Compare two private histograms" (ui/pages/compare_histograms.py), tested
+directly: its settings and report items, the bootstrap's work cap, the computation, the
+sentences and the tables. The page itself is tested in tests/test_pages.py."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dpcore import datasets, histogram
+from ui.pages import compare_histograms as logic
+from ui.sources import PairInput, SideInput
+
+
+def shapes_pair(a="uniform", b="normal", m=5) -> PairInput:
+    side = {s: SideInput(datasets.SHAPES[s], datasets.shape_probabilities(s, m), False)
+            for s in (a, b)}
+    return PairInput([str(j) for j in range(1, m + 1)], side[a], side[b])
+
+
+def uploaded_pair(a=(10, 30, 50), b=(20, 40, 60), *, private=False) -> PairInput:
+    labels = [str(j) for j in range(1, len(a) + 1)]
+    return PairInput(labels, SideInput('your column "a"', np.array(a, float), True),
+                     SideInput('your column "we*ird_[c]"', np.array(b, float), True), private)
+
+
+def settings(pair=None, **changes) -> logic.Settings:
+    pair = pair or shapes_pair()
+    values = dict(pair=pair, source_a="uniform", source_b="normal", width=None,
+                  bins=len(pair.labels), n_a=1000, separate_n=False, n_b=1000, alpha_a=0.1,
+                  alpha_b=0.1, boot=200, seed=5)
+    return logic.Settings(**(values | changes))
+
+
+def compare(s: logic.Settings):
+    return logic.run_comparison(s.pair, s.n_a, s.n_b, s.alpha_a, s.alpha_b, s.n_boot, s.seed)
+
+
+def test_report_items_are_the_reports_labels_and_values():
+    assert settings(n_a=2000, n_b=5000, separate_n=True, seed=7).report_items() == {
+        "Histogram A": "Uniform", "Histogram B": "Normal", "Bins M": "5",
+        "People N in A": "2,000", "People N in B": "5,000",
+        "Privacy level α₁ (A)": "0.1", "Privacy level α₂ (B)": "0.1",
+        "Bootstrap replicates B": "200", "Seed": "7", "Test level": "5%"}
+    uploaded = settings(uploaded_pair(), n_a=None, n_b=None).report_items()
+    assert uploaded["People N in A"] == "90 (as uploaded)"
+    assert uploaded["Histogram B"] == 'your column "we*ird_[c]"'  # plain: the report escapes
+    private = settings(uploaded_pair(private=True), n_a=None, n_b=None).report_items()
+    assert private["People N in B"] == "unknown (already private counts)"
+
+
+def test_uses_age_groups_when_a_population_is_chosen():
+    assert logic.uses_age_groups("usa", "normal") and logic.uses_age_groups("upload", "korea")
+    assert not logic.uses_age_groups("uniform", "upload")
+
+
+def test_the_bootstrap_is_limited_to_the_work_cap():
+    assert logic.limited_boot(1000, 86) == 1000
+    assert logic.limited_boot(1000, 5000) == logic.MAX_BOOT_CELLS // 5000 == 800
+    assert logic.limited_boot(1000, 10**6) == logic.MIN_BOOT
+    s = settings(shapes_pair(m=5000), boot=1000)
+    assert s.n_boot == 800 and s.report_items()["Bootstrap replicates B"] == "800"
+    assert logic.boot_limit_info(5000, 1000, 800, 4.2) == (
+        "With M = 5,000 bins the bootstrap is limited to B = 800 replicates to keep the page "
+        "responsive: B = 1,000 would take about 4 s here.")
+    assert logic.boot_limit_note(5000, 800).endswith("limited to B = 800 replicates to keep "
+                                                      "the page responsive.")
+
+
+def test_the_comparison_is_reproducible_and_alpha_a_leaves_b_alone():
+    s = settings()
+    first = compare(s)
+    logic.run_comparison.clear()  # computed again, not taken from the cache
+    again = compare(s)
+    assert again.naive.pvalue == first.naive.pvalue
+    assert again.bootstrap.pvalue == first.bootstrap.pvalue
+    assert compare(settings(seed=6)).naive.statistic != first.naive.statistic
+    # Noise Lap(20) -> Lap(2) on A changes A's release, hence the statistic; B's release
+    # and its debiasing do not depend on α₁.
+    other = compare(settings(alpha_a=1.0))
+    assert other.naive.statistic != first.naive.statistic
+    assert other.estimate.n2_hat == first.estimate.n2_hat
+    np.testing.assert_array_equal(other.private2, first.private2)
+
+
+def test_the_verdict_on_the_page_and_in_the_report():
+    s = settings(uploaded_pair((500, 300, 200), (520, 310, 190)), n_a=None, n_b=None)
+    result = compare(s)
+    shown, plain = logic.verdict(s, result), logic.verdict(s, result, markdown=False)
+    found = "finds" if logic.finds_difference(result) else "does not find"
+    assert plain == (f"At the 5% level the parametric bootstrap test {found} a difference "
+                     'between histogram A (your column "a") and histogram B (your column '
+                     f'"we*ird_[c]"): p = {result.bootstrap.pvalue:.3g} from 200 bootstrap '
+                     "replicates.")
+    # On the page the finding is bold and a user's column name cannot become Markdown.
+    assert f"**{found}**" in shown and r'(your column "we\*ird\_\[c\]")' in shown
+    assert logic.naive_finding(result).startswith(
+        f"The naive χ² test, which treats the noisy counts as exact, gives p = "
+        f"{result.naive.pvalue:.3g} (χ² = {result.naive.statistic:,.1f}, df = 2); ")
+
+
+def test_a_degenerate_bootstrap_is_said_in_words():
+    s = settings(uploaded_pair((1, 2), (3, 4), private=True), n_a=None, n_b=None,
+                 alpha_a=0.001, alpha_b=0.001)
+    result = compare(s)
+    assert result.bootstrap is None
+    assert logic.bootstrap_error(result).startswith(
+        "The bootstrap test cannot be run on these histograms. Histogram A")
+    assert logic.bootstrap_error_finding(result).startswith(
+        "The parametric bootstrap test cannot be run on these histograms: ")
+    assert [e.caption for e in logic.size_estimates(result)] == [
+        "true N unknown (private input)"] * 2
+
+
+def test_a_histogram_that_is_mostly_noise_is_named():
+    # N = 10,000 in 18 bins at α = 0.1: noise sd 28 against ~556 a bin.
+    pop = datasets.age_histogram("korea_central", 5).to_numpy()
+    big = PairInput([str(j) for j in range(len(pop))],
+                    SideInput("A", datasets.proportions(pop), False),
+                    SideInput("B", datasets.proportions(pop), False))
+    assert logic.noisy_sides(settings(big, n_a=10_000, n_b=10_000), compare(
+        settings(big, n_a=10_000, n_b=10_000))) == []
+    # N = 1,000 in 5 bins at α = 0.001: noise sd 2,828 against 200 a bin, on both sides.
+    s = settings(alpha_a=0.001, alpha_b=0.001)
+    [a, b] = logic.noisy_sides(s, compare(s))
+    assert (a.label, b.label) == ("A", "B") and a.noise == histogram.noise_sd(0.001)
+    assert a.mean_count == 200
+    assert logic.noise_warning(a) == (
+        "Histogram A is mostly noise: at α = 0.001 the noise on each count has standard "
+        "deviation 2,828, more than the average count per bin (200.0). N̂ and both tests are "
+        "unreliable here; increase N or α, or use wider bins.")
+    assert logic.noise_note(a).endswith("(200.0); N̂ and both tests are unreliable here.")
+
+
+def test_metrics_captions_and_estimates():
+    s = settings(uploaded_pair(), n_a=None, n_b=None)
+    result = compare(s)
+    assert logic.naive_caption(result) == f"χ² = {result.naive.statistic:,.1f}, df = 2"
+    assert logic.bootstrap_caption(result).startswith(f"T = {result.bootstrap.statistic:,.1f}; "
+                                                      "5% critical value ")
+    a, b = logic.size_estimates(result)
+    assert (a.label, a.caption, b.caption) == ("Estimated N̂ (A)", "true N = 90", "true N = 120")
+    assert a.value == f"{result.estimate.n1_hat:,}"
+    assert a.delta == f"{result.estimate.n1_hat - 90:+,.0f} vs true N"
+    assert logic.trace_names(s) == ('A: your column "a", α₁ = 0.1',
+                                    'B: your column "we*ird_[c]", α₂ = 0.1')
+
+
+def test_tables():
+    s = settings()
+    result = compare(s)
+    per_bin = logic.per_bin_table(s, result)
+    assert list(per_bin.columns) == ["bin", "original_A", "private_A", "debiased_A",
+                                      "rescaled_A", "original_B", "private_B", "debiased_B",
+                                      "rescaled_B", "p0_hat"]
+    assert list(per_bin["bin"]) == s.pair.labels
+    assert [logic.per_bin_format(c) for c in ("p0_hat", "original_A", "private_B")] == [
+        "%.4f", "%.0f", "%.1f"]
+    summary = result.summary_table()
+    shown = logic.summary_shown(summary)
+    assert list(shown.columns) == list(summary.columns) == ["quantity", "value"]
+    values = dict(zip(shown["quantity"], shown["value"]))
+    assert values["N_A"] == "1,000" and values["bootstrap_replicates_B"] == "200"
+    assert values["bootstrap_pvalue"] == f"{result.bootstrap.pvalue:.4g}"
