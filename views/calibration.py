@@ -24,13 +24,12 @@ from ui.text import t
 
 RESULT_KEY = "cal_result"  # session state: the last completed live run, {"params", "table"}
 
-# How the tables of rates show their numbers (the CSV keeps them as they are).
-RATE_COLUMNS = {
-    "n": st.column_config.NumberColumn("N", format="localized"),
-    "rate": st.column_config.NumberColumn(format="%.3f"),
-    "ci_low": st.column_config.NumberColumn(format="%.3f"),
-    "ci_high": st.column_config.NumberColumn(format="%.3f"),
-}
+
+def rate_columns() -> dict:
+    """How the tables of rates show their numbers (the CSV keeps them as they are)."""
+    return {"n": st.column_config.NumberColumn(t("N"), format="localized"),
+            **{col: st.column_config.NumberColumn(format="%.3f")
+               for col in ("rate", "ci_low", "ci_high")}}
 
 
 # --- Figures 2-3 ------------------------------------------------------------------------------
@@ -196,7 +195,7 @@ def live_tab(kit: PageKit) -> tuple[LiveSettings, LiveSettings | None]:
               name=t("Rejection rate against N"))
     st.caption(logic.live_caption(shown))
     kit.table(table, key="cal_table_live", name=t("Rejection rates"), hide_index=True,
-              column_config=RATE_COLUMNS)
+              column_config=rate_columns())
     for finding in logic.live_findings(shown, table):
         kit.finding(finding)
     kit.note(t("Rejection rates at the 5% level are the share of R simulated pairs of private "
@@ -251,7 +250,7 @@ def study_tab(kit: PageKit) -> StudyFilter | None:
     kit.chart(logic.rates_figure(chosen, True), key="cal_fig_paper",
               name=t("The paper's study: rejection rate against N"))
     kit.table(chosen, key="cal_table_paper", name=t("The paper's study: the selected settings"),
-              hide_index=True, column_config=RATE_COLUMNS)
+              hide_index=True, column_config=rate_columns())
     for finding in logic.study_findings(chosen):
         kit.finding(finding)
     return chosen_filter

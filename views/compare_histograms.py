@@ -147,7 +147,7 @@ def show_debiasing(kit: PageKit, settings: Settings, result: HomogeneityResult) 
     kit.chart(
         dpviz.homogeneity.debias_figure(
             settings.alpha_a, settings.alpha_b, result.private1, result.private2,
-            result.estimate.c1_tilde, result.estimate.c2_tilde, name_a="A", name_b="B",
+            result.estimate.c1_tilde, result.estimate.c2_tilde, name_a=t("A"), name_b=t("B"),
             zoom=settings.zoom,
         ),
         key="cmp_fig_debias", name=t("Debiasing the noisy counts"),
