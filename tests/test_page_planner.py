@@ -28,7 +28,7 @@ from dpcore import datasets, planner, simulation
 from pagekit import (kit as ended_kit, KEYED_KINDS, TabbedPage, assert_report_page, assert_reset_note,
                      assert_widgets_keyed_with_help, errors, every_control_with_help, link_notes,
                      metrics, plain_error, query_id)
-from ui import planner_text
+from ui.pages import planner as page
 
 PAGE = "views/planner.py"
 TITLE = "Privacy–utility planner"
@@ -104,7 +104,7 @@ def test_default_view():
     assert shown[N_NEEDED] == f"{plan.n:,}"
     assert shown[N_INTERVAL] == f"{plan.interval[0]:,.0f} – {plan.interval[1]:,.0f}"
     assert metric(at, "Your planned N").value == "10,000"
-    sentence = planner_text.describe_sample_size(
+    sentence = page.describe_sample_size(
         plan, "a difference as large as Korea central vs Korea noncentral")
     assert [s.value for s in at.success] == [sentence]
     assert chart(at, "plan_fig_data")
@@ -124,7 +124,7 @@ def test_privacy_tab_shows_the_strongest_alpha():
     assert metric(at, "Your α").delta == ("affordable" if plan.alpha <= 0.1
                                           else "too strong for the target")
     [sentence] = [s.value for s in at.success]
-    assert sentence == planner_text.describe_privacy(
+    assert sentence == page.describe_privacy(
         plan, "a difference as large as Korea central vs Korea noncentral")
     traces = chart(at, "plan_fig_privacy")
     [points] = [t for t in traces if t.get("name", "").startswith("simulated power")]
@@ -420,8 +420,8 @@ def test_report_download_builds_the_html_report(deferred):
     assert shown[N_NEEDED] == f"{data_plan.n:,}"
     assert shown[ALPHA_NEEDED] == f"{privacy.alpha:.3g}"
     difference = "a difference as large as Korea central vs Korea noncentral"
-    findings = [planner_text.describe_sample_size(data_plan, difference),
-                planner_text.describe_privacy(privacy, difference)]
+    findings = [page.describe_sample_size(data_plan, difference),
+                page.describe_privacy(privacy, difference)]
     text = "\n".join(m.value for m in at.markdown)
     for sentence in findings:
         assert sentence in text
