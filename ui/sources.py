@@ -339,3 +339,18 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
             )
     return PairInput(_labels(width, m, upload, sources, lo_hi), a, b, private)
 
+
+
+# ---------------------------------------------------------------------------
+# One uploaded column of ages
+# ---------------------------------------------------------------------------
+
+
+def age_counts(values: np.ndarray, column: str, *, width: int) -> np.ndarray:
+    """Counts per age group (``width`` years, datasets.age_bin_labels) of one uploaded column
+    of ages, one value per person; a negative age is an UploadError in plain words."""
+    if np.any(values < 0):
+        raise datasets.UploadError(t(
+            'Column "{column}" has a negative value ({lowest:g}); ages must be 0 or more.',
+            column=esc(column), lowest=values.min()))
+    return datasets.bin_values(values, width=width).astype(float)

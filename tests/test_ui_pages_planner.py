@@ -1,0 +1,356 @@
+"""ui.pages.planner: the planner page's settings, comparison, costs, sentences and tables, from
+dpcore.planner's structured results (pure functions, tested without the page)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import fields, replace
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpcore import datasets, planner, simulation, study
+from ui import sources
+from ui.pages import planner as page
+
+M9 = study.cell_probabilities("central_vs_noncentral", 9)
+CHEAP = dict(reps=200, n_boot=100)
+EMPTY = pd.DataFrame()
+
+
+def sample_size_plan(**changes) -> planner.SampleSizePlan:
+    fields = dict(n=7914, interval=(7500.0, 8350.0), points=EMPTY, status="found", power=0.8,
+                  level=0.05, test="bootstrap", alpha1=0.1, alpha2=0.1, reps=500, n_boot=500,
+                  simulated=12, recalled=0)
+    return planner.SampleSizePlan(**{**fields, **changes})
+
+
+def privacy_plan(**changes) -> planner.PrivacyPlan:
+    fields = dict(alpha=0.0512, interval=(0.045, 0.06), points=EMPTY, status="found", power=0.8,
+                  level=0.05, test="bootstrap", n=20_000, alpha_ratio=1.0, reps=500, n_boot=500,
+                  simulated=12, recalled=0)
+    return planner.PrivacyPlan(**{**fields, **changes})
+
+
+def test_plain_sentences_carry_the_numbers_of_real_plans():
+    p1, p2 = M9
+    plan = planner.required_sample_size(p1, p2, 0.1, 0.1, rng=2, **CHEAP)
+    text = page.describe_sample_size(plan, "a difference as large as A vs B")
+    assert f"{plan.n:,}" in text and "α = 0.1" in text and "80%" in text
+    assert f"{int(plan.interval[0]):,}" in text and "A vs B" in text
+    priv = planner.strongest_privacy(p1, p2, 20_000, rng=2, **CHEAP)
+    text = page.describe_privacy(priv, "it")
+    assert f"{priv.alpha:.3g}" in text and "20,000" in text and "stronger" not in text
+    never = planner.required_sample_size(p1, p1 * 0 + 1 / 9, 0.001, 0.001, n_range=(100, 1000),
+                                         rng=2, **CHEAP)
+    assert never.status == "unreachable" and never.n is None
+    assert "not enough" in page.describe_sample_size(never, "it")
+
+
+def test_sample_size_sentence_for_each_status():
+    found = page.describe_sample_size(sample_size_plan(), "it")
+    assert found == ("At privacy level α = 0.1 for both releases, about 7,914 people per group "
+                     "(between 7,500 and 8,350, allowing for simulation error) are needed so "
+                     "that the DP bootstrap test at the 5% level detects it 80% of the time.")
+    open_ended = sample_size_plan(interval=(7500.0, math.inf), alpha2=0.05, test="chisq")
+    text = page.describe_sample_size(open_ended, "it")
+    assert "above 7,500" in text and "α₁ = 0.1 and α₂ = 0.05" in text
+    assert "naive chi-square test" in text
+    lower = page.describe_sample_size(
+        sample_size_plan(status="at_lower_bound", n=100), "it")
+    assert "even 100 people per group are enough" in lower
+    stopped = page.describe_sample_size(sample_size_plan(status="stopped", n=None), "it")
+    assert "cap on simulations" in stopped
+
+
+def test_privacy_sentence_for_each_status():
+    found = page.describe_privacy(privacy_plan(), "it")
+    assert "privacy level α = 0.0512 (between 0.045 and 0.06" in found
+    assert "a smaller α less often" in found
+    ratio = page.describe_privacy(privacy_plan(alpha_ratio=0.5), "it")
+    assert "(and α₂ = 0.5 α₁)" in ratio
+    lower = page.describe_privacy(
+        privacy_plan(status="at_lower_bound", alpha=0.001), "it")
+    assert "α = 0.001, the strongest searched, is affordable" in lower
+    never = page.describe_privacy(
+        privacy_plan(status="unreachable", alpha=None, interval=(10.0, math.inf)), "it")
+    assert "no privacy level up to α = 10 is weak enough" in never
+    stopped = page.describe_privacy(privacy_plan(status="stopped", alpha=None), "it")
+    assert "cap on simulations" in stopped
+
+
+@pytest.mark.parametrize("label, text", [
+    ("quantity=power test=bootstrap n=12000 alpha1=0.1 alpha2=0.1",
+     "power of the bootstrap test at N = 12,000, α = 0.1"),
+    ("quantity=type1 test=chisq n=500 alpha1=0.1 alpha2=0.05",
+     "type-I error of the chi-square test at N = 500, α = (0.1, 0.05)"),
+    ("done", "done"),
+    ("", ""),
+])
+def test_progress_text(label, text):
+    assert page.progress_text(label) == text
+
+
+def test_progress_text_reads_the_labels_the_planner_sends(progress_log):
+    p1, p2 = M9
+    planner.required_sample_size(p1, p2, 0.3, 0.3, rng=1, progress=progress_log, **CHEAP)
+    shown = [page.progress_text(label) for label in progress_log.labels[:-1]]
+    assert shown and all(t.startswith("power of the bootstrap test at N = ") for t in shown)
+    assert all(t.endswith(", α = 0.3") for t in shown)
+
+
+def test_alphas_in_the_sentences_have_three_significant_digits():
+    text = page.describe_privacy(privacy_plan(alpha=0.123456, interval=(0.1, 10.0)), "it")
+    assert "α = 0.123 (between 0.1 and 10," in text
+
+
+# --- the settings -----------------------------------------------------------------------------
+
+def test_the_default_settings_are_the_pages_defaults():
+    assert page.Settings() == page.Settings(
+        mode="two", source_a="korea_central", source_b="korea_noncentral", base="korea",
+        effect="shift", direction="older", shift=1, distance=0.05, width=10, level=0.05,
+        power=0.8, alpha1=0.1, separate=False, alpha2=0.1, n=10_000, reps=200, n_boot=200,
+        seed=2022, frontier_range=(0.01, 1.0), frontier_points=5, tab="How much data?")
+    assert all(getattr(page.Settings.unset(), f.name) is None for f in fields(page.Settings))
+
+
+def test_every_setting_has_its_url_parameter_and_links_carry_them_all():
+    keys = page.Settings.KEYS
+    assert list(keys) == [f.name for f in fields(page.Settings)]
+    assert all(key.startswith("plan_") for key in keys.values())
+    recorded = json.loads((Path(__file__).parent / "fixtures" / "links_2026_11.json")
+                          .read_text(encoding="utf-8"))["links"]
+    in_links = {key for link in recorded if link["url_path"] == "planner"
+                for key in parse_qs(urlsplit(link["url"]).query)}
+    assert in_links == set(keys.values())
+
+
+def test_the_report_lists_todays_settings():
+    s = page.Settings(reps=50, n_boot=500, seed=7, n=50_000)
+    assert s.report_items() == {
+        "Test": "parametric bootstrap test (Algorithm 1) at the 5% level",
+        "Target power": "80%", "Privacy level": "α = 0.1",
+        "People per group N (plan)": "50,000", "Replicates R, bootstrap B": "50, 500",
+        "Seed": "7"}
+    two = replace(s, separate=True, alpha2=1.0, level=0.01)
+    assert two.report_items()["Privacy level"] == "α₁ = 0.1, α₂ = 1"
+    assert two.ratio == 10 and not two.same_alpha
+    comp = comparison()
+    assert comp.report_items() == {"Comparison": "Korea central vs Korea noncentral",
+                                   "Difference (total-variation distance)": f"{comp.tv:.4f}",
+                                   "Bins M": "9"}
+    table = page.report_table(comp, s)
+    assert list(table.columns) == ["setting", "value"]
+    assert list(table["setting"]) == [*comp.report_items(), *s.report_items()]
+    assert page.report_notes()[-1] == f"Source: {page.SOURCE_NOTE}"
+    assert "compute the frontier on its tab" in page.report_caption(False)
+    assert "the frontier)" in page.report_caption(True)
+
+
+# --- the comparison ---------------------------------------------------------------------------
+
+def korea(width: int = 10) -> tuple[np.ndarray, np.ndarray]:
+    return tuple(datasets.proportions(datasets.age_histogram(name, width).to_numpy())
+                 for name in ("korea_central", "korea_noncentral"))
+
+
+def comparison(s: page.Settings = page.DEFAULT, columns=None) -> page.Comparison:
+    p1, p2 = korea(s.width)
+    return page.make_comparison(s, p1, p2, datasets.age_bin_labels(s.width), columns or {})
+
+
+EFFECT = page.Settings(mode="effect", source_a=None, source_b=None)
+
+
+@pytest.mark.parametrize("s, b, difference, what", [
+    (page.DEFAULT, "Korea noncentral",
+     "a difference as large as Korea central vs Korea noncentral",
+     "Korea central vs Korea noncentral"),
+    (EFFECT, "Korea, 1 age group (10 years) older",
+     "a difference as large as Korea against the same population 1 age group (10 years) older",
+     "Korea against itself 1 age group (10 years) older"),
+    (replace(EFFECT, direction="younger", shift=2), "Korea, 2 age groups (20 years) younger",
+     "a difference as large as Korea against the same population 2 age groups (20 years) "
+     "younger", "Korea against itself 2 age groups (20 years) younger"),
+    (replace(EFFECT, width=1), "Korea, 1 age group older", None, None),
+    (replace(EFFECT, width=None, base="upload", shift=2, direction="younger"),
+     'your column "x", shifted 2 bins towards the first bins', None, None),
+    (replace(EFFECT, effect="tilt", distance=0.1), "Korea, tilted (d = 0.1)",
+     "a difference of total-variation distance 0.1 from Korea (towards older ages)",
+     "Korea against its tilt towards older ages at distance 0.1"),
+    (replace(EFFECT, effect="tilt", distance=0.1, width=None, direction="younger"), None,
+     None, "Korea against its tilt towards the first bins at distance 0.1"),
+], ids=["two", "shift", "shift younger", "single years", "bins", "tilt", "tilt bins"])
+def test_the_difference_in_words(s, b, difference, what):
+    _, name_b, diff, what_ = page.phrases(s, {"A": "x"})
+    assert (name_b, diff, what_) == (b or name_b, difference or diff, what or what_)
+
+
+def test_uploaded_names_are_escaped_for_markdown_only():
+    s = page.Settings(source_a="upload", width=10)
+    comp = comparison(s, {"A": "my_col*"})
+    assert comp.name_a == 'your column "my_col*"'
+    assert comp.difference == 'a difference as large as your column "my_col*" vs Korea noncentral'
+    assert comp.difference_md == \
+        'a difference as large as your column "my\\_col\\*" vs Korea noncentral'
+    assert comp.what == 'your column "my_col*" vs Korea noncentral'
+    assert "my\\_col\\*" in page.data_intro(comp, s) and "my\\_col\\*" in \
+        page.privacy_intro(comp, s)
+
+
+def test_an_effect_builds_b_from_a():
+    p, _ = korea()
+    shift = replace(EFFECT, direction="younger", shift=2)
+    np.testing.assert_array_equal(page.effect_distribution(p, shift),
+                                  planner.shift_distribution(p, -2))
+    tilt = replace(EFFECT, effect="tilt", distance=0.1)
+    assert planner.total_variation(p, page.effect_distribution(p, tilt)) == \
+        pytest.approx(0.1)
+    with pytest.raises(ValueError, match="must be below"):
+        page.effect_distribution(p, replace(tilt, distance=0.99))
+
+
+def upload(data: bytes, kind: str = "counts") -> sources.Upload:
+    return sources.Upload(datasets.read_csv_upload(data), kind)
+
+
+def test_a_side_from_a_population_or_a_column():
+    p1, _ = korea()
+    np.testing.assert_array_equal(
+        page.side_probabilities("korea_central", "A", None, None, 10, 9), p1)
+    counts = upload(b"group,a,b\nx,500,400\ny,300,300\nz,200,300\n")
+    np.testing.assert_allclose(page.side_probabilities("upload", "B", counts, "b", None, 3),
+                               [0.4, 0.3, 0.3])
+    assert page.bin_labels(None, 3, counts) == ["x", "y", "z"]
+    assert page.bin_labels(None, 3, upload(b"a\n1\n2\n3\n")) == ["1", "2", "3"]
+    assert page.bin_labels(10, 9, None) == datasets.age_bin_labels(10)
+    assert page.only_counts(["upload", "upload"], counts)
+    assert not page.only_counts(["upload", "korea"], counts)
+    ages = upload(b"age\n" + b"\n".join(str(a).encode() for a in range(0, 90, 3)), "values")
+    np.testing.assert_allclose(
+        page.side_probabilities("upload", "A", ages, "age", 10, 9),
+        datasets.proportions(datasets.bin_values(np.arange(0, 90, 3), width=10)))
+
+
+@pytest.mark.parametrize("data, kind, column, message", [
+    (b"a\n10\n20\n30\n", "counts", "a",
+     'Column "a" has 3 bins but the age groups chosen have 9. Pick the age grouping with 3 '
+     "bins, if there is one, or upload counts for 86, 18 or 9 age groups."),
+    (b"my_a\n10\n20\n30\n", "counts", "my_a", 'Column "my\\_a" has 3 bins'),
+    (b"a,b\n1,2\n2,3\n4\n", "counts", "b", "same number of rows"),
+    (b"age,b\n3,1\n-3,1\n40,1\n", "values", "age",
+     'Column "age" has a negative value (-3); ages must be 0 or more.'),
+    (b"a,b\n1,\n2,\n", "values", "b", 'Column "b" has no values.'),
+], ids=["wrong length", "escaped name", "rows differ", "negative age", "empty column"])
+def test_an_unusable_column_is_a_plain_error(data, kind, column, message):
+    with pytest.raises(datasets.UploadError) as error:
+        page.side_probabilities("upload", "A", upload(data, kind), column, 10, 9)
+    assert message in str(error.value)
+
+
+def test_the_same_distribution_is_a_problem():
+    p1, _ = korea()
+    same = page.make_comparison(page.DEFAULT, p1, p1.copy(), datasets.age_bin_labels(10), {})
+    assert page.same_distribution(same).message.startswith(
+        "A and B have the same distribution: there is no difference to detect.")
+    assert page.same_distribution(comparison()) is None
+
+
+# --- costs and refusals (a pinned speed: 1e-7 s per drawn bin) ---------------------------------
+
+SPEED = 1e-7
+
+
+def test_a_search_beyond_the_cap_is_refused_with_its_time():
+    cheap = page.Settings(reps=50, n_boot=50)
+    assert page.search_refusal(comparison(cheap), cheap, SPEED) is None
+    big = page.Settings(reps=2000, n_boot=2000, width=1)
+    one = simulation.work_units(86, 2000, 2000)
+    seconds = planner.TYPICAL_CELLS * one * SPEED
+    assert page.search_refusal(comparison(big), big, SPEED) == (
+        f"This search would take about {seconds / 60:.1f} minutes here: about "
+        f"{planner.TYPICAL_CELLS} settings of R·2M·(B + 1) = {one:,.0f} drawn bins each, more "
+        "than the page's cap of 200,000,000 per search. Lower R or B (in the accuracy "
+        "settings) or use wider age groups (fewer bins M).")
+    assert page.accuracy_caption(9, cheap, SPEED).startswith(
+        "One simulated setting draws R·2M·(B + 1) = 45,900 bins, about 0.0046 s here; a search "
+        f"simulates about {planner.TYPICAL_CELLS} settings: about under a second.")
+
+
+def test_the_frontier_says_its_cost_and_refuses_beyond_its_cap():
+    s = page.Settings(reps=50, n_boot=50, separate=True, alpha2=0.2)
+    alphas = page.frontier_alphas(s)
+    assert alphas == [1.0, 0.3, 0.1, 0.03, 0.01]
+    assert page.frontier_caption(9, s, alphas, SPEED).startswith(
+        "α = 1, 0.3, 0.1, 0.03, 0.01 (α₂ = 2 α₁): about 10 searches, ")
+    assert page.frontier_refusal(9, s, alphas, SPEED) is None
+    big = replace(s, reps=2000, n_boot=2000, frontier_points=10)
+    refusal = page.frontier_refusal(86, big, page.frontier_alphas(big), SPEED)
+    assert refusal.startswith("This frontier would take about ") and \
+        "more than the page's cap of 1,000,000,000). Use fewer points" in refusal
+
+
+def test_a_frontier_is_shown_again_only_for_its_settings():
+    comp, s = comparison(), page.Settings(reps=50, n_boot=50)
+    params = page.frontier_params(comp, s, [1.0, 0.1])
+    last = {"params": params, "table": pd.DataFrame({"x": [1]})}
+    assert page.frontier_for(last, comp, replace(s, frontier_points=9)) is last["table"]
+    assert page.frontier_for(last, comp, replace(s, power=0.9)) is None
+    assert page.frontier_for(None, comp, s) is None
+
+
+# --- numbers and sentences --------------------------------------------------------------------
+
+def test_the_estimates_in_words():
+    assert (page.n_text(sample_size_plan()), page.n_interval_text(sample_size_plan())) == \
+        ("7,914", "7,500 – 8,350")
+    lower = sample_size_plan(status="at_lower_bound", n=100, interval=(0.0, 100.0))
+    assert (page.n_text(lower), page.n_interval_text(lower)) == ("≤ 100", "≤ 100")
+    never = sample_size_plan(status="unreachable", n=None, interval=(5e7, math.inf))
+    assert (page.n_text(never), page.n_interval_text(never)) == ("> 50,000,000", "–")
+    assert page.n_interval_text(sample_size_plan(interval=(7500.0, math.inf))) == "above 7,500"
+    assert page.n_text(sample_size_plan(status="stopped", n=None)) == "not found"
+    assert (page.alpha_text(privacy_plan()), page.alpha_interval_text(privacy_plan())) == \
+        ("0.0512", "0.045 – 0.06")
+    assert page.alpha_text(privacy_plan(alpha=None, status="unreachable",
+                                        interval=(10.0, math.inf))) == "> 10"
+    s = page.Settings(n=5000)
+    assert page.data_verdict(sample_size_plan(), s) == ("2,914 short", False)
+    assert page.data_verdict(sample_size_plan(), replace(s, n=10_000)) == ("enough", True)
+    assert page.data_verdict(never, s) == ("not enough", False)
+    assert page.privacy_verdict(privacy_plan(), s) == ("affordable", True)
+    assert page.privacy_verdict(privacy_plan(), replace(s, alpha1=0.01)) == \
+        ("too strong for the target", False)
+    assert page.good_news(lower) and not page.good_news(never)
+
+
+def frontier_table(n, n_low, chisq_type1) -> pd.DataFrame:
+    """A frontier at α = 1, 0.1, 0.01: the bootstrap test's N, the naive test's type-I error."""
+    alphas = [1.0, 0.1, 0.01]
+    boot = pd.DataFrame({"alpha1": alphas, "test": "bootstrap", "n": n, "n_low": n_low,
+                         "type1": 0.05, "valid": True})
+    chisq = pd.DataFrame({"alpha1": alphas, "test": "chisq", "n": [100.0] * 3,
+                          "n_low": [50.0] * 3, "type1": chisq_type1,
+                          "valid": [t < 0.1 for t in chisq_type1]})
+    return pd.concat([boot, chisq], ignore_index=True)
+
+
+def test_the_frontier_in_words():
+    table = frontier_table([500.0, 5000.0, np.nan], [400.0, 4000.0, 5e7], [0.05, 0.3, 0.62])
+    assert page.frontier_sentence(table, 0.8) == (
+        "For 80% power the parametric bootstrap test needs N = 500 at α = 1; N = 5,000 at "
+        "α = 0.1; more than 50,000,000 at α = 0.01 per group.")
+    assert page.frontier_summary(table, 0.05) == (
+        "The naive χ² test seems to need fewer people at α = 0.1, 0.01, but it does not hold "
+        "its 5% level there: with no difference at all it rejects up to 62% of the time (at "
+        "α = 0.01), so its 'power' means nothing. Only the bootstrap test's N can be planned "
+        "on.")
+    valid = frontier_table([500.0, np.nan, np.nan], [400.0, np.nan, 0.0], [0.05] * 3)
+    assert page.frontier_findings(valid, 0.05, 0.9) == [
+        "For 90% power the parametric bootstrap test needs N = 500 at α = 1; an N not found at "
+        "α = 0.1; an N not found at α = 0.01 per group."]

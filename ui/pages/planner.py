@@ -1,0 +1,712 @@
+"""The privacy–utility planner's logic: its settings, its searches and its words.
+
+Son, Park & Jung (2022), section 5, propose the power of the parametric bootstrap test as
+the utility of a DP histogram mechanism. The page (views/planner.py) asks dpcore.planner
+the two questions of someone who must choose: the N per group needed at a privacy level α,
+the strongest α affordable with N per group, and the whole α-N frontier for the bootstrap
+test and the naive χ² test.
+
+Here: :class:`Settings` (everything the URL holds, what the report lists), the comparison
+the test must detect (:class:`Comparison`), the searches, and the sentences and tables the
+page shows. No layout: the view draws; this module is tested directly
+(tests/test_ui_pages_planner.py).
+
+Every simulated setting ("cell") draws from a stream derived from the seed and the cell
+alone, and one bounded planner.CellCache per server keeps them: the same URL and seed give
+the same numbers, a setting seen before is reused, and the page says how many were
+simulated now and how many reused. So the searches are not wrapped in ``st.cache_data``
+(a cached plan would repeat the counts of its first run); the cell cache is their bound.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dpviz
+from dpcore import datasets, planner, simulation
+from ui import sources
+from ui import text as ui_text
+from ui.format import fmt_seconds, fmt_sig
+from ui.text import t
+
+TITLE = "Privacy–utility planner"
+UPLOAD = sources.UPLOAD
+# Short names in the boxes (and the URL); the full ones in the help.
+SOURCES = {**{k: v.split(" (")[0] for k, v in datasets.POPULATIONS.items()},
+           UPLOAD: "Uploaded CSV file"}
+MODES = {"two": "Two populations", "effect": "One population and an effect"}
+EFFECTS = {"shift": "A shift by whole age groups", "tilt": "A total-variation distance"}
+DIRECTIONS = {"older": "older (last bins)", "younger": "younger (first bins)"}
+LEVELS = (0.01, 0.05, 0.1)
+POWERS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.99)
+REPS_GRID = (50, 100, 200, 500, 1000, 2000)
+BOOT_GRID = (50, 100, 200, 500, 1000, 2000)
+TABS = ("How much data?", "How much privacy?", "Frontier", "Report")
+DATA_TAB, PRIVACY_TAB, FRONTIER_TAB, REPORT_TAB = TABS
+# Work caps in drawn bins R·2M·(B + 1) (simulation.work_units), fixed so that what is
+# accepted does not depend on how busy the server is; about 1e-7 s per bin here.
+MAX_SEARCH_UNITS = 2e8  # a data or privacy search: about 20 s here
+MAX_FRONTIER_UNITS = 1e9  # the frontier (run by a button): about 2 minutes here
+FRONTIER_POINTS = (2, 10)
+CACHE_CELLS = 20_000
+# dpcore's argument names as the page calls them (a symbol must not contain its name).
+SYMBOLS = {"distance": "d", "alpha1": "α₁", "alpha2": "α₂", "alpha_ratio": "α₂/α₁",
+           "reps": "R", "n_boot": "B"}
+SOURCE_NOTE = ("Son, J., Park, M.-J. & Jung, S. (2022). A parametric bootstrap test for "
+               "comparing differentially private histograms. The Korean Journal of Applied "
+               "Statistics 35(1) [SPJ22]; section 5: the power of the test as the utility of a "
+               "DP mechanism.")
+REPORT_NOTES = (
+    "Power is estimated by simulation (Algorithm 2 of the source): R pairs of histograms are "
+    "drawn, released with Laplace noise Lap(2/α), and tested; the power is the share of "
+    "rejections, with a 95% Wilson interval.",
+    "The searches assume that power grows with N and with α. The interval of an estimate runs "
+    "from the largest simulated value whose power is clearly below the target to the smallest "
+    "clearly above it.",
+    "The naive χ² test does not hold its level on private histograms: its type-I error is far "
+    "above the level, so its power cannot be planned on.",
+)
+
+
+def plain(message: str) -> str:
+    """A dpcore message in plain words, with the page's symbols."""
+    return ui_text.plain(message, SYMBOLS)
+
+
+def short_name(source: str) -> str:
+    return datasets.POPULATIONS[source].split(" (")[0]
+
+
+# --- The settings -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting the page's URL holds; ``Settings()`` is the page at its defaults.
+
+    A control the page does not draw (the effect's controls with two populations, the age
+    groups for uploaded counts alone, the frontier's controls on another tab) is None in
+    the settings the page reads (start from :meth:`unset`). ``alpha2`` is ``alpha1`` unless
+    ``separate``.
+    """
+
+    mode: str | None = "two"
+    source_a: str | None = "korea_central"
+    source_b: str | None = "korea_noncentral"
+    base: str | None = "korea"
+    effect: str | None = "shift"
+    direction: str | None = "older"
+    shift: int | None = 1
+    distance: float | None = 0.05  # about Korea central vs noncentral (0.057 in 10-year groups)
+    width: int | None = 10  # 10-year groups, M = 9: a search takes about a second
+    level: float | None = 0.05
+    power: float | None = 0.8
+    alpha1: float | None = 0.1
+    separate: bool | None = False
+    alpha2: float | None = 0.1
+    n: int | None = 10_000
+    reps: int | None = 200
+    n_boot: int | None = 200
+    seed: int | None = 2022
+    frontier_range: tuple[float, float] | None = (0.01, 1.0)
+    frontier_points: int | None = 5
+    tab: str | None = DATA_TAB
+
+    # The URL parameter (= widget key) of each setting.
+    KEYS: ClassVar[dict[str, str]] = {
+        "mode": "plan_mode", "source_a": "plan_a", "source_b": "plan_b", "base": "plan_base",
+        "effect": "plan_effect", "direction": "plan_direction", "shift": "plan_shift",
+        "distance": "plan_tv", "width": "plan_width", "level": "plan_level",
+        "power": "plan_power", "alpha1": "plan_alpha", "separate": "plan_alpha_sep",
+        "alpha2": "plan_alpha2", "n": "plan_n", "reps": "plan_reps", "n_boot": "plan_boot",
+        "seed": "plan_seed", "frontier_range": "plan_fr_range",
+        "frontier_points": "plan_fr_points", "tab": "plan_tab"}
+
+    @classmethod
+    def unset(cls) -> Settings:
+        """No control read yet: every setting None."""
+        return cls(**{f.name: None for f in fields(cls)})
+
+    @property
+    def ratio(self) -> float:
+        return self.alpha2 / self.alpha1
+
+    @property
+    def same_alpha(self) -> bool:
+        return self.alpha1 == self.alpha2
+
+    @property
+    def sign(self) -> int:
+        """The effect's direction: +1 towards the last bins (older), -1 the first."""
+        return 1 if self.direction == "older" else -1
+
+    def alpha_words(self) -> str:
+        return t("α = {alpha:g}", alpha=self.alpha1) if self.same_alpha else \
+            t("α₁ = {alpha1:g}, α₂ = {alpha2:g}", alpha1=self.alpha1, alpha2=self.alpha2)
+
+    def report_items(self) -> dict[str, str]:
+        """The report's settings (after the comparison's: Comparison.report_items)."""
+        return {
+            t("Test"): t("parametric bootstrap test (Algorithm 1) at the {level:.0%} level",
+                         level=self.level),
+            t("Target power"): f"{self.power:.0%}",
+            t("Privacy level"): self.alpha_words(),
+            t("People per group N (plan)"): f"{self.n:,}",
+            t("Replicates R, bootstrap B"): f"{self.reps:,}, {self.n_boot:,}",
+            t("Seed"): f"{self.seed}",
+        }
+
+
+DEFAULT = Settings()
+
+
+# --- The comparison -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Problem:
+    message: str
+    waiting: bool = False  # only a file not uploaded yet
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The two distributions the test must tell apart, over common bins.
+
+    The names are as the user gave them (for charts, tables and the report);
+    ``difference_md`` is ``difference`` with them escaped, for Markdown.
+    """
+
+    labels: list[str]
+    p1: np.ndarray
+    p2: np.ndarray
+    name_a: str
+    name_b: str
+    difference: str  # for the plain sentences: "a difference as large as …"
+    what: str  # the comparison in a few words, for the settings table
+    difference_md: str
+
+    @property
+    def m(self) -> int:
+        return len(self.labels)
+
+    @property
+    def tv(self) -> float:
+        return planner.total_variation(self.p1, self.p2)
+
+    @property
+    def key(self) -> tuple:
+        return (tuple(self.p1.tolist()), tuple(self.p2.tolist()))
+
+    def report_items(self) -> dict[str, str]:
+        """The report's first settings: what is compared."""
+        return {t("Comparison"): self.what,
+                t("Difference (total-variation distance)"): f"{self.tv:.4f}",
+                t("Bins M"): f"{self.m}"}
+
+
+def only_counts(chosen: list[str], upload: sources.Upload | None) -> bool:
+    """Whether the bins are the rows of an uploaded file of counts (no age groups)."""
+    return all(s == UPLOAD for s in chosen) and upload is not None and upload.kind == "counts"
+
+
+def side_probabilities(source: str, side: str, upload: sources.Upload | None,
+                       column: str | None, width: int | None, m: int) -> np.ndarray:
+    """The probabilities of one population or uploaded column; raises ValueError."""
+    if source in datasets.POPULATIONS:
+        return datasets.proportions(datasets.age_histogram(source, width).to_numpy())
+    if upload.kind == "counts":
+        # The column's name reaches dpcore's messages, shown as Markdown: escaped.
+        counts = datasets.counts_from_column(upload.table[column].rename(ui_text.esc(column)),
+                                             name=side)
+        if len(counts) != m:
+            raise datasets.UploadError(t(
+                'Column "{column}" has {bins} bins but the age groups chosen have {m}. Pick the '
+                "age grouping with {bins} bins, if there is one, or upload counts for 86, 18 or "
+                "9 age groups.", column=ui_text.esc(column), bins=len(counts), m=m))
+        return datasets.proportions(counts)
+    values = upload.table[column].dropna().to_numpy()
+    if values.size == 0:
+        raise datasets.UploadError(t('Column "{column}" has no values.',
+                                     column=ui_text.esc(column)))
+    return datasets.proportions(sources.age_counts(values, column, width=width))
+
+
+def effect_distribution(p: np.ndarray, s: Settings) -> np.ndarray:
+    """B built from A by the effect of ``s``; raises ValueError (a distance too large)."""
+    if s.effect == "shift":
+        return planner.shift_distribution(p, s.sign * int(s.shift))
+    return planner.tilt_to_distance(p, float(s.distance), direction=s.sign)
+
+
+def bin_labels(width: int | None, m: int, upload: sources.Upload | None) -> list[str]:
+    if width is not None:
+        return datasets.age_bin_labels(width)
+    if not isinstance(upload.table.index, pd.RangeIndex):
+        return [str(v) for v in upload.table.index]
+    return [str(j) for j in range(1, m + 1)]
+
+
+def side_name(source: str, column: str | None, mark=str) -> str:
+    """A population's short name, or the uploaded column's (through ``mark``)."""
+    if source in datasets.POPULATIONS:
+        return short_name(source)
+    return t('your column "{column}"', column=mark(column))
+
+
+def effect_words(s: Settings) -> str:
+    """The effect of ``s`` in a few words: "1 age group (10 years) older"."""
+    if s.effect != "shift":
+        if s.width is None:
+            return t("the last bins") if s.sign > 0 else t("the first bins")
+        return t("older ages") if s.sign > 0 else t("younger ages")
+    k = s.shift
+    if s.width is None:
+        bins = t("{k} bin", k=k) if k == 1 else t("{k} bins", k=k)
+        return t("shifted {bins} towards the last bins", bins=bins) if s.sign > 0 else \
+            t("shifted {bins} towards the first bins", bins=bins)
+    groups = t("{k} age group", k=k) if k == 1 else t("{k} age groups", k=k)
+    years = t(" ({years} years)", years=k * s.width) if s.width > 1 else ""
+    return t("{groups}{years} older", groups=groups, years=years) if s.sign > 0 else \
+        t("{groups}{years} younger", groups=groups, years=years)
+
+
+def phrases(s: Settings, columns: dict[str, str], mark=str) -> tuple[str, str, str, str]:
+    """(name A, name B, the difference, what is compared), users' names through ``mark``."""
+    if s.mode == "two":
+        a = side_name(s.source_a, columns.get("A"), mark)
+        b = side_name(s.source_b, columns.get("B"), mark)
+        return (a, b, t("a difference as large as {a} vs {b}", a=a, b=b),
+                t("{a} vs {b}", a=a, b=b))
+    name, words = side_name(s.base, columns.get("A"), mark), effect_words(s)
+    if s.effect == "shift":
+        return (name, t("{name}, {words}", name=name, words=words),
+                t("a difference as large as {name} against the same population {words}",
+                  name=name, words=words),
+                t("{name} against itself {words}", name=name, words=words))
+    return (name, t("{name}, tilted (d = {d:g})", name=name, d=s.distance),
+            t("a difference of total-variation distance {d:g} from {name} (towards {towards})",
+              d=s.distance, name=name, towards=words),
+            t("{name} against its tilt towards {towards} at distance {d:g}", name=name,
+              towards=words, d=s.distance))
+
+
+def make_comparison(s: Settings, p1: np.ndarray, p2: np.ndarray, labels: list[str],
+                    columns: dict[str, str]) -> Comparison:
+    name_a, name_b, difference, what = phrases(s, columns)
+    return Comparison(labels, p1, p2, name_a, name_b, difference, what,
+                      phrases(s, columns, ui_text.esc)[2])
+
+
+def same_distribution(comp: Comparison) -> Problem | None:
+    if comp.tv >= 1e-12:
+        return None
+    return Problem(t(
+        "A and B have the same distribution: there is no difference to detect. Any test then "
+        "rejects at most as often as its level, whatever N and α, so no target power can be "
+        "reached. Pick two different populations, or an effect."))
+
+
+# --- Cost ---------------------------------------------------------------------------------------
+
+def search_units(m: int, s: Settings) -> float:
+    """Drawn bins of a typical search: planner.TYPICAL_CELLS simulated settings."""
+    return planner.TYPICAL_CELLS * simulation.work_units(m, s.reps, s.n_boot)
+
+
+def accuracy_caption(m: int, s: Settings, speed: float) -> str:
+    units = simulation.work_units(m, s.reps, s.n_boot)
+    return t(
+        "One simulated setting draws R·2M·(B + 1) = {units:,.0f} bins, about {one:.2g} s here; "
+        "a search simulates about {cells} settings: about {search}. Settings simulated before "
+        "on this server, with the same seed, are reused.", units=units,
+        one=simulation.estimate_seconds(units, speed), cells=planner.TYPICAL_CELLS,
+        search=fmt_seconds(simulation.estimate_seconds(search_units(m, s), speed)))
+
+
+def search_refusal(comp: Comparison, s: Settings, speed: float) -> str | None:
+    """Why a search at these settings is refused (its estimated time), or None."""
+    units = search_units(comp.m, s)
+    if units <= MAX_SEARCH_UNITS:
+        return None
+    return t(
+        "This search would take about {time} here: about {cells} settings of R·2M·(B + 1) = "
+        "{one:,.0f} drawn bins each, more than the page's cap of {cap:,.0f} per search. Lower "
+        "R or B (in the accuracy settings) or use wider age groups (fewer bins M).",
+        time=fmt_seconds(simulation.estimate_seconds(units, speed)),
+        cells=planner.TYPICAL_CELLS, one=simulation.work_units(comp.m, s.reps, s.n_boot),
+        cap=MAX_SEARCH_UNITS)
+
+
+def frontier_units(m: int, s: Settings, alphas) -> float:
+    return len(alphas) * (planner.TYPICAL_CELLS + 1) * sum(
+        simulation.work_units(m, s.reps, s.n_boot, test) for test in simulation.TESTS)
+
+
+def alpha_list(alphas) -> str:
+    return ", ".join(f"{a:g}" for a in alphas)
+
+
+def frontier_caption(m: int, s: Settings, alphas, speed: float) -> str:
+    seconds = simulation.estimate_seconds(frontier_units(m, s, alphas), speed)
+    ratio = "" if s.same_alpha else t(" (α₂ = {ratio:.3g} α₁)", ratio=s.ratio)
+    return t("α = {alphas}{ratio}: about {searches} searches, {time} here (less for settings "
+             "simulated before).", alphas=alpha_list(alphas), ratio=ratio,
+             searches=len(alphas) * 2, time=fmt_seconds(seconds))
+
+
+def frontier_refusal(m: int, s: Settings, alphas, speed: float) -> str | None:
+    units = frontier_units(m, s, alphas)
+    if units <= MAX_FRONTIER_UNITS:
+        return None
+    return t(
+        "This frontier would take about {time} here ({units:,.0f} drawn bins, more than the "
+        "page's cap of {cap:,.0f}). Use fewer points, lower R or B, or wider age groups.",
+        time=fmt_seconds(simulation.estimate_seconds(units, speed)), units=units,
+        cap=MAX_FRONTIER_UNITS)
+
+
+# --- The searches -------------------------------------------------------------------------------
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def cell_cache() -> planner.CellCache:
+    """One bounded cache of simulated cells per server, shared by every session."""
+    return planner.CellCache(CACHE_CELLS)
+
+
+def sample_size_plan(comp: Comparison, s: Settings, progress=None) -> planner.SampleSizePlan:
+    """The N needed per group at the settings' α (cells kept in :func:`cell_cache`)."""
+    return planner.required_sample_size(
+        comp.p1, comp.p2, s.alpha1, s.alpha2, power=s.power, level=s.level, reps=s.reps,
+        n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
+
+
+def privacy_plan(comp: Comparison, s: Settings, progress=None) -> planner.PrivacyPlan:
+    """The strongest α affordable with the settings' N, α₂/α₁ kept."""
+    return planner.strongest_privacy(
+        comp.p1, comp.p2, s.n, power=s.power, level=s.level, alpha_ratio=s.ratio,
+        reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
+
+
+def frontier_alphas(s: Settings) -> list[float]:
+    low, high = s.frontier_range
+    return planner.alpha_grid(float(low), float(high), int(s.frontier_points))
+
+
+def frontier(comp: Comparison, s: Settings, progress=None) -> pd.DataFrame:
+    """The N each test needs across the frontier's α, with its type-I error there."""
+    return planner.frontier(
+        comp.p1, comp.p2, frontier_alphas(s), power=s.power, level=s.level,
+        alpha_ratio=s.ratio, reps=s.reps, n_boot=s.n_boot, cache=cell_cache(),
+        progress=progress, rng=s.seed)
+
+
+def frontier_params(comp: Comparison, s: Settings, alphas) -> dict:
+    """What a frontier depends on; ``alphas`` None: all but its privacy levels."""
+    params = dict(comp=comp.key, level=s.level, power=s.power, ratio=s.ratio, reps=s.reps,
+                  n_boot=s.n_boot, seed=s.seed)
+    return params if alphas is None else params | {"alphas": tuple(alphas)}
+
+
+def frontier_for(last: dict | None, comp: Comparison, s: Settings) -> pd.DataFrame | None:
+    """The frontier ``last`` computed ({"params", "table"}), if it was computed for these
+    settings (any α grid)."""
+    if last is None:
+        return None
+    params = dict(last["params"])
+    params.pop("alphas")
+    return last["table"] if params == frontier_params(comp, s, None) else None
+
+
+# --- Figures ------------------------------------------------------------------------------------
+
+def distributions_figure(comp: Comparison):
+    return dpviz.planner.planner_distributions_figure(
+        comp.labels, comp.p1, comp.p2, name_a=comp.name_a, name_b=comp.name_b)
+
+
+def distributions_name(comp: Comparison) -> str:
+    return t("The two distributions: {a} and {b}", a=comp.name_a, b=comp.name_b)
+
+
+def data_figure(plan: planner.SampleSizePlan, s: Settings):
+    estimate = plan.n if plan.status in ("found", "stopped") else None
+    return dpviz.planner.planner_power_figure(
+        plan.points, x="n", target=s.power, estimate=estimate,
+        interval=plan.interval if estimate is not None else None, level=s.level)
+
+
+def privacy_figure(plan: planner.PrivacyPlan, s: Settings):
+    estimate = plan.alpha if plan.status in ("found", "stopped") else None
+    return dpviz.planner.planner_power_figure(
+        plan.points, x="alpha1", target=s.power, estimate=estimate,
+        interval=plan.interval if estimate is not None else None, level=s.level)
+
+
+def data_figure_name(s: Settings) -> str:
+    return t("Power against N at {alphas}", alphas=s.alpha_words())
+
+
+def privacy_figure_name(s: Settings) -> str:
+    return t("Power against α with N = {n:,} per group", n=s.n)
+
+
+def frontier_figure(table: pd.DataFrame, s: Settings, level: float, power: float):
+    return dpviz.planner.planner_frontier_figure(table, current=(s.alpha1, s.n), level=level,
+                                                 power=power)
+
+
+# --- Numbers in words ---------------------------------------------------------------------------
+
+def n_text(plan: planner.SampleSizePlan) -> str:
+    if plan.n is None:
+        return t("> {n:,.0f}", n=plan.interval[0]) if plan.status == "unreachable" else \
+            t("not found")
+    return t("≤ {n:,}", n=plan.n) if plan.status == "at_lower_bound" else f"{plan.n:,}"
+
+
+def n_interval_text(plan: planner.SampleSizePlan) -> str:
+    low, high = plan.interval
+    if plan.status == "at_lower_bound":
+        return t("≤ {high:,.0f}", high=high)
+    if plan.n is None:
+        return "–"
+    return t("{low:,.0f} – {high:,.0f}", low=low, high=high) if math.isfinite(high) else \
+        t("above {low:,.0f}", low=low)
+
+
+def alpha_text(plan: planner.PrivacyPlan) -> str:
+    if plan.alpha is None:
+        return t("> {alpha}", alpha=fmt_sig(plan.interval[0], 3)) \
+            if plan.status == "unreachable" else t("not found")
+    alpha = fmt_sig(plan.alpha, 3)
+    return t("≤ {alpha}", alpha=alpha) if plan.status == "at_lower_bound" else alpha
+
+
+def alpha_interval_text(plan: planner.PrivacyPlan) -> str:
+    low, high = plan.interval
+    if plan.status == "at_lower_bound":
+        return t("≤ {high}", high=fmt_sig(high, 3))
+    if plan.alpha is None:
+        return "–"
+    return t("{low} – {high}", low=fmt_sig(low, 3), high=fmt_sig(high, 3)) \
+        if math.isfinite(high) else t("above {low}", low=fmt_sig(low, 3))
+
+
+def data_verdict(plan: planner.SampleSizePlan, s: Settings) -> tuple[str, bool]:
+    """Your planned N against the N needed: (in words, enough)."""
+    enough = plan.n is not None and s.n >= plan.n
+    if plan.n is not None:
+        return (t("enough") if enough else t("{short:,} short", short=plan.n - s.n)), enough
+    return (t("not enough") if plan.status == "unreachable" else t("unknown")), False
+
+
+def privacy_verdict(plan: planner.PrivacyPlan, s: Settings) -> tuple[str, bool]:
+    """Your α against the strongest affordable: (in words, affordable)."""
+    ok = plan.alpha is not None and s.alpha1 >= plan.alpha
+    if plan.alpha is not None:
+        return (t("affordable") if ok else t("too strong for the target")), ok
+    return (t("too strong for the target") if plan.status == "unreachable"
+            else t("unknown")), False
+
+
+def good_news(plan) -> bool:
+    """Whether a plan's sentence is good news (an estimate or a lower bound)."""
+    return plan.status in ("found", "at_lower_bound")
+
+
+# --- Sentences ----------------------------------------------------------------------------------
+
+def data_intro(comp: Comparison, s: Settings) -> str:
+    return t("The smallest number of people per group N at which the test finds {difference} "
+             "with {power:.0%} power, at your {alphas}.", difference=comp.difference_md,
+             power=s.power, alphas=s.alpha_words())
+
+
+def privacy_intro(comp: Comparison, s: Settings) -> str:
+    ratio = "" if s.same_alpha else t(" (α₂ = {ratio:.3g} α₁ throughout)", ratio=s.ratio)
+    return t("The smallest privacy level α (the strongest privacy) at which the test still "
+             "finds {difference} with {power:.0%} power, with your N = {n:,} people per "
+             "group{ratio}.", difference=comp.difference_md, power=s.power, n=s.n,
+             ratio=ratio)
+
+
+def data_caption(plan: planner.SampleSizePlan, s: Settings) -> str:
+    return t("Each point: the share of R = {reps:,} simulated pairs of private histograms in "
+             "which the test rejected at the {level:.0%} level, with its 95% Wilson interval. "
+             "{simulated} settings simulated now, {recalled} reused. Seed {seed}.",
+             reps=s.reps, level=s.level, simulated=plan.simulated, recalled=plan.recalled,
+             seed=s.seed)
+
+
+def privacy_caption(plan: planner.PrivacyPlan, s: Settings) -> str:
+    return t("Each point: the share of R = {reps:,} simulated pairs of private histograms of "
+             "N = {n:,} each in which the test rejected at the {level:.0%} level, with its 95% "
+             "Wilson interval. {simulated} settings simulated now, {recalled} reused. Seed "
+             "{seed}.", reps=s.reps, n=s.n, level=s.level, simulated=plan.simulated,
+             recalled=plan.recalled, seed=s.seed)
+
+
+def _privacy_words(alpha1: float, alpha2: float) -> str:
+    if alpha1 == alpha2:
+        return t("privacy level α = {alpha} for both releases", alpha=fmt_sig(alpha1, 3))
+    return t("privacy levels α₁ = {alpha1} and α₂ = {alpha2}", alpha1=fmt_sig(alpha1, 3),
+             alpha2=fmt_sig(alpha2, 3))
+
+
+def _test_words(test: str, level: float) -> str:
+    if test == "bootstrap":
+        return t("the DP bootstrap test at the {level:.0%} level", level=level)
+    return t("the naive chi-square test at the {level:.0%} level", level=level)
+
+
+def _goal(plan, difference: str) -> str:
+    return t("{test} to detect {difference} {power:.0%} of the time",
+             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
+
+
+def describe_sample_size(plan: planner.SampleSizePlan, difference: str) -> str:
+    """One plain sentence on a :class:`dpcore.planner.SampleSizePlan`, for stakeholders.
+
+    ``difference`` names what is to be detected, e.g. "a difference as large
+    as Korea central vs noncentral".
+    """
+    what = t("{test} detects {difference} {power:.0%} of the time",
+             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
+    privacy = _privacy_words(plan.alpha1, plan.alpha2)
+    if plan.status == "at_lower_bound":
+        return t("At {privacy}, even {n:,} people per group are enough: {what} (smaller groups "
+                 "were not searched).", privacy=privacy, n=plan.n, what=what)
+    if plan.status == "unreachable":
+        return t("At {privacy}, even {n:,} people per group are not enough for {goal}: weaken "
+                 "the privacy (a larger α) or accept a lower power.", privacy=privacy,
+                 n=int(plan.interval[0]), goal=_goal(plan, difference))
+    if plan.n is None:
+        return t("At {privacy}, the search stopped at its cap on simulations before finding "
+                 "how many people per group are needed for {goal}.", privacy=privacy,
+                 goal=_goal(plan, difference))
+    low, high = plan.interval
+    span = (t("between {low:,} and {high:,}", low=int(low), high=int(high))
+            if math.isfinite(high) else t("above {low:,}", low=int(low)))
+    return t("At {privacy}, about {n:,} people per group ({span}, allowing for simulation "
+             "error) are needed so that {what}.", privacy=privacy, n=plan.n, span=span,
+             what=what)
+
+
+def describe_privacy(plan: planner.PrivacyPlan, difference: str) -> str:
+    """One plain sentence on a :class:`dpcore.planner.PrivacyPlan`.
+
+    Smaller α means stronger privacy.
+    """
+    what = t("{test} still detects {difference} {power:.0%} of the time",
+             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
+    ratio = "" if plan.alpha_ratio == 1 else t(" (and α₂ = {ratio:g} α₁)",
+                                               ratio=plan.alpha_ratio)
+    if plan.status == "at_lower_bound":
+        return t("With {n:,} people per group, even privacy level α = {alpha}{ratio}, the "
+                 "strongest searched, is affordable: {what}.", n=plan.n,
+                 alpha=fmt_sig(plan.alpha, 3), ratio=ratio, what=what)
+    if plan.status == "unreachable":
+        return t("With {n:,} people per group, no privacy level up to α = {alpha} is weak "
+                 "enough for {goal}: more people per group are needed.", n=plan.n,
+                 alpha=fmt_sig(plan.interval[0], 3), goal=_goal(plan, difference))
+    if plan.alpha is None:
+        return t("With {n:,} people per group, the search stopped at its cap on simulations "
+                 "before finding the strongest affordable privacy.", n=plan.n)
+    low, high = plan.interval
+    span = (t("between {low} and {high}", low=fmt_sig(low, 3), high=fmt_sig(high, 3))
+            if math.isfinite(high) else t("above {low}", low=fmt_sig(low, 3)))
+    return t("With {n:,} people per group, privacy level α = {alpha}{ratio} ({span}, allowing "
+             "for simulation error) is the strongest at which {what}; a larger α (weaker "
+             "privacy) detects it more often, a smaller α less often.", n=plan.n,
+             alpha=fmt_sig(plan.alpha, 3), ratio=ratio, span=span, what=what)
+
+
+def progress_text(label: str) -> str:
+    """What a planner progress label says is running, in words.
+
+    ``"quantity=power test=bootstrap n=1000 alpha1=0.1 alpha2=0.1"`` becomes
+    ``"power of the bootstrap test at N = 1,000, α = 0.1"``; a label of
+    another form (``"done"``, ``""``) is returned as it is.
+    """
+    fields_ = dict(part.split("=", 1) for part in label.split() if "=" in part)
+    if not {"quantity", "test", "n", "alpha1", "alpha2"} <= fields_.keys():
+        return label
+    a1, a2 = fields_["alpha1"], fields_["alpha2"]
+    return t("{what} of the {test} test at N = {n:,}, {alphas}",
+             what=t("type-I error") if fields_["quantity"] == "type1" else t("power"),
+             test=t("bootstrap") if fields_["test"] == "bootstrap" else t("chi-square"),
+             n=int(fields_["n"]),
+             alphas=t("α = {a}", a=a1) if a1 == a2 else t("α = ({a1}, {a2})", a1=a1, a2=a2))
+
+
+def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
+    """The N the bootstrap test needs at each α of a frontier, in one sentence."""
+    rows = table[table["test"] == "bootstrap"].sort_values("alpha1", ascending=False)
+    if rows.empty:
+        return None
+    parts = []
+    for _, row in rows.iterrows():
+        n = pd.to_numeric(row["n"], errors="coerce")
+        low = pd.to_numeric(row["n_low"], errors="coerce")
+        if pd.notna(n):
+            parts.append(t("N = {n:,.0f} at α = {alpha:g}", n=n, alpha=row["alpha1"]))
+        elif pd.notna(low) and math.isfinite(low) and low > 0:
+            parts.append(t("more than {low:,.0f} at α = {alpha:g}", low=low,
+                           alpha=row["alpha1"]))
+        else:
+            parts.append(t("an N not found at α = {alpha:g}", alpha=row["alpha1"]))
+    return t("For {power:.0%} power the parametric bootstrap test needs {parts} per group.",
+             power=power, parts="; ".join(parts))
+
+
+def frontier_summary(table: pd.DataFrame, level: float) -> str | None:
+    """One sentence on the naive test's invalid points, if any."""
+    bad = table[(table["test"] == "chisq") & ~table["valid"].astype(bool)]
+    if bad.empty:
+        return None
+    worst = bad.loc[bad["type1"].idxmax()]
+    return t("The naive χ² test seems to need fewer people at α = {alphas}, but it does not "
+             "hold its {level:.0%} level there: with no difference at all it rejects up to "
+             "{type1:.0%} of the time (at α = {alpha:g}), so its 'power' means nothing. Only "
+             "the bootstrap test's N can be planned on.",
+             alphas=alpha_list(sorted(bad["alpha1"], reverse=True)), level=level,
+             type1=worst["type1"], alpha=worst["alpha1"])
+
+
+def frontier_findings(table: pd.DataFrame, level: float, power: float) -> list[str]:
+    """The frontier in plain words: the N the bootstrap test needs, the naive test's flaw."""
+    return [text for text in (frontier_sentence(table, power), frontier_summary(table, level))
+            if text]
+
+
+# --- The report ---------------------------------------------------------------------------------
+
+def report_caption(with_frontier: bool) -> str:
+    """What the report holds, under its download button."""
+    if with_frontier:
+        return t("The report holds these findings and settings, the charts and tables below (the "
+                 "two distributions, power against N and against α, the simulated points, the "
+                 "frontier) and notes on the method.")
+    return t("The report holds these findings and settings, the charts and tables below (the "
+             "two distributions, power against N and against α, the simulated points; compute "
+             "the frontier on its tab to add it) and notes on the method.")
+
+
+def source_line() -> str:
+    return t("Source: {source}", source=t(SOURCE_NOTE))
+
+
+def report_notes() -> list[str]:
+    """The report's notes on the method, and its source."""
+    return [*(t(note) for note in REPORT_NOTES), source_line()]
+
+
+def report_table(comp: Comparison, s: Settings) -> pd.DataFrame:
+    """The settings of the report, as the Report tab lists them."""
+    items = {**comp.report_items(), **s.report_items()}
+    return pd.DataFrame(list(items.items()), columns=["setting", "value"])
