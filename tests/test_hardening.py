@@ -805,7 +805,7 @@ def test_bad_uploads_give_plain_errors_and_the_page_recovers(path, kind):
 # 4. resource safety
 # ---------------------------------------------------------------------------
 
-UI_FILES = sorted([REPO_ROOT / "app.py", *(REPO_ROOT / "ui").glob("*.py"),
+UI_FILES = sorted([REPO_ROOT / "app.py", *(REPO_ROOT / "ui").rglob("*.py"),
                    *(REPO_ROOT / "views").glob("*.py")])
 
 
