@@ -144,7 +144,7 @@ def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
         counts = datasets.counts_from_column(table[column], name="of counts")
         if np.any(counts != np.round(counts)):
             raise datasets.UploadError(
-                f'Column "{column}" has a count that is not a whole number; counts of {record}s '
+                f'Column "{esc(column)}" has a count that is not a whole number; counts of {record}s '
                 "must be 0, 1, 2, …")
         if counts.size > max_categories:
             raise datasets.UploadError(
@@ -296,19 +296,14 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
             counts = datasets.counts_from_column(upload.table[col], name=name)
             if len(counts) != m:
                 raise datasets.UploadError(
-                    f"Histogram {name} (column \"{col}\") has {len(counts)} bins but the age "
+                    f"Histogram {name} (column \"{esc(col)}\") has {len(counts)} bins but the age "
                     f"groups chosen have {m}. Pick the age grouping with {len(counts)} bins, "
                     "if there is one, or upload counts for 86, 18 or 9 age groups."
                 )
         else:
             values = upload.table[col].dropna().to_numpy()
-            if width is not None and np.any(values < 0):
-                raise datasets.UploadError(
-                    f"Column \"{col}\" has a negative value ({values.min():g}); ages must be 0 "
-                    "or more."
-                )
             if width is not None:
-                counts = datasets.bin_values(values, width=width).astype(float)
+                counts = age_counts(values, col, width=width)
             else:
                 counts = datasets.bin_values(values, m=m, lo=lo_hi[0], hi=lo_hi[1]).astype(float)
         return SideInput(f"your column \"{col}\"", counts, True)
