@@ -17,6 +17,7 @@ from ui.format import fmt_big, fmt_count, fmt_param, fmt_sig
 from ui.kit import PageKit, page_header
 from ui.pages import ldp as page
 from ui.pages.progress import ProgressBar
+from ui.pages.tabbed import run_open_tab, settings_or_stop, show_links
 from ui.text import plain, t
 
 P = page.PARAMS  # this page's URL keys and tab label that other pages' links set
@@ -285,10 +286,7 @@ def guarantee_section(kit: PageKit, s: page.Settings) -> None:
              t("Opens 'f-DP and Gaussian DP' on its trade-off curves with k-RR at this ε and "
                "k: how well the best attacker can tell any two true answers apart from one "
                "report."))
-    for (link, label, notes), help_ in zip((page.substitution_link(s), page.fdp_link(s)), helps):
-        link.show(label, help=help_)
-        for note in notes:
-            st.caption(note)
+    show_links((page.substitution_link(s), page.fdp_link(s)), helps)
 
 
 # ------------------------------------------------------------------------------------------
@@ -309,20 +307,10 @@ def main() -> None:
              r"\dfrac{e^\varepsilon}{e^\varepsilon + k - 1} & y = v \\[1ex] q = "
              r"\dfrac{1 - p}{k - 1} & y \ne v \end{cases}\qquad \frac{p}{q} = e^\varepsilon,"
              r"\qquad \hat n_v = \frac{N_v - Nq}{p - q}")
-    with st.container(border=True):
-        settings, problem, waiting = read_controls()
-    if settings is None:
-        if waiting:
-            kit.wait(problem)
-        kit.fail(problem)
+    settings = settings_or_stop(kit, read_controls)
     with st.container(border=True):
         guarantee(kit, settings)
-    # Only the open tab runs (the tab is bound to the URL, so it is tracked).
-    tabs = st.tabs([t(label) for label in page.TABS], key=P.TAB, bind="query-params")
-    for label, tab in zip(page.TABS, tabs):
-        with tab:
-            if tab.open is not False:
-                SECTIONS[label](kit, replace(settings, tab=label))
+    run_open_tab(kit, settings, SECTIONS, key=P.TAB)  # only the open tab runs
     kit.end()
 
 

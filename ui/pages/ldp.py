@@ -18,6 +18,7 @@ from dpcore import datasets, ldp
 from ui import links, sources
 from ui.controls import DEFAULT_SEED
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_param, fmt_sig
+from ui.pages.tabbed import capped_note, nearest_note
 from ui.text import esc, t
 
 TITLE = "Randomized response (local DP)"
@@ -358,8 +359,7 @@ def substitution_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
              if s.source in datasets.POPULATIONS else
              t("See random substitution with γ = {gamma} on its page", gamma=fmt_number(gamma)))
     notes = [] if gamma == p / q else [
-        t("e^ε = {ratio} is not on that page's γ slider: the link opens it at the nearest "
-          "value, {gamma}.", ratio=fmt_param(p / q), gamma=fmt_number(gamma))]
+        nearest_note(t("e^ε = {ratio}", ratio=fmt_param(p / q)), t("γ slider"), fmt_number(gamma))]
     return link, label, notes
 
 
@@ -373,9 +373,7 @@ def fdp_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
               k=linked_k, eps=f"{eps:g}")
     notes = []
     if linked_k != k:
-        notes.append(t("That page's k slider stops at {most}: the link opens it at k = {linked}, "
-                       "not {k}.", most=links.FdpParams.K_MAX, linked=linked_k, k=k))
+        notes.append(capped_note("k", links.FdpParams.K_MAX, linked_k, k))
     if eps != s.eps:
-        notes.append(t("ε = {eps} is not on that page's slider: the link opens it at the "
-                       "nearest value, {linked}.", eps=f"{s.eps:g}", linked=f"{eps:g}"))
+        notes.append(nearest_note(t("ε = {eps}", eps=f"{s.eps:g}"), t("slider"), f"{eps:g}"))
     return link, label, notes
