@@ -42,18 +42,17 @@ from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 from conftest import APP_PATH, REPO_ROOT, assert_clean, routed_pages
+from test_page_contract import CONTRACTS
 from ui import links, registry
 from dpcore import datasets, simulation
 
 PAGES = {p.script: p.title for p in routed_pages()}
 SECONDS_PER_UNIT = 1e-7  # a pinned machine speed: the caps' messages do not depend on load
 
-# Pages whose open tab is bound to a session-state key (only that tab runs).
-TAB_KEYS = {
-    path: m.group(1)
-    for path in PAGES
-    if (m := re.search(r"st\.tabs\([^\n]*key=\"(\w+)\"", (REPO_ROOT / path).read_text("utf-8")))
-}
+# Pages whose open tab is bound to a session-state key (only that tab runs): the page
+# contract's table names it (a page may build its tabs from a constant, e.g. a link
+# target's LdpParams.TAB, so its source need not spell the key out).
+TAB_KEYS = {c.page.script: c.tab_key for c in CONTRACTS if c.tab_key}
 # Cheap settings first on pages that simulate on every run (a search, a live run).
 CHEAP_QUERY = {
     "views/planner.py": {"plan_reps": "50", "plan_boot": "50"},

@@ -1,0 +1,379 @@
+"""The page "Randomized response (local DP)" without its layout: its settings, its data,
+its computations and its sentences and tables (views/ldp.py draws them).
+
+Random streams (documented for the tests): the data from ``[seed, 0]``, the reported
+counts from ``[seed, 1]``, the MSE simulation from ``[seed, 2]``, the coins of the demo
+from ``[seed, 3, flips]`` and its users from ``[seed, 4]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dpcore import datasets, ldp
+from ui import links, sources
+from ui.controls import DEFAULT_SEED
+from ui.format import fmt_big, fmt_count, fmt_number, fmt_param, fmt_sig
+from ui.pages.tabbed import capped_note, nearest_note
+from ui.text import esc, t
+
+TITLE = "Randomized response (local DP)"
+PARAMS = links.LdpParams  # what other pages' links may set here: keys, ε grid, tab label
+
+# ε on a log scale. Every value is also on the f-DP page's k-RR slider (its KRR_EPS_GRID),
+# so the link to that page carries ε as it is.
+EPS_GRID = PARAMS.EPS_GRID
+DEFAULT_EPS = 1.0
+REPS_GRID = (50, 100, 200, 500, 1000, 2000)
+DEFAULT_REPS = 200
+MAX_CELLS = 400_000  # replicates × categories of one MSE run: about a second at most
+DEMO_USERS = 20
+MAX_CATEGORIES = 1000
+K_MAX = 86  # age groups: single years 0 … 84 and 85+
+DEFAULT_K = 10
+DEFAULT_N = 10_000
+DEFAULT_YES = 30
+CATEGORIES = ("A", "B", "C")
+DEFAULT_SHARES = (50, 30, 20)
+
+UPLOAD = sources.UPLOAD
+DEFAULT_SOURCE = "survey"
+SOURCES = {
+    "survey": "Survey: “Did you exercise yesterday?” (yes/no, k = 2)",
+    "abc": "Three categories A, B, C (k = 3)",
+    **links.POPULATION_AGE_LABELS,
+    UPLOAD: "Uploaded CSV file",
+}
+ESTIMATOR_LABELS = {"unbiased": "unbiased", "clip": "clip and renormalise",
+                    "simplex": "project onto the simplex", "ibu": "IBU (maximum likelihood)"}
+TABS = ("One user at a time", "The aggregate", "Error versus privacy", PARAMS.GUARANTEE_TAB)
+SYMBOLS = {"eps": "ε"}  # dpcore's argument names as the page writes them
+
+
+# --- The data and the settings -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Data:
+    """The users' true answers: counts per category, and a few users for the demo."""
+
+    labels: list[str]
+    counts: np.ndarray  # true counts n_v (whole numbers, as floats)
+    demo: np.ndarray  # category indices of the users in the demo table
+    what: str  # the data in words (a file's column name in it as the user wrote it)
+    sampled: bool  # drawn from a built-in source; False for a file
+
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+    @property
+    def users(self) -> str:
+        """N, as the page writes it."""
+        return f"{self.counts.sum():,.0f}"
+
+    @property
+    def what_md(self) -> str:
+        """The data in words for Markdown: a file's text escaped."""
+        return self.what if self.sampled else esc(self.what)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting of the view: the value of every control bound to the URL (the data
+    source and its controls, N, ε, the seed, the open tab and the controls of the tabs),
+    with the data they give. A tab's own control is None until that tab reads it: only
+    the open tab runs."""
+
+    data: Data
+    source: str = DEFAULT_SOURCE  # ldp_source
+    yes: int = DEFAULT_YES  # ldp_yes: the survey's true share of "yes" (%)
+    shares: tuple[int, ...] = DEFAULT_SHARES  # ldp_share_a, _b, _c: A, B, C (%)
+    k: int = DEFAULT_K  # ldp_k: age groups of a population
+    n: int = DEFAULT_N  # ldp_n: users drawn from a built-in source
+    eps: float = DEFAULT_EPS  # ldp_eps
+    seed: int = DEFAULT_SEED  # ldp_seed
+    tab: str = TABS[0]  # ldp_tab
+    flips: int | None = None  # ldp_flip: presses of "Flip again" (tab 1)
+    method: str | None = None  # ldp_method: the estimator (tab 2)
+    reps: int | None = None  # ldp_reps: replicates R per ε (tab 3)
+
+    @property
+    def pq(self) -> tuple[float, float]:
+        """k-RR's p (tell the truth) and q (tell a given lie)."""
+        return ldp.krr_probabilities(self.eps, self.data.k)
+
+    def report_items(self) -> dict[str, object]:
+        """The settings in the report: label -> value, as the page writes them."""
+        p, q = self.pq
+        items = {t("data"): self.data.what, t("categories k"): self.data.k,
+                 t("users N"): self.data.users, t("privacy ε"): f"{self.eps:g}",
+                 t("p (truth)"): fmt_sig(p), t("q (a given lie)"): fmt_sig(q),
+                 t("seed"): self.seed}
+        if self.flips is not None:
+            items[t("coin flips of the demo")] = self.flips
+        if self.method is not None:
+            items[t("estimator")] = t(ESTIMATOR_LABELS[self.method])
+        if self.reps is not None:
+            items[t("replicates R per ε")] = f"{self.reps:,}"
+        return items
+
+
+def builtin_probabilities(source: str, *, yes: int = DEFAULT_YES, shares=DEFAULT_SHARES,
+                          k: int = DEFAULT_K):
+    """A built-in source's labels, probabilities and description; ValueError for shares
+    that are all 0."""
+    if source == "survey":
+        return (["yes", "no"], datasets.proportions([yes, 100 - yes]),
+                t("a yes/no survey with {yes}% true “yes”", yes=yes))
+    if source == "abc":
+        return list(CATEGORIES), datasets.proportions(shares), t("three categories A, B, C")
+    groups = datasets.age_groups(source, k)
+    return (list(groups.index), datasets.proportions(groups.to_numpy()),
+            t("ages of {population} (2020) in {k} groups",
+              population=t(datasets.POPULATIONS[source]), k=k))
+
+
+def shares_used(probs) -> str:
+    return t("Shares used: {shares} (a skewed default: 50/30/20%).",
+             shares=", ".join(f"{c} {p:.0%}" for c, p in zip(CATEGORIES, probs)))
+
+
+def demo_users(probs, seed: int) -> np.ndarray:
+    """The users of the demo, drawn from the probabilities (stream [seed, 4])."""
+    return np.random.default_rng([seed, 4]).choice(len(probs), size=DEMO_USERS, p=probs)
+
+
+def sampled_data(labels: list[str], probs, n: int, seed: int, what: str) -> Data:
+    """n users drawn from a built-in source (stream [seed, 0])."""
+    counts = datasets.draw_histogram(probs, n, rng=[seed, 0]).astype(float)
+    return Data(labels, counts, demo_users(probs, seed),
+                t("{n} users drawn from {what}", n=f"{n:,}", what=what), True)
+
+
+def file_data(upload: sources.CategoryCounts, seed: int) -> Data:
+    """An upload's counts; the demo shows its first users (a file of counts: users drawn
+    from it)."""
+    demo = (upload.first[:DEMO_USERS] if upload.first is not None
+            else demo_users(datasets.proportions(upload.counts), seed))
+    return Data(upload.labels, upload.counts, demo, upload.what, False)
+
+
+def reps_grid(k: int) -> tuple[int, ...]:
+    """The replicates R offered with k categories: R·k stays within MAX_CELLS."""
+    most = max(REPS_GRID[0], MAX_CELLS // k)
+    return tuple(r for r in REPS_GRID if r <= most)
+
+
+# --- The guarantee (above the tabs) ---------------------------------------------------------
+
+def guarantee_finding(s: Settings) -> str:
+    p, q = s.pq
+    return t("Each user tells the truth with probability {p:.2%}; any report is at most "
+             "{ratio} times more likely under one true answer than under another: "
+             "{eps}-local differential privacy.", p=p, ratio=fmt_param(p / q), eps=f"{s.eps:g}")
+
+
+def in_plain_words(s: Settings) -> str:
+    p, q = s.pq
+    k = s.data.k
+    others = (t("the other answer") if k == 2 else
+              t("one of the other k − 1 = {k1} answers", k1=k - 1))
+    return t("**In plain words.** Data: {what}. Each user tells the truth with probability "
+             "p = {p:.2%} and otherwise reports {others} at random (each with probability "
+             "q = {q}). Whatever a user's true answer, any report is at most "
+             "p/q = $e^{{{eps}}}$ = {ratio} times more likely under it than under another "
+             "answer: **{eps}-local differential privacy**. The server never sees a true "
+             "answer, so it needs no trust.", what=s.data.what_md, p=p, others=others,
+             q=fmt_sig(q), eps=f"{s.eps:g}", ratio=fmt_param(p / q))
+
+
+# --- 1. One user at a time -------------------------------------------------------------------
+
+def demo_intro(s: Settings) -> str:
+    k = s.data.k
+    p, _ = s.pq
+    others = (t("the other answer") if k == 2 else
+              t("one of the other {k1} answers, each equally likely", k1=k - 1))
+    whose = (t(" drawn from the data.") if s.data.sampled else
+             t(" of your file (its first rows)."))
+    return t("Each user flips a biased coin: a uniform number u between 0 and 1. If u < p = "
+             "{p} the user reports the true answer; otherwise {others}. Here are {users} "
+             "users{whose}", p=fmt_sig(p), others=others, users=len(s.data.demo), whose=whose)
+
+
+def demo_table(s: Settings) -> pd.DataFrame:
+    """The demo's users, their coins and reports (stream [seed, 3, flips]), with the page's
+    column names."""
+    table = ldp.krr_demo_table(s.data.demo, s.eps, s.data.k, labels=s.data.labels,
+                               rng=[s.seed, 3, s.flips or 0])
+    return table.rename(columns={"true": "true answer", "coin": "coin u",
+                                 "told_truth": "u < p: tells the truth",
+                                 "reported": "reported answer"})
+
+
+def demo_caption(told: int, users: int, p: float) -> str:
+    return t("{told} of {users} users told the truth (expected {expected:.1f}). A reported "
+             "answer alone says little about a user: it may well be a lie.",
+             told=told, users=users, expected=users * p)
+
+
+def demo_finding(told: int, users: int, p: float) -> str:
+    return t("In the demo, {told} of {users} users told the truth (expected {expected:.1f} "
+             "at p = {p:.2%}): a single report may well be a lie, so it says little about its "
+             "user.", told=told, users=users, expected=users * p, p=p)
+
+
+# --- 2. The aggregate --------------------------------------------------------------------------
+
+def estimator_help() -> str:
+    return t("How the server turns reported counts into estimated true counts: {each}. The "
+             "last three never go below 0 and add up to N.",
+             each="; ".join(f"{t(ESTIMATOR_LABELS[m])}: {t(d)}"
+                            for m, d in ldp.ESTIMATORS.items()))
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """The reported counts (stream [seed, 1]), an estimator's estimate and its whiskers."""
+
+    reported: np.ndarray
+    estimate: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    two_se: np.ndarray  # ± 2 standard errors of the unbiased estimator
+    error: float  # Σ_v |n̂_v − n_v|
+    error_reported: float  # Σ_v |N_v − n_v|
+
+    @property
+    def negatives(self) -> int:
+        return int(np.sum(self.estimate < 0))
+
+
+def aggregate(s: Settings) -> Aggregate:
+    counts = s.data.counts
+    reported = ldp.krr_perturb_counts(counts, s.eps, rng=[s.seed, 1])
+    estimate = ldp.krr_estimate(reported, s.eps, method=s.method)
+    lower, upper = ldp.krr_interval(estimate, counts, s.eps)
+    two_se = (upper - lower) / 2
+    if s.method != "unbiased":  # these estimators never go below 0: neither do their whiskers
+        lower = np.maximum(lower, 0.0)
+    return Aggregate(reported, estimate, lower, upper, two_se,
+                     float(np.abs(estimate - counts).sum()),
+                     float(np.abs(reported - counts).sum()))
+
+
+def counts_table(s: Settings, a: Aggregate) -> pd.DataFrame:
+    return pd.DataFrame({"category": s.data.labels, "true n_v": s.data.counts,
+                         "reported N_v": a.reported, "estimate n̂_v": a.estimate,
+                         "± 2 SE": a.two_se})
+
+
+def aggregate_finding(s: Settings, a: Aggregate) -> str:
+    return t("From the reports, the {estimator} estimate is off by {error} people in total "
+             "over the {k} answers, against {reported} for the reported counts taken as they "
+             "are.", estimator=t(ESTIMATOR_LABELS[s.method]), error=fmt_count(a.error),
+             k=s.data.k, reported=fmt_count(a.error_reported))
+
+
+def pq_caption(s: Settings) -> str:
+    p, q = s.pq
+    return t("Here p = {p}, q = {q}, p − q = {d}: every reported count is divided by p − q, "
+             "which is small when ε is small or k large.",
+             p=fmt_sig(p), q=fmt_sig(q), d=fmt_sig(p - q))
+
+
+# --- 3. Error versus privacy -------------------------------------------------------------------
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def mse_table(counts: tuple[float, ...], reps: int, seed: int, _progress=None) -> pd.DataFrame:
+    """Every estimator's MSE per category at every ε of the grid: R reported histograms
+    each (stream [seed, 2]). ``_progress(fraction, label)`` (not part of the cache key) is
+    told 0 at the start, then after each ε; a cached result replays what it showed."""
+    if _progress is not None:
+        _progress(0.0, "")
+    return ldp.krr_mse(np.array(counts), EPS_GRID, reps=int(reps), rng=[seed, 2],
+                       progress=_progress)
+
+
+def mse_at(table: pd.DataFrame, eps: float) -> pd.DataFrame:
+    """The rows of one ε, by estimator."""
+    return table[table["eps"] == eps].set_index("method")
+
+
+def mse_finding(s: Settings, here: pd.DataFrame) -> str:
+    best = here["mse"].idxmin()
+    if fmt_big(here.loc[best, "mse"]) == fmt_big(here.loc["unbiased", "mse"]):
+        best = "unbiased"  # as good as the best, to the digits shown
+    tail = (t("; no other estimator does better here.") if best == "unbiased" else
+            t("; the best here, {name}, reaches {mse}.", name=t(ESTIMATOR_LABELS[best]),
+              mse=fmt_big(here.loc[best, "mse"])))
+    return t("At ε = {eps} the unbiased estimate's mean squared error per category is {mse} "
+             "(exactly {exact}){tail} Simulated over R = {reps} replicates.",
+             eps=f"{s.eps:g}", mse=fmt_big(here.loc["unbiased", "mse"]),
+             exact=fmt_big(here.loc["unbiased", "theory"]), tail=tail, reps=f"{s.reps:,}")
+
+
+def mse_shown(table: pd.DataFrame) -> pd.DataFrame:
+    """The simulated numbers with the page's column names and estimator labels."""
+    shown = table.assign(method=table["method"].map(lambda m: t(ESTIMATOR_LABELS[m])))
+    return shown.rename(columns={"eps": "ε", "mse": "MSE", "se": "SE", "theory": "exact MSE"})
+
+
+# --- 4. The guarantee ----------------------------------------------------------------------------
+
+def guarantee_caption(s: Settings) -> str:
+    p, q = s.pq
+    return t("Here k = {k}, ε = {eps}: p = {p}, q = {q}, p/q = {ratio}.", k=s.data.k,
+             eps=f"{s.eps:g}", p=fmt_sig(p), q=fmt_sig(q), ratio=fmt_param(p / q))
+
+
+def substitution_text(s: Settings) -> str:
+    p, q = s.pq
+    return t("**Random substitution.** k-RR with e^ε = γ is exactly *random substitution* "
+             "with a γ-diagonal matrix: every answer is kept with weight γ and replaced by "
+             "each other answer with weight 1, each row divided by γ + k − 1. Here "
+             "γ = $e^{{{eps}}}$ = {ratio}.", eps=f"{s.eps:g}", ratio=fmt_param(p / q))
+
+
+def guarantee_tab_finding(s: Settings) -> str:
+    p, q = s.pq
+    return t("The worst case for a user is a report equal to their true answer: told "
+             "truthfully (p = {p}) under it, as a lie (q = {q}) under any other, a ratio of "
+             "e^ε = {ratio}. k-RR with k = {k} is random substitution with a γ-diagonal "
+             "matrix, γ = e^ε = {ratio}.",
+             p=fmt_sig(p), q=fmt_sig(q), ratio=fmt_param(p / q), k=s.data.k)
+
+
+def substitution_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
+    """The link to random substitution at γ = e^ε (and, for a population, the same age
+    groups, N = k): the link, its label and what it could not carry as it is."""
+    p, q = s.pq
+    link = links.to_substitution(p / q, source=s.source, n=s.data.k)
+    gamma = link.used["gamma"]
+    label = (t("See random substitution with γ = {gamma} and the same N = {k} age groups on "
+               "its page", gamma=fmt_number(gamma), k=s.data.k)
+             if s.source in datasets.POPULATIONS else
+             t("See random substitution with γ = {gamma} on its page", gamma=fmt_number(gamma)))
+    notes = [] if gamma == p / q else [
+        nearest_note(t("e^ε = {ratio}", ratio=fmt_param(p / q)), t("γ slider"), fmt_number(gamma))]
+    return link, label, notes
+
+
+def fdp_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
+    """The link to k-RR's trade-off curve on the f-DP page: the link, its label and what
+    it could not carry as it is."""
+    k = s.data.k
+    link = links.to_fdp_krr(s.eps, k)
+    eps, linked_k = link.used["eps"], link.used["k"]
+    label = t("See the trade-off curve of {k}-RR at ε = {eps} on the f-DP page",
+              k=linked_k, eps=f"{eps:g}")
+    notes = []
+    if linked_k != k:
+        notes.append(capped_note("k", links.FdpParams.K_MAX, linked_k, k))
+    if eps != s.eps:
+        notes.append(nearest_note(t("ε = {eps}", eps=f"{s.eps:g}"), t("slider"), f"{eps:g}"))
+    return link, label, notes

@@ -1,0 +1,591 @@
+"""The page "Random substitution" without its layout: its settings, its data, its
+computations and its sentences and tables (views/substitution.py draws them).
+
+Random streams (documented for the tests): a population's records from ``[seed, 0]``
+(the shapes' counts are fixed: ``datasets.shape_counts``), the release of the first tab
+(and its draws on the tab Cost) from ``[seed, 1]``, the R releases of the tabs Accuracy,
+Cost and Bias from ``[seed, 2]`` and the paper grid from ``[seed, 5]``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dpcore import datasets
+from dpcore import substitution as rs
+from ui import links, sources
+from ui.format import fmt_big, fmt_count, fmt_number, fmt_rel
+from ui.pages.tabbed import capped_note, nearest_note
+from ui.text import esc, t
+
+TITLE = "Random substitution"
+PARAMS = links.SubstitutionParams  # what other pages' links may set here: keys, γ grid, tab
+
+GAMMA_GRID = PARAMS.GAMMA_GRID
+DEFAULT_GAMMA = 10.0
+REPS_GRID = (10, 20, 50, 100, 200, 500)
+DEFAULT_REPS = 100  # the source's 100 repetitions
+# R releases of Algorithm 2 take about R·N²·(l + 1) binomial draws
+# (extended_random_substitution); 5·10⁶ take about a quarter of a second, so R is
+# reduced to stay within them (to 2 at least).
+MAX_BINOMIALS = 5_000_000
+MIN_REPS = 2
+N_MAX = 200  # categories of the shapes and of an upload
+DEFAULT_N = 50  # the source's N = 50
+K_MAX = 86  # age groups: single years 0 … 84 and 85+
+DEFAULT_GROUPS = 10
+DEFAULT_RECORDS = 5_000  # the source's smaller n
+DEFAULT_L = 2  # the smallest l with re-randomisation
+L_CHART = 20  # the charts of error and cost show l = 1 … min(N − 1, 20), and the chosen l
+DEFAULT_RHO1, DEFAULT_RHO2 = 0.05, 0.5
+
+UPLOAD = sources.UPLOAD
+SHAPES = {"uniform": "Uniform (the source's shape)",
+          "normal": "Normal (discretised, the source's shape)"}
+SOURCES = {**SHAPES, **links.POPULATION_AGE_LABELS, UPLOAD: "Uploaded CSV file"}
+DEFAULT_SOURCE = "normal"  # on uniform data the source's X̂*/l is unbiased: nothing to see
+TABS = ("Release and reconstruction", "Accuracy", "Cost", PARAMS.PRIVACY_TAB, "Bias")
+SHORT = {"source": "X̂*/l (source)", "unbiased": "A⁻¹Y* (unbiased)"}
+KINDS = tuple(SHORT)  # the two reconstructions: the source's X̂*/l and the unbiased A⁻¹Y*
+SYMBOLS = {"gamma": "γ", "n_categories": "the number of categories N", "rho1": "ρ₁",
+           "rho2": "ρ₂", "reps": "R"}  # dpcore's argument names as the page writes them
+
+
+def amplification(eps: float) -> float:
+    """e^ε, ∞ beyond the largest float."""
+    return math.exp(eps) if eps < 709 else math.inf
+
+
+def short(kind: str) -> str:
+    return t(SHORT[kind])
+
+
+# --- The data and the settings -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Data:
+    """The records' true counts X per category."""
+
+    labels: list[str]
+    counts: np.ndarray  # X, whole numbers
+    what: str  # the data in words (a file's column name in it as the user wrote it)
+    source: str  # rs_source
+
+    @property
+    def what_md(self) -> str:
+        """The data in words for Markdown: a file's text escaped."""
+        return esc(self.what) if self.source == UPLOAD else self.what
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting of the view: the value of every control bound to the URL and the data
+    they give. The data source (rs_source), its N (rs_N: the number of categories) and n
+    (rs_n: the records) are the data's; a file gives its own N and n. The breach's ρ₁ and
+    ρ₂ are None until the tab Privacy reads them: only the open tab runs."""
+
+    data: Data
+    gamma: float  # rs_gamma
+    l: int  # rs_l, within 1 … N − 1
+    reps: int  # repetitions simulated (R, reduced to the budget)
+    reps_chosen: int  # rs_reps: R on the slider (the paper grid's)
+    seed: int  # rs_seed
+    tab: str = TABS[0]  # rs_tab
+    rho1: float | None = None  # rs_rho1
+    rho2: float | None = None  # rs_rho2
+
+    @property
+    def source(self) -> str:
+        return self.data.source
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.data.labels)
+
+    @property
+    def n(self) -> int:
+        return int(self.data.counts.sum())
+
+    @property
+    def x(self) -> np.ndarray:
+        return self.data.counts
+
+    @property
+    def reduced(self) -> bool:
+        return self.reps < self.reps_chosen
+
+    def report_items(self) -> dict[str, object]:
+        """The settings in the report: label -> value, as the page writes them."""
+        reps = f"{self.reps:,}" if not self.reduced else t(
+            "{reps} (the slider's {chosen}, reduced)", reps=f"{self.reps:,}",
+            chosen=f"{self.reps_chosen:,}")
+        items = {t("data"): self.data.what, t("categories N"): self.n_categories,
+                 t("records n"): f"{self.n:,}", t("amplification γ"): fmt_number(self.gamma),
+                 t("ε = ln γ (one substitution)"): f"{math.log(self.gamma):.4g}",
+                 t("values per record l"): self.l, t("repetitions R"): reps, t("seed"): self.seed}
+        if self.rho1 is not None:
+            items |= {t("breach: prior ρ₁"): f"{self.rho1:g}",
+                      t("breach: posterior ρ₂"): f"{self.rho2:g}"}
+        return items
+
+
+def builtin_data(source: str, n_cat: int, n: int, seed: int) -> Data:
+    """A shape's counts (fixed, as in the source) or n records drawn from a population's ages
+    in n_cat groups (stream [seed, 0])."""
+    if source in SHAPES:
+        return Data([str(j) for j in range(1, n_cat + 1)], datasets.shape_counts(source, n_cat, n),
+                    t("{n} records over N = {n_cat} categories in the {shape} shape (fixed "
+                      "counts, as in the source)", n=f"{n:,}", n_cat=n_cat,
+                      shape=t(datasets.SHAPES[source]).lower()), source)
+    groups = datasets.age_groups(source, n_cat)
+    counts = datasets.draw_histogram(datasets.proportions(groups.to_numpy()), n,
+                                     rng=[seed, 0]).astype(np.int64)
+    return Data(list(groups.index), counts,
+                t("{n} records drawn from the ages of {population} (2020) in N = {n_cat} groups",
+                  n=f"{n:,}", population=t(datasets.POPULATIONS[source]), n_cat=n_cat), source)
+
+
+def file_data(upload: sources.CategoryCounts) -> Data:
+    return Data(upload.labels, upload.counts.astype(np.int64), upload.what, UPLOAD)
+
+
+def budget_reps(chosen: int, n_cat: int, l: int) -> int:
+    """R reduced so that R·N²·(l + 1) stays within MAX_BINOMIALS (to MIN_REPS at least)."""
+    return min(chosen, max(MIN_REPS, MAX_BINOMIALS // (n_cat * n_cat * (l + 1))))
+
+
+def reduced_caption(s: Settings) -> str:
+    return t("R is reduced to {reps} for N = {n_cat} and l = {l}, which keeps a rerun under "
+             "about a quarter of a second (about R·N²·(l + 1) ≤ 5·10⁶ random draws). The "
+             "paper grid uses R = {chosen}.", reps=f"{s.reps:,}", n_cat=s.n_categories, l=s.l,
+             chosen=f"{s.reps_chosen:,}")
+
+
+# --- The summary (above the tabs) ------------------------------------------------------------
+
+def keep_and_move(s: Settings) -> tuple[float, float]:
+    """One substitution's probabilities: keep the value (γx), move to one given other (x)."""
+    matrix = rs.gamma_diagonal_matrix(s.n_categories, s.gamma)
+    return float(matrix[0, 0]), float(matrix[1, 0])
+
+
+def epsilon_l(s: Settings) -> float:
+    return rs.extended_epsilon(s.n_categories, s.gamma, s.l)
+
+
+def in_plain_words(s: Settings) -> str:
+    keep, other = keep_and_move(s)
+    eps_l = epsilon_l(s)
+    extended = "" if s.l == 1 else t(
+        " With l = {l} every record is substituted {l} times, a value already drawn is drawn "
+        "again, and the record releases its {l} distinct values: exactly **ε_l = {eps_l:.4g}**, "
+        "less than the source's bound l × ln γ = {bound:.4g}.",
+        l=s.l, eps_l=eps_l, bound=s.l * math.log(s.gamma))
+    return t("**In plain words.** Data: {what}. One substitution keeps a record's value with "
+             "probability γx = {keep:.2%} and otherwise moves it to one of the other "
+             "N − 1 = {others} values, each with probability x = {other:.4g}. Any output is at "
+             "most γ = {gamma} times more likely under one true value than under another: "
+             "**ln γ = {log_gamma:.4g}-local differential privacy**, k-ary randomized response "
+             "with k = N.{extended}", what=s.data.what_md, keep=keep, others=s.n_categories - 1,
+             other=other, gamma=fmt_number(s.gamma), log_gamma=math.log(s.gamma),
+             extended=extended)
+
+
+def summary_finding(s: Settings) -> str:
+    # The exact relative standard errors: no simulation, microseconds.
+    errors = {kind: rs.expected_standard_error(s.x, s.gamma, s.l, estimator=kind)
+              for kind in KINDS}
+    eps_l = epsilon_l(s)
+    if s.l == 1:
+        return t("With γ = {gamma} and l = 1 (N = {n_cat} categories, n = {n} records) every "
+                 "record's release is ε = ln γ = {eps_l:.3g}-locally differentially private "
+                 "(k-ary randomized response with k = N); the reconstruction M⁻¹Y has a "
+                 "relative standard error σ_X̂/‖X‖ of {unbiased:.3g} (exact).",
+                 gamma=fmt_number(s.gamma), n_cat=s.n_categories, n=f"{s.n:,}", eps_l=eps_l,
+                 unbiased=errors["unbiased"])
+    return t("With γ = {gamma}, l = {l} (N = {n_cat} categories, n = {n} records) every "
+             "record's release is ε = {eps_l:.3g}-locally differentially private, against "
+             "{bound:.3g} for the source's bound l × ln γ; the unbiased reconstruction A⁻¹Y* "
+             "has a relative standard error σ_X̂/‖X‖ of {unbiased:.3g}, the source's X̂*/l "
+             "{source:.3g} (exact).", gamma=fmt_number(s.gamma), l=s.l, n_cat=s.n_categories,
+             n=f"{s.n:,}", eps_l=eps_l, bound=s.l * math.log(s.gamma),
+             unbiased=errors["unbiased"], source=errors["source"])
+
+
+def reduced_note(s: Settings) -> str:
+    return t("R is reduced from {chosen} to {reps} for N = {n_cat} and l = {l}, which keeps a "
+             "rerun under about a quarter of a second.", chosen=f"{s.reps_chosen:,}",
+             reps=f"{s.reps:,}", n_cat=s.n_categories, l=s.l)
+
+
+# --- Simulations shared by the tabs ------------------------------------------------------------
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def simulated_errors(counts: tuple[int, ...], gamma: float, l: int, reps: int,
+                     seed: int) -> pd.DataFrame:
+    """error_table for the chosen l: R releases from the stream [seed, 2]."""
+    return rs.error_table(np.array(counts, dtype=np.int64), gamma, [l], reps=reps,
+                          rng=[seed, 2])
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def simulated_estimates(counts: tuple[int, ...], gamma: float, l: int, reps: int,
+                        seed: int) -> dict[str, np.ndarray]:
+    """Both reconstructions of the same R releases as error_table's (stream [seed, 2])."""
+    release = rs.extended_random_substitution(np.array(counts, dtype=np.int64), gamma, l,
+                                              size=reps, rng=[seed, 2])
+    return {"source": rs.reconstruct(release.counts, gamma, l=l),
+            "unbiased": rs.reconstruct_unbiased(release.counts, gamma, l)}
+
+
+def _counts_key(s: Settings) -> tuple[int, ...]:
+    return tuple(int(v) for v in s.x)
+
+
+def errors_of(s: Settings) -> pd.DataFrame:
+    """The simulated and exact errors at the chosen l, one row per estimator."""
+    return simulated_errors(_counts_key(s), s.gamma, s.l, s.reps, s.seed).set_index("estimator")
+
+
+def estimates_of(s: Settings) -> dict[str, np.ndarray]:
+    return simulated_estimates(_counts_key(s), s.gamma, s.l, s.reps, s.seed)
+
+
+def one_release(s: Settings) -> rs.ExtendedRelease:
+    """The release of the first tab: Algorithm 2 (Algorithm 1 at l = 1), stream [seed, 1]."""
+    return rs.extended_random_substitution(s.x, s.gamma, s.l, rng=[s.seed, 1])
+
+
+def l_values(s: Settings) -> range:
+    """The l of the charts of error and cost: 1 … min(N − 1, 20), extended to the chosen l."""
+    return range(1, max(min(s.n_categories - 1, L_CHART), s.l) + 1)
+
+
+# --- 1. Release and reconstruction -------------------------------------------------------------
+
+def released_name(s: Settings) -> str:
+    return "Y" if s.l == 1 else "Y*"
+
+
+def reconstructions(s: Settings, y: np.ndarray) -> dict[str, np.ndarray]:
+    return {"source": rs.reconstruct(y, s.gamma, l=s.l),
+            "unbiased": rs.reconstruct_unbiased(y, s.gamma, s.l)}
+
+
+def one_release_errors(s: Settings, estimates: dict[str, np.ndarray]) -> dict[str, float]:
+    """dpcore.substitution's relative error √(mean ‖X̂ − X‖²)/‖X‖, here of one release."""
+    return {kind: rs._relative_error(estimates[kind], s.x.astype(float))[0] for kind in KINDS}
+
+
+def release_intro(s: Settings) -> str:
+    if s.l == 1:
+        return t("One release of Algorithm 1: Y counts how many records released each value. "
+                 "The server knows M and inverts it.")
+    return t("One release of Algorithm 2 with l = {l}: Y* counts how many records released "
+             "each value (each record counts in {l} categories, so Y* sums to n·l; it is drawn "
+             "divided by l). The server knows M and inverts it.", l=s.l)
+
+
+def release_finding(s: Settings, errors: dict[str, float], draws: int) -> str:
+    if s.l == 1:
+        return t("One release of Algorithm 1 (seed {seed}): its reconstruction M⁻¹Y is off by "
+                 "‖X̂ − X‖/‖X‖ = {unbiased:.3g}.", seed=s.seed, unbiased=errors["unbiased"])
+    return t("One release of Algorithm 2 with l = {l} (seed {seed}): the reconstruction is off "
+             "by ‖X̂ − X‖/‖X‖ = {source:.3g} for the source's X̂*/l and {unbiased:.3g} for the "
+             "unbiased A⁻¹Y*; it took {draws} random draws for n·l = {values} released values.",
+             l=s.l, seed=s.seed, source=errors["source"], unbiased=errors["unbiased"],
+             draws=f"{draws:,}", values=f"{s.n * s.l:,}")
+
+
+def release_table(s: Settings, y: np.ndarray, estimates: dict[str, np.ndarray]) -> pd.DataFrame:
+    return pd.DataFrame({"category": s.data.labels, "X (true)": s.x,
+                         f"{released_name(s)} (released)": y,
+                         "X̂*/l (source)": estimates["source"],
+                         "A⁻¹Y* (unbiased)": estimates["unbiased"]})
+
+
+# --- 2. Accuracy -------------------------------------------------------------------------------
+
+def error_curves(s: Settings) -> pd.DataFrame:
+    """Theorem 4.1's bound / √l and both exact errors at every l of the chart."""
+    return pd.DataFrame([
+        {"l": j, "bound": rs.standard_error_bound(s.n_categories, s.n, s.gamma, j),
+         "source": rs.expected_standard_error(s.x, s.gamma, j),
+         "unbiased": rs.expected_standard_error(s.x, s.gamma, j, estimator="unbiased")}
+        for j in l_values(s)])
+
+
+def first_l_above_bound(curves: pd.DataFrame) -> int | None:
+    """The first l at which an exact error exceeds the bound / √l, if any."""
+    above = curves[(curves["source"] > curves["bound"]) | (curves["unbiased"] > curves["bound"])]
+    return int(above["l"].min()) if len(above) else None
+
+
+def accuracy_finding(s: Settings, errors: pd.DataFrame) -> str:
+    simulated = {kind: f"{errors.loc[kind, 'actual']:.3g} ± {errors.loc[kind, 'actual_se']:.2g}"
+                 for kind in KINDS}
+    if s.l == 1:
+        numbers = t("{unbiased} (exactly {exact:.3g})", unbiased=simulated["unbiased"],
+                    exact=errors.loc["unbiased", "exact"])
+    else:
+        numbers = t("{source} for the source's X̂*/l and {unbiased} for the unbiased A⁻¹Y* "
+                    "(exactly {exact_source:.3g} and {exact_unbiased:.3g})",
+                    source=simulated["source"], unbiased=simulated["unbiased"],
+                    exact_source=errors.loc["source", "exact"],
+                    exact_unbiased=errors.loc["unbiased", "exact"])
+    return t("Over R = {reps} simulated releases the relative standard error σ_X̂/‖X‖ is "
+             "{numbers}; Theorem 4.1's bound / √l is {bound:.3g}.", reps=f"{s.reps:,}",
+             numbers=numbers, bound=float(errors["bound"].iloc[0]))
+
+
+def above_note(first: int) -> str:
+    return t("Theorem 5.2's 1/√l assumes the l draws of a record are independent; Algorithm 2 "
+             "re-draws repeated values, so the exact errors fall more slowly: here the bound / "
+             "√l no longer bounds them from l = {first}.", first=first)
+
+
+def accuracy_caption(first: int | None) -> str:
+    return t("At l = 1 the bound sits above the truth: it replaces ‖X‖ by its smallest "
+             "possible value n/√N, which only uniform data reach. Its 1/√l (Theorem 5.2) "
+             "assumes the l draws of a record are independent; Algorithm 2 re-draws repeated "
+             "values, so the exact errors fall more slowly, and the source's X̂*/l rises again "
+             "once its bias dominates.{here}", here="" if first is None else t(
+                 " Here the bound / √l no longer bounds them from l = {first}.", first=first))
+
+
+PAPER_CELLS = (len(rs.PAPER_SHAPES) * len(rs.PAPER_SETTINGS) * len(rs.PAPER_N)
+               * len(rs.PAPER_L))
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def paper_grid(reps: int, seed: int, _progress=None) -> dict:
+    """The source's Section 6 grid with R = reps (stream [seed, 5]) and how long it took:
+    {"table", "seconds"}. ``_progress(fraction, label)`` (not part of the cache key) is told 0
+    at the start, then after each cell; a cached result replays what it showed."""
+    if _progress is not None:
+        _progress(0.0, "")
+    start = time.perf_counter()
+    table = rs.paper_grid(reps=reps, rng=[seed, 5], progress=_progress)
+    return {"table": table, "seconds": time.perf_counter() - start}
+
+
+def grid_layout(table: pd.DataFrame) -> pd.DataFrame:
+    """paper_grid's rows in the source's layout: one row per (shape, N, γ, n), a column
+    group per l with the actual errors, the bound / √l and the mean draws."""
+    rows = []
+    for (shape, n_cat, gamma, n), group in table.groupby(["shape", "N", "gamma", "n"],
+                                                         sort=False):
+        row = {("data", "shape"): t(datasets.SHAPES[shape]), ("data", "N"): int(n_cat),
+               ("data", "γ"): float(gamma), ("data", "n"): int(n)}
+        for l, cell in group.groupby("l", sort=True):
+            by = cell.set_index("estimator")
+            row |= {(f"l = {l}", "X̂*/l"): by.loc["source", "actual"],
+                    (f"l = {l}", "A⁻¹Y*"): by.loc["unbiased", "actual"],
+                    (f"l = {l}", "bound"): by.loc["source", "bound"],
+                    (f"l = {l}", "draws"): by.loc["source", "draws"]}
+        rows.append(row)
+    wide = pd.DataFrame(rows)
+    wide.columns = pd.MultiIndex.from_tuples(wide.columns)
+    return wide
+
+
+def grid_intro(reps: int) -> str:
+    return t("Every cell of the source's grid: uniform and normal data, (N, γ) = (50, 5) and "
+             "(100, 10), n = 5,000 and 50,000, l = 1, 2 and 4: 24 cells, R = {reps} releases "
+             "each (the source uses 100). Cost: the mean number of random draws, re-draws "
+             "included.", reps=f"{reps:,}")
+
+
+def grid_caption(reps: int, seed: int, seconds: float) -> str:
+    return t("For each l: the actual errors √(mean ‖X̂ − X‖²)/‖X‖ of X̂*/l (the source's) and "
+             "of A⁻¹Y*, Theorem 4.1's bound / √l, and the mean number of random draws. "
+             "R = {reps} releases per cell, seed {seed}; ran in {seconds:.1f} s. Its CSV has "
+             "every cell and estimator with the Monte Carlo standard errors, the exact errors, "
+             "the relative bias, n·l and the exact expected draws.",
+             reps=f"{reps:,}", seed=seed, seconds=seconds)
+
+
+# --- 3. Cost -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Cost:
+    expected: float  # expected draws of a release
+    collision: float  # P[s ≥ 2], Theorem 5.1
+
+    @classmethod
+    def of(cls, s: Settings) -> Cost:
+        return cls(rs.expected_draws(s.n, s.n_categories, s.gamma, s.l),
+                   rs.collision_probability(s.n_categories, s.gamma, s.l))
+
+
+def cost_table(s: Settings) -> pd.DataFrame:
+    return pd.DataFrame([
+        {"l": j, "draws_ratio": rs.expected_draws(s.n, s.n_categories, s.gamma, j) / (s.n * j),
+         "collision": rs.collision_probability(s.n_categories, s.gamma, j)}
+        for j in l_values(s)])
+
+
+def cost_finding(s: Settings, cost: Cost, draws: int) -> str:
+    if s.l == 1:
+        return t("At l = 1 every record takes one random draw: no re-draws.")
+    ratio = cost.expected / (s.n * s.l)
+    return t("Algorithm 2 is expected to take {expected} random draws for the n·l = {values} "
+             "released values ({ratio:.4g} per value, {redraws:.1%} re-draws; this release "
+             "took {draws}); without re-draws, l = {l} independent draws would repeat a value "
+             "for a record with probability {collision} (Theorem 5.1).",
+             expected=fmt_count(cost.expected), values=f"{s.n * s.l:,}", ratio=ratio,
+             redraws=ratio - 1, draws=f"{draws:,}", l=s.l, collision=fmt_big(cost.collision))
+
+
+# --- 4. Privacy --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Privacy:
+    """ε of one substitution and of the l-extended release."""
+
+    log_gamma: float  # ε = ln γ of one substitution
+    eps_l: float  # the exact ε_l of the released set
+    eps_ordered: float  # ε if the l values were released in the order drawn
+    eps_bound: float  # the source's bound l × ln γ
+
+    @classmethod
+    def of(cls, s: Settings) -> Privacy:
+        return cls(math.log(s.gamma), epsilon_l(s),
+                   rs.extended_epsilon(s.n_categories, s.gamma, s.l, ordered=True),
+                   s.l * math.log(s.gamma))
+
+
+def condition_number(s: Settings) -> str:
+    return fmt_big(rs.condition_number(s.n_categories, s.gamma))
+
+
+def epsilon_table(s: Settings) -> pd.DataFrame:
+    log_gamma = math.log(s.gamma)
+    return pd.DataFrame([
+        {"l": j, "bound": j * log_gamma,
+         "ordered": rs.extended_epsilon(s.n_categories, s.gamma, j, ordered=True),
+         "exact": rs.extended_epsilon(s.n_categories, s.gamma, j)}
+        for j in range(1, s.n_categories)])
+
+
+def overstated_caption(e: Privacy) -> str:
+    return t("The bound overstates ε by {excess:.4g} (a factor {factor:.4g} in probability "
+             "ratio): the set hides which of its values was drawn first, and a repeated own "
+             "value is drawn again instead of being released twice.",
+             excess=e.eps_bound - e.eps_l, factor=amplification(e.eps_bound - e.eps_l))
+
+
+def privacy_finding(s: Settings, e: Privacy) -> str:
+    if s.l == 1:
+        return t("One substitution with γ = {gamma} is exactly ε = ln γ = {log_gamma:.3g}-"
+                 "locally differentially private; its price is the condition number of M, "
+                 "{condition}: how much inverting M amplifies noise.",
+                 gamma=fmt_number(s.gamma), log_gamma=e.log_gamma, condition=condition_number(s))
+    return t("The source's bound l × ln γ = {bound:.3g} overstates the exact ε_l = {eps_l:.3g} "
+             "by a factor {factor} in probability ratio: the released set hides the order of "
+             "its values (released in the order drawn, ε = {ordered:.3g}).",
+             bound=e.eps_bound, eps_l=e.eps_l, factor=fmt_big(amplification(e.eps_bound - e.eps_l)),
+             ordered=e.eps_ordered)
+
+
+def breach_table(s: Settings, e: Privacy, threshold: float) -> pd.DataFrame:
+    """Theorem 3.1 for one substitution, the l-extended release and the source's bound."""
+    rows = [(t("random substitution, l = 1: γ"), e.log_gamma),
+            (t("l-extended release, l = {l}: e^ε_l (exact)", l=s.l), e.eps_l),
+            (t("source's bound, l = {l}: γ^l", l=s.l), e.eps_bound)]
+    return pd.DataFrame([
+        {"release": name, "amplification": fmt_big(amplification(eps)), "ε": eps,
+         f"no {s.rho1:g}→{s.rho2:g} breach": "yes" if eps < math.log(threshold) else "no",
+         "largest posterior": rs.posterior_bound(s.rho1, amplification(eps))}
+        for name, eps in rows])
+
+
+def breach_finding(s: Settings, e: Privacy, threshold: float) -> str:
+    safe = e.eps_l < math.log(threshold)
+    return t("A {rho1}→{rho2} privacy breach is impossible below an amplification of "
+             "{threshold:.4g} (ε < {eps:.3g}): the release with l = {l} {verdict} (ε_l = "
+             "{eps_l:.3g}; a prior of {rho1} becomes a posterior of at most {posterior:.4f}).",
+             rho1=f"{s.rho1:g}", rho2=f"{s.rho2:g}", threshold=threshold,
+             eps=math.log(threshold), l=s.l,
+             verdict=t("rules it out") if safe else t("does not rule it out"), eps_l=e.eps_l,
+             posterior=rs.posterior_bound(s.rho1, amplification(e.eps_l)))
+
+
+def breach_caption(threshold: float) -> str:
+    return t("No breach needs an amplification below ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂)) = {threshold:.4g} "
+             "(ε < {eps:.4g}). The largest posterior is γρ₁/(γρ₁ + 1 − ρ₁) with the "
+             "amplification in place of γ.", threshold=threshold, eps=math.log(threshold))
+
+
+def ldp_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
+    """l = 1 is k-RR with k = N and e^ε = γ: the link to the randomized response page's
+    guarantee (with the same age groups for a population), its label and what it could not
+    carry as it is."""
+    log_gamma = math.log(s.gamma)
+    link = links.to_ldp(log_gamma, source=s.source, k=s.n_categories)
+    eps = link.used["eps"]
+    label = (t("See k-RR at ε = {eps} with the same k = {k} age groups on the randomized "
+               "response page", eps=f"{eps:g}", k=s.n_categories)
+             if s.source in datasets.POPULATIONS else
+             t("See k-RR at ε = {eps} on the randomized response page", eps=f"{eps:g}"))
+    notes = [] if eps == log_gamma else [
+        nearest_note(t("ln γ = {log_gamma:.4g}", log_gamma=log_gamma), t("ε slider"), f"{eps:g}")]
+    return link, label, notes
+
+
+def fdp_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
+    """The link to random substitution's trade-off curve on the f-DP page, its label and what
+    it could not carry as it is."""
+    link = links.to_fdp_substitution(s.gamma, s.n_categories)
+    gamma, n = link.used["gamma"], link.used["n"]
+    label = t("See the trade-off curve of random substitution with γ = {gamma}, N = {n} on the "
+              "f-DP page", gamma=fmt_number(gamma), n=n)
+    notes = []
+    if n != s.n_categories:
+        notes.append(capped_note("N", links.FdpParams.K_MAX, n, s.n_categories))
+    if gamma != s.gamma:
+        notes.append(nearest_note(t("γ = {gamma}", gamma=fmt_number(s.gamma)), t("γ slider"),
+                                  fmt_number(gamma)))
+    return link, label, notes
+
+
+# --- 5. Bias -----------------------------------------------------------------------------------
+
+def bias_caption(s: Settings) -> str:
+    return t("Here π = {pi:.4g}, against l·γx = {independent:.4g} in l·M.",
+             pi=rs.inclusion_probability(s.n_categories, s.gamma, s.l),
+             independent=s.l * rs.inclusion_probability(s.n_categories, s.gamma, 1))
+
+
+def smaller_error(errors: pd.DataFrame) -> str:
+    source_smaller = errors.loc["source", "exact"] < errors.loc["unbiased", "exact"]
+    return t("the source's X̂*/l") if source_smaller else t("the unbiased A⁻¹Y*")
+
+
+def bias_finding(s: Settings, errors: pd.DataFrame) -> str:
+    source, unbiased = errors.loc["source", "exact"], errors.loc["unbiased", "exact"]
+    if s.l == 1:
+        return t("At l = 1 there is no re-randomisation: the reconstruction M⁻¹Y is unbiased "
+                 "(Theorem 3.2), its relative standard error {source:.3g}.", source=source)
+    return t("The source's X̂*/l is biased by {bias} of ‖X‖ (exactly), for any n with these "
+             "proportions; A⁻¹Y* is unbiased. Here {smaller} has the smaller total error "
+             "({source:.3g} for X̂*/l, {unbiased:.3g} for A⁻¹Y*); the variance part of either "
+             "falls like 1/√n.", bias=fmt_rel(errors.loc["source", "bias"]),
+             smaller=smaller_error(errors), source=source, unbiased=unbiased)
+
+
+def bias_against_variance(errors: pd.DataFrame) -> str:
+    return t("**Bias against variance.** Here {smaller} has the smaller total error "
+             "({source:.4g} for X̂*/l, {unbiased:.4g} for A⁻¹Y*): dividing by l·M instead of A "
+             "shrinks the estimate towards the uniform distribution, which lowers its "
+             "variance. But its relative bias, {bias}, stays the same for any n with these "
+             "proportions, while the variance part of either error falls like 1/√n: with more "
+             "records the unbiased reconstruction wins.", smaller=smaller_error(errors),
+             source=errors.loc["source", "exact"], unbiased=errors.loc["unbiased", "exact"],
+             bias=fmt_rel(errors.loc["source", "bias"]))
