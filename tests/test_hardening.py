@@ -30,6 +30,7 @@ dpcore fixes these tests prompted have their unit tests in tests/test_gaussian.p
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import tomllib
 from pathlib import Path
@@ -48,12 +49,21 @@ from dpcore import simulation
 PAGES = {p.script: p.title for p in routed_pages()}
 SECONDS_PER_UNIT = 1e-7  # a pinned machine speed: the caps' messages do not depend on load
 
+
+def _tab_key(path: str) -> str | None:
+    """The session-state key of the page's tabs: written in its st.tabs call, or the
+    TAB_KEY of its logic module ui/pages/<page>.py (a link target's, from ui.links)."""
+    if m := re.search(r"st\.tabs\([^\n]*key=\"(\w+)\"", (REPO_ROOT / path).read_text("utf-8")):
+        return m.group(1)
+    try:
+        module = importlib.import_module(f"ui.pages.{Path(path).stem}")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "TAB_KEY", None)
+
+
 # Pages whose open tab is bound to a session-state key (only that tab runs).
-TAB_KEYS = {
-    path: m.group(1)
-    for path in PAGES
-    if (m := re.search(r"st\.tabs\([^\n]*key=\"(\w+)\"", (REPO_ROOT / path).read_text("utf-8")))
-}
+TAB_KEYS = {path: key for path in PAGES if (key := _tab_key(path))}
 # Cheap settings first on pages that simulate on every run (a search, a live run).
 CHEAP_QUERY = {
     "views/planner.py": {"plan_reps": "50", "plan_boot": "50"},
@@ -805,7 +815,7 @@ def test_bad_uploads_give_plain_errors_and_the_page_recovers(path, kind):
 # 4. resource safety
 # ---------------------------------------------------------------------------
 
-UI_FILES = sorted([REPO_ROOT / "app.py", *(REPO_ROOT / "ui").glob("*.py"),
+UI_FILES = sorted([REPO_ROOT / "app.py", *(REPO_ROOT / "ui").rglob("*.py"),
                    *(REPO_ROOT / "views").glob("*.py")])
 
 
