@@ -7,6 +7,7 @@ ui/pages/fdp.py. Each section reads its controls into the page's Settings and re
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import streamlit as st
 
@@ -46,9 +47,6 @@ def radio(where, label: str, labels: dict, name: str, *, help: str, horizontal=F
 def mu_slider(where, label: str, name: str, *, help: str, disabled=False) -> float:
     return slider(where, label, 0.0, page.MU_MAX, name, step=page.MU_STEP, help=help,
                   disabled=disabled)
-
-
-SENSITIVITY_HELP = "How much one person can change the query's answer."
 
 
 # --- In plain words (above the tabs) --------------------------------------------------------
@@ -135,77 +133,69 @@ def attacker_test(kit: PageKit, s: Settings) -> Settings:
 # --- 2. Trade-off curves --------------------------------------------------------------------
 
 
+def curve_box(show: str, label: str, help: str, *params, caption: str | None = None) -> dict:
+    """A curve's switch and its parameters (partials of the controls above, side by side
+    when there are two), greyed out while the curve is off."""
+    with st.container(border=True):
+        v = {show: toggle(label, show, help=help)}
+        for where, draw in zip(st.columns(2) if len(params) == 2 else [st], params):
+            v[draw.keywords["name"]] = draw(where, disabled=not v[show])
+        if caption:
+            st.caption(caption)
+    return v
+
+
 def curve_switches() -> dict:
     """Each curve's switch and its parameters, in a box of its own."""
-    v = {}
-    with st.container(border=True):
-        v["show_g"] = toggle(t("G_μ (Gaussian DP)"), "show_g",
-                             help=t("The trade-off curve of N(0,1) vs N(μ,1)."))
-        v["g_mu"] = mu_slider(st, t("μ of G_μ"), "g_mu", disabled=not v["show_g"],
-                              help=t("μ-GDP: no test beats G_μ. Smaller μ, more privacy."))
-    with st.container(border=True):
-        v["show_ed"] = on = toggle(t("f_ε,δ ((ε, δ)-DP)"), "show_ed",
-                                   help=t("The curve of (ε, δ)-differential privacy."))
-        e1, e2 = st.columns(2)
-        v["ed_eps"] = select(e1, t("ε of f_ε,δ"), page.EPS_GRID, "ed_eps", disabled=not on,
-                             help=t("(ε, δ)-DP is exactly f_ε,δ-DP."))
-        v["ed_delta"] = select(e2, t("δ of f_ε,δ"), page.DELTA_GRID, "ed_delta", fmt=fmt_delta,
-                               disabled=not on, help=t("The probability with which ε may fail; "
-                                                       "the curve starts at 1 − δ."))
-    with st.container(border=True):
-        v["show_gauss"] = on = toggle(
-            t("Gaussian mechanism"), "show_gauss",
-            help=t("Adds N(0, σ²) noise to a query of sensitivity Δ: G_{Δ/σ}."))
-        e1, e2 = st.columns(2)
-        v["gauss_sigma"] = select(e1, t("noise σ"), page.SCALE_GRID, "gauss_sigma",
-                                  disabled=not on,
-                                  help=t("Standard deviation of the Gaussian noise."))
-        v["gauss_sens"] = slider(e2, t("sensitivity Δ"), 0.1, 5.0, "gauss_sens", step=0.1,
-                                 disabled=not on, help=t(SENSITIVITY_HELP))
-    with st.container(border=True):
-        v["show_lap"] = on = toggle(
-            t("Laplace mechanism"), "show_lap",
-            help=t("Adds Lap(b) noise to a query of sensitivity Δ: ε = Δ/b."))
-        e1, e2 = st.columns(2)
-        v["lap_b"] = select(e1, t("noise scale b"), page.SCALE_GRID, "lap_b", disabled=not on,
-                            help=t("Scale of the Laplace noise (its sd is √2·b)."))
-        v["lap_sens"] = slider(e2, t("sensitivity Δ"), 0.1, 5.0, "lap_sens", step=0.1,
-                               disabled=not on, help=t(SENSITIVITY_HELP))
-    with st.container(border=True):
-        v["show_krr"] = on = toggle(
-            t("k-ary randomised response"), "show_krr",
-            help=t("Reports the true category with probability e^ε/(e^ε + k − 1), otherwise "
-                   "one of the k − 1 others at random."))
-        e1, e2 = st.columns(2)
-        v["krr_eps"] = select(e1, t("ε of k-RR"), page.KRR_EPS_GRID, "krr_eps", disabled=not on,
-                              help=t("Its nominal privacy level: k-RR is ε-DP."))
-        v["krr_k"] = slider(e2, t("categories k"), 2, page.K_MAX, "krr_k", disabled=not on,
-                            help=t("Number of possible answers."))
-    with st.container(border=True):
-        v["show_rs"] = on = toggle(
-            t("Random substitution"), "show_rs",
-            help=t("Keeps a category with γ times the probability of any other (a γ-diagonal "
-                   "matrix): k-RR with e^ε = γ and k = N."))
-        e1, e2 = st.columns(2)
-        v["rs_gamma"] = select(e1, t("γ (> 1)"), page.GAMMA_GRID, "rs_gamma", disabled=not on,
-                               help=t("Ratio of keeping to substituting probabilities."))
-        v["rs_n"] = slider(e2, t("categories N"), 2, page.K_MAX, "rs_n", disabled=not on,
-                           help=t("Number of categories."))
-    with st.container(border=True):
-        v["show_hist"] = on = toggle(
-            t("Private histogram (Compare page)"), "show_hist",
-            help=t("The truncated Laplace histogram X = max(0, C + Lap(2/α)) of the page "
-                   "'Compare two private histograms'."))
-        v["hist_alpha"] = select(st, t("Privacy level α of the histogram"), controls.ALPHA_GRID,
-                                 "hist_alpha", disabled=not on,
-                                 help=t("Noise Lap(2/α) on every count. Log scale, 0.001 to "
-                                        "10."))
-        st.caption(t(
-            "Neighbouring histograms: one person moves from one bin to another, so one count "
-            "goes down by 1 and another up by 1. Each of the two bins is a Laplace shift of 1 "
-            "at scale 2/α, and the curve is the product of the two; truncating at 0 is "
-            "post-processing and cannot lower it."))
-    return v
+    sensitivity = partial(slider, label=t("sensitivity Δ"), lo=0.1, hi=5.0, step=0.1,
+                          help=t("How much one person can change the query's answer."))
+    return {
+        **curve_box("show_g", t("G_μ (Gaussian DP)"), t("The trade-off curve of N(0,1) vs N(μ,1)."),
+                    partial(mu_slider, label=t("μ of G_μ"), name="g_mu",
+                            help=t("μ-GDP: no test beats G_μ. Smaller μ, more privacy."))),
+        **curve_box("show_ed", t("f_ε,δ ((ε, δ)-DP)"),
+                    t("The curve of (ε, δ)-differential privacy."),
+                    partial(select, label=t("ε of f_ε,δ"), grid=page.EPS_GRID, name="ed_eps",
+                            help=t("(ε, δ)-DP is exactly f_ε,δ-DP.")),
+                    partial(select, label=t("δ of f_ε,δ"), grid=page.DELTA_GRID, name="ed_delta",
+                            fmt=fmt_delta, help=t("The probability with which ε may fail; the "
+                                                  "curve starts at 1 − δ."))),
+        **curve_box("show_gauss", t("Gaussian mechanism"),
+                    t("Adds N(0, σ²) noise to a query of sensitivity Δ: G_{Δ/σ}."),
+                    partial(select, label=t("noise σ"), grid=page.SCALE_GRID, name="gauss_sigma",
+                            help=t("Standard deviation of the Gaussian noise.")),
+                    partial(sensitivity, name="gauss_sens")),
+        **curve_box("show_lap", t("Laplace mechanism"),
+                    t("Adds Lap(b) noise to a query of sensitivity Δ: ε = Δ/b."),
+                    partial(select, label=t("noise scale b"), grid=page.SCALE_GRID, name="lap_b",
+                            help=t("Scale of the Laplace noise (its sd is √2·b).")),
+                    partial(sensitivity, name="lap_sens")),
+        **curve_box("show_krr", t("k-ary randomised response"),
+                    t("Reports the true category with probability e^ε/(e^ε + k − 1), otherwise "
+                      "one of the k − 1 others at random."),
+                    partial(select, label=t("ε of k-RR"), grid=page.KRR_EPS_GRID, name="krr_eps",
+                            help=t("Its nominal privacy level: k-RR is ε-DP.")),
+                    partial(slider, label=t("categories k"), lo=2, hi=page.K_MAX, name="krr_k",
+                            help=t("Number of possible answers."))),
+        **curve_box("show_rs", t("Random substitution"),
+                    t("Keeps a category with γ times the probability of any other (a γ-diagonal "
+                      "matrix): k-RR with e^ε = γ and k = N."),
+                    partial(select, label=t("γ (> 1)"), grid=page.GAMMA_GRID, name="rs_gamma",
+                            help=t("Ratio of keeping to substituting probabilities.")),
+                    partial(slider, label=t("categories N"), lo=2, hi=page.K_MAX, name="rs_n",
+                            help=t("Number of categories."))),
+        **curve_box("show_hist", t("Private histogram (Compare page)"),
+                    t("The truncated Laplace histogram X = max(0, C + Lap(2/α)) of the page "
+                      "'Compare two private histograms'."),
+                    partial(select, label=t("Privacy level α of the histogram"),
+                            grid=controls.ALPHA_GRID, name="hist_alpha",
+                            help=t("Noise Lap(2/α) on every count. Log scale, 0.001 to 10.")),
+                    caption=t("Neighbouring histograms: one person moves from one bin to "
+                              "another, so one count goes down by 1 and another up by 1. Each "
+                              "of the two bins is a Laplace shift of 1 at scale 2/α, and the "
+                              "curve is the product of the two; truncating at 0 is "
+                              "post-processing and cannot lower it.")),
+    }
 
 
 def target_controls() -> dict:
