@@ -53,8 +53,6 @@ import asyncio
 import os
 import random
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -69,9 +67,12 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "tests"))
-from conftest import free_port, healthy, routed_pages  # noqa: E402
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+# Chromium, the server, and the JavaScript that records runs (INIT_SCRIPT) and tells when
+# the page is idle (WAIT_IDLE): one definition, shared with the browser tests.
+from browserkit import (  # noqa: E402
+    CHROMIUM, CHROMIUM_ARGS, INIT_SCRIPT, SKELETON, WAIT_IDLE, start_streamlit, stop_streamlit)
+from conftest import free_port, routed_pages  # noqa: E402
+
 VIEWPORT = {"width": 1400, "height": 1000}
 TARGET_S = 1.0  # p95 of every interactive control
 QUIET_S = 0.3  # no message from the server for this long: the change's run(s) are over
@@ -80,68 +81,6 @@ ACT_TIMEOUT_MS = 15_000  # to find and operate a control
 LOAD_TIMEOUT_S = 180.0  # first load of a page, all sessions at once
 CHEAP_BUTTONS = ("New draw", "Flip again")  # buttons that only redraw; all others are skipped
 AVOID_OPTION = "upload"  # options that need a file (case-insensitive)
-
-# Installed in every page before Streamlit's code: records the script-state transitions,
-# when the browser has painted after a run, and whether a progress bar was on screen.
-INIT_SCRIPT = """
-(() => {
-  const lt = window.__lt = {events: [], ws: [], progress: 0, skeleton: 0};
-  // The app's WebSocket: when the browser sent a message (a widget change asks for a run)
-  // and received one (the run's start, its elements, its end), and when the browser painted
-  // after the last message received. A busy browser may handle a whole run's messages at
-  // once, so that the script state never shows "running": the messages still tell.
-  let paintPending = false;
-  const NativeWebSocket = window.WebSocket;
-  window.WebSocket = class extends NativeWebSocket {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', () => {
-        lt.ws.push(['recv', performance.now()]);
-        if (paintPending) return;
-        paintPending = true;
-        setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => {
-          paintPending = false;
-          lt.ws.push(['painted', performance.now()]);
-        })), 0);
-      });
-    }
-    send(data) {
-      lt.ws.push(['sent', performance.now()]);
-      return super.send(data);
-    }
-  };
-  const busy = s => s === 'running' || s === 'rerunRequested';
-  let last = null;
-  const observer = new MutationObserver(records => {
-    for (const r of records) {
-      if (r.attributeName !== 'data-test-script-state') continue;
-      const s = r.target.getAttribute('data-test-script-state');
-      if (s === last) continue;
-      last = s;
-      const t = performance.now();
-      lt.events.push([s, t]);
-      if (!busy(s)) {
-        requestAnimationFrame(() => requestAnimationFrame(
-          () => lt.events.push(['painted', performance.now()])));
-      }
-    }
-  });
-  observer.observe(document, {subtree: true, attributes: true,
-                              attributeFilter: ['data-test-script-state']});
-  const bar = '[data-testid="stProgress"]';
-  new MutationObserver(records => {
-    for (const r of records) {
-      for (const n of r.addedNodes) {
-        if (n.nodeType === 1 && (n.matches(bar) || n.querySelector(bar))) {
-          lt.progress = performance.now();
-          return;
-        }
-      }
-    }
-  }).observe(document, {subtree: true, childList: true});
-  setInterval(() => { if (document.querySelector(bar)) lt.progress = performance.now(); }, 40);
-})();
-"""
 
 # Lists the controls a session may change, marks each with data-lt-id. Controls in forms,
 # in the sidebar, hidden (closed tabs and expanders) or disabled are left out.
@@ -212,11 +151,6 @@ PAGE_HEALTH = """
 })
 """
 
-# Placeholders of elements whose code is still being fetched (Streamlit loads a widget's or
-# chart's code the first time one is shown): the page is not drawn yet.
-SKELETON = ('[data-testid="stMain"] [data-testid="stSkeleton"], '
-            '[data-testid="stMain"] [data-testid="stSkeletonElement"]')
-
 WAIT_RUN_DONE = """
 ([t0, quiet, skeleton]) => {
   const lt = window.__lt;
@@ -233,20 +167,6 @@ WAIT_RUN_DONE = """
   const last = recv[recv.length - 1][1];
   if (!after.some(e => e[0] === 'painted' && e[1] >= last)) return false;
   return performance.now() - last >= quiet;
-}
-"""
-
-# Idle: no run in progress, and none for `quiet` ms (the first run of a page can be
-# followed by another, e.g. when widgets bound to the URL settle).
-WAIT_IDLE = """
-([quiet, skeleton]) => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || document.querySelector(skeleton)) return false;
-  const conn = app.getAttribute('data-test-connection-state');
-  if (conn !== null && conn !== 'CONNECTED') return false;
-  if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  const ev = [...window.__lt.events, ...window.__lt.ws];
-  return !ev.length || performance.now() - Math.max(...ev.map(e => e[1])) >= quiet;
 }
 """
 
@@ -297,42 +217,6 @@ def choose_pages(spec: str | None) -> list:
 # ---------------------------------------------------------------------------
 # the server and its memory
 # ---------------------------------------------------------------------------
-
-def start_server(port: int, log_path: Path) -> subprocess.Popen:
-    streamlit = REPO_ROOT / ".venv" / "bin" / "streamlit"
-    cmd = ([str(streamlit)] if streamlit.exists() else [sys.executable, "-m", "streamlit"])
-    log = log_path.open("w", encoding="utf-8")
-    proc = subprocess.Popen(
-        [*cmd, "run", "app.py", "--server.port", str(port), "--server.headless", "true",
-         "--browser.gatherUsageStats", "false"],
-        cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    log.close()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            sys.exit(f"streamlit exited at start-up:\n{log_path.read_text()}")
-        if healthy(url) and "is not available" not in log_path.read_text():
-            return proc
-        time.sleep(0.2)
-    stop_server(proc)
-    sys.exit(f"streamlit did not answer {url} within {START_TIMEOUT_S:.0f} s")
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    if proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=10)
-    except ProcessLookupError:
-        return
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -899,9 +783,12 @@ def main(argv=None) -> int:
           flush=True)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        log_path = Path(tmp) / "server.log"
-        proc = start_server(port, log_path)
-        sampler = MemorySampler(proc.pid)
+        try:
+            server = start_streamlit(Path(tmp) / "server.log", port=port,
+                                     timeout=START_TIMEOUT_S)
+        except RuntimeError as exc:
+            sys.exit(str(exc))
+        sampler = MemorySampler(server.proc.pid)
         sampler.start()
         try:
             sessions, wall, phase = asyncio.run(
@@ -909,8 +796,8 @@ def main(argv=None) -> int:
         finally:
             sampler.stopped.set()
             sampler.join()
-            stop_server(proc)
-        server_log = log_path.read_text(encoding="utf-8", errors="replace")
+            stop_streamlit(server.proc)
+        server_log = server.log()
     report(sessions, sampler, server_log, args, load_before, os.getloadavg(), wall, phase)
     return 0
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Run the whole test suite: creates .venv and installs requirements-dev.txt if needed,
+# Run the whole test suite: creates .venv and installs requirements-dev.lock if needed,
 # makes sure Debian's Chromium is there for the browser tests, then runs pytest.
 # Extra arguments go to pytest, e.g.
 #   scripts/test.sh -m "not browser" -k homogeneity
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"   # cd's to the repo root
-ensure_venv requirements-dev.txt
+ensure_venv requirements-dev.lock   # the tested versions (requirements-dev.txt: the ranges)
 
 # Browser tests drive Debian's /usr/bin/chromium through the PyPI playwright package
 # (never `playwright install`: it downloads a browser build, which cannot work here).

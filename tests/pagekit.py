@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 import dpviz
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Block
 
 from conftest import LAST_KIT, assert_clean, open_page, run, without_help
 from ui.kit import REPORT_BUTTON_KEY
@@ -43,6 +44,47 @@ def warnings(at: AppTest) -> list[str]:
 def link_notes(at: AppTest) -> list[str]:
     """The page kit's notes on link values that could not be used."""
     return [w.value for w in at.warning if LINK_NOTE in w.value]
+
+
+# Keyed elements whose value is not a setting of the view: what a button or a download
+# button holds is whether it was pressed; charts and tables are outputs.
+NOT_SETTINGS = ("button", "download_button", "form_submit_button", "plotly_chart",
+                "arrow_data_frame", "dataframe", "page_link")
+
+
+def plain(value):
+    """``value`` as JSON holds it: tuples as lists, numpy scalars as Python numbers."""
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # a numpy scalar
+        return value.item()
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    raise TypeError(f"{value!r} ({type(value).__name__}) has no JSON form")
+
+
+def link_view(at: AppTest) -> dict[str, dict]:
+    """What a link opens: every keyed setting (key -> value, JSON-ready; an open tab of
+    st.tabs as its label) and every metric (label -> value shown; a label shown twice is
+    "label #2" the second time)."""
+    settings = {}
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            key = getattr(child, "key", None)
+            if child.type == "tab_container":
+                settings[key] = at.session_state[key]
+            elif key and child.type not in NOT_SETTINGS and not isinstance(child, Block):
+                settings[key] = plain(child.value)
+            walk(child)
+
+    walk(at.main)
+    walk(at.sidebar)
+    shown = {}
+    for m in at.metric:  # a label shown again: "label #2", in page order
+        n = sum(1 for label in shown if label == m.label or label.startswith(f"{m.label} #"))
+        shown[m.label if not n else f"{m.label} #{n + 1}"] = m.value
+    return {"widgets": settings, "metrics": shown}
 
 
 def kit(at: AppTest):

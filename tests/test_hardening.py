@@ -44,7 +44,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import APP_PATH, REPO_ROOT, assert_clean, routed_pages
 from ui import links, registry
-from dpcore import simulation
+from dpcore import datasets, simulation
 
 PAGES = {p.script: p.title for p in routed_pages()}
 SECONDS_PER_UNIT = 1e-7  # a pinned machine speed: the caps' messages do not depend on load
@@ -881,14 +881,15 @@ def test_uploads_are_read_in_memory_only():
     assert "file.getvalue()" in (REPO_ROOT / "ui" / "sources.py").read_text("utf-8")
 
 
-def test_server_settings():
+def test_the_server_refuses_no_file_the_parsers_accept():
+    """The server's upload limit (MB) and the parsers' byte limit agree: a file the server
+    takes is one the parser reads, and the parser's message names the limit a user meets."""
+    import inspect
+
     config = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text("utf-8"))
-    server = config["server"]
-    assert server["enableXsrfProtection"] is True
-    assert 0 < server["maxUploadSize"] <= 5  # MB; the parser refuses more than 5,000,000 bytes
-    assert config["client"]["showErrorDetails"] == "none"  # no traceback in the browser
-    # No polling of the app's files: it costs a core of the 2 while the server is idle.
-    assert server["fileWatcherType"] == "none"
+    limit = config["server"]["maxUploadSize"] * 1_000_000
+    for parser in (datasets.read_csv_upload, datasets.read_answers_upload):
+        assert inspect.signature(parser).parameters["max_bytes"].default == limit, parser
 
 
 TOO_LONG = "would take about"

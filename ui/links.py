@@ -126,14 +126,20 @@ def to_fdp_substitution(gamma: float, n: int) -> PageLink:
                     {"gamma": linked_gamma, "n": linked_n})
 
 
+def _ages(source: str | None, groups: int | None, source_key: str, groups_key: str) -> dict:
+    """A built-in population's ages in ``groups`` groups, as a page's data source takes them
+    from a link (nothing for any other source)."""
+    if source in POPULATION_AGE_LABELS and groups is not None:
+        return {source_key: POPULATION_AGE_LABELS[source], groups_key: str(int(groups))}
+    return {}
+
+
 def to_ldp(eps: float, *, source: str | None = None, k: int | None = None) -> PageLink:
     """The randomized response page's guarantee at ε; with a built-in population
     ``source``, also its ages in ``k`` groups."""
     p = LdpParams
     linked = nearest_on_grid(eps, p.EPS_GRID)
-    query = {p.TAB: p.GUARANTEE_TAB, p.EPS: fmt_number(linked)}
-    if source in POPULATION_AGE_LABELS and k is not None:
-        query |= {p.SOURCE: POPULATION_AGE_LABELS[source], p.K: str(int(k))}
+    query = {p.TAB: p.GUARANTEE_TAB, p.EPS: fmt_number(linked), **_ages(source, k, p.SOURCE, p.K)}
     return PageLink(registry.LDP, query, {"eps": linked})
 
 
@@ -143,9 +149,8 @@ def to_substitution(gamma: float, *, source: str | None = None,
     ``source``, also its ages in ``n`` groups."""
     p = SubstitutionParams
     linked = nearest_on_grid(gamma, p.GAMMA_GRID)
-    query = {p.TAB: p.PRIVACY_TAB, p.GAMMA: fmt_number(linked)}
-    if source in POPULATION_AGE_LABELS and n is not None:
-        query |= {p.SOURCE: POPULATION_AGE_LABELS[source], p.N: str(int(n))}
+    query = {p.TAB: p.PRIVACY_TAB, p.GAMMA: fmt_number(linked),
+             **_ages(source, n, p.SOURCE, p.N)}
     return PageLink(registry.SUBSTITUTION, query, {"gamma": linked})
 
 

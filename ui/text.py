@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 
 # Characters that Markdown (CommonMark as Streamlit renders it, with its extensions:
-# LaTeX between $…$, :material/…: and :emoji: codes, colour directives) reads as syntax.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^])")
+# LaTeX between $…$, :material/…: and :emoji: codes, colour directives) reads as syntax;
+# "&" would start an entity (&amp;).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^&])")
 
 
 def t(text: str, /, **values) -> str:

@@ -1,0 +1,44 @@
+"""ui.internals: the Streamlit internals the page kit relies on are there, and still mean
+what they meant in the tested version. An upgrade that changes them fails here, loudly."""
+
+from __future__ import annotations
+
+import streamlit
+from streamlit.testing.v1 import AppTest
+
+from ui import internals
+
+
+def test_streamlit_is_the_tested_minor_version():
+    major_minor = ".".join(streamlit.__version__.split(".")[:2])
+    assert major_minor == internals.TESTED_STREAMLIT, (
+        f"Streamlit {streamlit.__version__} is installed, ui/internals.py was written for "
+        f"{internals.TESTED_STREAMLIT}: check url_form against the new version, then update "
+        "TESTED_STREAMLIT, requirements.txt and the lock files.")
+
+
+def url_form_page():
+    import streamlit as st
+
+    from ui import internals
+
+    st.radio("width", [1, 5, 10], index=1, key="bound",
+             format_func={1: "one", 5: "five", 10: "ten"}.get, bind="query-params")
+    st.select_slider("n", [1000, 5000], value=1000, key="slid", bind="query-params",
+                     format_func=lambda v: f"{v:,}")
+    st.radio("free", ["a", "b"], key="free")
+    st.write(f"bound={internals.url_form('bound')}")
+    st.write(f"slid={internals.url_form('slid')}")
+    st.write(f"free={internals.url_form('free')}")
+    st.write(f"absent={internals.url_form('absent')}")
+
+
+def test_url_form_is_the_text_a_bound_widget_writes_to_the_address():
+    at = AppTest.from_function(url_form_page).run()
+    assert not at.exception
+    at.radio(key="bound").set_value(10)
+    at.select_slider(key="slid").set_value(5000)
+    at.run()
+    shown = [m.value for m in at.markdown]
+    assert "bound=['ten']" in shown and "slid=['5,000']" in shown, shown
+    assert "free=None" in shown and "absent=None" in shown, shown

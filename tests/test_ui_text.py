@@ -1,0 +1,57 @@
+"""ui.text: the one translation function and the one escaping function for user text."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+
+from ui.text import esc, plain, t
+
+# CommonMark with the extensions Streamlit's Markdown also renders (tables, strikethrough).
+MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+HOSTILE = [
+    "[x](https://example.org) ![i](https://example.org/p.png)",
+    "<b>bold</b> <a href='https://example.org'>a</a> <img src=x onerror=alert(1)>",
+    "# heading", "- item", "1. item", "> quote", "`code`", "*em* _em_ **strong** __strong__",
+    "~~gone~~", "| a | b |", "$x^2$", ":material/home: :smile:", "=HYPERLINK(\"x\")",
+    "a\\b", "line one\nline two", "<https://example.org>", "[ref]: https://example.org",
+    "&amp; &lt;", "column_with_underscores_", "",
+]
+
+
+def rendered_text(markdown: str) -> tuple[str, str]:
+    """(the HTML CommonMark makes of ``markdown``, its visible text)."""
+    out = MD.render(markdown)
+    visible = html.unescape(re.sub(r"<[^>]+>", "", out)).strip()
+    return out, visible
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_escaped_user_text_renders_as_typed_and_inert(text):
+    out, visible = rendered_text(esc(text))
+    assert not re.search(r"<(?!/?p>)", out), out  # no element but the paragraph
+    assert visible == " ".join(text.split())
+
+
+def test_without_escaping_the_same_text_would_be_live():
+    """The check above can fail: unescaped, CommonMark makes links, images and emphasis."""
+    out, _ = rendered_text(HOSTILE[0])
+    assert "<a href" in out and "<img" in out
+    assert "<em>" in rendered_text(HOSTILE[7])[0]
+
+
+def test_t_is_the_text_itself_until_a_catalogue_exists():
+    assert t("Share") == "Share"
+    assert t("N = {n}, α = {a}", n="1,000", a=0.5) == "N = 1,000, α = 0.5"
+    # Without values a text is never formatted: braces of LaTeX stay as they are.
+    assert t(r"e^{\varepsilon}") == r"e^{\varepsilon}"
+
+
+def test_plain_names_parameters_by_the_pages_symbols():
+    message = "`eps` must be positive; eps = -1 and `delta` = 2."
+    assert plain(message, {"eps": "ε", "delta": "δ"}) == "ε must be positive; ε = -1 and δ = 2."
+    assert plain("`k` must be an integer.") == "k must be an integer."
