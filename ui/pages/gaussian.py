@@ -456,7 +456,7 @@ def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
             by_age = datasets.draw_histogram(probs, r.n, rng=rng)
             ages = np.arange(by_age.size)
         elif r.counts_upload:
-            counts = datasets.counts_from_column(table[r.column], name="to release")
+            counts = datasets.counts_from_column(table[r.column], name=t("to release"))
             labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
                       else [str(j) for j in range(1, len(counts) + 1)])
         else:
