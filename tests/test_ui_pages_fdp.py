@@ -1,0 +1,272 @@
+"""ui/pages/fdp.py: the f-DP page's settings, curves, numbers and sentences, tested directly
+(no Streamlit run). Expected numbers come from scipy.stats and dpcore.fdp."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import fields, replace
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dpcore import fdp
+from ui.links import FdpParams
+from ui.pages import fdp as page
+from ui.pages.fdp import Settings
+
+SENTENCE = re.compile(
+    r"With (?P<sym>[με]) = (?P<shift>[0-9.]+).*at most (?P<apct>[0-9.]+)% of the time "
+    r"\(type-I error α = (?P<alpha>[0-9.]+)\) still misses the truth at least "
+    r"(?P<bpct>[0-9.]+)% of the time \(β = \S+\((?P=alpha)\) = (?P<beta>[0-9.]+)\)"
+)
+
+
+def sentence(s: Settings) -> re.Match:
+    text, _finding = page.plain_words(s)
+    match = SENTENCE.search(text)
+    assert match and text.startswith("**In plain words.**"), text
+    return match
+
+
+def table(s: Settings):
+    frame, _failing = page.curve_table(page.curves(s), s)
+    return frame.set_index(page.CURVE)
+
+
+def row(frame, prefix: str):
+    [name] = [n for n in frame.index if n.startswith(prefix)]
+    return frame.loc[name]
+
+
+# ---------------------------------------------------------------------------
+# the settings: keys, grids, the report
+# ---------------------------------------------------------------------------
+
+def test_keys_and_grids_follow_the_link_contract():
+    keys = page.KEYS
+    assert set(keys) == {f.name for f in fields(Settings)}
+    assert all(k.startswith("fdp_") for k in keys.values()) and len(set(keys.values())) == len(keys)
+    assert (keys["tab"], keys["g_mu"], keys["krr_eps"], keys["krr_k"], keys["rs_gamma"],
+            keys["rs_n"], keys["show_krr"], keys["show_rs"]) == (
+        FdpParams.TAB, FdpParams.G_MU, FdpParams.KRR_EPS, FdpParams.KRR_K, FdpParams.RS_GAMMA,
+        FdpParams.RS_N, FdpParams.SHOW_KRR, FdpParams.SHOW_RS)
+    assert keys["threshold"] == "fdp_t" and FdpParams.CURVES_TAB in page.TABS
+    # Every k-RR ε a link carries is on the slider (which starts at 0); 50 ends the others.
+    assert page.KRR_EPS_GRID[0] == 0.0 and set(FdpParams.KRR_EPS_GRID) <= set(page.KRR_EPS_GRID)
+    assert page.KRR_EPS_GRID[-1] == 20.0 and page.EPS_GRID[-1] == 50.0
+    assert page.GAMMA_GRID == FdpParams.RS_GAMMA_GRID
+
+
+def test_the_report_lists_the_plain_words_box_then_the_open_tab():
+    items = {tab: Settings(tab=tab).report_items() for tab in page.TABS}
+    box = {"outputs on D and D′": "Gaussian: N(0,1) vs N(μ,1)", "shift μ": "1",
+           "false accusations allowed α": "0.05"}
+    for tab, got in items.items():
+        assert list(got.items())[:3] == list(box.items()), tab
+    assert items[page.ATTACKER] == {**box, "attacker's threshold t": "1.65"}
+    assert items[page.CURVES] == {**box, "curves shown": (
+        "G_μ, μ = 0.5; f_ε,δ, ε = 1, δ = 0; Gaussian mechanism, σ = 1.5, Δ = 1; "
+        "Laplace mechanism, b = 1, Δ = 1; 4-RR, ε = 1"), "target": "G_μ*, μ* = 1",
+        "δ for the table's ε": "10⁻⁵"}
+    assert items[page.GROUP] == {**box, "group size k": 3, "μ (one person)": "0.5",
+                                 "general curve f": "Laplace, ε = 0.5"}
+    assert items[page.COMPOSITION] == {**box, "number of mechanisms n": 10, "μ of each": "0.5",
+                                       "ε of each": "0.5"}
+    assert items[page.CONVERSIONS] == {**box, "μ": "1", "ε to read off": "1", "target ε": "1",
+                                       "target δ": "1e-05"}
+    assert items[page.AUDITOR] == {**box, "audited mechanism": "G_μ, μ = 1",
+                                   "draws R on each input": "10,000", "seed": 2022}
+    laplace = Settings(family="laplace", mu=2.5, aud_mech="krr", aud_eps=2.0, aud_k=5,
+                       tab=page.AUDITOR, show_krr=False)
+    got = laplace.report_items()
+    assert got["shift ε"] == "2.5" and got["outputs on D and D′"].startswith("Laplace")
+    assert got["audited mechanism"] == "5-RR, ε = 2"
+    none_on = replace(Settings(tab=page.CURVES), show_g=False, show_ed=False, show_gauss=False,
+                      show_lap=False, show_krr=False)
+    assert none_on.report_items()["curves shown"] == "none"
+
+
+# ---------------------------------------------------------------------------
+# in plain words, 1. the attacker's test
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mu", [0.0, 0.5, 1.3, 5.0])
+def test_plain_sentence_follows_mu(mu):
+    match = sentence(Settings(mu=mu))
+    expected = stats.norm.cdf(stats.norm.ppf(0.95) - mu)
+    assert match["sym"] == "μ" and float(match["shift"]) == mu
+    assert float(match["alpha"]) == 0.05 and match["apct"] == "5"
+    assert float(match["beta"]) == pytest.approx(expected, abs=5e-5)
+    assert float(match["bpct"]) == pytest.approx(100 * expected, abs=0.51)
+
+
+def test_plain_sentence_other_alpha_and_laplace():
+    match = sentence(Settings(say_alpha=0.01, family="laplace", mu=2.0))
+    assert match["sym"] == "ε" and float(match["alpha"]) == 0.01
+    # Laplace curve below e^{-ε}/2 = 0.068: 1 - e^ε α
+    assert float(match["beta"]) == pytest.approx(1 - math.exp(2.0) * 0.01, abs=5e-5)
+    _text, finding = page.plain_words(Settings(say_alpha=0.01, family="laplace", mu=2.0))
+    assert finding.startswith("With ε = 2 (Laplace), an attacker who wrongly accuses at most 1%")
+    # No information at all: it misses as often as a coin flip would.
+    assert float(sentence(Settings(mu=0.0, say_alpha=0.05))["beta"]) == pytest.approx(0.95)
+
+
+@pytest.mark.parametrize("family", ["gaussian", "laplace"])
+def test_the_threshold_moves_alpha_and_beta(family):
+    dist = stats.norm if family == "gaussian" else stats.laplace
+    seen = set()
+    for threshold in (-1.0, 0.5, 2.5):
+        test = page.attacker_test(Settings(family=family, mu=1.5, threshold=threshold))
+        assert test.alpha == pytest.approx(dist.sf(threshold), abs=1e-12)
+        assert test.beta == pytest.approx(dist.cdf(threshold - 1.5), abs=1e-12)
+        seen.add((test.alpha, test.beta))
+    assert len(seen) == 3
+    finding = page.attacker_finding(Settings(threshold=2.5), test)
+    assert finding.startswith("The attacker who accuses when the output exceeds t = 2.5")
+
+
+# ---------------------------------------------------------------------------
+# 2. trade-off curves: the table and the target
+# ---------------------------------------------------------------------------
+
+def test_default_curves_and_their_table():
+    frame = table(Settings())
+    assert list(frame.columns) == [page.TIGHTEST_MU, page.SMALLEST_EPS, page.MEETS]
+    assert len(frame) == 5  # G_μ, f_ε,δ, Gaussian, Laplace, k-RR are on by default
+
+
+def test_table_reads_mu_of_gaussian_and_eps_of_krr():
+    frame = table(Settings(gauss_sigma=2.0, gauss_sens=1.5, krr_eps=2.0, krr_k=5,
+                           table_delta=0.0))
+    gauss = row(frame, "Gaussian mechanism")
+    assert gauss[page.TIGHTEST_MU] == pytest.approx(1.5 / 2.0, abs=1e-9)
+    assert math.isinf(gauss[page.SMALLEST_EPS])  # not ε-DP for any ε at δ = 0
+    krr = row(frame, "5-RR")
+    assert krr[page.SMALLEST_EPS] == pytest.approx(2.0, abs=1e-9)
+    assert krr[page.TIGHTEST_MU] == pytest.approx(
+        fdp.tightest_gdp_mu(*fdp.krr_tradeoff(2.0, 5)), rel=1e-12)
+    assert row(frame, "Laplace mechanism")[page.SMALLEST_EPS] == pytest.approx(1.0, abs=1e-6)
+    assert row(frame, "f_ε,δ")[page.SMALLEST_EPS] == pytest.approx(1.0, abs=1e-9)  # δ = 0
+
+
+def test_table_eps_at_positive_delta_is_the_exact_conversion():
+    eps = row(table(Settings(table_delta=1e-6)), "Gaussian mechanism")[page.SMALLEST_EPS]
+    assert float(fdp.gdp_delta(eps, 1 / 1.5)) == pytest.approx(1e-6, rel=1e-6)  # σ = 1.5, Δ = 1
+
+
+def test_f_eps_delta_with_positive_delta_has_no_mu():
+    frame = table(Settings(ed_eps=50.0, ed_delta=1e-12))
+    assert math.isinf(row(frame, "f_ε,δ")[page.TIGHTEST_MU])
+
+
+def test_random_substitution_and_histogram_rows():
+    frame = table(Settings(show_rs=True, show_hist=True, rs_gamma=5.0, rs_n=7, hist_alpha=0.5,
+                           table_delta=0.0))
+    assert row(frame, "random substitution")[page.SMALLEST_EPS] == pytest.approx(math.log(5.0))
+    # The histogram mechanism at level α is α-DP (two bins, Lap(2/α) each).
+    assert row(frame, "private histogram")[page.SMALLEST_EPS] == pytest.approx(0.5, abs=1e-3)
+
+
+def test_gaussian_mechanism_above_the_target_mu_fails():
+    s = Settings(target="gdp", target_mu=1.0, gauss_sigma=0.5)  # μ = 2 > 1
+    frame, failing = page.curve_table(page.curves(s), s)
+    assert frame.set_index(page.CURVE).loc["Gaussian mechanism, σ = 0.5, Δ = 1", page.MEETS] == "no"
+    assert any(name.startswith("Gaussian mechanism") for name, _a, _b in failing)
+    s = replace(s, gauss_sigma=2.0)  # μ = 0.5 < 1
+    frame, failing = page.curve_table(page.curves(s), s)
+    assert row(frame.set_index(page.CURVE), "Gaussian mechanism")[page.MEETS] == "yes"
+    assert not any(name.startswith("Gaussian mechanism") for name, _a, _b in failing)
+    verdict, numbers = page.curve_findings(frame, s)
+    assert verdict.startswith("Against the target G_μ*, μ* = 1: meets it:")
+    assert numbers.startswith("Tightest μ-GDP and smallest ε at δ = 10⁻⁵: G_μ, μ = 0.5: μ = 0.5")
+
+
+def test_epsdelta_target():
+    s = Settings(target="epsdelta", target_eps=1.0, target_delta=1e-5)
+    frame = table(s)
+    assert row(frame, "4-RR")[page.MEETS] == "yes"  # 1-DP
+    assert row(frame, "Laplace mechanism")[page.MEETS] == "yes"  # ε = 1
+    assert row(frame, "f_ε,δ")[page.MEETS] == "yes"  # the same curve, δ = 0
+    assert row(table(replace(s, krr_eps=2.0)), "4-RR")[page.MEETS] == "no"
+    assert page.target(s)[0] == "f_ε*,δ*, ε* = 1, δ* = 10⁻⁵"
+
+
+# ---------------------------------------------------------------------------
+# 3.-5. group privacy, composition, conversions
+# ---------------------------------------------------------------------------
+
+def test_group_curves():
+    s = Settings(group_k=4, group_mu=0.5)
+    one, group = page.group_gdp_curves(s)
+    assert group[0] == "G_kμ, kμ = 2 (groups of 4)"
+    np.testing.assert_allclose(group[2], fdp.gdp_tradeoff(page.ALPHA, 2.0))
+    curves, gap = page.group_general_curves(s)  # Laplace: Theorem 2.14 is exact
+    assert gap < 1e-6 and "exact for the group" in curves[2][0]
+    curves, gap = page.group_general_curves(replace(s, group_curve="epsdp"))
+    assert "textbook group privacy" in curves[2][0] and gap > 0
+    assert page.group_findings(s, 0.0)[0] == ("A 0.5-GDP mechanism protects groups of 4 people "
+                                              "at 2-GDP (kμ).")
+
+
+def test_composition_numbers():
+    s = Settings(comp_n=16, comp_mu=0.5, comp_eps=0.5)
+    c = page.composition(s)
+    assert c.total_mu == pytest.approx(2.0)
+    assert c.clt == pytest.approx(2 * 4 * math.tanh(0.25), rel=1e-12)
+    assert any("√n·μ = 2 " in name for name, *_ in page.composition_gdp_curves(s, c))
+    # Beyond nε = 700 the textbook curve (0 for every α > 0) is left out.
+    big = Settings(comp_n=200, comp_eps=50.0)
+    assert len(page.composition_eps_curves(big, page.composition(big))) == 3
+
+
+def test_conversion_reads_delta_off_the_curve():
+    _eps, _delta, delta = page.delta_reading(Settings(conv_mu=2.0, conv_eps=3.0))
+    expected = stats.norm.cdf(-1.5 + 1.0) - math.exp(3.0) * stats.norm.cdf(-1.5 - 1.0)
+    assert delta == pytest.approx(expected, rel=1e-9)
+
+
+def test_conversion_inverse_gives_the_target_delta():
+    inv = page.inverse(Settings(inv_eps=2.0, inv_delta=1e-6))
+    mu = inv.mu
+    delta = (stats.norm.cdf(-2.0 / mu + mu / 2)
+             - math.exp(2.0) * stats.norm.cdf(-2.0 / mu - mu / 2))
+    assert delta == pytest.approx(1e-6, rel=1e-6) and inv.sigma == pytest.approx(1 / mu)
+    finding = page.conversion_findings(Settings(inv_eps=2.0, inv_delta=1e-6), 0.1, inv)[1]
+    assert finding.startswith(f"(2, 1e-06)-DP holds for any μ-GDP mechanism with μ ≤ {mu:.6g}")
+
+
+def test_inverse_is_exact_at_the_smallest_delta():
+    """At ε = 0 and δ = 1e-12 the root μ ≈ 2.5e-12 is found to relative accuracy."""
+    inv = page.inverse(Settings(inv_eps=0.0, inv_delta=1e-12))
+    assert f"{inv.check:.4g}" == "1e-12"  # the page's check caption
+
+
+# ---------------------------------------------------------------------------
+# 6. the auditor
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mech", ["gaussian", "laplace", "krr"])
+def test_auditor_estimate_is_close_to_the_exact_curve(mech):
+    s = Settings(aud_mech=mech, aud_reps=100_000)
+    done = []
+    emp_a, emp_b = page.audit_tradeoff(s, progress=done.append)
+    assert done == list(range(10_000, 100_001, 10_000))
+    frame = page.audit_table(emp_a, emp_b, page.audit_theory(s))
+    assert list(frame[page.LEVEL]) == list(page.AUDIT_LEVELS)
+    # Standard error at most 0.5/sqrt(R) = 0.0016 per error rate.
+    assert (frame[page.BETA_HAT] - frame[page.BETA_EXACT]).abs().max() < 0.01, frame
+    plot_a, _plot_b = page.thin(emp_a, emp_b)
+    assert len(plot_a) <= page.MAX_PLOTTED and plot_a[0] == emp_a[0] and plot_a[-1] == emp_a[-1]
+
+
+def test_auditor_same_seed_same_curve():
+    def estimates(seed):
+        s = Settings(aud_reps=1000, seed=seed)
+        return page.audit_table(*page.audit_tradeoff(s), page.audit_theory(s))
+    assert estimates(2022).equals(estimates(2022)) and not estimates(2022).equals(estimates(7))
+    finding = page.audit_finding(Settings(aud_reps=1000), estimates(2022))
+    assert finding.startswith("From 1,000 runs on each of two neighbouring inputs, the "
+                              "empirical trade-off curve of the G_μ, μ = 1 is within")
+    assert finding.endswith("at α = 0.01, 0.05, 0.1, 0.25, 0.5.")

@@ -1,0 +1,581 @@
+"""The page "f-DP and Gaussian DP" (views/fdp.py) without its layout: its settings, the
+curves and numbers it computes from them, and its sentences and tables.
+
+Every function here is a function of the page's :class:`Settings` (or of plain values
+taken from them): the view reads the controls into a ``Settings`` and draws what these
+return. Dong, Roth & Su (2022), *Gaussian differential privacy*, JRSSB 84.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dpviz
+from dpcore import audit, fdp
+from ui.controls import DEFAULT_SEED
+from ui.format import fmt_delta, fmt_share, fmt_sig
+from ui.links import FdpParams
+from ui.text import t
+
+COLORS = dpviz.fdp.FDP_COLORS
+TITLE = "f-DP and Gaussian DP"
+
+# Every curve of the page is evaluated on this grid of type-I errors.
+ALPHA = np.linspace(0.0, 1.0, 1000)
+FAIL_TOL = 1e-9  # a curve fails a target where it lies this far below it
+
+# k-RR's exact polygon loses its smallest type-II errors to rounding beyond e^eps ~ 1e15
+# (see the notes on dpcore.fdp.tradeoff_discrete): its slider stops at 20.
+KRR_EPS_GRID = (0.0, *FdpParams.KRR_EPS_GRID)
+EPS_GRID = (*KRR_EPS_GRID, 30.0, 40.0, 50.0)
+DELTA_GRID = (0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.02, 0.05, 0.1, 0.2)
+SCALE_GRID = (0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0,
+              6.0, 8.0, 10.0)
+GAMMA_GRID = FdpParams.RS_GAMMA_GRID
+REPS_GRID = (100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000)
+SAY_ALPHA_GRID = (0.001, 0.01, 0.05, 0.1, 0.2, 0.5)
+MU_STEP, MU_MAX = FdpParams.MU_STEP, FdpParams.MU_MAX  # every μ slider: 0 … 5 by 0.05
+K_MAX = FdpParams.K_MAX  # categories of k-RR and random substitution: 2 … 100
+AUDIT_CHUNK = 10_000  # draws per input between two updates of the progress bar
+AUDIT_LEVELS = (0.01, 0.05, 0.1, 0.25, 0.5)
+MAX_PLOTTED = 2000  # points of an empirical curve drawn (all are used for the numbers)
+
+TAB_KEY = FdpParams.TAB  # the open tab's widget key and URL parameter
+TABS = ATTACKER, CURVES, GROUP, COMPOSITION, CONVERSIONS, AUDITOR = (
+    "The attacker's test", FdpParams.CURVES_TAB, "Group privacy", "Composition", "Conversions",
+    "An auditor's view")
+
+# Option labels of the radios (a link writes the label).
+FAMILY_LABELS = {"gaussian": "Gaussian: N(0,1) vs N(μ,1)",
+                 "laplace": "Laplace: Lap(0,1) vs Lap(ε,1)"}
+TARGET_LABELS = {"gdp": "G_μ*", "epsdelta": "f_ε*,δ*"}
+GROUP_CURVE_LABELS = {"laplace": "Laplace, Lap(0,1) vs Lap(ε,1)",
+                      "epsdp": "f_ε,0 (any ε-DP mechanism)"}
+MECHANISM_LABELS = {"gaussian": "Gaussian", "laplace": "Laplace", "krr": "k-RR"}
+
+# The columns of the curves' table and of the auditor's table (also their CSV columns).
+CURVE, TIGHTEST_MU, SMALLEST_EPS, MEETS = ("curve", "tightest μ", "smallest ε at δ",
+                                           "meets the target")
+LEVEL, BETA_HAT, BETA_EXACT, MU_IMPLIED = ("α", "β̂ (empirical)", "β (exact)",
+                                           "μ implied by β̂")
+
+
+# ---------------------------------------------------------------------------------------
+# The settings
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the page's URL holds: each control's value, the seed and the open tab.
+
+    A field's default is its control's default; its widget key is :func:`key` of its name.
+    Only the open tab's controls are read; the others keep their defaults here.
+    """
+
+    tab: str = ATTACKER
+    # In plain words (above the tabs): the two outputs, their shift, the α of the sentence.
+    family: str = "gaussian"
+    mu: float = 1.0
+    say_alpha: float = 0.05
+    # 1. The attacker's test.
+    threshold: float = 1.65
+    # 2. Trade-off curves: each curve on or off, with its parameters; the target.
+    show_g: bool = True
+    g_mu: float = 0.5
+    show_ed: bool = True
+    ed_eps: float = 1.0
+    ed_delta: float = 0.0
+    show_gauss: bool = True
+    gauss_sigma: float = 1.5
+    gauss_sens: float = 1.0
+    show_lap: bool = True
+    lap_b: float = 1.0
+    lap_sens: float = 1.0
+    show_krr: bool = True
+    krr_eps: float = 1.0
+    krr_k: int = 4
+    show_rs: bool = False
+    rs_gamma: float = 3.0
+    rs_n: int = 10
+    show_hist: bool = False
+    hist_alpha: float = 0.5
+    target: str = "gdp"
+    target_mu: float = 1.0
+    target_eps: float = 1.0
+    target_delta: float = 1e-5
+    table_delta: float = 1e-5
+    # 3. Group privacy.
+    group_k: int = 3
+    group_mu: float = 0.5
+    group_curve: str = "laplace"
+    group_eps: float = 0.5
+    # 4. Composition.
+    comp_n: int = 10
+    comp_mu: float = 0.5
+    comp_eps: float = 0.5
+    # 5. Conversions.
+    conv_mu: float = 1.0
+    conv_eps: float = 1.0
+    inv_eps: float = 1.0
+    inv_delta: float = 1e-5
+    # 6. An auditor's view.
+    aud_mech: str = "gaussian"
+    aud_sigma: float = 1.0
+    aud_b: float = 1.0
+    aud_eps: float = 1.0
+    aud_k: int = 4
+    aud_reps: int = 10_000
+    seed: int = DEFAULT_SEED
+
+    @property
+    def gaussian(self) -> bool:
+        """Whether the plain-words box (and the attacker's test) shows Gaussian outputs."""
+        return self.family == "gaussian"
+
+    def report_items(self) -> dict[str, object]:
+        """The settings the report lists: the plain-words box's, then the open tab's."""
+        items = {t("outputs on D and D′"): t(FAMILY_LABELS[self.family]),
+                 t("shift {sym}", sym="μ" if self.gaussian else "ε"): f"{self.mu:g}",
+                 t("false accusations allowed α"): f"{self.say_alpha:g}"}
+        if self.tab == ATTACKER:
+            items[t("attacker's threshold t")] = f"{self.threshold:g}"
+        elif self.tab == CURVES:
+            items |= {t("curves shown"): "; ".join(c.name for c in curves(self)) or t("none"),
+                      t("target"): target(self)[0],
+                      t("δ for the table's ε"): fmt_delta(self.table_delta)}
+        elif self.tab == GROUP:
+            items |= {t("group size k"): self.group_k, t("μ (one person)"): f"{self.group_mu:g}",
+                      t("general curve f"): group_curve_name(self)}
+        elif self.tab == COMPOSITION:
+            items |= {t("number of mechanisms n"): self.comp_n,
+                      t("μ of each"): f"{self.comp_mu:g}", t("ε of each"): f"{self.comp_eps:g}"}
+        elif self.tab == CONVERSIONS:
+            items |= {t("μ"): f"{self.conv_mu:g}", t("ε to read off"): f"{self.conv_eps:g}",
+                      t("target ε"): f"{self.inv_eps:g}", t("target δ"): f"{self.inv_delta:.3g}"}
+        elif self.tab == AUDITOR:
+            items |= {t("audited mechanism"): audited_mechanism(self),
+                      t("draws R on each input"): f"{self.aud_reps:,}", t("seed"): self.seed}
+        return items
+
+
+DEFAULT = Settings()
+# Widget keys: "fdp_" and the field's name, but for the keys other pages' links set.
+_KEYS = {"threshold": "fdp_t", "tab": TAB_KEY, "g_mu": FdpParams.G_MU,
+         "show_krr": FdpParams.SHOW_KRR, "show_rs": FdpParams.SHOW_RS,
+         "krr_eps": FdpParams.KRR_EPS, "krr_k": FdpParams.KRR_K,
+         "rs_gamma": FdpParams.RS_GAMMA, "rs_n": FdpParams.RS_N}
+KEYS = {f.name: _KEYS.get(f.name, f"fdp_{f.name}") for f in fields(Settings)}
+
+
+def key(name: str) -> str:
+    """The widget key (and URL parameter) of the setting ``name``."""
+    return KEYS[name]
+
+
+# ---------------------------------------------------------------------------------------
+# In plain words, and 1. the attacker's test
+# ---------------------------------------------------------------------------------------
+
+
+def _shift(s: Settings) -> str:
+    return f"μ = {s.mu:g}" if s.gaussian else t("ε = {mu:g} (Laplace)", mu=s.mu)
+
+
+def plain_words(s: Settings) -> tuple[str, str]:
+    """The box's sentence (Markdown) and its finding: β at the sentence's α."""
+    beta = float(fdp.gdp_tradeoff(s.say_alpha, s.mu) if s.gaussian
+                 else fdp.laplace_tradeoff(s.say_alpha, s.mu))
+    values = dict(shift=_shift(s), a_pct=fmt_share(s.say_alpha), b_pct=fmt_share(beta),
+                  alpha=s.say_alpha, beta=beta, coin=fmt_share(1 - s.say_alpha),
+                  curve="G_μ" if s.gaussian else "f_Lap")
+    sentence = t("**In plain words.** With {shift}, an attacker who wrongly accuses at most "
+                 "{a_pct} of the time (type-I error α = {alpha:g}) still misses the truth at "
+                 "least {b_pct} of the time (β = {curve}({alpha:g}) = {beta:.4f}). Without any "
+                 "information it would miss {coin}; an attacker who can see everything, "
+                 "never.", **values)
+    finding = t("With {shift}, an attacker who wrongly accuses at most {a_pct} of the time "
+                "still misses the truth at least {b_pct} of the time (β = {beta:.4f}); without "
+                "any information it would miss {coin}.", **values)
+    return sentence, finding
+
+
+@dataclass(frozen=True)
+class AttackerTest:
+    """The threshold test's errors, the two output densities and the trade-off curve."""
+
+    alpha: float
+    beta: float
+    xs: np.ndarray
+    pdf0: np.ndarray
+    pdf1: np.ndarray
+    curve_name: str
+    curve: np.ndarray
+    output_names: tuple[str, str]
+
+
+def attacker_test(s: Settings) -> AttackerTest:
+    mu, threshold = s.mu, s.threshold
+    alpha, beta = (float(v) for v in audit.threshold_test(s.family, mu, threshold))
+    tail = 4.0 if s.gaussian else 6.0  # Laplace tails are heavier
+    xs = np.linspace(min(-tail, threshold - 1.0), max(mu + tail, threshold + 1.0), 600)
+    pdf0, pdf1 = audit.densities(s.family, mu, xs)
+    if s.gaussian:
+        return AttackerTest(alpha, beta, xs, pdf0, pdf1, t("G_μ, μ = {mu:g}", mu=mu),
+                            fdp.gdp_tradeoff(ALPHA, mu),
+                            (t("N(0, 1): output on D"), t("N({mu:g}, 1): output on D′", mu=mu)))
+    return AttackerTest(alpha, beta, xs, pdf0, pdf1, t("Laplace curve, ε = {mu:g}", mu=mu),
+                        fdp.laplace_tradeoff(ALPHA, mu),
+                        (t("Lap(0, 1): output on D"), t("Lap({mu:g}, 1): output on D′", mu=mu)))
+
+
+def attacker_finding(s: Settings, test: AttackerTest) -> str:
+    return t("The attacker who accuses when the output exceeds t = {t:g} wrongly accuses with "
+             "probability α = {alpha:.4f} and misses with probability β = {beta:.4f} "
+             "(α + β = {total:.4f}; 1 is a coin flip).", t=s.threshold, alpha=test.alpha,
+             beta=test.beta, total=test.alpha + test.beta)
+
+
+# ---------------------------------------------------------------------------------------
+# 2. Trade-off curves
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A mechanism's trade-off curve on ALPHA, as the chart draws it and the table reads it."""
+
+    name: str
+    beta: np.ndarray
+    color: str
+    dash: str = "solid"
+    vertices: tuple | None = None  # a polygon's vertices (α, β): read there, exactly
+    gauss_mu: float | None = None  # a Gaussian curve's μ: its ε is the exact conversion
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def histogram_curve(level: float) -> np.ndarray:
+    """The truncated Laplace histogram mechanism's curve (a convolution: worth caching)."""
+    return fdp.laplace_histogram_tradeoff(ALPHA, level)
+
+
+def _polygon(name: str, vertices, color: str, dash: str = "solid") -> Curve:
+    return Curve(name, fdp.tradeoff_on_grid(*vertices, ALPHA), color, dash, vertices=vertices)
+
+
+def curves(s: Settings) -> list[Curve]:
+    """The curves switched on, in the order of their switches."""
+    out = []
+    if s.show_g:
+        out.append(Curve(t("G_μ, μ = {mu:g}", mu=s.g_mu), fdp.gdp_tradeoff(ALPHA, s.g_mu),
+                         COLORS["gdp"], gauss_mu=s.g_mu))
+    if s.show_ed:
+        out.append(Curve(t("f_ε,δ, ε = {eps:g}, δ = {delta}", eps=s.ed_eps,
+                           delta=fmt_delta(s.ed_delta)),
+                         fdp.epsdelta_tradeoff(ALPHA, s.ed_eps, s.ed_delta), COLORS["epsdelta"],
+                         vertices=fdp.epsdelta_vertices(s.ed_eps, s.ed_delta)))
+    if s.show_gauss:
+        mu = s.gauss_sens / s.gauss_sigma
+        out.append(Curve(t("Gaussian mechanism, σ = {sigma:g}, Δ = {sens:g}",
+                           sigma=s.gauss_sigma, sens=s.gauss_sens),
+                         fdp.gdp_tradeoff(ALPHA, mu), COLORS["gaussian"], "dash", gauss_mu=mu))
+    if s.show_lap:
+        out.append(Curve(t("Laplace mechanism, b = {b:g}, Δ = {sens:g}", b=s.lap_b,
+                           sens=s.lap_sens),
+                         fdp.laplace_tradeoff(ALPHA, s.lap_sens / s.lap_b), COLORS["laplace"]))
+    if s.show_krr:
+        out.append(_polygon(t("{k}-RR, ε = {eps:g}", k=s.krr_k, eps=s.krr_eps),
+                            fdp.krr_tradeoff(s.krr_eps, s.krr_k), COLORS["krr"]))
+    if s.show_rs:
+        out.append(_polygon(t("random substitution, γ = {gamma:g}, N = {n}", gamma=s.rs_gamma,
+                              n=s.rs_n),
+                            fdp.krr_tradeoff(float(np.log(s.rs_gamma)), s.rs_n), COLORS["krr"],
+                            "dot"))
+    if s.show_hist:
+        out.append(Curve(t("private histogram, α = {level:g}", level=s.hist_alpha),
+                         histogram_curve(s.hist_alpha), COLORS["histogram"]))
+    return out
+
+
+def target(s: Settings):
+    """The target curve's name and the curve itself, a function of α."""
+    if s.target == "gdp":
+        return (t("G_μ*, μ* = {mu:g}", mu=s.target_mu),
+                lambda a: fdp.gdp_tradeoff(a, s.target_mu))
+    return (t("f_ε*,δ*, ε* = {eps:g}, δ* = {delta}", eps=s.target_eps,
+              delta=fmt_delta(s.target_delta)),
+            lambda a: fdp.epsdelta_tradeoff(a, s.target_eps, s.target_delta))
+
+
+def curve_table(shown: list[Curve], s: Settings) -> tuple[pd.DataFrame, list[tuple]]:
+    """Each curve's tightest μ, smallest ε at the table's δ and whether it meets the target;
+    and where each curve lies below the target, as (name, α, β) for the chart."""
+    target_fn = target(s)[1]
+    rows, failing = [], []
+    for c in shown:
+        fails, below = fdp.below_target(ALPHA, c.beta, target_fn, vertices=c.vertices,
+                                        tol=FAIL_TOL)
+        if c.vertices is not None:
+            mu_tight = fdp.tightest_gdp_mu(*c.vertices)
+            eps_tight = fdp.tightest_epsilon(*c.vertices, s.table_delta)
+        else:
+            mu_tight = fdp.tightest_gdp_mu(ALPHA, c.beta)
+            if c.gauss_mu is not None:  # exact: a grid cannot see G_μ's vertical start
+                eps_tight = fdp.gdp_epsilon(c.gauss_mu, s.table_delta)
+            else:
+                eps_tight = fdp.tightest_epsilon(ALPHA, c.beta, s.table_delta)
+        if np.any(below):
+            failing.append((c.name, ALPHA[below], c.beta[below]))
+        rows.append({CURVE: c.name, TIGHTEST_MU: mu_tight, SMALLEST_EPS: eps_tight,
+                     MEETS: t("no") if fails else t("yes")})
+    return pd.DataFrame(rows, columns=[CURVE, TIGHTEST_MU, SMALLEST_EPS, MEETS]), failing
+
+
+def curve_findings(table: pd.DataFrame, s: Settings) -> list[str]:
+    """Which curves meet the target; each curve's tightest μ and smallest ε."""
+    meets = list(table.loc[table[MEETS] == t("yes"), CURVE])
+    fails = list(table.loc[table[MEETS] == t("no"), CURVE])
+    verdict = (t("Against the target {target}: ", target=target(s)[0])
+               + (t("meets it: {curves}", curves="; ".join(meets)) if meets
+                  else t("no curve meets it"))
+               + (t("; falls below it: {curves}.", curves="; ".join(fails)) if fails else "."))
+    numbers = (t("Tightest μ-GDP and smallest ε at δ = {delta}: ", delta=fmt_delta(s.table_delta))
+               + "; ".join(t("{curve}: μ = {mu}, ε = {eps}", curve=r[CURVE],
+                             mu=fmt_sig(r[TIGHTEST_MU]), eps=fmt_sig(r[SMALLEST_EPS]))
+                           for _, r in table.iterrows()) + ".")
+    return [verdict, numbers]
+
+
+# ---------------------------------------------------------------------------------------
+# 3. Group privacy
+# ---------------------------------------------------------------------------------------
+
+
+def group_curve_name(s: Settings) -> str:
+    """The general curve f for one person."""
+    if s.group_curve == "laplace":
+        return t("Laplace, ε = {eps:g}", eps=s.group_eps)
+    return t("f_ε,0, ε = {eps:g}", eps=s.group_eps)
+
+
+def group_gdp_curves(s: Settings) -> list[tuple]:
+    """G_μ for one person and G_kμ for the group, as the chart draws them."""
+    k, mu = s.group_k, s.group_mu
+    return [(t("G_μ, μ = {mu:g} (one person)", mu=mu), ALPHA, fdp.gdp_tradeoff(ALPHA, mu),
+             COLORS["gdp"], "solid"),
+            (t("G_kμ, kμ = {kmu:g} (groups of {k})", kmu=k * mu, k=k), ALPHA,
+             fdp.gdp_tradeoff(ALPHA, k * mu), COLORS["gdp"], "dash")]
+
+
+def group_general_curves(s: Settings) -> tuple[list[tuple], float]:
+    """f for one person, Theorem 2.14's curve for groups of k and the textbook kε curve, as
+    the chart draws them; and how far the group curve lies from the textbook one (for the
+    Laplace curve the largest absolute difference, for f_ε,0 the largest excess)."""
+    k, eps = s.group_k, s.group_eps
+    if s.group_curve == "laplace":
+        def f_one(a):
+            return fdp.laplace_tradeoff(a, eps)
+        classic = fdp.laplace_tradeoff(ALPHA, k * eps)
+        classic_name = t("Laplace, ε = kε = {keps:g} (exact for the group)", keps=k * eps)
+        color = COLORS["laplace"]
+    else:
+        def f_one(a):
+            return fdp.epsdelta_tradeoff(a, eps)
+        classic = fdp.epsdelta_tradeoff(ALPHA, k * eps)
+        classic_name = t("f_kε,0, kε = {keps:g} (textbook group privacy)", keps=k * eps)
+        color = COLORS["epsdelta"]
+    group_beta = fdp.group_tradeoff(f_one, k, ALPHA)
+    gap = (float(np.max(np.abs(group_beta - classic))) if s.group_curve == "laplace"
+           else float(np.max(group_beta - classic)))
+    return [(t("{name} (one person)", name=group_curve_name(s)), ALPHA, f_one(ALPHA), color,
+             "solid"),
+            (t("1 − (1 − f)^∘{k} (groups of {k})", k=k), ALPHA, group_beta, color, "dash"),
+            (classic_name, ALPHA, classic, COLORS["identity"], "longdash")], gap
+
+
+def group_caption(s: Settings, gap: float) -> str:
+    if s.group_curve == "laplace":
+        return t("For the Laplace curve the group bound is exact: it coincides with "
+                 "Lap(0,1) vs Lap(kε,1) (largest difference {gap:.1e}).", gap=gap)
+    return t("The group curve lies above the textbook kε-DP curve by up to {gap:.3f}: "
+             "Theorem 2.14 gives more than 'ε becomes kε'.", gap=gap)
+
+
+def group_findings(s: Settings, gap: float) -> list[str]:
+    k, eps = s.group_k, s.group_eps
+    first = t("A {mu:g}-GDP mechanism protects groups of {k} people at {kmu:g}-GDP (kμ).",
+              mu=s.group_mu, k=k, kmu=k * s.group_mu)
+    if s.group_curve == "laplace":
+        return [first, t("For the Laplace curve with ε = {eps:g} the group bound of Theorem "
+                         "2.14 is exact: Lap(0,1) vs Lap({keps:g},1) (largest difference "
+                         "{gap:.1e}).", eps=eps, keps=k * eps, gap=gap)]
+    return [first, t("For an {eps:g}-DP mechanism, Theorem 2.14's curve for groups of {k} "
+                     "lies above the textbook {keps:g}-DP curve by up to {gap:.3f}.", eps=eps,
+                     k=k, keps=k * eps, gap=gap)]
+
+
+# ---------------------------------------------------------------------------------------
+# 4. Composition
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Composition:
+    """n mechanisms of μ-GDP and of ε-DP, composed."""
+
+    total_mu: float  # √n·μ
+    exact: np.ndarray  # the exact n-fold composition of f_ε,0 on ALPHA
+    clt: float  # μ of its CLT approximation, 2√n·tanh(ε/2)
+    clt_beta: np.ndarray
+    clt_gap: float  # largest vertical distance between the two on ALPHA
+
+
+def composition(s: Settings) -> Composition:
+    n, eps = s.comp_n, s.comp_eps
+    exact = fdp.tradeoff_on_grid(*fdp.composition_epsdp(eps, n), ALPHA)
+    clt = fdp.clt_mu(eps, n)
+    clt_beta = fdp.gdp_tradeoff(ALPHA, clt)
+    return Composition(float(np.sqrt(n) * s.comp_mu), exact, clt, clt_beta,
+                       float(np.max(np.abs(exact - clt_beta))))
+
+
+def composition_gdp_curves(s: Settings, c: Composition) -> list[tuple]:
+    return [(t("G_μ, μ = {mu:g} (one)", mu=s.comp_mu), ALPHA, fdp.gdp_tradeoff(ALPHA, s.comp_mu),
+             COLORS["gdp"], "solid"),
+            (t("G_√n·μ, √n·μ = {total:.3g} (all {n})", total=c.total_mu, n=s.comp_n), ALPHA,
+             fdp.gdp_tradeoff(ALPHA, c.total_mu), COLORS["gdp"], "dash")]
+
+
+def composition_eps_curves(s: Settings, c: Composition) -> list[tuple]:
+    n, eps = s.comp_n, s.comp_eps
+    out = [(t("f_ε,0, ε = {eps:g} (one)", eps=eps), ALPHA, fdp.epsdelta_tradeoff(ALPHA, eps),
+            COLORS["epsdelta"], "solid"),
+           (t("exact f_ε,0^⊗{n}", n=n), ALPHA, c.exact, COLORS["epsdelta"], "dash"),
+           (t("CLT: G_μ, μ = {mu:.3g}", mu=c.clt), ALPHA, c.clt_beta, COLORS["gdp"], "dot")]
+    if n * eps <= 700:  # beyond e^700 the textbook curve is 0 for every α > 0 (e^nε overflows)
+        out.append((t("f_nε,0, nε = {neps:g} (textbook composition)", neps=n * eps), ALPHA,
+                    fdp.epsdelta_tradeoff(ALPHA, n * eps), COLORS["identity"], "longdash"))
+    return out
+
+
+def composition_findings(s: Settings, c: Composition) -> list[str]:
+    return [t("{n} mechanisms of {mu:g}-GDP compose to exactly {total:.4g}-GDP (√n·μ).",
+              n=s.comp_n, mu=s.comp_mu, total=c.total_mu),
+            t("{n} mechanisms of {eps:g}-DP compose to a curve close to {clt:.4g}-GDP by the "
+              "central limit theorem (2√n·tanh(ε/2)); the largest gap between the exact curve "
+              "and the CLT curve is {gap:.3f}.", n=s.comp_n, eps=s.comp_eps, clt=c.clt,
+              gap=c.clt_gap)]
+
+
+# ---------------------------------------------------------------------------------------
+# 5. Conversions
+# ---------------------------------------------------------------------------------------
+
+
+def delta_reading(s: Settings) -> tuple[np.ndarray, np.ndarray, float]:
+    """δ(ε) of μ-GDP on ε from 0 to 10, and its value at the ε read off."""
+    eps_line = np.linspace(0.0, 10.0, 500)
+    return (eps_line, fdp.gdp_delta(eps_line, s.conv_mu),
+            float(fdp.gdp_delta(s.conv_eps, s.conv_mu)))
+
+
+@dataclass(frozen=True)
+class Inverse:
+    """μ from a target (ε, δ)."""
+
+    mu: float  # the largest μ with δ(target ε) ≤ target δ
+    check: float  # δ(target ε) at that μ
+    sigma: float  # the Gaussian mechanism's σ for it, at sensitivity 1
+
+
+def inverse(s: Settings) -> Inverse:
+    mu = float(fdp.gdp_mu(s.inv_eps, s.inv_delta))
+    return Inverse(mu, float(fdp.gdp_delta(s.inv_eps, mu)),
+                   1.0 / mu if mu > 0 else float("inf"))
+
+
+def conversion_findings(s: Settings, delta: float, inv: Inverse) -> list[str]:
+    return [t("μ = {mu:g} GDP implies (ε, δ(ε))-DP for every ε, with δ({eps:g}) = {delta:.4g}.",
+              mu=s.conv_mu, eps=s.conv_eps, delta=delta),
+            t("({eps:g}, {delta:.3g})-DP holds for any μ-GDP mechanism with μ ≤ {mu:.6g}: for "
+              "the Gaussian mechanism with sensitivity 1, noise σ ≥ {sigma}.", eps=s.inv_eps,
+              delta=s.inv_delta, mu=inv.mu, sigma=fmt_sig(inv.sigma))]
+
+
+# ---------------------------------------------------------------------------------------
+# 6. An auditor's view
+# ---------------------------------------------------------------------------------------
+
+
+def audit_params(s: Settings) -> dict:
+    """The audited mechanism's parameters, as dpcore.audit takes them."""
+    if s.aud_mech == "gaussian":
+        return {"sigma": s.aud_sigma}
+    if s.aud_mech == "laplace":
+        return {"b": s.aud_b}
+    return {"eps": s.aud_eps, "k": s.aud_k}
+
+
+def audited_mechanism(s: Settings) -> str:
+    """The audited mechanism and its exact privacy, in words."""
+    if s.aud_mech == "gaussian":
+        return t("G_μ, μ = {mu:.3g}", mu=1 / s.aud_sigma)
+    if s.aud_mech == "laplace":
+        return t("Laplace, ε = {eps:.3g}", eps=1 / s.aud_b)
+    return t("{k}-RR, ε = {eps:g}", k=s.aud_k, eps=s.aud_eps)
+
+
+def audit_theory(s: Settings) -> np.ndarray:
+    """The audited mechanism's exact trade-off curve on ALPHA."""
+    if s.aud_mech == "gaussian":
+        return fdp.gdp_tradeoff(ALPHA, 1.0 / s.aud_sigma)
+    if s.aud_mech == "laplace":
+        return fdp.laplace_tradeoff(ALPHA, 1.0 / s.aud_b)
+    return fdp.tradeoff_on_grid(*fdp.krr_tradeoff(s.aud_eps, s.aud_k), ALPHA)
+
+
+def audit_tradeoff(s: Settings, progress=None) -> tuple[np.ndarray, np.ndarray]:
+    """The empirical trade-off curve of R draws of the mechanism on each of two neighbouring
+    inputs; ``progress(done)`` after every AUDIT_CHUNK draws."""
+    rng = np.random.default_rng(s.seed)
+    chunks, done = [], 0
+    while done < s.aud_reps:
+        size = min(AUDIT_CHUNK, s.aud_reps - done)
+        chunks.append(audit.audit_samples(s.aud_mech, audit_params(s), size, rng=rng))
+        done += size
+        if progress is not None:
+            progress(done)
+    return fdp.empirical_tradeoff(np.concatenate([c[0] for c in chunks]),
+                                  np.concatenate([c[1] for c in chunks]))
+
+
+def thin(alpha, beta, n=MAX_PLOTTED):
+    """At most n points of a long curve, evenly spread along it, both ends kept."""
+    if len(alpha) <= n:
+        return alpha, beta
+    idx = np.unique(np.round(np.linspace(0, len(alpha) - 1, n)).astype(int))
+    return alpha[idx], beta[idx]
+
+
+def audit_table(emp_a, emp_b, theory) -> pd.DataFrame:
+    """The best test of each level: the empirical curve read at α (fdp.curve_at), the exact
+    β and the μ the estimate implies."""
+    rows = []
+    for level in AUDIT_LEVELS:
+        b_hat = float(fdp.curve_at(emp_a, emp_b, level))
+        rows.append({LEVEL: level, BETA_HAT: b_hat,
+                     BETA_EXACT: float(np.interp(level, ALPHA, theory)),
+                     MU_IMPLIED: fdp.tightest_gdp_mu([level], [b_hat])})
+    return pd.DataFrame(rows)
+
+
+def audit_finding(s: Settings, table: pd.DataFrame) -> str:
+    gap = float((table[BETA_HAT] - table[BETA_EXACT]).abs().max())
+    return t("From {reps:,} runs on each of two neighbouring inputs, the empirical trade-off "
+             "curve of the {mechanism} is within {gap:.4f} of the exact one at α = {levels}.",
+             reps=s.aud_reps, mechanism=audited_mechanism(s), gap=gap,
+             levels=", ".join(f"{a:g}" for a in AUDIT_LEVELS))

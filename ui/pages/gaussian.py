@@ -1,0 +1,570 @@
+"""The page "Gaussian mechanism" (views/gaussian.py) without its layout: its settings, the
+set of (ε, δ, σ, Δ) it solves, and the numbers, sentences and tables built from them.
+
+Every function here is a function of the page's :class:`Settings` (or of plain values
+taken from them) and of dpcore.gaussian's results; the view reads the controls into a
+``Settings`` and draws what these return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dpviz
+from dpcore import datasets, fdp, gaussian
+from dpcore.gaussian import CLASSICAL_MAX_EPS
+from ui.controls import DEFAULT_SEED
+from ui.format import fmt_number, fmt_param, fmt_sci
+from ui.sources import AGE_BINNINGS, UPLOAD
+from ui.text import esc, plain, t
+
+CALIBRATION_COLORS = dpviz.gaussian.CALIBRATION_COLORS
+TITLE = "Gaussian mechanism"
+TAB_KEY = "gauss_tab"  # the open tab's widget key and URL parameter
+TABS = CALIBRATIONS, LOSS, GDP, RELEASE, TABLE = (
+    "Three calibrations", "Privacy loss", "As μ-GDP", "Release a statistic", "σ table")
+
+# dpcore's argument names as the page writes them, in its plain-words messages.
+SYMBOLS = {"eps": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "mu": "μ", "upper": "U"}
+
+# --- The four quantities and their controls -------------------------------------------------
+
+EPS_GRID = (0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0,
+            5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0)
+DELTA_GRID = tuple(float(f"{m}e{k}") for k in range(-12, 0) for m in (1, 2, 5))  # 1e-12 … 0.5
+SIGMA_GRID = tuple(float(f"{m}e{k}") for k in range(-2, 4) for m in (1, 1.5, 2, 3, 5, 7)) + (
+    10_000.0,)
+SENS_GRID = tuple(float(f"{m}e{k}") for k in range(-2, 3) for m in (1, 1.5, 2, 3, 5, 7)) + (
+    1000.0,)
+
+DEFAULT_EPS, DEFAULT_DELTA, DEFAULT_SENS = 1.0, 1e-5, 1.0
+SOLVE_DEFAULT = "sigma"
+METHOD_LABELS = {"analytic": "analytic (exact)", "tail": "tail bound", "classical": "classical"}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One of ε, δ, σ and Δ: its symbol, its row of controls (key, labels, scale) and help."""
+
+    key: str
+    symbol: str
+    label: str
+    number_label: str
+    grid: tuple
+    min_value: float
+    max_value: float
+    step: float
+    help: str
+    slider_format: object = fmt_number
+
+
+QUANTITIES = {
+    "eps": Quantity(
+        "gauss_eps", "ε", "ε: privacy-loss bound", "exact ε", EPS_GRID, 0.0, 10_000.0, 0.1,
+        "How much one person may change the odds of any outcome: at most a factor e^ε. "
+        "Smaller ε, stronger privacy, more noise."),
+    "delta": Quantity(
+        "gauss_delta", "δ", "δ: failure probability", "exact δ", DELTA_GRID, 1e-300, 0.999, 1e-6,
+        "The probability with which the ε promise may fail. Take it well below 1/n for n "
+        "people (10⁻⁵ … 10⁻¹²).", partial(fmt_sci, digits=1)),
+    "sigma": Quantity(
+        "gauss_sigma", "σ", "σ: noise standard deviation", "exact σ", SIGMA_GRID, 1e-6, 1e9, 0.1,
+        "Standard deviation of the Gaussian noise N(0, σ²) added to the query's answer. "
+        "More noise, more privacy, less accuracy."),
+    "sensitivity": Quantity(
+        "gauss_sens", "Δ", "Δ: L2 sensitivity of the query", "exact Δ", SENS_GRID, 1e-6, 1e9, 0.1,
+        "How far one person can move the query's answer, Δ = max ‖f(D) − f(D′)‖₂ over "
+        "neighbouring data sets: 1 for a count, U for a sum of values in [0, U], √2 for a "
+        "histogram when one person is replaced."),
+}
+# The controls' defaults; σ's is the one solved from the others' (its row is solved first).
+DEFAULTS = {"eps": DEFAULT_EPS, "delta": DEFAULT_DELTA, "sensitivity": DEFAULT_SENS,
+            "sigma": float(gaussian.gaussian_sigma(DEFAULT_EPS, DEFAULT_DELTA, DEFAULT_SENS))}
+MU_HELP = ("The Gaussian mechanism is exactly μ-GDP with μ = Δ/σ: no test tells D from D′ "
+           "better than one tells N(0, 1) from N(μ, 1).")
+
+GDP_EPS_CAP = 1000.0  # the δ(ε) chart's ε axis ends here at the latest (or at 1.5 ε)
+
+# The σ table.
+TABLE_EPS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+TABLE_DELTA = (1e-3, 1e-5, 1e-6, 1e-8, 1e-10, 1e-12)
+
+# The release demo.
+N_RELEASES = 10_000
+SOURCE_LABELS = {**{k: f"Population 2020: {v}" for k, v in datasets.POPULATIONS.items()},
+                 UPLOAD: "Uploaded CSV file"}
+TOP_AGE = 85  # the population table's last age: 85 and over
+QUERY_LABELS = {"count": "a count", "sum": "a sum of clipped values", "histogram": "a histogram"}
+NEIGHBOUR_LABELS = {"histogram": "add or remove one person (Δ = 1)",
+                    "histogram_replace": "replace one person (Δ = √2)"}
+
+
+# ---------------------------------------------------------------------------------------
+# The settings
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Release:
+    """The release tab's settings, once its data can be released."""
+
+    source: str = "korea"
+    n: int | None = 10_000  # people drawn from a built-in population (None for an upload)
+    seed: int = DEFAULT_SEED
+    column: str | None = None  # the uploaded file's column to release
+    file_kind: str | None = None  # the upload's "counts" or "values"
+    query: str = "count"
+    ages: tuple[int, int] | None = (65, TOP_AGE)  # the age group counted (built-in data)
+    upper: float | None = None  # the sum's clipping bound U
+    width: int | None = None  # the histogram's age groups (5 or 10 years)
+    neighbours: str | None = None  # "histogram" (add or remove) or "histogram_replace"
+
+    @property
+    def uploaded(self) -> bool:
+        return self.source == UPLOAD
+
+    @property
+    def counts_upload(self) -> bool:
+        """An uploaded file of counts (one per row), not of values."""
+        return self.uploaded and self.file_kind == "counts"
+
+    @property
+    def kind(self) -> str:
+        """The query as dpcore.gaussian.query_sensitivity names it."""
+        return self.neighbours if self.query == "histogram" else self.query
+
+    def report_items(self) -> dict[str, object]:
+        data = t(SOURCE_LABELS[self.source])
+        if self.uploaded:
+            data += t(', column "{column}"', column=self.column)
+        items = {t("data"): data,
+                 t("query"): t(QUERY_LABELS.get(self.kind, QUERY_LABELS["histogram"]))}
+        if not self.uploaded:
+            items |= {t("people N"): f"{self.n:,}", t("seed"): self.seed}
+        if self.kind == "count" and not self.uploaded:
+            items[t("age group")] = "{}–{}".format(*self.ages)
+        elif self.kind == "sum":
+            items[t("clipping bound U")] = f"{self.upper:g}"
+        elif self.kind in NEIGHBOUR_LABELS:
+            if not self.counts_upload:
+                items[t("age groups")] = t(AGE_BINNINGS[self.width])
+            items[t("neighbouring data sets differ by")] = t(NEIGHBOUR_LABELS[self.kind])
+        return items
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the page's URL holds: what is solved for and how, the three given values
+    (the solved one is None: it is a result), the open tab and its controls."""
+
+    tab: str = CALIBRATIONS
+    solve: str = SOLVE_DEFAULT
+    method: str = "analytic"
+    eps: float | None = DEFAULT_EPS
+    delta: float | None = DEFAULT_DELTA
+    sigma: float | None = None
+    sensitivity: float | None = DEFAULT_SENS
+    loss_log: bool = True  # the privacy-loss density on a log axis
+    release: Release | None = None  # the release tab's, once its data can be released
+
+    def report_items(self) -> dict[str, object]:
+        """The settings the report lists: the four values (the solved one as found), then
+        those of the open tab."""
+        setting, _ = solve(self)
+        items = {t("solved for"): QUANTITIES[self.solve].symbol,
+                 t("calibration"): t(METHOD_LABELS[self.method])}
+        for name, q in QUANTITIES.items():
+            if setting is None and name == self.solve:
+                items[t(q.label)] = t("no solution")
+            else:
+                v = getattr(setting or self, name)
+                items[t(q.label)] = fmt_sci(v) if name == "delta" else fmt_param(v, 6)
+        if self.tab == LOSS and setting is not None:
+            items[t("privacy-loss density axis")] = t("log scale") if self.loss_log else t("linear")
+        if self.release is not None:
+            items |= self.release.report_items()
+        return items
+
+
+def solve(s: Settings) -> tuple[gaussian.GaussianSetting | None, str | None]:
+    """The complete set from the three given values; or None and why not, in plain words."""
+    given = {name: getattr(s, name) for name in QUANTITIES if name != s.solve}
+    try:
+        return gaussian.solve_gaussian(**given, **{s.solve: None}, method=s.method), None
+    except ValueError as exc:
+        return None, plain(str(exc), SYMBOLS)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The four values as the page uses them: the completed set, or (without a solution)
+    the given values and the solved row's last value, with the reason."""
+
+    values: dict
+    setting: gaussian.GaussianSetting | None
+    problem: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.setting is not None
+
+    @property
+    def eps(self) -> float:
+        return self.values["eps"]
+
+    @property
+    def delta(self) -> float:
+        return self.values["delta"]
+
+    @property
+    def sensitivity(self) -> float:
+        return self.values["sensitivity"]
+
+
+def fmt_quantity(name: str, v: float, digits: int = 5) -> str:
+    """δ as δ-style numbers, ε, σ and Δ to ``digits`` significant digits."""
+    return fmt_sci(v) if name == "delta" else fmt_param(v, digits)
+
+
+def result_metrics(s: Settings, sol: Solution) -> list[tuple[str, str]]:
+    """(label, value) of ε, δ, σ and Δ as the results show them, then μ."""
+    out = []
+    for name, q in QUANTITIES.items():
+        solved = name == s.solve
+        if sol.setting is None and solved:
+            out.append((t("{symbol}: no solution", symbol=q.symbol), "—"))
+        else:
+            out.append((t("{symbol} (solved)", symbol=q.symbol) if solved else q.symbol,
+                        fmt_quantity(name, sol.values[name])))
+    out.append((t("μ = Δ/σ"), fmt_param(sol.setting.mu, 5) if sol.setting else "—"))
+    return out
+
+
+def plain_sentence(setting: gaussian.GaussianSetting) -> tuple[str, str]:
+    """What the completed set means (Markdown), and the report's verdict."""
+    s = setting
+    values = dict(sigma=fmt_param(s.sigma), sens=fmt_param(s.sensitivity), eps=fmt_param(s.eps),
+                  delta=fmt_sci(s.delta), mu=fmt_param(s.mu),
+                  power=f"{s.eps:.4g}" if s.eps < 1e4 else r"\varepsilon",
+                  what=t("a count") if s.sensitivity == 1 else t("a query"))
+    sentence = t(
+        "**In plain words.** Adding Gaussian noise with σ = {sigma} to a query that one person "
+        "can change by at most Δ = {sens} makes the release ({eps}, {delta})-differentially "
+        "private: whatever one person's data, no set of outcomes becomes more than "
+        "$e^{{{power}}}$ times more likely, except with probability δ = {delta}. It is μ-GDP "
+        "with μ = Δ/σ = {mu}: telling whether one person is in the data is as hard as telling "
+        "$N(0, 1)$ from $N({mu}, 1)$.", **values)
+    verdict = t("With σ = {sigma}, the release of {what} of sensitivity Δ = {sens} is ({eps}, "
+                "{delta})-DP, and μ-GDP with μ = Δ/σ = {mu}.", **values)
+    if s.method != "analytic" and 0 < s.delta < 1:
+        exact = float(gaussian.gaussian_delta(s.eps, s.sigma, s.sensitivity))
+        relation = (t("smaller: this calibration over-protects") if exact < s.delta
+                    else t("larger: this is not a guarantee") if exact > s.delta
+                    else t("the same"))
+        more = t(" Solved with the {method} calibration; the exact δ at this σ and ε is "
+                 "{exact}, {relation}.", method=t(METHOD_LABELS[s.method]),
+                 exact=fmt_sci(exact), relation=relation)
+        sentence, verdict = sentence + more, verdict + more
+    return sentence, verdict
+
+
+def classical_results_texts(eps: float) -> tuple[str, str]:
+    """The classical formula at ε ≥ 1: the report's note, and the page's warning."""
+    return (t("Not a guarantee: the classical formula σ = Δ√(2 ln(1.25/δ))/ε is proved for "
+              "ε < 1 only; at ε = {eps:g} it may give less noise than (ε, δ)-DP needs.",
+              eps=eps),
+            t("**Not a guarantee.** The classical formula σ = Δ√(2 ln(1.25/δ))/ε is proved for "
+              "ε < 1 only; at ε = {eps:g} it may give less noise than (ε, δ)-DP needs. See the "
+              "exact δ below, or use the analytic calibration.", eps=eps))
+
+
+# ---------------------------------------------------------------------------------------
+# 1. Three calibrations
+# ---------------------------------------------------------------------------------------
+
+
+def calibration_notes(table: pd.DataFrame, eps: float) -> pd.DataFrame:
+    """``gaussian.calibration_table(eps, …)`` with a note on each calibration without a
+    guarantee.
+
+    dpcore notes only why a calibration has no solution; a classical σ computed at
+    ε ≥ ``CLASSICAL_MAX_EPS`` (``valid`` False, no note) gets the reason here.
+    """
+    out = table.copy()
+    unproved = (out["method"] == "classical") & ~out["valid"].astype(bool) & (out["note"] == "")
+    out.loc[unproved, "note"] = t("not a guarantee: the classical formula is proved for "
+                                  "ε < {max:g} only (here ε = {eps:g})", max=CLASSICAL_MAX_EPS,
+                                  eps=eps)
+    return out
+
+
+def calibrations(eps: float, delta: float, sens: float) -> pd.DataFrame:
+    """The σ of each calibration at (ε, δ, Δ), with its notes (raises ValueError)."""
+    return calibration_notes(gaussian.calibration_table(eps, delta, sens), eps)
+
+
+def extra_noise_caption(row) -> str:
+    """How a calibration's σ compares with the exact one, in noise and in data."""
+    values = dict(extra=abs(row.extra_noise), ratio=row.variance_ratio)
+    if row.extra_noise >= 0:
+        return t("{extra:.1%} more noise; {ratio:.3g}× the variance, so {ratio:.3g}× as much "
+                 "data for the same accuracy.", **values)
+    return t("{extra:.1%} less noise; {ratio:.3g}× the variance, so {ratio:.3g}× as much data "
+             "for the same accuracy.", **values)
+
+
+def tail_bound_texts(exact_sigma: float, tail) -> tuple[str, str]:
+    """The tail bound's σ against the exact one: the finding, and the page's paragraph."""
+    values = dict(exact=fmt_param(exact_sigma), sigma=fmt_param(tail.sigma),
+                  extra=tail.extra_noise, ratio=tail.variance_ratio)
+    finding = t("The exact (analytic) calibration needs σ = {exact}; the tail bound asks for "
+                "{sigma}, {extra:.1%} more noise ({ratio:.3g}× the data for the same "
+                "accuracy).", **values)
+    paragraph = t("**The tail bound is sufficient, not necessary.** Asking P(L > ε) ≤ δ "
+                  "protects, but over-protects: it wants σ = {sigma}, {extra:.1%} more noise "
+                  "than the exact {exact}. Noise variance grows {ratio:.3g}×: the same accuracy "
+                  "would need {ratio:.3g}× as many people.", **values)
+    return finding, paragraph
+
+
+def classical_texts(eps: float, classical) -> tuple[str, str]:
+    """The classical σ beyond ε < 1: the report's note, and the page's warning."""
+    values = dict(eps=fmt_param(eps), sigma=fmt_param(classical.sigma))
+    note = t("Classical formula: not a guarantee at ε = {eps}; σ = Δ√(2 ln(1.25/δ))/ε = {sigma} "
+             "is proved for ε < 1 only.", **values)
+    verdict = (t("It is even below the exact σ: that mechanism would **not** be (ε, δ)-DP.")
+               if classical.ratio < 1 else
+               t("Here it happens to lie above the exact σ, but nothing proves that in "
+                 "general."))
+    warning = t("**Classical formula: not a guarantee at ε = {eps}.** σ = Δ√(2 ln(1.25/δ))/ε = "
+                "{sigma} is proved for ε < 1 only. ", **values) + verdict
+    return note, warning
+
+
+def calibration_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """The three calibrations as the page's table (and its CSV) shows them."""
+    return pd.DataFrame({
+        t("calibration"): table["name"],
+        t("σ"): table["sigma"],
+        t("× the exact σ"): table["ratio"],
+        t("extra noise (%)"): 100 * table["extra_noise"],
+        t("variance factor (data needed)"): table["variance_ratio"],
+        t("guarantee"): [t("yes") if v else t("no") for v in table["valid"]],
+        t("note"): [plain(n, SYMBOLS) for n in table["note"]],
+    })
+
+
+# ---------------------------------------------------------------------------------------
+# 2. The privacy-loss distribution, 3. as μ-GDP
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrivacyLoss:
+    """The privacy loss L ~ N(mean, var), P(L > ε) and the exact δ(ε)."""
+
+    mean: float
+    var: float
+    tail: float
+    exact: float
+
+
+def privacy_loss(s: gaussian.GaussianSetting) -> PrivacyLoss:
+    mean, var = gaussian.privacy_loss_moments(s.sigma, s.sensitivity)
+    return PrivacyLoss(mean, var,
+                       float(gaussian.gaussian_delta(s.eps, s.sigma, s.sensitivity,
+                                                     method="tail")),
+                       float(gaussian.gaussian_delta(s.eps, s.sigma, s.sensitivity,
+                                                     method="analytic")))
+
+
+def privacy_loss_texts(s: gaussian.GaussianSetting, loss: PrivacyLoss) -> tuple[str, str]:
+    """P(L > ε) against the exact δ: the finding, and the page's paragraph."""
+    ratio = (t("{ratio:.3g} times", ratio=loss.tail / loss.exact) if loss.exact > 0
+             else t("infinitely many times"))
+    values = dict(eps=fmt_param(s.eps), tail=fmt_sci(loss.tail), exact=fmt_sci(loss.exact),
+                  ratio=ratio)
+    finding = t("The privacy loss exceeds ε = {eps} with probability {tail}, but the mechanism "
+                "is (ε, δ)-DP already with δ = {exact}, {ratio} smaller: reading δ as "
+                "P(L > ε) over-states it.", **values)
+    paragraph = t(
+        "At ε = {eps}, the loss exceeds ε with probability **{tail}**, but the mechanism is "
+        "(ε, δ)-DP already with δ = **{exact}**, {ratio} smaller. An output whose loss is just "
+        "above ε breaks the promise only a little; the definition charges it only that excess, "
+        "$1 - e^{{\\varepsilon - L}}$, not all of it. Reading δ as $P(L > \\varepsilon)$, as "
+        "the source note does, is sufficient but over-states δ.", **values)
+    return finding, paragraph
+
+
+@dataclass(frozen=True)
+class PrivacyCurve:
+    """δ(ε) of μ-GDP on an ε axis, the calibrations' δ beside it, and δ at the page's ε."""
+
+    eps_line: np.ndarray
+    delta_line: np.ndarray
+    others: list  # the analytic calibration's markers and the tail bound's curve
+    exact: float
+
+
+def privacy_curve(s: gaussian.GaussianSetting) -> PrivacyCurve:
+    # ε from 0 to where δ(ε) is about 10⁻¹² (at most GDP_EPS_CAP), and past the page's ε.
+    reach = float(gaussian.gaussian_epsilon(1e-12, s.sigma, s.sensitivity))
+    eps_max = max(min(reach, GDP_EPS_CAP), 1.5 * s.eps, 1.0)
+    eps_line = np.linspace(0.0, eps_max, 400)
+    eps_points = np.linspace(0.0, eps_max, 15)
+    others = [
+        dict(name=t("analytic calibration δ(ε) at σ, Δ"), eps=eps_points,
+             delta=gaussian.gaussian_delta(eps_points, s.sigma, s.sensitivity),
+             color=CALIBRATION_COLORS["analytic"], mode="markers"),
+        dict(name=t("tail bound P(L > ε)"), eps=eps_line,
+             delta=gaussian.gaussian_delta(eps_line, s.sigma, s.sensitivity, method="tail"),
+             color=CALIBRATION_COLORS["tail"], dash="dash"),
+    ]
+    return PrivacyCurve(eps_line, fdp.gdp_delta(eps_line, s.mu), others,
+                        float(gaussian.gaussian_delta(s.eps, s.sigma, s.sensitivity)))
+
+
+# ---------------------------------------------------------------------------------------
+# 4. Releasing a statistic
+# ---------------------------------------------------------------------------------------
+
+
+class Unreleasable(ValueError):
+    """Data that cannot be released; the message says why, ready to show."""
+
+
+@dataclass(frozen=True)
+class Data:
+    """What is released: the true answer of a count or sum, or a histogram's counts."""
+
+    true_value: float | None = None
+    labels: list | None = None
+    counts: np.ndarray | None = None
+
+
+def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
+    """The data of the release and its true answer. Draws the people of a built-in
+    population from ``rng`` (which the release's noise then continues)."""
+    try:
+        if not r.uploaded:
+            probs = datasets.proportions(datasets.age_histogram(r.source, 1).to_numpy())
+            by_age = datasets.draw_histogram(probs, r.n, rng=rng)
+            ages = np.arange(by_age.size)
+        elif r.counts_upload:
+            counts = datasets.counts_from_column(table[r.column], name=t("to release"))
+            labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
+                      else [str(j) for j in range(1, len(counts) + 1)])
+        else:
+            values = table[r.column].dropna().to_numpy()
+            if values.size == 0:
+                raise datasets.UploadError(t('Column "{column}" has no values.',
+                                             column=esc(r.column)))
+    except ValueError as exc:
+        raise Unreleasable(t("This data cannot be released: {why}",
+                             why=plain(str(exc), SYMBOLS))) from exc
+    if r.kind == "count":
+        if not r.uploaded:
+            lo, hi = r.ages
+            return Data(true_value=float(by_age[lo:hi + 1].sum()))
+        return Data(true_value=float(counts.sum()) if r.counts_upload else float(values.size))
+    if r.kind == "sum":
+        return Data(true_value=gaussian.clipped_sum(ages, r.upper, weights=by_age)
+                    if not r.uploaded else gaussian.clipped_sum(values, r.upper))
+    if not r.uploaded:
+        return Data(labels=datasets.age_bin_labels(r.width),
+                    counts=datasets.regroup_ages(by_age, r.width))
+    if not r.counts_upload:
+        if np.any(values < 0):
+            raise Unreleasable(t('Column "{column}" has a negative value ({value:g}); a '
+                                 "histogram of ages needs values of 0 or more.",
+                                 column=esc(r.column), value=values.min()))
+        return Data(labels=datasets.age_bin_labels(r.width),
+                    counts=datasets.bin_values(values, width=r.width).astype(float))
+    return Data(labels=labels, counts=counts)
+
+
+def query_words(r: Release, name=esc) -> str:
+    """The count or sum released, in words; ``name`` writes the column's name (esc for
+    Markdown, str for the report)."""
+    if r.kind == "count":
+        if r.uploaded:
+            return t("people in your file")
+        lo, hi = r.ages
+        return (t("people aged {lo}–{hi}", lo=lo, hi=hi) if hi < TOP_AGE
+                else t("people aged {lo} and over", lo=lo))
+    if r.uploaded:
+        return t('the sum of "{column}" clipped to [0, {upper:g}]', column=name(r.column),
+                 upper=r.upper)
+    return t("the sum of ages clipped to [0, {upper:g}]", upper=r.upper)
+
+
+def guarantee_finding(r: Release, sigma: float, q_sens: float, q_eps: float,
+                      delta: float) -> str:
+    return t("Releasing {query} with σ = {sigma} (query sensitivity Δ = {sens}) is ({eps}, "
+             "{delta})-DP.", query=t(QUERY_LABELS.get(r.kind, "a histogram")),
+             sigma=fmt_param(sigma), sens=fmt_param(q_sens), eps=fmt_param(q_eps),
+             delta=fmt_sci(delta))
+
+
+@dataclass(frozen=True)
+class ScalarRelease:
+    """N_RELEASES releases of one true answer, their exact and their simulated error."""
+
+    releases: np.ndarray
+    summary: gaussian.ReleaseSummary
+    simulated: gaussian.SimulatedError
+
+
+def scalar_release(true_value: float, sigma: float, rng) -> ScalarRelease:
+    releases = gaussian.release(true_value, sigma, size=N_RELEASES, rng=rng)
+    summary = gaussian.release_summary(true_value, sigma)
+    return ScalarRelease(releases, summary, gaussian.summarise_releases(
+        releases, true_value, half_width=summary.half_width))
+
+
+def scalar_finding(what: str, true_value: float, rel: ScalarRelease) -> str:
+    return t("The true answer ({what}) is {true:,.6g}; one release gives {first:,.6g}, and 95% "
+             "of releases fall within ± {half} (RMSE σ = {rmse}).", what=what, true=true_value,
+             first=rel.releases[0], half=fmt_param(rel.summary.half_width),
+             rmse=fmt_param(rel.summary.rmse))
+
+
+def histogram_finding(labels, sigma: float, summary, released) -> str:
+    return t("Each of the {n} counts gets N(0, σ²) noise, σ = {sigma}: {expected:.3g} bins are "
+             "expected below 0, {negative} in this release.", n=len(labels),
+             sigma=fmt_param(sigma), expected=summary.expected_negative,
+             negative=int(np.sum(released < 0)))
+
+
+# ---------------------------------------------------------------------------------------
+# 5. The σ table
+# ---------------------------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def sigma_table(sensitivity: float) -> pd.DataFrame:
+    return gaussian.sigma_table(TABLE_EPS, TABLE_DELTA, sensitivity=sensitivity)
+
+
+def sigma_pivot(table: pd.DataFrame) -> pd.DataFrame:
+    """The exact σ with ε in rows and δ in columns."""
+    pivot = table.pivot(index="eps", columns="delta", values="sigma_analytic")
+    pivot = pivot[list(TABLE_DELTA)]
+    pivot.columns = [t("δ = {delta}", delta=fmt_sci(d)) for d in pivot.columns]
+    pivot.index = [t("ε = {eps:g}", eps=e) for e in pivot.index]
+    return pivot
+
+
+def sigma_full(table: pd.DataFrame) -> pd.DataFrame:
+    """All three calibrations, one row per (ε, δ), columns named as the page shows them."""
+    return table.rename(columns={
+        "eps": "ε", "delta": "δ", "sigma_analytic": t("σ analytic"),
+        "sigma_tail": t("σ tail bound"), "sigma_classical": t("σ classical"),
+        "classical_valid": t("classical valid (ε < 1)"),
+        "tail_over_analytic": t("tail / analytic"),
+        "classical_over_analytic": t("classical / analytic")})
