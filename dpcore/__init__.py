@@ -7,7 +7,7 @@ module per topic:
 - :mod:`dpcore.audit`        -- the attacker's threshold tests and simulated
   outputs of a mechanism on two neighbouring inputs ([DRS22], trade-off curves)
 - :mod:`dpcore.datasets`     -- the shipped 2020 population tables, the shapes of
-  [SPJ22] section 2.3, binning and the parsing of uploaded CSV files
+  [SPJ22] section 2.3, binning
 - :mod:`dpcore.fdp`          -- trade-off functions, f-DP and μ-GDP, their
   conversions, composition and group privacy ([DRS22])
 - :mod:`dpcore.gaussian`     -- the Gaussian mechanism: σ for (ε, δ) by the tail bound
@@ -23,6 +23,7 @@ module per topic:
 - :mod:`dpcore.study`        -- the [SPJ22] calibration grid run cell by cell on Dask
 - :mod:`dpcore.substitution` -- random substitution and l-extended random substitution
   ([KLH09]), exact errors and privacy
+- :mod:`dpcore.uploads`      -- uploaded CSV files read safely (counts, values, answers)
 - :mod:`dpcore.validation`   -- the argument checks every module uses (each names the
   parameter it refuses)
 """
@@ -39,5 +40,6 @@ __all__ = [
     "simulation",
     "study",
     "substitution",
+    "uploads",
     "validation",
 ]

@@ -1,4 +1,4 @@
-"""Population tables, the paper's bin shapes, binning and CSV upload parsing.
+"""Population tables, the paper's bin shapes and binning (uploads: dpcore.uploads).
 
 The shipped table ``dpcore/data/population_age_2020.csv`` holds the 2020
 population by single year of age (0..84 and 85+) of the USA and of Korea, the
@@ -11,11 +11,8 @@ Son, Park & Jung (2022), section 2.3.
 
 from __future__ import annotations
 
-import csv
 import functools
 import importlib.resources
-import io
-import re
 
 import numpy as np
 import pandas as pd
@@ -33,21 +30,15 @@ __all__ = [
     "AGE_WIDTHS",
     "POPULATIONS",
     "SHAPES",
-    "UploadError",
     "age_bin_index",
     "age_bin_labels",
     "age_groups",
     "age_histogram",
     "regroup_ages",
     "bin_values",
-    "categories_from_column",
-    "check_same_length",
-    "counts_from_column",
     "draw_histogram",
     "load_population",
     "proportions",
-    "read_answers_upload",
-    "read_csv_upload",
     "shape_counts",
     "shape_probabilities",
 ]
@@ -67,13 +58,7 @@ _DATA_FILE = "population_age_2020.csv"
 _TOP_AGE = 85          # last row of the table: 85 and over
 _MAX_M = 100_000
 _MAX_N = 10**12
-_MAX_MAGNITUDE = 1e15
 _EN_DASH = "\u2013"
-_EMPTY = "The file is empty. Upload a CSV file with at least one column of numbers."
-
-
-class UploadError(ValueError):
-    """An uploaded file cannot be used; the message says what to fix."""
 
 
 # ---------------------------------------------------------------------------
@@ -390,361 +375,3 @@ def proportions(counts) -> np.ndarray:
     if not total > 0:
         raise ValueError("`counts` must have a positive total.")
     return arr / total
-
-
-# ---------------------------------------------------------------------------
-# uploads
-# ---------------------------------------------------------------------------
-
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
-_GROUPED = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
-_NONFINITE = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity",
-              "nan", "+nan", "-nan"}
-
-
-def _is_number(text: str) -> bool:
-    """Whether a stripped, non-blank cell reads as a number (inf and nan included)."""
-    return (_NUMBER.fullmatch(text) is not None or _GROUPED.fullmatch(text) is not None
-            or text.lower() in _NONFINITE)
-
-
-def _quote(text: str) -> str:
-    return f'"{text[:30]}…"' if len(text) > 30 else f'"{text}"'
-
-
-def _read_csv_upload_iv(data, max_bytes, max_rows, max_columns) -> bytes:
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise ValueError(f"`data` must be bytes, got {type(data).__name__}.")
-    integer_in_range(max_bytes, "max_bytes", minimum=1, maximum=2**62)
-    integer_in_range(max_rows, "max_rows", minimum=1, maximum=2**62)
-    integer_in_range(max_columns, "max_columns", minimum=1, maximum=2**62)
-    return bytes(data)
-
-
-def _decode(data: bytes, max_bytes: int) -> str:
-    """Check size and encoding of the raw bytes and return the text."""
-    if not data.strip():
-        raise UploadError(_EMPTY)
-    if len(data) > max_bytes:
-        raise UploadError(f"The file is {len(data):,} bytes, larger than the limit of "
-                          f"{max_bytes:,} bytes. Upload a smaller file.")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise UploadError("The file is saved as UTF-16 text. "
-                          "Save it as CSV UTF-8 and upload it again.")
-    if data.startswith(b"PK\x03\x04"):
-        raise UploadError("The file looks like an Excel workbook, not a CSV file. "
-                          "Save it as CSV UTF-8 and upload it again.")
-    if b"\x00" in data:
-        raise UploadError("The file contains binary data, not CSV text. "
-                          "Upload a CSV file saved as UTF-8 text.")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise UploadError("The file is not UTF-8 text (it may be saved as Latin-1, "
-                          "CP949/EUC-KR or another legacy encoding). Save it as UTF-8 "
-                          '(in Excel: Save As "CSV UTF-8") and upload it again.') from None
-
-
-def _delimiter(text: str) -> str:
-    """Comma, unless the first non-blank line has no comma but a tab or semicolon."""
-    first = next((line for line in io.StringIO(text, newline="") if line.strip()), "")
-    if "," not in first:
-        for sep in ("\t", ";"):
-            if sep in first:
-                return sep
-    return ","
-
-
-def _records(text: str, max_rows: int, max_columns: int) -> tuple[list[list[str]], int]:
-    """Read the CSV records, with cells stripped and trailing blank cells removed.
-
-    Blank rows before the first and after the last non-blank row are dropped.
-    Returns the rows and the file row number of the first one.
-    """
-    rows: list[list[str]] = []
-    leading = pending_blank = 0
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
-    try:
-        for record in reader:
-            row = [cell.strip() for cell in record]
-            while row and not row[-1]:
-                row.pop()
-            if not row:
-                if rows:
-                    pending_blank += 1
-                else:
-                    leading += 1
-                continue
-            if len(row) > max_columns:
-                raise UploadError(f"Row {leading + len(rows) + pending_blank + 1} has {len(row)} "
-                                  f"columns; at most {max_columns} columns are allowed. "
-                                  "Remove the extra columns.")
-            rows.extend([] for _ in range(pending_blank))
-            pending_blank = 0
-            rows.append(row)
-            if len(rows) > max_rows + 1:
-                raise UploadError(f"The file has more than {max_rows:,} data rows; at most "
-                                  f"{max_rows:,} are allowed. Upload a shorter file or bin the "
-                                  "values first.")
-    except csv.Error as exc:
-        raise UploadError(f"The file could not be read as CSV ({exc}). "
-                          "Check that it is a plain CSV file.") from None
-    return rows, leading + 1
-
-
-def _numeric_column(cells: list[str], name: str, first_row: int, hint: str = "") -> np.ndarray:
-    """Parse one column's cells to float64; blank cells are allowed only at its end.
-
-    `first_row` is the file row number of ``cells[0]``, used in messages.
-    """
-    last = max((i for i, c in enumerate(cells) if c), default=-1)
-    if last < 0:
-        raise UploadError(f'Column "{name}" has no values. Fill it in or delete the column.')
-    for i in range(last):
-        if not cells[i]:
-            raise UploadError(f'Row {first_row + i}, column "{name}": the cell is blank but there '
-                              "are more values below it. Fill in the blank cell or delete its row; "
-                              "blank cells are allowed only at the end of a column.")
-
-    def where(i):
-        return f'Row {first_row + i}, column "{name}": {_quote(cells[i])}'
-
-    filled = cells[:last + 1]
-    try:
-        values = [float(c) for c in filled]
-    except ValueError:
-        values = []
-        for i, c in enumerate(filled):
-            try:
-                values.append(float(c))
-            except ValueError:
-                if _GROUPED.fullmatch(c) is None:
-                    raise UploadError(f"{where(i)} is not a number. Every cell must hold a plain "
-                                      f"number such as 12 or -3.5.{hint}") from None
-                values.append(float(c.replace(",", "")))
-    head = np.asarray(values, dtype=np.float64)
-    for i in np.flatnonzero(~np.isfinite(head) | (np.abs(head) > _MAX_MAGNITUDE))[:1]:
-        if cells[i].lower() in _NONFINITE:
-            raise UploadError(f"{where(i)} is not allowed; values must be finite numbers.")
-        raise UploadError(f"{where(i)} is too large; values must be at most 1e15 in magnitude.")
-    out = np.full(len(cells), np.nan)
-    out[:last + 1] = head
-    return out
-
-
-def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=20) -> pd.DataFrame:
-    """Parse an uploaded CSV file of numbers.
-
-    Parameters
-    ----------
-    data : bytes
-        The file's content: UTF-8 text (a byte-order mark is accepted),
-        comma-separated (tab or semicolon when the first line has no comma).
-    max_bytes, max_rows, max_columns : int, optional
-        Limits on the file size, the number of data rows and of columns.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One float64 column per numeric column of the file. Names come from
-        the header row when the first row has a cell that is not a number,
-        otherwise "column 1", "column 2", ... by position in the file. A
-        column shorter than the longest one is padded with NaN at its end.
-        When there are several columns and the first one holds only text (bin
-        labels such as "0–4"), or has a header and at least one cell below it
-        that is not a number (labels such as "0", ..., "84", "85+"), it
-        becomes the index (str, named after its header if any) and every other
-        column must be numeric; otherwise the index is a RangeIndex.
-
-    Raises
-    ------
-    UploadError
-        With a message saying what to fix: empty, binary, non-UTF-8 or too
-        large file; no data rows; too many rows or columns; a cell that is not
-        a number; a blank cell within a column; inf or nan; a magnitude above
-        1e15. Negative values are accepted.
-
-    Notes
-    -----
-    Row numbers in messages are those of the file, header included, as a
-    spreadsheet numbers them.
-    Quoted numbers with thousands separators ("1,234") are accepted.
-    """
-    data = _read_csv_upload_iv(data, max_bytes, max_rows, max_columns)
-    text = _decode(data, max_bytes)
-    rows, first_row = _records(text, max_rows, max_columns)
-    if not rows:
-        raise UploadError(_EMPTY)
-    ncols = max(len(r) for r in rows)
-
-    def column(c, body):
-        return [r[c] if c < len(r) else "" for r in body]
-
-    # A header is a first row with a cell that is not a number, unless its only
-    # text is in a first column that holds text all the way down (labels).
-    first = rows[0] + [""] * (ncols - len(rows[0]))
-    text_cells = [c for c, cell in enumerate(first) if cell and not _is_number(cell)]
-    below0 = [cell for cell in column(0, rows[1:]) if cell]
-    labels_below = ncols > 1 and bool(below0) and not any(map(_is_number, below0))
-    has_header = bool(text_cells) and not (text_cells == [0] and labels_below)
-    body = rows[1:] if has_header else rows
-    first_row += has_header
-    if not body:
-        raise UploadError("The file has a header row but no data rows. "
-                          "Add the values below the header.")
-    if len(body) > max_rows:
-        raise UploadError(f"The file has {len(body):,} data rows; at most {max_rows:,} are "
-                          "allowed. Upload a shorter file or bin the values first.")
-
-    names, seen = [], set()
-    for c in range(ncols):
-        name = first[c] if has_header and first[c] else f"column {c + 1}"
-        base, k = name, 2
-        while name in seen:
-            name, k = f"{base} ({k})", k + 1
-        seen.add(name)
-        names.append(name)
-
-    # The first column holds bin labels when all its cells are text, or, below a
-    # header, when any of them is (labels such as "0".."84", "85+"). The other
-    # columns must then be numeric; one that is not raises its own error.
-    cells0 = column(0, body)
-    text0 = [not _is_number(x) for x in cells0 if x]
-    label_col = ncols > 1 and bool(text0) and (all(text0) or (has_header and any(text0)))
-    start = 1 if label_col else 0
-    hint = (" If the first column holds bin labels, add a header row naming the columns "
-            '(such as "bin,A,B"), or delete that column.' if ncols > 1 else "")
-    frame = pd.DataFrame({names[c]: _numeric_column(column(c, body), names[c], first_row,
-                                                    hint if c == 0 else "")
-                          for c in range(start, ncols)})
-    if label_col:
-        frame.index = pd.Index(cells0, dtype=object,
-                               name=first[0] if has_header and first[0] else None)
-    return frame
-
-
-def read_answers_upload(data, *, max_bytes=5_000_000, max_rows=100_000,
-                        max_columns=20) -> pd.DataFrame:
-    """Parse an uploaded CSV file of answers, one row per person, as text.
-
-    The same checks as :func:`read_csv_upload` (size, encoding, binary,
-    empty, too many rows or columns, CSV syntax), but cells are kept as
-    stripped text, so that "yes", "A" or "3" are all categories. The first
-    row names the columns. Blank cells are kept as "" (read as no answer).
-    """
-    data = _read_csv_upload_iv(data, max_bytes, max_rows, max_columns)
-    rows, _ = _records(_decode(data, max_bytes), max_rows, max_columns)
-    if len(rows) < 2:
-        raise UploadError("The file has no data rows: it needs a header row naming its "
-                          "columns and at least one row of answers below it.")
-    header, body = rows[0], rows[1:]
-    width = max(len(header), max(len(r) for r in body))
-    names = [header[j] if j < len(header) and header[j] else f"column {j + 1}"
-             for j in range(width)]
-    if len(set(names)) < len(names):
-        raise UploadError("Two columns of the header row have the same name; rename one.")
-    table = pd.DataFrame([r + [""] * (width - len(r)) for r in body], columns=names, dtype=str)
-    for name in names:
-        if not (table[name] != "").any():
-            raise UploadError(f'Column "{name}" has no values. Fill it in or delete the column.')
-    return table
-
-
-def categories_from_column(column, *, max_categories: int = 1000):
-    """Categories of a column of answers: (labels, counts, index of each answer).
-
-    Blank answers are left out; numbers are categories like any text (``3``
-    and ``3.0`` are read as the same number when the column is numeric).
-    Labels are sorted. Raises :class:`UploadError` for fewer than 2 or more
-    than ``max_categories`` categories, or no answers at all.
-    """
-    column = pd.Series(column)
-    name = column.name if column.name is not None else "answers"
-    if pd.api.types.is_numeric_dtype(column):
-        values = column.dropna().map(lambda v: f"{v:g}")
-    else:
-        values = column.dropna().astype(str).str.strip()
-        values = values[values != ""]
-    if values.empty:
-        raise UploadError(f'Column "{name}" has no values: every answer in it is blank.')
-    labels, index, counts = np.unique(values.to_numpy(dtype=str), return_inverse=True,
-                                      return_counts=True)
-    if labels.size < 2:
-        raise UploadError(f'Column "{name}" has a single category ("{labels[0]}"); at least 2 '
-                          "different answers are needed.")
-    if labels.size > max_categories:
-        raise UploadError(f'Column "{name}" has {labels.size:,} different categories; at most '
-                          f"{max_categories:,} are supported. Group rare answers first.")
-    return [str(v) for v in labels], counts.astype(float), index
-
-
-def counts_from_column(column, *, name: str = "A") -> np.ndarray:
-    """Check a column of uploaded histogram counts.
-
-    Parameters
-    ----------
-    column : array_like or pandas.Series
-        One column of `read_csv_upload`; NaN marks cells missing at its end.
-    name : str, optional
-        What the user calls this histogram (e.g. "A"), used in messages.
-
-    Returns
-    -------
-    numpy.ndarray
-        float64 counts: finite, non-negative, at least 2 bins, positive total.
-
-    Raises
-    ------
-    UploadError
-        Naming the histogram (and the column, for a named Series).
-    """
-    who = f"Histogram {name}"
-    if isinstance(column, pd.Series) and column.name is not None:
-        who += f' (column "{column.name}")'
-    try:
-        arr = np.asarray(column, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise UploadError(f"{who} must contain only numbers.") from None
-    if arr.ndim != 1:
-        raise UploadError(f"{who} must be a single column of counts.")
-    missing = np.isnan(arr)
-    if missing.any():
-        raise UploadError(f"{who} has {int((~missing).sum())} values but the longest column has "
-                          f"{arr.size}; columns of counts must all have the same number of rows, "
-                          "one per bin.")
-    if arr.size < 2:
-        raise UploadError(f"{who} has {arr.size} bin{'s' if arr.size != 1 else ''}; "
-                          "a histogram needs at least 2 bins.")
-    if not np.all(np.isfinite(arr)):
-        raise UploadError(f"{who} contains an infinite value; counts must be finite numbers.")
-    negative = np.flatnonzero(arr < 0)
-    if negative.size:
-        i = int(negative[0])
-        raise UploadError(f"{who} has a negative count ({arr[i]:g} in row {i + 1}); "
-                          "counts must be 0 or more.")
-    if arr.sum() > _MAX_MAGNITUDE:
-        raise UploadError(f"{who} adds up to {arr.sum():.3g}; totals up to 1e15 are supported.")
-    if not arr.sum() > 0:
-        raise UploadError(f"{who} has all counts equal to 0; at least one count must be positive.")
-    return arr
-
-
-def check_same_length(a, b, *, names=("A", "B")) -> None:
-    """Require two histograms to have the same number of bins.
-
-    Parameters
-    ----------
-    a, b : array_like
-        The two histograms' counts.
-    names : tuple of str, optional
-        What the user calls them, used in the message.
-
-    Raises
-    ------
-    UploadError
-        "A has 20 bins but B has 18; both histograms need the same bins."
-    """
-    la, lb = len(a), len(b)
-    if la != lb:
-        raise UploadError(f"{names[0]} has {la} bins but {names[1]} has {lb}; "
-                          "both histograms need the same bins.")

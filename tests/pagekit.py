@@ -8,21 +8,17 @@ conftest.py, with the AppTest basics (``open_page``, ``run``, ``upload_file``).
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 import pandas as pd
 import pytest
-import dpviz
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Block
 
-from conftest import LAST_KIT, assert_clean, open_page, run, without_help
-from ui.kit import REPORT_BUTTON_KEY
+from conftest import LAST_KIT, assert_clean, open_page, run
 
 LINK_NOTE = "could not be used"  # in the page kit's note on unusable link values
-REPORT_BUTTON = REPORT_BUTTON_KEY  # the page kit's report button, in the header
 
 
 # ---------------------------------------------------------------------------
@@ -172,12 +168,6 @@ class TabbedPage:
                 pd.testing.assert_frame_equal(a, b)
             assert got_[tab][2] == expected_[tab][2], tab  # the findings, numbers included
 
-    def help_on_every_tab(self, at: AppTest, seen: list[str], *label) -> None:
-        """Every control of every tab has a help tooltip; ``seen`` collects them."""
-        for tab in self.tabs:
-            self.open_tab(at, tab)
-            assert not without_help(at.main, seen), (*label, tab) if label else tab
-
 
 # ---------------------------------------------------------------------------
 # the page kit
@@ -211,60 +201,9 @@ def assert_only_bad_value_reset(at: AppTest, query: dict[str, str], bad: str, de
             assert at.query_params[key] == value
 
 
-def every_control_with_help(at: AppTest) -> list[str]:
-    """The controls (and popovers) of the page, each checked to have a help tooltip."""
-    seen: list[str] = []
-    assert not without_help(at.main, seen)
-    return seen
-
-
 def seen_kinds(seen: list[str]) -> set[str]:
     """The kinds of controls among those ``without_help`` saw."""
     return {name.split()[0] for name in seen}
-
-
-# The kinds of controls a page with tabs, data sources and uploads shows somewhere.
-UPLOAD_PAGE_KINDS = {"selectbox", "slider", "select_slider", "number_input", "button",
-                     "download_button", "page_link", "popover", "radio", "file_uploader"}
-
-
-def assert_upload_controls_have_help(at: AppTest, source_key: str, seen: list[str],
-                                     kinds=UPLOAD_PAGE_KINDS) -> None:
-    """With the data source ``source_key`` set to an upload, every control has a help
-    tooltip too; ``seen`` (every control checked so far) then holds all of ``kinds``."""
-    at.selectbox(key=source_key).set_value("upload")
-    run(at)
-    assert not without_help(at.main, seen)
-    found = seen_kinds(seen)
-    assert kinds <= found, found
-
-
-def assert_kit_of_tab(at: AppTest, tab: str, charts: list[str], tables: list[str],
-                      exports) -> None:
-    """The open tab gives the report its charts and tables (by name), the page kit's caption
-    counts them, and its download buttons are the report's and ``exports`` (under each
-    chart: its data and the chart; under each table: its CSV)."""
-    found = kit(at)
-    assert [n for n, _ in found.figures] == charts, tab
-    assert [n for n, _ in found.tables] == tables, tab
-    assert any(f"{len(found.findings)} finding(s), {len(charts)} chart(s), "
-               f"{len(tables)} table(s)." == c.value for c in at.caption)
-    assert {d.key for d in at.get("download_button")} == {REPORT_BUTTON, *exports}, tab
-
-
-def assert_report_page(page: str, findings) -> None:
-    """``page`` is the page kit's HTML report, with every one of ``findings`` in it."""
-    assert page.startswith("<!DOCTYPE html>")
-    for finding in findings:
-        assert html.escape(finding) in page
-
-
-def kit_report(at: AppTest) -> str:
-    """The HTML report of what the page gave its page kit."""
-    found = kit(at)
-    return dpviz.report.html_report(found.title, findings=found.findings,
-                              parameters=found.parameters, figures=found.figures,
-                              tables=found.tables, notes=found.notes)
 
 
 def assert_stopped_page_keeps_link_and_report(at: AppTest, query: dict[str, str]) -> None:

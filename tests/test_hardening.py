@@ -44,7 +44,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import APP_PATH, REPO_ROOT, assert_clean, routed_pages
 from test_page_contract import CONTRACTS
 from ui import links, registry
-from dpcore import datasets, simulation
+from dpcore import simulation, uploads
 
 PAGES = {p.script: p.title for p in routed_pages()}
 SECONDS_PER_UNIT = 1e-7  # a pinned machine speed: the caps' messages do not depend on load
@@ -877,7 +877,7 @@ def test_the_server_refuses_no_file_the_parsers_accept():
 
     config = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text("utf-8"))
     limit = config["server"]["maxUploadSize"] * 1_000_000
-    for parser in (datasets.read_csv_upload, datasets.read_answers_upload):
+    for parser in (uploads.read_csv_upload, uploads.read_answers_upload):
         assert inspect.signature(parser).parameters["max_bytes"].default == limit, parser
 
 

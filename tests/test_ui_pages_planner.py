@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpcore import datasets, planner, simulation, study
+from dpcore import datasets, planner, simulation, study, uploads
 from ui import sources
 from ui.pages import planner as page
 
@@ -216,7 +216,7 @@ def test_an_effect_builds_b_from_a():
 
 
 def upload(data: bytes, kind: str = "counts") -> sources.Upload:
-    return sources.Upload(datasets.read_csv_upload(data), kind)
+    return sources.Upload(uploads.read_csv_upload(data), kind)
 
 
 def test_a_side_from_a_population_or_a_column():
@@ -248,7 +248,7 @@ def test_a_side_from_a_population_or_a_column():
     (b"a,b\n1,\n2,\n", "values", "b", 'Column "b" has no values.'),
 ], ids=["wrong length", "escaped name", "rows differ", "negative age", "empty column"])
 def test_an_unusable_column_is_a_plain_error(data, kind, column, message):
-    with pytest.raises(datasets.UploadError) as error:
+    with pytest.raises(uploads.UploadError) as error:
         page.side_probabilities("upload", "A", upload(data, kind), column, 10, 9)
     assert message in str(error.value)
 

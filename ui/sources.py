@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import datasets
+from dpcore import datasets, uploads
 from ui.text import esc, plain, t
 
 UPLOAD = "upload"
@@ -68,8 +68,8 @@ def upload_control(key: str = "upload") -> tuple[Upload | None, str | None]:
     if file is None:
         return None, None
     try:
-        table = datasets.read_csv_upload(file.getvalue())
-    except datasets.UploadError as exc:
+        table = uploads.read_csv_upload(file.getvalue())
+    except uploads.UploadError as exc:
         return None, f"This file cannot be used: {exc}"
     return Upload(table=table, kind=kind), None
 
@@ -129,25 +129,25 @@ def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
     if file is None:
         return None, None
     try:
-        table = (datasets.read_answers_upload(file.getvalue()) if kind == "categories"
-                 else datasets.read_csv_upload(file.getvalue()))
-    except datasets.UploadError as exc:
+        table = (uploads.read_answers_upload(file.getvalue()) if kind == "categories"
+                 else uploads.read_csv_upload(file.getvalue()))
+    except uploads.UploadError as exc:
         return None, f"This file cannot be used: {exc}"
     column = st.selectbox("Column", list(table.columns), key=f"{prefix}_col",
                           help=f"Which column of your file holds the {value}s or the counts.")
     try:
         if kind == "categories":
-            labels, counts, index = datasets.categories_from_column(
+            labels, counts, index = uploads.categories_from_column(
                 table[column], max_categories=max_categories)
             return CategoryCounts(labels, counts, index,
                                   f'the {counts.sum():,.0f} {value}s in column "{column}"'), None
-        counts = datasets.counts_from_column(table[column], name="of counts")
+        counts = uploads.counts_from_column(table[column], name="of counts")
         if np.any(counts != np.round(counts)):
-            raise datasets.UploadError(
+            raise uploads.UploadError(
                 f'Column "{esc(column)}" has a count that is not a whole number; counts of {record}s '
                 "must be 0, 1, 2, …")
         if counts.size > max_categories:
-            raise datasets.UploadError(
+            raise uploads.UploadError(
                 f"Your file has {counts.size:,} categories; at most {max_categories:,} are "
                 "supported.")
     except ValueError as exc:  # UploadError and dpcore argument errors
@@ -293,9 +293,9 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
         if src in datasets.SHAPES:
             return SideInput(datasets.SHAPES[src], datasets.shape_probabilities(src, m), False)
         if upload.kind == "counts":
-            counts = datasets.counts_from_column(upload.table[col], name=name)
+            counts = uploads.counts_from_column(upload.table[col], name=name)
             if len(counts) != m:
-                raise datasets.UploadError(
+                raise uploads.UploadError(
                     f"Histogram {name} (column \"{esc(col)}\") has {len(counts)} bins but the age "
                     f"groups chosen have {m}. Pick the age grouping with {len(counts)} bins, "
                     "if there is one, or upload counts for 86, 18 or 9 age groups."
@@ -345,7 +345,7 @@ def age_counts(values: np.ndarray, column: str, *, width: int) -> np.ndarray:
     """Counts per age group (``width`` years, datasets.age_bin_labels) of one uploaded column
     of ages, one value per person; a negative age is an UploadError in plain words."""
     if np.any(values < 0):
-        raise datasets.UploadError(t(
+        raise uploads.UploadError(t(
             'Column "{column}" has a negative value ({lowest:g}); ages must be 0 or more.',
             column=esc(column), lowest=values.min()))
     return datasets.bin_values(values, width=width).astype(float)

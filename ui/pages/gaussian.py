@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 import dpviz
-from dpcore import datasets, fdp, gaussian
+from dpcore import datasets, fdp, gaussian, uploads
 from dpcore.gaussian import CLASSICAL_MAX_EPS
 from ui.controls import DEFAULT_SEED
 from ui.format import fmt_number, fmt_param, fmt_sci
@@ -456,13 +456,13 @@ def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
             by_age = datasets.draw_histogram(probs, r.n, rng=rng)
             ages = np.arange(by_age.size)
         elif r.counts_upload:
-            counts = datasets.counts_from_column(table[r.column], name=t("to release"))
+            counts = uploads.counts_from_column(table[r.column], name=t("to release"))
             labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
                       else [str(j) for j in range(1, len(counts) + 1)])
         else:
             values = table[r.column].dropna().to_numpy()
             if values.size == 0:
-                raise datasets.UploadError(t('Column "{column}" has no values.',
+                raise uploads.UploadError(t('Column "{column}" has no values.',
                                              column=esc(r.column)))
     except ValueError as exc:
         raise Unreleasable(t("This data cannot be released: {why}",

@@ -29,7 +29,7 @@ import pandas as pd
 import streamlit as st
 
 import dpviz
-from dpcore import datasets, planner, simulation
+from dpcore import datasets, planner, simulation, uploads
 from ui import sources
 from ui import text as ui_text
 from ui.format import fmt_seconds, fmt_sig
@@ -221,17 +221,17 @@ def side_probabilities(source: str, side: str, upload: sources.Upload | None,
         return datasets.proportions(datasets.age_histogram(source, width).to_numpy())
     if upload.kind == "counts":
         # The column's name reaches dpcore's messages, shown as Markdown: escaped.
-        counts = datasets.counts_from_column(upload.table[column].rename(ui_text.esc(column)),
+        counts = uploads.counts_from_column(upload.table[column].rename(ui_text.esc(column)),
                                              name=side)
         if len(counts) != m:
-            raise datasets.UploadError(t(
+            raise uploads.UploadError(t(
                 'Column "{column}" has {bins} bins but the age groups chosen have {m}. Pick the '
                 "age grouping with {bins} bins, if there is one, or upload counts for 86, 18 or "
                 "9 age groups.", column=ui_text.esc(column), bins=len(counts), m=m))
         return datasets.proportions(counts)
     values = upload.table[column].dropna().to_numpy()
     if values.size == 0:
-        raise datasets.UploadError(t('Column "{column}" has no values.',
+        raise uploads.UploadError(t('Column "{column}" has no values.',
                                      column=ui_text.esc(column)))
     return datasets.proportions(sources.age_counts(values, column, width=width))
 
