@@ -25,6 +25,7 @@ from dpcore import datasets, planner
 from pagekit import kit as ended_kit, TabbedPage, errors, link_notes, metrics, plain_error
 from ui import controls
 from ui.pages import planner as page
+from ui.pages import planner_text as words
 
 DATA, PRIVACY, FRONTIER, REPORT = TABS = page.TABS
 FAST = {"plan_reps": "50", "plan_boot": "50"}
@@ -79,7 +80,7 @@ def test_default_view():
     assert shown[N_NEEDED] == f"{plan.n:,}"
     assert shown[N_INTERVAL] == f"{plan.interval[0]:,.0f} – {plan.interval[1]:,.0f}"
     assert metric(at, "Your planned N").value == "10,000"
-    sentence = page.describe_sample_size(
+    sentence = words.describe_sample_size(
         plan, "a difference as large as Korea central vs Korea noncentral")
     assert [s.value for s in at.success] == [sentence]
     assert chart(at, "plan_fig_data")
@@ -99,7 +100,7 @@ def test_privacy_tab_shows_the_strongest_alpha():
     assert metric(at, "Your α").delta == ("affordable" if plan.alpha <= 0.1
                                           else "too strong for the target")
     [sentence] = [s.value for s in at.success]
-    assert sentence == page.describe_privacy(
+    assert sentence == words.describe_privacy(
         plan, "a difference as large as Korea central vs Korea noncentral")
     traces = chart(at, "plan_fig_privacy")
     [points] = [t for t in traces if t.get("name", "").startswith("simulated power")]
@@ -263,7 +264,7 @@ def test_frontier_button_marks_the_naive_test_invalid():
         "page_report_download", "plan_fig_dist_csv", "plan_fig_dist_html",
         "plan_fig_frontier_csv", "plan_fig_frontier_html", "plan_frontier_table_csv"}
     kit = ended_kit(at)
-    assert kit.findings == [page.frontier_sentence(table, 0.8), warning]
+    assert kit.findings == [words.frontier_sentence(table, 0.8), warning]
     assert [name for name, _ in kit.tables] == ["The frontier"]
     # Other settings: the last frontier is shown with a note until it is run again.
     at.select_slider(key="plan_power").set_value(0.9)
@@ -294,8 +295,8 @@ def test_report_download_builds_the_html_report(deferred):
     assert shown[N_NEEDED] == f"{data_plan.n:,}"
     assert shown[ALPHA_NEEDED] == f"{privacy.alpha:.3g}"
     difference = "a difference as large as Korea central vs Korea noncentral"
-    findings = [page.describe_sample_size(data_plan, difference),
-                page.describe_privacy(privacy, difference)]
+    findings = [words.describe_sample_size(data_plan, difference),
+                words.describe_privacy(privacy, difference)]
     text = "\n".join(m.value for m in at.markdown)
     for sentence in findings:
         assert sentence in text
@@ -305,7 +306,7 @@ def test_report_download_builds_the_html_report(deferred):
     comp = page.make_comparison(page.DEFAULT, p1, p2, datasets.age_bin_labels(10), {})
     assert kit.parameters == {**comp.report_items(),
                               **page.Settings(reps=50, n_boot=50).report_items()}
-    assert kit.notes == page.report_notes()
+    assert kit.notes == words.report_notes()
     assert [name for name, _ in kit.figures] == [
         "The two distributions: Korea central and Korea noncentral",
         "Power against N at α = 0.1", "Power against α with N = 10,000 per group"]
@@ -326,7 +327,7 @@ def test_report_includes_the_frontier_once_computed(deferred):
     open_tab(at, REPORT)
     text = "\n".join(m.value for m in at.markdown)
     assert "does not hold its 5% level" in text
-    assert page.frontier_sentence(table, 0.8) in text
+    assert words.frontier_sentence(table, 0.8) in text
     assert not [w for w in at.warning if "does not hold" in w.value]  # a finding, not a warning
     html_ = tab_report(deferred)
     assert "The privacy-utility frontier" in html_ and "does not hold its 5% level" in html_

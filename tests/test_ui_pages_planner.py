@@ -16,6 +16,7 @@ import pytest
 from dpcore import datasets, planner, simulation, study, uploads
 from ui import sources
 from ui.pages import planner as page
+from ui.pages import planner_text as words
 
 M9 = study.cell_probabilities("central_vs_noncentral", 9)
 CHEAP = dict(reps=200, n_boot=100)
@@ -39,47 +40,47 @@ def privacy_plan(**changes) -> planner.PrivacyPlan:
 def test_plain_sentences_carry_the_numbers_of_real_plans():
     p1, p2 = M9
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, rng=2, **CHEAP)
-    text = page.describe_sample_size(plan, "a difference as large as A vs B")
+    text = words.describe_sample_size(plan, "a difference as large as A vs B")
     assert f"{plan.n:,}" in text and "α = 0.1" in text and "80%" in text
     assert f"{int(plan.interval[0]):,}" in text and "A vs B" in text
     priv = planner.strongest_privacy(p1, p2, 20_000, rng=2, **CHEAP)
-    text = page.describe_privacy(priv, "it")
+    text = words.describe_privacy(priv, "it")
     assert f"{priv.alpha:.3g}" in text and "20,000" in text and "stronger" not in text
     never = planner.required_sample_size(p1, p1 * 0 + 1 / 9, 0.001, 0.001, n_range=(100, 1000),
                                          rng=2, **CHEAP)
     assert never.status == "unreachable" and never.n is None
-    assert "not enough" in page.describe_sample_size(never, "it")
+    assert "not enough" in words.describe_sample_size(never, "it")
 
 
 def test_sample_size_sentence_for_each_status():
-    found = page.describe_sample_size(sample_size_plan(), "it")
+    found = words.describe_sample_size(sample_size_plan(), "it")
     assert found == ("At privacy level α = 0.1 for both releases, about 7,914 people per group "
                      "(between 7,500 and 8,350, allowing for simulation error) are needed so "
                      "that the DP bootstrap test at the 5% level detects it 80% of the time.")
     open_ended = sample_size_plan(interval=(7500.0, math.inf), alpha2=0.05, test="chisq")
-    text = page.describe_sample_size(open_ended, "it")
+    text = words.describe_sample_size(open_ended, "it")
     assert "above 7,500" in text and "α₁ = 0.1 and α₂ = 0.05" in text
     assert "naive chi-square test" in text
-    lower = page.describe_sample_size(
+    lower = words.describe_sample_size(
         sample_size_plan(status="at_lower_bound", n=100), "it")
     assert "even 100 people per group are enough" in lower
-    stopped = page.describe_sample_size(sample_size_plan(status="stopped", n=None), "it")
+    stopped = words.describe_sample_size(sample_size_plan(status="stopped", n=None), "it")
     assert "cap on simulations" in stopped
 
 
 def test_privacy_sentence_for_each_status():
-    found = page.describe_privacy(privacy_plan(), "it")
+    found = words.describe_privacy(privacy_plan(), "it")
     assert "privacy level α = 0.0512 (between 0.045 and 0.06" in found
     assert "a smaller α less often" in found
-    ratio = page.describe_privacy(privacy_plan(alpha_ratio=0.5), "it")
+    ratio = words.describe_privacy(privacy_plan(alpha_ratio=0.5), "it")
     assert "(and α₂ = 0.5 α₁)" in ratio
-    lower = page.describe_privacy(
+    lower = words.describe_privacy(
         privacy_plan(status="at_lower_bound", alpha=0.001), "it")
     assert "α = 0.001, the strongest searched, is affordable" in lower
-    never = page.describe_privacy(
+    never = words.describe_privacy(
         privacy_plan(status="unreachable", alpha=None, interval=(10.0, math.inf)), "it")
     assert "no privacy level up to α = 10 is weak enough" in never
-    stopped = page.describe_privacy(privacy_plan(status="stopped", alpha=None), "it")
+    stopped = words.describe_privacy(privacy_plan(status="stopped", alpha=None), "it")
     assert "cap on simulations" in stopped
 
 
@@ -92,19 +93,19 @@ def test_privacy_sentence_for_each_status():
     ("", ""),
 ])
 def test_progress_text(label, text):
-    assert page.progress_text(label) == text
+    assert words.progress_text(label) == text
 
 
 def test_progress_text_reads_the_labels_the_planner_sends(progress_log):
     p1, p2 = M9
     planner.required_sample_size(p1, p2, 0.3, 0.3, rng=1, progress=progress_log, **CHEAP)
-    shown = [page.progress_text(label) for label in progress_log.labels[:-1]]
+    shown = [words.progress_text(label) for label in progress_log.labels[:-1]]
     assert shown and all(t.startswith("power of the bootstrap test at N = ") for t in shown)
     assert all(t.endswith(", α = 0.3") for t in shown)
 
 
 def test_alphas_in_the_sentences_have_three_significant_digits():
-    text = page.describe_privacy(privacy_plan(alpha=0.123456, interval=(0.1, 10.0)), "it")
+    text = words.describe_privacy(privacy_plan(alpha=0.123456, interval=(0.1, 10.0)), "it")
     assert "α = 0.123 (between 0.1 and 10," in text
 
 
@@ -144,12 +145,12 @@ def test_the_report_lists_todays_settings():
     assert comp.report_items() == {"Comparison": "Korea central vs Korea noncentral",
                                    "Difference (total-variation distance)": f"{comp.tv:.4f}",
                                    "Bins M": "9"}
-    table = page.report_table(comp, s)
+    table = words.report_table(comp, s)
     assert list(table.columns) == ["setting", "value"]
     assert list(table["setting"]) == [*comp.report_items(), *s.report_items()]
-    assert page.report_notes()[-1] == f"Source: {page.SOURCE_NOTE}"
-    assert "compute the frontier on its tab" in page.report_caption(False)
-    assert "the frontier)" in page.report_caption(True)
+    assert words.report_notes()[-1] == f"Source: {page.SOURCE_NOTE}"
+    assert "compute the frontier on its tab" in words.report_caption(False)
+    assert "the frontier)" in words.report_caption(True)
 
 
 # --- the comparison ---------------------------------------------------------------------------
@@ -199,8 +200,8 @@ def test_uploaded_names_are_escaped_for_markdown_only():
     assert comp.difference_md == \
         'a difference as large as your column "my\\_col\\*" vs Korea noncentral'
     assert comp.what == 'your column "my_col*" vs Korea noncentral'
-    assert "my\\_col\\*" in page.data_intro(comp, s) and "my\\_col\\*" in \
-        page.privacy_intro(comp, s)
+    assert "my\\_col\\*" in words.data_intro(comp, s) and "my\\_col\\*" in \
+        words.privacy_intro(comp, s)
 
 
 def test_an_effect_builds_b_from_a():
@@ -307,26 +308,26 @@ def test_a_frontier_is_shown_again_only_for_its_settings():
 # --- numbers and sentences --------------------------------------------------------------------
 
 def test_the_estimates_in_words():
-    assert (page.n_text(sample_size_plan()), page.n_interval_text(sample_size_plan())) == \
+    assert (words.n_text(sample_size_plan()), words.n_interval_text(sample_size_plan())) == \
         ("7,914", "7,500 – 8,350")
     lower = sample_size_plan(status="at_lower_bound", n=100, interval=(0.0, 100.0))
-    assert (page.n_text(lower), page.n_interval_text(lower)) == ("≤ 100", "≤ 100")
+    assert (words.n_text(lower), words.n_interval_text(lower)) == ("≤ 100", "≤ 100")
     never = sample_size_plan(status="unreachable", n=None, interval=(5e7, math.inf))
-    assert (page.n_text(never), page.n_interval_text(never)) == ("> 50,000,000", "–")
-    assert page.n_interval_text(sample_size_plan(interval=(7500.0, math.inf))) == "above 7,500"
-    assert page.n_text(sample_size_plan(status="stopped", n=None)) == "not found"
-    assert (page.alpha_text(privacy_plan()), page.alpha_interval_text(privacy_plan())) == \
+    assert (words.n_text(never), words.n_interval_text(never)) == ("> 50,000,000", "–")
+    assert words.n_interval_text(sample_size_plan(interval=(7500.0, math.inf))) == "above 7,500"
+    assert words.n_text(sample_size_plan(status="stopped", n=None)) == "not found"
+    assert (words.alpha_text(privacy_plan()), words.alpha_interval_text(privacy_plan())) == \
         ("0.0512", "0.045 – 0.06")
-    assert page.alpha_text(privacy_plan(alpha=None, status="unreachable",
+    assert words.alpha_text(privacy_plan(alpha=None, status="unreachable",
                                         interval=(10.0, math.inf))) == "> 10"
     s = page.Settings(n=5000)
-    assert page.data_verdict(sample_size_plan(), s) == ("2,914 short", False)
-    assert page.data_verdict(sample_size_plan(), replace(s, n=10_000)) == ("enough", True)
-    assert page.data_verdict(never, s) == ("not enough", False)
-    assert page.privacy_verdict(privacy_plan(), s) == ("affordable", True)
-    assert page.privacy_verdict(privacy_plan(), replace(s, alpha1=0.01)) == \
+    assert words.data_verdict(sample_size_plan(), s) == ("2,914 short", False)
+    assert words.data_verdict(sample_size_plan(), replace(s, n=10_000)) == ("enough", True)
+    assert words.data_verdict(never, s) == ("not enough", False)
+    assert words.privacy_verdict(privacy_plan(), s) == ("affordable", True)
+    assert words.privacy_verdict(privacy_plan(), replace(s, alpha1=0.01)) == \
         ("too strong for the target", False)
-    assert page.good_news(lower) and not page.good_news(never)
+    assert words.good_news(lower) and not words.good_news(never)
 
 
 def frontier_table(n, n_low, chisq_type1) -> pd.DataFrame:
@@ -342,15 +343,15 @@ def frontier_table(n, n_low, chisq_type1) -> pd.DataFrame:
 
 def test_the_frontier_in_words():
     table = frontier_table([500.0, 5000.0, np.nan], [400.0, 4000.0, 5e7], [0.05, 0.3, 0.62])
-    assert page.frontier_sentence(table, 0.8) == (
+    assert words.frontier_sentence(table, 0.8) == (
         "For 80% power the parametric bootstrap test needs N = 500 at α = 1; N = 5,000 at "
         "α = 0.1; more than 50,000,000 at α = 0.01 per group.")
-    assert page.frontier_summary(table, 0.05) == (
+    assert words.frontier_summary(table, 0.05) == (
         "The naive χ² test seems to need fewer people at α = 0.1, 0.01, but it does not hold "
         "its 5% level there: with no difference at all it rejects up to 62% of the time (at "
         "α = 0.01), so its 'power' means nothing. Only the bootstrap test's N can be planned "
         "on.")
     valid = frontier_table([500.0, np.nan, np.nan], [400.0, np.nan, 0.0], [0.05] * 3)
-    assert page.frontier_findings(valid, 0.05, 0.9) == [
+    assert words.frontier_findings(valid, 0.05, 0.9) == [
         "For 90% power the parametric bootstrap test needs N = 500 at α = 1; an N not found at "
         "α = 0.1; an N not found at α = 0.01 per group."]

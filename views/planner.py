@@ -17,6 +17,7 @@ from ui.format import fmt_number
 from ui.kit import PageKit, page_header
 from ui.links import to_page
 from ui.pages import planner as page
+from ui.pages import planner_text as words
 from ui.text import t
 
 KEYS = page.Settings.KEYS
@@ -230,7 +231,7 @@ def with_progress(search, *args):
     def progress(fraction: float, label: str) -> None:
         if fraction < 1:
             slot.progress(min(1.0, max(0.0, fraction)),
-                          text=t("Simulating the {what}…", what=page.progress_text(label)))
+                          text=t("Simulating the {what}…", what=words.progress_text(label)))
 
     try:
         return search(*args, progress)
@@ -261,25 +262,25 @@ def metric(column, label: str, value: str, *, delta: str, help: str, color: str 
 # --- 1. How much data? --------------------------------------------------------------------------
 
 def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
-    st.markdown(page.data_intro(comp, s))
+    st.markdown(words.data_intro(comp, s))
     plan = with_progress(page.sample_size_plan, comp, s)
-    verdict, enough = page.data_verdict(plan, s)
+    verdict, enough = words.data_verdict(plan, s)
     c1, c2, c3 = st.columns(3)
-    metric(c1, t("N needed per group"), page.n_text(plan),
+    metric(c1, t("N needed per group"), words.n_text(plan),
            delta=t("for {power:.0%} power at {alphas}", power=s.power, alphas=s.alpha_words()),
            help=t("The estimate: where the simulated power crosses the target, interpolated on "
                   "a log scale between the two nearest simulated N."))
-    metric(c2, t("Monte Carlo interval for N"), page.n_interval_text(plan),
+    metric(c2, t("Monte Carlo interval for N"), words.n_interval_text(plan),
            delta=t("from {count} simulated N", count=len(plan.points)),
            help=t("From the largest simulated N whose power is clearly below the target to the "
                   "smallest clearly above it (95% Wilson intervals), under monotone power."))
     metric(c3, t("Your planned N"), f"{s.n:,}", delta=verdict,
            color="normal" if enough else "inverse",
            help=t("The N of your plan, above, against the N needed."))
-    sentence_box(page.describe_sample_size(plan, comp.difference_md), page.good_news(plan))
-    kit.finding(page.describe_sample_size(plan, comp.difference))
+    sentence_box(words.describe_sample_size(plan, comp.difference_md), words.good_news(plan))
+    kit.finding(words.describe_sample_size(plan, comp.difference))
     kit.chart(page.data_figure(plan, s), key="plan_fig_data", name=page.data_figure_name(s))
-    st.caption(page.data_caption(plan, s))
+    st.caption(words.data_caption(plan, s))
     with st.expander(t("The simulated points")):
         points_table(kit, plan.points, "plan_points_data", t("Simulated power against N"))
 
@@ -287,29 +288,29 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
 # --- 2. How much privacy? -----------------------------------------------------------------------
 
 def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
-    st.markdown(page.privacy_intro(comp, s))
+    st.markdown(words.privacy_intro(comp, s))
     plan = with_progress(page.privacy_plan, comp, s)
-    verdict, ok = page.privacy_verdict(plan, s)
+    verdict, ok = words.privacy_verdict(plan, s)
     c1, c2, c3 = st.columns(3)
     metric(c1, t("Strongest privacy α") if s.same_alpha else t("Strongest privacy α₁"),
-           page.alpha_text(plan),
+           words.alpha_text(plan),
            delta=t("for {power:.0%} power with N = {n:,}", power=s.power, n=s.n),
            help=t("The estimate: where the simulated power crosses the target, interpolated on "
                   "a log scale between the two nearest simulated α. Smaller α = stronger "
                   "privacy = more noise."))
     metric(c2, t("Monte Carlo interval for α") if s.same_alpha else
-           t("Monte Carlo interval for α₁"), page.alpha_interval_text(plan),
+           t("Monte Carlo interval for α₁"), words.alpha_interval_text(plan),
            delta=t("from {count} simulated α", count=len(plan.points)),
            help=t("From the largest simulated α whose power is clearly below the target to the "
                   "smallest clearly above it (95% Wilson intervals), under monotone power."))
     metric(c3, t("Your α") if s.same_alpha else t("Your α₁"), fmt_number(s.alpha1),
            delta=verdict, color="normal" if ok else "inverse",
            help=t("The α of your plan, above, against the strongest affordable."))
-    sentence_box(page.describe_privacy(plan, comp.difference_md), page.good_news(plan))
-    kit.finding(page.describe_privacy(plan, comp.difference))
+    sentence_box(words.describe_privacy(plan, comp.difference_md), words.good_news(plan))
+    kit.finding(words.describe_privacy(plan, comp.difference))
     kit.chart(page.privacy_figure(plan, s), key="plan_fig_privacy",
               name=page.privacy_figure_name(s))
-    st.caption(page.privacy_caption(plan, s))
+    st.caption(words.privacy_caption(plan, s))
     with st.expander(t("The simulated points")):
         points_table(kit, plan.points, "plan_points_privacy", t("Simulated power against α"))
 
@@ -375,10 +376,10 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
     st.caption(t("Solid: the parametric bootstrap test; dashed: the naive χ² test; bars: the "
                  "Monte Carlo intervals of N. The star is your plan: above the bootstrap curve "
                  "there is enough data for the target power, below it not."))
-    summary = page.frontier_summary(table, level)
+    summary = words.frontier_summary(table, level)
     if warn and summary:
         st.warning(summary, icon=":material/gpp_bad:")
-    for sentence in page.frontier_findings(table, level, power):
+    for sentence in words.frontier_findings(table, level, power):
         kit.finding(sentence)
     kit.table(table, key=f"{prefix}_frontier_table", name=t("The frontier"), hide_index=True,
               column_config={
@@ -401,26 +402,26 @@ def report_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> Non
     frontier = page.frontier_for(st.session_state.get(FRONTIER_STATE), comp, s)
     st.markdown(t("##### In plain words"))
     c1, c2 = st.columns(2)
-    c1.metric(t("N needed per group"), page.n_text(data_plan), border=True,
+    c1.metric(t("N needed per group"), words.n_text(data_plan), border=True,
               help=t("At {alphas}; see the tab How much data?", alphas=s.alpha_words()))
     c2.metric(t("Strongest privacy α") if s.same_alpha else t("Strongest privacy α₁"),
-              page.alpha_text(privacy), border=True,
+              words.alpha_text(privacy), border=True,
               help=t("With N = {n:,} per group; see the tab How much privacy?", n=s.n))
-    kit.finding(page.describe_sample_size(data_plan, comp.difference))
-    kit.finding(page.describe_privacy(privacy, comp.difference))
-    shown = [page.describe_sample_size(data_plan, comp.difference_md),
-             page.describe_privacy(privacy, comp.difference_md)]
+    kit.finding(words.describe_sample_size(data_plan, comp.difference))
+    kit.finding(words.describe_privacy(privacy, comp.difference))
+    shown = [words.describe_sample_size(data_plan, comp.difference_md),
+             words.describe_privacy(privacy, comp.difference_md)]
     if frontier is not None:
-        shown += page.frontier_findings(frontier, s.level, s.power)
+        shown += words.frontier_findings(frontier, s.level, s.power)
     st.markdown("\n".join(f"- {sentence}" for sentence in shown))
     st.markdown(t("##### Settings"))
-    st.dataframe(page.report_table(comp, s), hide_index=True, key="plan_report_settings")
+    st.dataframe(words.report_table(comp, s), hide_index=True, key="plan_report_settings")
     kit.report_button(
         key="plan_dl_report",
         help=t("A one-page, self-contained HTML file to send to someone without the dashboard: "
                "the findings, the settings, every chart and table below. The Report button at "
                "the top of the page gives the same file."))
-    st.caption(page.report_caption(frontier is not None))
+    st.caption(words.report_caption(frontier is not None))
     with st.expander(t("The charts and tables of the report"), expanded=False):
         kit.chart(page.data_figure(data_plan, s), key="plan_report_fig_data",
                   name=page.data_figure_name(s))
@@ -473,7 +474,7 @@ def explanation() -> None:
             t("Type-I error of both tests: see the page Test calibration"),
             help=t("How often each test rejects when there is no difference, against N, as in "
                    "the paper's Figures 9–12."))
-        st.caption(page.source_line())
+        st.caption(words.source_line())
 
 
 # ------------------------------------------------------------------------------------------------
@@ -511,7 +512,7 @@ def main() -> None:
 
     kit.settings(comp)
     kit.settings(s)
-    for note in page.report_notes():
+    for note in words.report_notes():
         kit.note(note)
     refusal = page.search_refusal(comp, s, machine_speed())
     # The key written out: tests/test_hardening.py finds a page's tabs in its source.

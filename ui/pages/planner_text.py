@@ -1,0 +1,263 @@
+"""The planner page's numbers in words: answers, verdicts, captions, the report's sentences
+and table (ui.pages.planner holds its settings, comparison, costs and searches)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from dpcore import planner
+from ui.format import fmt_sig
+from ui.pages.planner import REPORT_NOTES, SOURCE_NOTE, Comparison, Settings, alpha_list, plain
+from ui.text import t
+
+
+def n_text(plan: planner.SampleSizePlan) -> str:
+    if plan.n is None:
+        return t("> {n:,.0f}", n=plan.interval[0]) if plan.status == "unreachable" else \
+            t("not found")
+    return t("≤ {n:,}", n=plan.n) if plan.status == "at_lower_bound" else f"{plan.n:,}"
+
+
+def n_interval_text(plan: planner.SampleSizePlan) -> str:
+    low, high = plan.interval
+    if plan.status == "at_lower_bound":
+        return t("≤ {high:,.0f}", high=high)
+    if plan.n is None:
+        return "–"
+    return t("{low:,.0f} – {high:,.0f}", low=low, high=high) if math.isfinite(high) else \
+        t("above {low:,.0f}", low=low)
+
+
+def alpha_text(plan: planner.PrivacyPlan) -> str:
+    if plan.alpha is None:
+        return t("> {alpha}", alpha=fmt_sig(plan.interval[0], 3)) \
+            if plan.status == "unreachable" else t("not found")
+    alpha = fmt_sig(plan.alpha, 3)
+    return t("≤ {alpha}", alpha=alpha) if plan.status == "at_lower_bound" else alpha
+
+
+def alpha_interval_text(plan: planner.PrivacyPlan) -> str:
+    low, high = plan.interval
+    if plan.status == "at_lower_bound":
+        return t("≤ {high}", high=fmt_sig(high, 3))
+    if plan.alpha is None:
+        return "–"
+    return t("{low} – {high}", low=fmt_sig(low, 3), high=fmt_sig(high, 3)) \
+        if math.isfinite(high) else t("above {low}", low=fmt_sig(low, 3))
+
+
+def data_verdict(plan: planner.SampleSizePlan, s: Settings) -> tuple[str, bool]:
+    """Your planned N against the N needed: (in words, enough)."""
+    enough = plan.n is not None and s.n >= plan.n
+    if plan.n is not None:
+        return (t("enough") if enough else t("{short:,} short", short=plan.n - s.n)), enough
+    return (t("not enough") if plan.status == "unreachable" else t("unknown")), False
+
+
+def privacy_verdict(plan: planner.PrivacyPlan, s: Settings) -> tuple[str, bool]:
+    """Your α against the strongest affordable: (in words, affordable)."""
+    ok = plan.alpha is not None and s.alpha1 >= plan.alpha
+    if plan.alpha is not None:
+        return (t("affordable") if ok else t("too strong for the target")), ok
+    return (t("too strong for the target") if plan.status == "unreachable"
+            else t("unknown")), False
+
+
+def good_news(plan) -> bool:
+    """Whether a plan's sentence is good news (an estimate or a lower bound)."""
+    return plan.status in ("found", "at_lower_bound")
+
+
+# --- Sentences ----------------------------------------------------------------------------------
+
+def data_intro(comp: Comparison, s: Settings) -> str:
+    return t("The smallest number of people per group N at which the test finds {difference} "
+             "with {power:.0%} power, at your {alphas}.", difference=comp.difference_md,
+             power=s.power, alphas=s.alpha_words())
+
+
+def privacy_intro(comp: Comparison, s: Settings) -> str:
+    ratio = "" if s.same_alpha else t(" (α₂ = {ratio:.3g} α₁ throughout)", ratio=s.ratio)
+    return t("The smallest privacy level α (the strongest privacy) at which the test still "
+             "finds {difference} with {power:.0%} power, with your N = {n:,} people per "
+             "group{ratio}.", difference=comp.difference_md, power=s.power, n=s.n,
+             ratio=ratio)
+
+
+def data_caption(plan: planner.SampleSizePlan, s: Settings) -> str:
+    return t("Each point: the share of R = {reps:,} simulated pairs of private histograms in "
+             "which the test rejected at the {level:.0%} level, with its 95% Wilson interval. "
+             "{simulated} settings simulated now, {recalled} reused. Seed {seed}.",
+             reps=s.reps, level=s.level, simulated=plan.simulated, recalled=plan.recalled,
+             seed=s.seed)
+
+
+def privacy_caption(plan: planner.PrivacyPlan, s: Settings) -> str:
+    return t("Each point: the share of R = {reps:,} simulated pairs of private histograms of "
+             "N = {n:,} each in which the test rejected at the {level:.0%} level, with its 95% "
+             "Wilson interval. {simulated} settings simulated now, {recalled} reused. Seed "
+             "{seed}.", reps=s.reps, n=s.n, level=s.level, simulated=plan.simulated,
+             recalled=plan.recalled, seed=s.seed)
+
+
+def _privacy_words(alpha1: float, alpha2: float) -> str:
+    if alpha1 == alpha2:
+        return t("privacy level α = {alpha} for both releases", alpha=fmt_sig(alpha1, 3))
+    return t("privacy levels α₁ = {alpha1} and α₂ = {alpha2}", alpha1=fmt_sig(alpha1, 3),
+             alpha2=fmt_sig(alpha2, 3))
+
+
+def _test_words(test: str, level: float) -> str:
+    if test == "bootstrap":
+        return t("the DP bootstrap test at the {level:.0%} level", level=level)
+    return t("the naive chi-square test at the {level:.0%} level", level=level)
+
+
+def _goal(plan, difference: str) -> str:
+    return t("{test} to detect {difference} {power:.0%} of the time",
+             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
+
+
+def describe_sample_size(plan: planner.SampleSizePlan, difference: str) -> str:
+    """One plain sentence on a :class:`dpcore.planner.SampleSizePlan`, for stakeholders.
+
+    ``difference`` names what is to be detected, e.g. "a difference as large
+    as Korea central vs noncentral".
+    """
+    what = t("{test} detects {difference} {power:.0%} of the time",
+             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
+    privacy = _privacy_words(plan.alpha1, plan.alpha2)
+    if plan.status == "at_lower_bound":
+        return t("At {privacy}, even {n:,} people per group are enough: {what} (smaller groups "
+                 "were not searched).", privacy=privacy, n=plan.n, what=what)
+    if plan.status == "unreachable":
+        return t("At {privacy}, even {n:,} people per group are not enough for {goal}: weaken "
+                 "the privacy (a larger α) or accept a lower power.", privacy=privacy,
+                 n=int(plan.interval[0]), goal=_goal(plan, difference))
+    if plan.n is None:
+        return t("At {privacy}, the search stopped at its cap on simulations before finding "
+                 "how many people per group are needed for {goal}.", privacy=privacy,
+                 goal=_goal(plan, difference))
+    low, high = plan.interval
+    span = (t("between {low:,} and {high:,}", low=int(low), high=int(high))
+            if math.isfinite(high) else t("above {low:,}", low=int(low)))
+    return t("At {privacy}, about {n:,} people per group ({span}, allowing for simulation "
+             "error) are needed so that {what}.", privacy=privacy, n=plan.n, span=span,
+             what=what)
+
+
+def describe_privacy(plan: planner.PrivacyPlan, difference: str) -> str:
+    """One plain sentence on a :class:`dpcore.planner.PrivacyPlan`.
+
+    Smaller α means stronger privacy.
+    """
+    what = t("{test} still detects {difference} {power:.0%} of the time",
+             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
+    ratio = "" if plan.alpha_ratio == 1 else t(" (and α₂ = {ratio:g} α₁)",
+                                               ratio=plan.alpha_ratio)
+    if plan.status == "at_lower_bound":
+        return t("With {n:,} people per group, even privacy level α = {alpha}{ratio}, the "
+                 "strongest searched, is affordable: {what}.", n=plan.n,
+                 alpha=fmt_sig(plan.alpha, 3), ratio=ratio, what=what)
+    if plan.status == "unreachable":
+        return t("With {n:,} people per group, no privacy level up to α = {alpha} is weak "
+                 "enough for {goal}: more people per group are needed.", n=plan.n,
+                 alpha=fmt_sig(plan.interval[0], 3), goal=_goal(plan, difference))
+    if plan.alpha is None:
+        return t("With {n:,} people per group, the search stopped at its cap on simulations "
+                 "before finding the strongest affordable privacy.", n=plan.n)
+    low, high = plan.interval
+    span = (t("between {low} and {high}", low=fmt_sig(low, 3), high=fmt_sig(high, 3))
+            if math.isfinite(high) else t("above {low}", low=fmt_sig(low, 3)))
+    return t("With {n:,} people per group, privacy level α = {alpha}{ratio} ({span}, allowing "
+             "for simulation error) is the strongest at which {what}; a larger α (weaker "
+             "privacy) detects it more often, a smaller α less often.", n=plan.n,
+             alpha=fmt_sig(plan.alpha, 3), ratio=ratio, span=span, what=what)
+
+
+def progress_text(label: str) -> str:
+    """What a planner progress label says is running, in words.
+
+    ``"quantity=power test=bootstrap n=1000 alpha1=0.1 alpha2=0.1"`` becomes
+    ``"power of the bootstrap test at N = 1,000, α = 0.1"``; a label of
+    another form (``"done"``, ``""``) is returned as it is.
+    """
+    fields_ = dict(part.split("=", 1) for part in label.split() if "=" in part)
+    if not {"quantity", "test", "n", "alpha1", "alpha2"} <= fields_.keys():
+        return label
+    a1, a2 = fields_["alpha1"], fields_["alpha2"]
+    return t("{what} of the {test} test at N = {n:,}, {alphas}",
+             what=t("type-I error") if fields_["quantity"] == "type1" else t("power"),
+             test=t("bootstrap") if fields_["test"] == "bootstrap" else t("chi-square"),
+             n=int(fields_["n"]),
+             alphas=t("α = {a}", a=a1) if a1 == a2 else t("α = ({a1}, {a2})", a1=a1, a2=a2))
+
+
+def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
+    """The N the bootstrap test needs at each α of a frontier, in one sentence."""
+    rows = table[table["test"] == "bootstrap"].sort_values("alpha1", ascending=False)
+    if rows.empty:
+        return None
+    parts = []
+    for _, row in rows.iterrows():
+        n = pd.to_numeric(row["n"], errors="coerce")
+        low = pd.to_numeric(row["n_low"], errors="coerce")
+        if pd.notna(n):
+            parts.append(t("N = {n:,.0f} at α = {alpha:g}", n=n, alpha=row["alpha1"]))
+        elif pd.notna(low) and math.isfinite(low) and low > 0:
+            parts.append(t("more than {low:,.0f} at α = {alpha:g}", low=low,
+                           alpha=row["alpha1"]))
+        else:
+            parts.append(t("an N not found at α = {alpha:g}", alpha=row["alpha1"]))
+    return t("For {power:.0%} power the parametric bootstrap test needs {parts} per group.",
+             power=power, parts="; ".join(parts))
+
+
+def frontier_summary(table: pd.DataFrame, level: float) -> str | None:
+    """One sentence on the naive test's invalid points, if any."""
+    bad = table[(table["test"] == "chisq") & ~table["valid"].astype(bool)]
+    if bad.empty:
+        return None
+    worst = bad.loc[bad["type1"].idxmax()]
+    return t("The naive χ² test seems to need fewer people at α = {alphas}, but it does not "
+             "hold its {level:.0%} level there: with no difference at all it rejects up to "
+             "{type1:.0%} of the time (at α = {alpha:g}), so its 'power' means nothing. Only "
+             "the bootstrap test's N can be planned on.",
+             alphas=alpha_list(sorted(bad["alpha1"], reverse=True)), level=level,
+             type1=worst["type1"], alpha=worst["alpha1"])
+
+
+def frontier_findings(table: pd.DataFrame, level: float, power: float) -> list[str]:
+    """The frontier in plain words: the N the bootstrap test needs, the naive test's flaw."""
+    return [text for text in (frontier_sentence(table, power), frontier_summary(table, level))
+            if text]
+
+
+# --- The report ---------------------------------------------------------------------------------
+
+def report_caption(with_frontier: bool) -> str:
+    """What the report holds, under its download button."""
+    if with_frontier:
+        return t("The report holds these findings and settings, the charts and tables below (the "
+                 "two distributions, power against N and against α, the simulated points, the "
+                 "frontier) and notes on the method.")
+    return t("The report holds these findings and settings, the charts and tables below (the "
+             "two distributions, power against N and against α, the simulated points; compute "
+             "the frontier on its tab to add it) and notes on the method.")
+
+
+def source_line() -> str:
+    return t("Source: {source}", source=t(SOURCE_NOTE))
+
+
+def report_notes() -> list[str]:
+    """The report's notes on the method, and its source."""
+    return [*(t(note) for note in REPORT_NOTES), source_line()]
+
+
+def report_table(comp: Comparison, s: Settings) -> pd.DataFrame:
+    """The settings of the report, as the Report tab lists them."""
+    items = {**comp.report_items(), **s.report_items()}
+    return pd.DataFrame(list(items.items()), columns=["setting", "value"])
