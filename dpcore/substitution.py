@@ -90,7 +90,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import special
 
 from dpcore.validation import (
     category_count,

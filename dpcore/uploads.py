@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from dpcore.validation import integer_in_range, real_vector
+from dpcore.validation import integer_in_range
 
 __all__ = [
     "UploadError",

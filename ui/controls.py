@@ -33,16 +33,16 @@ def log_slider(label: str, grid, *, default, key: str, help: str | None = None):
 def alpha_slider(label: str, *, key: str, default: float = 0.1):
     return log_slider(
         label, ALPHA_GRID, default=default, key=key,
-        help="Privacy level α of the Laplace mechanism: noise Lap(2/α) is added to every "
-        "count. Smaller α = stronger privacy = more noise. Log scale, 0.001 to 10.",
+        help=t("Privacy level α of the Laplace mechanism: noise Lap(2/α) is added to every "
+               "count. Smaller α = stronger privacy = more noise. Log scale, 0.001 to 10."),
     )
 
 
 def sample_size_slider(label: str, *, key: str, default: int = 10_000):
     return log_slider(
         label, N_GRID, default=default, key=key,
-        help="Number of people N in the histogram, drawn as Multinomial(N, p). "
-        "Log scale, 1,000 to 50 million.",
+        help=t("Number of people N in the histogram, drawn as Multinomial(N, p). "
+               "Log scale, 1,000 to 50 million."),
     )
 
 
@@ -93,7 +93,8 @@ def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, k
         st.session_state[slider_key] = value
     st.slider(label, lo, hi, key=slider_key, on_change=_moved, help=help)
     if value != wanted:
-        st.caption(f"{label}: {wanted:,} is outside {lo} … {hi}; {value:,} is used.")
+        st.caption(t("{label}: {wanted:,} is outside {lo} … {hi}; {value:,} is used.",
+                     label=label, wanted=wanted, lo=lo, hi=hi, value=value))
     return value
 
 
@@ -138,12 +139,12 @@ def seed_control(key: str = "seed") -> int:
 
     with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
         seed = st.number_input(
-            "Seed", min_value=0, max_value=2**31 - 1, value=None, step=1, key=key,
+            t("Seed"), min_value=0, max_value=2**31 - 1, value=None, step=1, key=key,
             on_change=_typed, bind="query-params",
-            help="Random seed. The same seed and settings reproduce exactly the same view.",
+            help=t("Random seed. The same seed and settings reproduce exactly the same view."),
         )
-        st.button("New draw", key=f"{key}_new", on_click=_new_draw, wrap=True,
-                  help="Draw new data and noise (picks a new seed).", icon=":material/casino:")
+        st.button(t("New draw"), key=f"{key}_new", on_click=_new_draw, wrap=True,
+                  help=t("Draw new data and noise (picks a new seed)."), icon=":material/casino:")
     return int(_refilled(seed, last_key, rerun_key, DEFAULT_SEED))
 
 
@@ -208,12 +209,12 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
     # follows the value it resolved, including one read from the URL.
     with c_number:
         number = st.number_input(
-            number_label or f"Exact {label}", min_value=float(min_value),
+            number_label or t("Exact {label}", label=label), min_value=float(min_value),
             max_value=float(max_value), value=None, step=step, format=format, key=key,
             disabled=disabled, on_change=_from_number,
             bind="query-params" if bind else None,
-            help=f"{help} Type an exact value from {min_value:g} to {max_value:g}; the "
-            "slider shows the nearest step of its scale.",
+            help=help + " " + t("Type an exact value from {lo:g} to {hi:g}; the slider shows the "
+                                "nearest step of its scale.", lo=min_value, hi=max_value),
         )
     number = float(_refilled(number, last_key, rerun_key, default))
     shown = forced if forced is not None else float(number)
@@ -224,10 +225,12 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
         st.select_slider(
             label, options=grid, format_func=format_func, key=slider_key, disabled=disabled,
             on_change=_from_slider,
-            help=f"{help} Log scale, {lo} to {hi}; the box beside it takes any exact value.",
+            help=help + " " + t("Log scale, {lo} to {hi}; the box beside it takes any exact value.",
+                                lo=lo, hi=hi),
         )
     if forced is not None and not fits:
-        st.caption(f"The value found, {forced:.6g}, lies outside this box's range "
-                   f"({min_value:g} to {max_value:g}); it is shown in the results only.")
+        st.caption(t("The value found, {found:.6g}, lies outside this box's range "
+                     "({lo:g} to {hi:g}); it is shown in the results only.", found=forced,
+                     lo=min_value, hi=max_value))
     return shown
 

@@ -31,10 +31,10 @@ def source_picker(side: str, *, default: str, key: str) -> str:
     """Selectbox of data sources for histogram `side` ("A" or "B")."""
     keys = list(SOURCE_LABELS)
     return st.selectbox(
-        f"Histogram {side}", keys, index=keys.index(default), format_func=SOURCE_LABELS.get,
-        key=key, bind="query-params",
-        help="A built-in 2020 population by age, one of the paper's shapes "
-        "(section 2.3: uniform, increasing, normal), or a column of your own CSV file.",
+        t("Histogram {side}", side=side), keys, index=keys.index(default),
+        format_func=SOURCE_LABELS.get, key=key, bind="query-params",
+        help=t("A built-in 2020 population by age, one of the paper's shapes "
+               "(section 2.3: uniform, increasing, normal), or a column of your own CSV file."),
     )
 
 
@@ -52,33 +52,35 @@ def upload_control(key: str = "upload") -> tuple[Upload | None, str | None]:
     Returns the parsed upload, or None and why not (no file yet, or what is
     wrong with the file, in plain words).
     """
-    st.markdown("**Your CSV file**")
+    st.markdown(t("**Your CSV file**"))
+    kinds = {"counts": t("counts per bin (one row per bin)"),
+             "values": t("raw values to bin (one row per person)")}
     kind = st.radio(
-        "The file holds", ["counts", "values"], horizontal=True, key=f"{key}_kind",
-        format_func={"counts": "counts per bin (one row per bin)",
-                     "values": "raw values to bin (one row per person)"}.get,
-        help="Counts: each row is a bin, each column a histogram (a first column of text "
-        "labels is allowed). Raw values: each column lists one value per person, e.g. ages.",
+        t("The file holds"), list(kinds), horizontal=True, key=f"{key}_kind",
+        format_func=kinds.get,
+        help=t("Counts: each row is a bin, each column a histogram (a first column of text "
+               "labels is allowed). Raw values: each column lists one value per person, e.g. "
+               "ages."),
     )
     file = st.file_uploader(
-        "CSV file: one column, or two columns for A and B", type=["csv", "txt"], key=key,
-        help="Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB. An optional header row "
-        "names the columns.",
+        t("CSV file: one column, or two columns for A and B"), type=["csv", "txt"], key=key,
+        help=t("Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB. An optional header row "
+               "names the columns."),
     )
     if file is None:
         return None, None
     try:
         table = uploads.read_csv_upload(file.getvalue())
     except uploads.UploadError as exc:
-        return None, f"This file cannot be used: {exc}"
+        return None, t("This file cannot be used: {why}", why=exc)
     return Upload(table=table, kind=kind), None
 
 
 def column_picker(upload: Upload, side: str, *, index: int, key: str) -> str:
     cols = list(upload.table.columns)
     return st.selectbox(
-        f"Column for {side}", cols, index=min(index, len(cols) - 1), key=key,
-        help="Which column of your file is histogram " + side + ".",
+        t("Column for {side}", side=side), cols, index=min(index, len(cols) - 1), key=key,
+        help=t("Which column of your file is histogram {side}.", side=side),
     )
 
 
@@ -113,48 +115,52 @@ def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
     an optional first column of labels). Returns (None, None) while no file is
     uploaded, (None, what is wrong in plain words) for a file that cannot be used.
     """
-    kinds = {"categories": f"one {value} per {record} (a column of categories)",
-             "counts": "counts per category (one row per category)"}
+    kinds = {"categories": t("one {value} per {record} (a column of categories)", value=value,
+                             record=record),
+             "counts": t("counts per category (one row per category)")}
     kind = st.radio(
-        "The file holds", list(kinds), format_func=kinds.get, key=f"{prefix}_file_kind",
+        t("The file holds"), list(kinds), format_func=kinds.get, key=f"{prefix}_file_kind",
         bind="query-params",
-        help=f"One {value} per {record}: a column of categories, text ({examples}) or "
-        f"numbers, one row per {record}; the first row names the columns. Counts per "
-        "category: one row per category, a column of whole numbers (a first column of text "
-        "labels is allowed).")
+        help=t("One {value} per {record}: a column of categories, text ({examples}) or "
+               "numbers, one row per {record}; the first row names the columns. Counts per "
+               "category: one row per category, a column of whole numbers (a first column of "
+               "text labels is allowed).", value=value, record=record, examples=examples))
     file = st.file_uploader(
-        "CSV file", type=["csv", "txt"], key=f"{prefix}_file",
-        help="Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB, at most "
-        f"{max_categories:,} categories.")
+        t("CSV file"), type=["csv", "txt"], key=f"{prefix}_file",
+        help=t("Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB, at most "
+               "{most:,} categories.", most=max_categories))
     if file is None:
         return None, None
     try:
         table = (uploads.read_answers_upload(file.getvalue()) if kind == "categories"
                  else uploads.read_csv_upload(file.getvalue()))
     except uploads.UploadError as exc:
-        return None, f"This file cannot be used: {exc}"
-    column = st.selectbox("Column", list(table.columns), key=f"{prefix}_col",
-                          help=f"Which column of your file holds the {value}s or the counts.")
+        return None, t("This file cannot be used: {why}", why=exc)
+    column = st.selectbox(t("Column"), list(table.columns), key=f"{prefix}_col",
+                          help=t("Which column of your file holds the {value}s or the counts.",
+                                 value=value))
     try:
         if kind == "categories":
             labels, counts, index = uploads.categories_from_column(
                 table[column], max_categories=max_categories)
             return CategoryCounts(labels, counts, index,
-                                  f'the {counts.sum():,.0f} {value}s in column "{column}"'), None
+                                  t('the {n:,.0f} {value}s in column "{column}"',
+                                    n=counts.sum(), value=value, column=column)), None
         counts = uploads.counts_from_column(table[column], name="of counts")
         if np.any(counts != np.round(counts)):
-            raise uploads.UploadError(
-                f'Column "{esc(column)}" has a count that is not a whole number; counts of {record}s '
-                "must be 0, 1, 2, …")
+            raise uploads.UploadError(t(
+                'Column "{column}" has a count that is not a whole number; counts of {record}s '
+                "must be 0, 1, 2, …", column=esc(column), record=record))
         if counts.size > max_categories:
-            raise uploads.UploadError(
-                f"Your file has {counts.size:,} categories; at most {max_categories:,} are "
-                "supported.")
+            raise uploads.UploadError(t(
+                "Your file has {n:,} categories; at most {most:,} are supported.",
+                n=counts.size, most=max_categories))
     except ValueError as exc:  # UploadError and dpcore argument errors
-        return None, f"This file cannot be used: {plain(str(exc))}"
+        return None, t("This file cannot be used: {why}", why=plain(str(exc)))
     labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
               else [str(j) for j in range(1, counts.size + 1)])
-    return CategoryCounts(labels, counts, None, f'the counts in column "{column}"'), None
+    return CategoryCounts(labels, counts, None,
+                          t('the counts in column "{column}"', column=column)), None
 
 
 # ---------------------------------------------------------------------------
@@ -210,19 +216,19 @@ def _binning_control(sources: list[str], upload: Upload | None, key: str):
     upload_counts = upload is not None and upload.kind == "counts" and UPLOAD in sources
     if any_pop:
         width = st.radio(
-            "Age groups (bins M)", list(AGE_BINNINGS), index=1, format_func=AGE_BINNINGS.get,
+            t("Age groups (bins M)"), list(AGE_BINNINGS), index=1, format_func=AGE_BINNINGS.get,
             key=f"{key}_width", bind="query-params", horizontal=True,
-            help="The paper's three binnings: 1-year (0..84, 85+), 5-year (0–4 … 80–84, 85+) "
-            "and 10-year (0–9 … 70–79, 80+) age groups.",
+            help=t("The paper's three binnings: 1-year (0..84, 85+), 5-year (0–4 … 80–84, 85+) "
+                   "and 10-year (0–9 … 70–79, 80+) age groups."),
         )
         return int(width), len(datasets.age_bin_labels(width))
     if upload_counts:
         m = len(upload.table)
-        st.caption(f"Bins: M = {m}, one per row of your file.")
+        st.caption(t("Bins: M = {m}, one per row of your file.", m=m))
         return None, m
     m = st.slider(
-        "Bins M", min_value=2, max_value=200, value=20, key=f"{key}_m", bind="query-params",
-        help="Number of equal-width bins for the shapes (and for raw uploaded values).",
+        t("Bins M"), min_value=2, max_value=200, value=20, key=f"{key}_m", bind="query-params",
+        help=t("Number of equal-width bins for the shapes (and for raw uploaded values)."),
     )
     return None, int(m)
 
@@ -261,8 +267,8 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
             if upload is None:
                 return PairInput(
                     None, None, None,
-                    problem=problem or "Upload a CSV file to use it as a histogram, or pick a "
-                    "built-in source.",
+                    problem=problem or t("Upload a CSV file to use it as a histogram, or pick "
+                                         "a built-in source."),
                     waiting=problem is None,
                 )
             cols = st.columns(2)
@@ -279,7 +285,7 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
     if upload is not None and upload.kind == "values":
         chosen = [upload.table[c].dropna() for c in (col_a, col_b) if c is not None]
         if any(len(v) == 0 for v in chosen):
-            return PairInput(None, None, None, problem="A chosen column of your file has no values.")
+            return PairInput(None, None, None, problem=t("A chosen column of your file has no values."))
         if width is None:
             allv = pd.concat(chosen)
             lo, hi = float(allv.min()), float(allv.max())
@@ -295,42 +301,42 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
         if upload.kind == "counts":
             counts = uploads.counts_from_column(upload.table[col], name=name)
             if len(counts) != m:
-                raise uploads.UploadError(
-                    f"Histogram {name} (column \"{esc(col)}\") has {len(counts)} bins but the age "
-                    f"groups chosen have {m}. Pick the age grouping with {len(counts)} bins, "
-                    "if there is one, or upload counts for 86, 18 or 9 age groups."
-                )
+                raise uploads.UploadError(t(
+                    'Histogram {name} (column "{column}") has {bins} bins but the age groups '
+                    "chosen have {m}. Pick the age grouping with {bins} bins, if there is one, "
+                    "or upload counts for 86, 18 or 9 age groups.", name=name, column=esc(col),
+                    bins=len(counts), m=m))
         else:
             values = upload.table[col].dropna().to_numpy()
             if width is not None:
                 counts = age_counts(values, col, width=width)
             else:
                 counts = datasets.bin_values(values, m=m, lo=lo_hi[0], hi=lo_hi[1]).astype(float)
-        return SideInput(f"your column \"{col}\"", counts, True)
+        return SideInput(t('your column "{column}"', column=col), counts, True)
 
     try:
         a = side(src_a, "A", col_a)
         b = side(src_b, "B", col_b)
     except ValueError as exc:  # UploadError and dpcore argument errors
-        return PairInput(None, None, None, problem=f"These histograms cannot be compared: {exc}")
+        return PairInput(None, None, None, problem=t("These histograms cannot be compared: {why}", why=exc))
     private = False
     if upload is not None:
+        uses = {"as_is": t("as they are"), "sample": t("as proportions: draw N people")}
         use = st.radio(
-            "Use the uploaded histogram(s)", ["as_is", "sample"], horizontal=True,
-            key=f"{key}_use",
-            format_func={"as_is": "as they are", "sample": "as proportions: draw N people"}.get,
-            help="As they are: your counts are the true histogram C. As proportions: draw "
-            "Multinomial(N, counts / total) with the N chosen below.",
+            t("Use the uploaded histogram(s)"), list(uses), horizontal=True, key=f"{key}_use",
+            format_func=uses.get,
+            help=t("As they are: your counts are the true histogram C. As proportions: draw "
+                   "Multinomial(N, counts / total) with the N chosen below."),
         )
         if use == "sample":
             a = SideInput(a.name, datasets.proportions(a.values), False) if a.fixed else a
             b = SideInput(b.name, datasets.proportions(b.values), False) if b.fixed else b
         elif src_a == UPLOAD and src_b == UPLOAD and upload.kind == "counts":
             private = st.checkbox(
-                "These counts are already differentially private (test them as they are)",
+                t("These counts are already differentially private (test them as they are)"),
                 key=f"{key}_private",
-                help="For two published private histograms X₁, X₂: no noise is added; give "
-                "the privacy levels α₁, α₂ they were released with.",
+                help=t("For two published private histograms X₁, X₂: no noise is added; give "
+                       "the privacy levels α₁, α₂ they were released with."),
             )
     return PairInput(_labels(width, m, upload, sources, lo_hi), a, b, private)
 

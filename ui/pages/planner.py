@@ -20,7 +20,6 @@ simulated now and how many reused. So the searches are not wrapped in ``st.cache
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
@@ -32,7 +31,7 @@ import dpviz
 from dpcore import datasets, planner, simulation, uploads
 from ui import sources
 from ui import text as ui_text
-from ui.format import fmt_seconds, fmt_sig
+from ui.format import fmt_seconds
 from ui.text import t
 
 TITLE = "Privacy–utility planner"

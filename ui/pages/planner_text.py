@@ -9,7 +9,7 @@ import pandas as pd
 
 from dpcore import planner
 from ui.format import fmt_sig
-from ui.pages.planner import REPORT_NOTES, SOURCE_NOTE, Comparison, Settings, alpha_list, plain
+from ui.pages.planner import REPORT_NOTES, SOURCE_NOTE, Comparison, Settings, alpha_list
 from ui.text import t
 
 
