@@ -66,7 +66,7 @@ import numpy as np
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT / "tests"))
+sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests")]  # ui/ and the tests helpers
 # Chromium, the server, and the JavaScript that records runs (INIT_SCRIPT) and tells when
 # the page is idle (WAIT_IDLE): one definition, shared with the browser tests.
 from browserkit import (  # noqa: E402

@@ -1,9 +1,9 @@
 """Retake the README's screenshots and the home page's thumbnails from the running app.
 
     .venv/bin/python scripts/screenshots.py            # every page
-    .venv/bin/python scripts/screenshots.py ldp fdp    # some pages (file stems)
+    .venv/bin/python scripts/screenshots.py ldp fdp    # some pages (URL paths; home)
 
-Starts `streamlit run app.py` (as benchmarks/load_test.py does), opens every page app.py
+Starts `streamlit run app.py` (tests/browserkit.py), opens every page of ui.registry
 routes to at its defaults in Debian's Chromium (1400 px wide), waits until the script run
 has ended and every element is drawn, and saves:
 
@@ -25,8 +25,10 @@ import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-import load_test  # noqa: E402  (the server, the routes, the wait for a drawn page)
+sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests"), str(REPO_ROOT / "benchmarks")]
+import browserkit  # noqa: E402  (the server, Chromium, the wait for a drawn page)
+import load_test  # noqa: E402  (the load timeout)
+from ui import registry  # noqa: E402
 
 DOCS = REPO_ROOT / "docs"
 THUMBS = DOCS / "thumbs"
@@ -46,7 +48,7 @@ def shoot(page, url: str, title: str, out: Path, height: int,
     page.goto(url, timeout=load_test.LOAD_TIMEOUT_S * 1000)
     page.get_by_role("heading", name=title).first.wait_for(
         timeout=load_test.LOAD_TIMEOUT_S * 1000)
-    page.wait_for_function(load_test.WAIT_IDLE, arg=[1500, load_test.SKELETON], polling=100,
+    page.wait_for_function(browserkit.WAIT_IDLE, arg=[1500, browserkit.SKELETON], polling=100,
                            timeout=load_test.LOAD_TIMEOUT_S * 1000)
     page.mouse.move(0, 0)  # no hover effects in the picture
     image = Image.open(io.BytesIO(page.screenshot(timeout=90_000)))
@@ -69,28 +71,28 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    pages = [p for p in load_test.routed_pages()
-             if not args.pages or Path(p.script).stem in args.pages]
+    pages = [p for p in registry.PAGES
+             if not args.pages or (p.url_path or "home") in args.pages]
     THUMBS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        port = load_test.free_port()
-        proc = load_test.start_server(port, Path(tmp) / "server.log")
+        server = browserkit.start_streamlit(Path(tmp) / "server.log")
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(load_test.CHROMIUM),
-                                             args=load_test.CHROMIUM_ARGS)
+                browser = pw.chromium.launch(executable_path=str(browserkit.CHROMIUM),
+                                             args=browserkit.CHROMIUM_ARGS)
                 ctx = browser.new_context(viewport={"width": WIDTH, "height": 1000})
-                ctx.add_init_script(load_test.INIT_SCRIPT)
+                ctx.add_init_script(browserkit.INIT_SCRIPT)
                 page = ctx.new_page()
                 for p in pages:
-                    stem = Path(p.script).stem
-                    home = p.script == "views/home.py"
-                    shoot(page, f"http://127.0.0.1:{port}/{p.url_path}", p.title,
+                    # Named by the page's address (the calibration page: test_calibration).
+                    stem = p.url_path or "home"
+                    home = p is registry.HOME
+                    shoot(page, f"{server.url}/{p.url_path}", p.title,
                           DOCS / f"{stem}.png", args.home_height if home else args.height,
                           None if home else THUMBS / f"{stem}.png")
                 browser.close()
         finally:
-            load_test.stop_server(proc)
+            browserkit.stop_streamlit(server.proc)
     return 0
 
 
