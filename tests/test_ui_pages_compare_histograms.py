@@ -1,6 +1,6 @@
 """The logic of "Compare two private histograms" (ui/pages/compare_histograms.py), tested
 directly: its settings and report items, the bootstrap's work cap, the computation, the
-sentences and the tables. The page itself is tested in tests/test_pages.py."""
+sentences and the tables. The page itself is tested in tests/test_page_compare_histograms.py."""
 
 from __future__ import annotations
 
