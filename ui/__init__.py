@@ -8,6 +8,7 @@ are in :mod:`dpcore`) and no figures (:mod:`dpviz`).
 - :mod:`ui.sources`   -- data sources and uploads, two histograms over common bins
 - :mod:`ui.links`     -- the view's address, unusable link values, typed cross-page links
 - :mod:`ui.kit`       -- the page kit: header, exports, report, the end of a page
+- :mod:`ui.tabs`      -- a page whose tabs run one at a time; :mod:`ui.progress` its bars
 - :mod:`ui.pages`     -- each page's settings, cached computations and sentences
 - :mod:`ui.cache`     -- resources cached for the whole server
 - :mod:`ui.internals` -- every use of a Streamlit name that is not public

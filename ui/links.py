@@ -241,3 +241,19 @@ def unusable(url_in: dict[str, list[str]]) -> list[str]:
 def unusable_note(keys: list[str]) -> str:
     return t("Some settings in the link could not be used and were reset to their defaults: "
              "{keys}. Everything else is as the link says.", keys=", ".join(keys))
+
+
+# Notes on what a link could not carry
+
+def nearest_note(value: str, slider: str, linked: str) -> str:
+    """A value a link carries snapped to the target page's slider, in words."""
+    return t("{value} is not on that page's {slider}: the link opens it at the nearest value, "
+             "{linked}.", value=value, slider=slider, linked=linked)
+
+
+def capped_note(symbol: str, most: int, linked: int, wanted: int) -> str:
+    """A value a link carries cut to the end of the target page's slider, in words."""
+    return t("That page's {symbol} slider stops at {most}: the link opens it at "
+             "{symbol} = {linked}, not {wanted}.", symbol=symbol, most=most, linked=linked,
+             wanted=wanted)
+

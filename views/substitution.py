@@ -17,8 +17,8 @@ from ui import controls, sources
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_rel
 from ui.kit import PageKit, page_header
 from ui.pages import substitution as page
-from ui.pages.progress import ProgressBar
-from ui.pages.tabbed import run_open_tab, settings_or_stop, show_links
+from ui.progress import ProgressBar
+from ui.tabs import run_open_tab, settings_or_stop, show_links
 from ui.text import plain, t
 
 P = page.PARAMS  # this page's URL keys and tab label that other pages' links set

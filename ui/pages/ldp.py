@@ -18,7 +18,7 @@ from dpcore import datasets, ldp
 from ui import links, sources
 from ui.controls import DEFAULT_SEED
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_param, fmt_sig
-from ui.pages.tabbed import capped_note, nearest_note
+from ui.links import capped_note, nearest_note
 from ui.text import esc, t
 
 TITLE = "Randomized response (local DP)"

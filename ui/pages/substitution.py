@@ -21,7 +21,7 @@ from dpcore import datasets
 from dpcore import substitution as rs
 from ui import links, sources
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_rel
-from ui.pages.tabbed import capped_note, nearest_note
+from ui.links import capped_note, nearest_note
 from ui.text import esc, t
 
 TITLE = "Random substitution"

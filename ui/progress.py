@@ -1,4 +1,5 @@
-"""A progress bar for a computation cached with st.cache_data (views/ldp.py, views/substitution.py).
+"""A progress bar for a computation cached with st.cache_data (views/ldp.py,
+views/substitution.py).
 
 A cached function cannot update a bar created outside it: Streamlit records every element
 call made while it runs and replays them for a cached result, and a bar from outside does

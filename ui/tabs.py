@@ -1,5 +1,6 @@
-"""What views/ldp.py and views/substitution.py share: their controls above tabs of which only
-the open one runs, and their links to other pages with what a link could not carry."""
+"""The flow of a page with tabs: its controls above tabs of which only the open one runs, and
+its links to other pages with what a link could not carry (views/ldp.py,
+views/substitution.py)."""
 
 from __future__ import annotations
 
@@ -47,17 +48,3 @@ def show_links(items, helps) -> None:
         link.show(label, help=help_)
         for note in notes:
             st.caption(note)
-
-
-def nearest_note(value: str, slider: str, linked: str) -> str:
-    """A value a link carries snapped to the target page's slider, in words."""
-    return t("{value} is not on that page's {slider}: the link opens it at the nearest value, "
-             "{linked}.", value=value, slider=slider, linked=linked)
-
-
-def capped_note(symbol: str, most: int, linked: int, wanted: int) -> str:
-    """A value a link carries cut to the end of the target page's slider, in words."""
-    return t("That page's {symbol} slider stops at {most}: the link opens it at "
-             "{symbol} = {linked}, not {wanted}.", symbol=symbol, most=most, linked=linked,
-             wanted=wanted)
-
