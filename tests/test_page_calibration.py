@@ -1,16 +1,8 @@
-"""AppTest tests of the page "Test calibration" (views/calibration.py).
-
-The page is driven through its widgets by key: the null distributions (Figures 2-3), the
-live rejection-rate simulation in its form, and the table of the full-scale study. What
-every page promises (opens clean, help on every control, links, unusable link values,
-downloads) is checked in tests/test_page_contract.py; the page's numbers and sentences
-directly in tests/test_ui_pages_calibration.py.
-
-Pinned so the tests mean the same on every machine: the machine speed behind the run-time
-estimate (conftest.py's ``fixed_machine_speed``), so whether a large request is refused does
-not depend on how fast or busy the machine is; and the study results are read afresh
-(st.cache_data cleared) by the full-scale tab's tests, since the shipped file may appear
-while they run.
+"""AppTest tests of the page "Test calibration" (views/calibration.py): the null
+distributions, the live simulation in its form and the full-scale study's table. Every
+page's promises: tests/test_page_contract.py; its numbers: tests/test_ui_pages_calibration.py.
+The machine speed is pinned (``fixed_machine_speed``) so refusals do not depend on the
+machine; the study's tests read its results afresh (st.cache_data cleared).
 """
 
 from __future__ import annotations

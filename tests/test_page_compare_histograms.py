@@ -1,13 +1,7 @@
-"""Page tests with streamlit.testing.v1.AppTest: app.py routes every page file, and the
-page "Compare two private histograms" driven through its widgets by key (keys from
-views/compare_histograms.py and ui/): the default view, the sources, bins and sample
-sizes, the degenerate bootstrap case, uploaded files (AppTest drives st.file_uploader)
-and what the page gives its report.
-
-What every page promises (opens clean, help on every control, links, unusable link values,
-downloads) is checked in tests/test_page_contract.py; the page's sentences, tables and
-computation directly in tests/test_ui_pages_compare_histograms.py; bad files in
-tests/test_hardening.py.
+"""AppTest tests of the page "Compare two private histograms": the default view, sources,
+bins and sample sizes, the degenerate bootstrap case, uploads and the report. Every page's
+promises: tests/test_page_contract.py; its sentences and computation:
+tests/test_ui_pages_compare_histograms.py; bad files: tests/test_hardening.py.
 """
 
 from __future__ import annotations

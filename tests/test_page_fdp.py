@@ -1,11 +1,6 @@
 """AppTest tests of the page "f-DP and Gaussian DP" (views/fdp.py): what the view draws
-from its controls.
-
-The page's numbers and sentences are tested directly in tests/test_ui_pages_fdp.py; what
-every page promises (opens clean, help everywhere, links, unusable link values, downloads)
-in tests/test_page_contract.py. Here the page is driven through its widgets by key (all
-keys start with ``fdp_``) and, for the extremes, through the URL query parameters they are
-bound to. Only the open tab runs; tests open a tab through its key ``fdp_tab``.
+from its controls. Its numbers: tests/test_ui_pages_fdp.py; every page's promises:
+tests/test_page_contract.py.
 """
 
 from __future__ import annotations

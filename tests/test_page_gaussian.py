@@ -1,12 +1,6 @@
 """AppTest tests of the page "Gaussian mechanism" (views/gaussian.py): what the view draws
-from its controls.
-
-The page's solving, numbers and sentences are tested directly in
-tests/test_ui_pages_gaussian.py; what every page promises (opens clean, help everywhere,
-links, unusable link values, downloads) in tests/test_page_contract.py. Here the page is
-driven through its widgets by key (all keys start with ``gauss_``) and through the URL
-query parameters they are bound to. Only the open tab runs; tests open a tab through its
-key ``gauss_tab``. Expected numbers come from dpcore and ui/pages/gaussian.py.
+from its controls. Its solving and sentences: tests/test_ui_pages_gaussian.py; every page's
+promises: tests/test_page_contract.py.
 """
 
 from __future__ import annotations

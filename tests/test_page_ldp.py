@@ -1,11 +1,7 @@
 """AppTest tests of the page "Randomized response (local DP)" (views/ldp.py): that the view
-shows what ui.pages.ldp computes (its numbers are tested in tests/test_ui_pages_ldp.py) and
-the page's own behaviour (the demo's flips in the URL, uploads, its links, extremes, the
-report). What every page promises is tests/test_page_contract.py's.
-
-The page is driven through its widgets by key (all keys start with ``ldp_``) and through
-the URL query parameters they are bound to. Only the open tab runs; tests open a tab
-through its key ``ldp_tab``.
+shows what ui.pages.ldp computes (tested in tests/test_ui_pages_ldp.py), the demo's flips in
+the URL, uploads, links, extremes and the report. Every page's promises:
+tests/test_page_contract.py.
 """
 
 from __future__ import annotations

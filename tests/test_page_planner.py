@@ -1,12 +1,8 @@
 """AppTest tests of the page "Privacy–utility planner" (views/planner.py): what only the
-running page shows. Its sentences, costs and settings are tested without the page in
-tests/test_ui_pages_planner.py; what every page promises (clean tabs, help, links,
-downloads) in tests/test_page_contract.py; old links in tests/test_links_kept.py.
-
-Only the open tab runs (key ``plan_tab``). Expected numbers come from dpcore.planner with
-the page's settings and ``rng=seed``: every simulated setting draws from a stream of its
-own, so the page's plan and a direct call agree exactly. Cheap settings (R = B = 50, M = 9)
-and a pinned machine speed keep the tests fast and their refusals machine-independent.
+running page shows. Its sentences and costs: tests/test_ui_pages_planner.py; every page's
+promises: tests/test_page_contract.py; old links: tests/test_links_kept.py. Every simulated
+setting draws from a stream of its own, so the page's plan and a direct dpcore.planner call
+with ``rng=seed`` agree exactly; cheap settings and a pinned machine speed keep tests fast.
 """
 
 from __future__ import annotations

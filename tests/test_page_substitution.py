@@ -1,12 +1,7 @@
 """AppTest tests of the page "Random substitution" (views/substitution.py): that the view
-shows what ui.pages.substitution computes (its numbers are tested in
-tests/test_ui_pages_substitution.py) and the page's own behaviour (N and l kept in the URL
-and clamped, uploads, the breach controls, the paper grid's button, extremes, the report).
-What every page promises is tests/test_page_contract.py's.
-
-The page is driven through its widgets by key (all keys start with ``rs_``) and through
-the URL query parameters they are bound to. Only the open tab runs; tests open a tab
-through its key ``rs_tab``.
+shows what ui.pages.substitution computes (tested in tests/test_ui_pages_substitution.py),
+N and l in the URL and clamped, uploads, breaches, the paper grid, extremes and the report.
+Every page's promises: tests/test_page_contract.py.
 """
 
 from __future__ import annotations
