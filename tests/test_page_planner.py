@@ -8,7 +8,6 @@ with ``rng=seed`` agree exactly; cheap settings and a pinned machine speed keep 
 from __future__ import annotations
 
 import base64
-import json
 import re
 
 import numpy as np
@@ -18,7 +17,8 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import run
 from dpcore import datasets, planner
-from pagekit import kit as ended_kit, TabbedPage, errors, link_notes, metrics, plain_error
+from pagekit import (kit as ended_kit, TabbedPage, chart_traces, errors, link_notes, metrics,
+                     plain_error)
 from ui import controls
 from ui.pages import planner as page
 from ui.pages import planner_text as words
@@ -51,11 +51,6 @@ def korea(width: int = 10) -> tuple[np.ndarray, np.ndarray]:
                  for name in ("korea_central", "korea_noncentral"))
 
 
-def chart(at: AppTest, key: str) -> list[dict]:
-    [c] = [c for c in at.get("plotly_chart") if key in c.proto.id]
-    return json.loads(c.proto.spec)["data"]
-
-
 def trace_values(values) -> np.ndarray:
     """x or y of a Plotly trace as JSON: a list, or numpy's binary encoding."""
     if isinstance(values, dict):
@@ -79,7 +74,7 @@ def test_default_view():
     sentence = words.describe_sample_size(
         plan, "a difference as large as Korea central vs Korea noncentral")
     assert [s.value for s in at.success] == [sentence]
-    assert chart(at, "plan_fig_data")
+    assert chart_traces(at, "plan_fig_data")
     assert at.latex  # the explanation
 
 
@@ -98,7 +93,7 @@ def test_privacy_tab_shows_the_strongest_alpha():
     [sentence] = [s.value for s in at.success]
     assert sentence == words.describe_privacy(
         plan, "a difference as large as Korea central vs Korea noncentral")
-    traces = chart(at, "plan_fig_privacy")
+    traces = chart_traces(at, "plan_fig_privacy")
     [points] = [t for t in traces if t.get("name", "").startswith("simulated power")]
     np.testing.assert_allclose(trace_values(points["x"]), plan.points["alpha1"])
     np.testing.assert_allclose(trace_values(points["y"]), plan.points["power"])
@@ -249,7 +244,7 @@ def test_frontier_button_marks_the_naive_test_invalid():
     chisq = table[table["test"] == "chisq"]
     assert not chisq["valid"].all()  # the naive test does not hold its level under DP
     assert table[table["test"] == "bootstrap"]["n"].is_monotonic_increasing
-    traces = chart(at, "plan_fig_frontier")
+    traces = chart_traces(at, "plan_fig_frontier")
     [bad] = [t for t in traces if "invalid" in t.get("name", "")]
     assert len(trace_values(bad["x"])) == int((~chisq["valid"]).sum())
     [star] = [t for t in traces if t.get("name", "").startswith("your choice")]
