@@ -26,9 +26,7 @@ METRICS = {NAIVE, BOOT, NHAT_A, NHAT_B}
 CANNOT_BOOTSTRAP = "The bootstrap test cannot be run"
 
 
-# ---------------------------------------------------------------------------
-# helpers
-# ---------------------------------------------------------------------------
+# --- helpers -----------------------------------------------------------------------------------
 
 def start(query: dict | None = None) -> AppTest:
     """The page "Compare two private histograms", opened with the link's ``query``."""
@@ -68,9 +66,7 @@ def degrees_of_freedom(at: AppTest) -> int:
     return int(cap.rsplit("df = ", 1)[1])
 
 
-# ---------------------------------------------------------------------------
-# every routed page
-# ---------------------------------------------------------------------------
+# --- every routed page -------------------------------------------------------------------------
 
 def test_app_routes_every_page_file():
     """app.py routes every page file (ui.registry), each once; none is left unrouted."""
@@ -84,9 +80,7 @@ def test_app_routes_every_page_file():
     assert not (REPO_ROOT / "pages").exists()
 
 
-# ---------------------------------------------------------------------------
-# "Compare two private histograms"
-# ---------------------------------------------------------------------------
+# --- "Compare two private histograms" ----------------------------------------------------------
 
 def test_default_view_shows_metrics_and_verdict():
     at = start()
@@ -164,10 +158,8 @@ def _assert_degenerate(at: AppTest) -> None:
 
 
 def test_degenerate_sampled_histograms_show_error():
-    """Two bins, N = 1,000, α = 0.001: often every noisy count is <= 1/α = 1000.
-
-    Among ten seeds some give N̂ = 0 (degenerate), some not; none may crash.
-    """
+    """Two bins, N = 1,000, α = 0.001 (every noisy count often <= 1/α): over ten seeds
+    some give N̂ = 0 (degenerate), some not; none may crash."""
     degenerate = 0
     for seed in range(10):
         at = start()
@@ -190,9 +182,7 @@ def test_degenerate_sampled_histograms_show_error():
     assert degenerate >= 1
 
 
-# ---------------------------------------------------------------------------
-# uploads (AppTest drives st.file_uploader)
-# ---------------------------------------------------------------------------
+# --- uploads (AppTest drives st.file_uploader) -------------------------------------------------
 
 def upload_both(data: bytes, *, a: str = "upload", b: str = "upload",
                 name: str = "counts.csv") -> AppTest:

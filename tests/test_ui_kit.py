@@ -51,7 +51,7 @@ def warnings_text(at) -> str:
     return " ".join(w.value for w in at.warning)
 
 
-def test_kit_collects_settings_findings_charts_and_tables():
+def test_kit_collects_settings_findings_charts_and_tables_for_the_report():
     at = run(kx="0.25")
     kit = ended_kit(at)
     assert kit.title == "Kit <page>" and kit.findings == ["x is 0.25"]
@@ -59,11 +59,6 @@ def test_kit_collects_settings_findings_charts_and_tables():
     assert [name for name, _ in kit.figures] == ["The line"]
     assert [name for name, _ in kit.tables] == ["The table"]
     assert kit.notes == ["a caveat"] and not warnings_text(at)
-
-
-def test_the_report_holds_the_page(tmp_path):
-    at = run(kx="0.25")
-    kit = ended_kit(at)
     html = dpviz.report.html_report(kit.title, findings=kit.findings, parameters=kit.parameters,
                               figures=kit.figures, tables=kit.tables, notes=kit.notes)
     assert "Kit &lt;page&gt;" in html and "x is 0.25" in html and "The line" in html
@@ -165,9 +160,7 @@ def test_moving_a_ranged_slider_back_to_its_default_is_not_named():
     assert not warnings_text(at)
 
 
-# ---------------------------------------------------------------------------
-# Links: which values the page could use, for each kind of control bound to the URL
-# ---------------------------------------------------------------------------
+# --- Links: which values the page could use, for each kind of control bound to the URL ---------
 
 def bound_page():
     import streamlit as st
@@ -260,17 +253,14 @@ def test_a_multiselect_link_keeps_its_usable_values_and_names_the_rest():
 
 @pytest.mark.parametrize("width", [5, 10])
 def test_a_label_link_is_not_named_on_a_page(width):
-    """The compare page's binning spelled by its label, as the page's own links write it
-    (5: its default, dropped from the URL by Streamlit)."""
+    """The compare page's binning given by its label, as the page's own links write it."""
     at = open_page("views/compare_histograms.py", "Compare two private histograms",
                    {"cmp_width": sources.AGE_BINNINGS[width]})
     assert at.radio(key="cmp_width").value == width
     assert "could not be used" not in warnings_text(at)
 
 
-# ---------------------------------------------------------------------------
-# The seed: every seed, 0 included, through the URL
-# ---------------------------------------------------------------------------
+# --- The seed: every seed, 0 included, through the URL -----------------------------------------
 
 def seed_page():
     import streamlit as st
@@ -335,9 +325,7 @@ def test_a_cleared_seed_box_gets_the_last_seed_back():
     assert shown_seed(at) == 41 and at.number_input(key="sd").value == 41
 
 
-# ---------------------------------------------------------------------------
-# The report: the header's button and report_button give the same file
-# ---------------------------------------------------------------------------
+# --- The report: the header's button and report_button give the same file ----------------------
 
 def report_page():
     import plotly.graph_objects as go
