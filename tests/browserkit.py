@@ -92,11 +92,9 @@ INIT_SCRIPT = """
 SKELETON = ('[data-testid="stMain"] [data-testid="stSkeleton"], '
             '[data-testid="stMain"] [data-testid="stSkeletonElement"]')
 
-# Idle (needs INIT_SCRIPT): connected, no run in progress, nothing still a placeholder, and
-# no run or message for `quiet` ms (the first run of a page can be followed by another, e.g.
-# when widgets bound to the URL settle). The app's state attributes, not the status widget:
-# that also shows "Source file changed" while someone edits a page, which is not a run.
-# page.wait_for_function(WAIT_IDLE, arg=[quiet_ms, SKELETON], polling=100, timeout=...)
+# Idle (needs INIT_SCRIPT; see wait_idle): connected, no run, no placeholder, and no run or
+# message for `quiet` ms (a first run can be followed by another as URL-bound widgets settle).
+# The app's state attributes, not the status widget, which also shows "Source file changed".
 WAIT_IDLE = """
 ([quiet, skeleton]) => {
   const app = document.querySelector('[data-testid="stApp"]');
@@ -110,9 +108,7 @@ WAIT_IDLE = """
 """
 
 
-# ---------------------------------------------------------------------------
-# the server
-# ---------------------------------------------------------------------------
+# --- the server --------------------------------------------------------------------------------
 
 @dataclass
 class Server:
@@ -125,8 +121,7 @@ class Server:
 
 
 def _copy_output(proc: subprocess.Popen, log_path: Path, ready: threading.Event) -> None:
-    """Copy the server's output to ``log_path`` as it comes; set ``ready`` once it has
-    printed its URL, said its port is taken, or closed its output (it exited)."""
+    """Copy the server's output to ``log_path``; set ``ready`` on its URL, a taken port or EOF."""
     with proc.stdout, log_path.open("w", encoding="utf-8") as log:
         for line in proc.stdout:
             log.write(line)
@@ -138,9 +133,8 @@ def _copy_output(proc: subprocess.Popen, log_path: Path, ready: threading.Event)
 
 def start_streamlit(log_path: Path, *, port: int | None = None, timeout: float = 60.0,
                     tries: int = 3) -> Server:
-    """`streamlit run app.py` on ``port`` (by default a free one, up to ``tries`` times in
-    case another process takes it meanwhile), its output in ``log_path``; returns once it
-    answers its health check. Raises RuntimeError, with the server's log, if it does not."""
+    """`streamlit run app.py` on ``port`` (else a free one, ``tries`` times), its output in
+    ``log_path``, once healthy; else RuntimeError with the server's log."""
     venv_python = REPO_ROOT / ".venv" / "bin" / "python"
     python = str(venv_python) if venv_python.exists() else sys.executable
     reason = "not started"
@@ -184,16 +178,13 @@ def stop_streamlit(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
 
 
-# ---------------------------------------------------------------------------
-# the browser tests' pages (Playwright's sync API)
-# ---------------------------------------------------------------------------
+# --- the browser tests' pages (Playwright's sync API) ------------------------------------------
 
 VIEWPORT = {"width": 1400, "height": 2600}
 ARTIFACTS = REPO_ROOT / "test-artifacts"
 LOAD_TIMEOUT_MS = 120_000  # a page's first results, in a browser context that loads it all
-# expect(...): a value drawn on screen after a script run, bootstrap included, on 2 busy
-# cores. Streamlit draws most elements from code it loads on demand (a skeleton
-# meanwhile): a new context can take 30 s to parse Plotly's and draw the charts.
+# expect(...): a value drawn after a script run on 2 busy cores; a new context can take 30 s
+# to load and parse the on-demand code of Plotly's charts (a skeleton meanwhile).
 EXPECT_TIMEOUT_MS = 60_000
 QUIET_MS = 300  # idle: no run and no message from the server for this long
 
@@ -207,13 +198,9 @@ def new_context(browser):
 
 
 def watched_page(context, server_url: str):
-    """A new page (a new Streamlit session) in ``context``.
-
-    The page records what the app must not produce: uncaught JavaScript errors
-    (``page_errors``) and console messages of type "error" (``console_errors``, as
-    (text, URL of the resource) pairs), with the HTTP errors and failed requests
-    that tell the benign ones apart (see BENIGN_CONSOLE).
-    """
+    """A new page (a new Streamlit session) in ``context``, recording uncaught JavaScript
+    errors, console errors as (text, resource URL), and the HTTP errors and failed requests
+    that tell the benign ones apart (see BENIGN_CONSOLE)."""
     pg = context.new_page()
     pg.server_url = server_url
     pg.page_errors, pg.console_errors = [], []
@@ -226,7 +213,6 @@ def watched_page(context, server_url: str):
           if resp.status >= 400 else None)
     pg.on("requestfailed", lambda req: pg.failed_requests.__setitem__(req.url, req.failure))
     return pg
-
 
 
 def expect(target):
@@ -291,12 +277,8 @@ def spinbutton(page, name: str):
 
 
 def press_until(page, thumb, key: str, shown: str, tries: int = 3) -> None:
-    """Press ``key`` on a slider thumb until it shows ``shown``.
-
-    For keys that land on one value whatever the slider showed (End, Home), or a single
-    step checked right away: a press that landed while a script run re-mounted the
-    widget is pressed again.
-    """
+    """Press ``key`` on a slider thumb until it shows ``shown`` (End, Home, or one step): a
+    press that landed while a script run re-mounted the widget is pressed again."""
     for _ in range(tries):
         if thumb.get_attribute("aria-valuetext") == shown:
             break
@@ -339,16 +321,13 @@ def number(text: str) -> float:
     return scale * float(t)
 
 
-# Console errors that are not the app's. Each is recognised by the URL of the resource
-# it is about (the console message's location) and by what the network said about that
-# URL, never by its text alone:
-#  - "sub-path probe": a page opened at its own path (/ldp) makes Streamlit's frontend
-#    probe <page path>/_stcore/health and <page path>/_stcore/host-config first; the
-#    server answers 404 there (it serves them at /_stcore/...), Chromium logs the 404,
-#    and the frontend goes on with the server's root, which answers.
-#  - "offline icon": the Material Symbols icon of the page (page_icon, the favicon) comes
-#    from fonts.gstatic.com; with no internet (here, CI) the request fails without a
-#    response (net::ERR_NAME_NOT_RESOLVED). Other external hosts are not excused.
+# Console errors that are not the app's, recognised by the resource's URL and what the
+# network said about it, never by their text alone:
+#  - "sub-path probe": a page opened at its path (/ldp) makes the frontend probe <page
+#    path>/_stcore/health and /host-config first; the server answers 404 there (Chromium
+#    logs it) and the frontend goes on with the server's root, which answers.
+#  - "offline icon": the page icon comes from fonts.gstatic.com; offline (CI) the request
+#    fails without a response. Other external hosts are not excused.
 BENIGN_CONSOLE = ("sub-path probe", "offline icon")
 STCORE_PROBES = ("/_stcore/health", "/_stcore/host-config")
 OFFLINE_HOSTS = frozenset({"fonts.gstatic.com"})

@@ -8,6 +8,7 @@ conftest.py, with the AppTest basics (``open_page``, ``run``, ``upload_file``).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
@@ -21,9 +22,7 @@ from conftest import LAST_KIT, assert_clean, open_page, run
 LINK_NOTE = "could not be used"  # in the page kit's note on unusable link values
 
 
-# ---------------------------------------------------------------------------
-# what a page shows
-# ---------------------------------------------------------------------------
+# --- what a page shows -------------------------------------------------------------------------
 
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
@@ -35,6 +34,20 @@ def errors(at: AppTest) -> list[str]:
 
 def warnings(at: AppTest) -> list[str]:
     return [w.value for w in at.warning]
+
+
+def markdown_text(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def chart(at: AppTest, key: str):
+    """The page's one Plotly chart whose element id holds ``key``."""
+    [c] = [c for c in at.get("plotly_chart") if key in c.proto.id]
+    return c
+
+
+def chart_traces(at: AppTest, key: str) -> list[dict]:
+    return json.loads(chart(at, key).proto.spec)["data"]
 
 
 def link_notes(at: AppTest) -> list[str]:
@@ -60,9 +73,8 @@ def plain(value):
 
 
 def link_view(at: AppTest) -> dict[str, dict]:
-    """What a link opens: every keyed setting (key -> value, JSON-ready; an open tab of
-    st.tabs as its label) and every metric (label -> value shown; a label shown twice is
-    "label #2" the second time)."""
+    """What a link opens: every keyed setting (key -> JSON-ready value; an open tab as its
+    label) and every metric (label -> value; a label shown again is "label #2")."""
     settings = {}
 
     def walk(node) -> None:
@@ -117,14 +129,11 @@ def plain_error(at: AppTest, fragment: str) -> str:
     return msg
 
 
-# ---------------------------------------------------------------------------
-# pages whose tabs run one at a time
-# ---------------------------------------------------------------------------
+# --- pages whose tabs run one at a time --------------------------------------------------------
 
 @dataclass(frozen=True)
 class TabbedPage:
-    """A page whose open tab is bound to the session-state key ``tab_key``: only that tab
-    runs, and a test opens a tab as a click on it does."""
+    """A page whose open tab is bound to the session-state key ``tab_key``: only it runs."""
 
     path: str      # as app.py routes to it
     title: str
@@ -169,9 +178,7 @@ class TabbedPage:
             assert got_[tab][2] == expected_[tab][2], tab  # the findings, numbers included
 
 
-# ---------------------------------------------------------------------------
-# the page kit
-# ---------------------------------------------------------------------------
+# --- the page kit ------------------------------------------------------------------------------
 
 def open_linked(page: str, params: dict[str, list[str]]) -> AppTest:
     """``page`` after a fresh start, opened by a link whose query string is ``params``
@@ -187,10 +194,9 @@ def assert_reset_note(at: AppTest, key: str) -> None:
 
 def assert_only_bad_value_reset(at: AppTest, query: dict[str, str], bad: str, default, *,
                                 notes=None) -> None:
-    """A link ``query`` with one unusable value ``bad``: the page's one warning (or, with
-    ``notes=link_notes``, its one note on the link, for a page that may warn of other
-    things too) names it and no other value, ``bad`` is dropped from the URL and back at
-    its ``default``, and every other value of the link is kept."""
+    """A link ``query`` with one unusable value ``bad``: the page's one warning (with
+    ``notes=link_notes``: its one link note) names it alone, ``bad`` is dropped from the URL
+    and back at its ``default``, and every other value of the link is kept."""
     [note] = (notes or warnings)(at)
     assert LINK_NOTE in note and bad in note, note
     assert not [k for k in set(query) - {bad} if k in note], note

@@ -1,20 +1,11 @@
-"""Real-browser tests: `streamlit run app.py` driven by Chromium through Playwright.
+"""Real-browser tests: `streamlit run app.py` driven by Debian's /usr/bin/chromium through
+Playwright (without it the tests skip, except on CI, where they fail).
 
-Debian's /usr/bin/chromium is used (never `playwright install`). Without it the tests
-skip, except on CI (CI=true), where they fail: CI must run them.
-
-Every routed page opens clean at its defaults (test_every_page_opens_clean). CASES moves
-each page's main controls and checks that the numbers on screen move the way the
-mathematics says (test_controls_change_the_numbers); LINK_CASES follows the start page's
-links, a shared link, link values and uploads (test_links_and_uploads); the other tests
-check a degenerate link, a fresh server's first request and the layout at 1,100 px.
-
-The tests wait only with Playwright's auto-waiting ``expect`` and, for "the script run has
-ended", with browserkit.WAIT_IDLE (shared with the load test). Every test checks that no
-traceback, exception or console error (but browserkit.BENIGN_CONSOLE) is shown and that the
-server logged no traceback. The helpers (the server, a watched page, waits, locators) are
-in browserkit.py. Screenshots go to test-artifacts/: <url path>-defaults.png as each page
-opens, <case>.png after a case's steps.
+Every routed page opens clean; CASES move each page's main controls and check the numbers
+against the mathematics; LINK_CASES follow links, a shared link, link values and uploads.
+Waits are Playwright's ``expect`` and browserkit.WAIT_IDLE only. Every test checks for no
+traceback, exception or console error (but browserkit.BENIGN_CONSOLE) and a clean server
+log. Screenshots go to test-artifacts/ (<url path>-defaults.png, <case>.png).
 """
 
 from __future__ import annotations
@@ -54,9 +45,7 @@ def _unavailable(reason: str):
     pytest.skip(reason)
 
 
-# ---------------------------------------------------------------------------
-# fixtures: the Streamlit server, the browser, a page
-# ---------------------------------------------------------------------------
+# --- fixtures: the Streamlit server, the browser, a page ---------------------------------------
 
 @pytest.fixture(scope="module")
 def browser():
@@ -102,9 +91,8 @@ def fresh_server(browser, tmp_path):
 
 @pytest.fixture(scope="module")
 def shared_context(browser):
-    """One browser context for the tests' pages: its HTTP cache keeps Streamlit's
-    JavaScript (Plotly's is megabytes) between tests. Each page is still a session of its
-    own; the shared-link test opens its link in a context of its own."""
+    """One browser context, whose HTTP cache keeps Streamlit's JavaScript (Plotly's is
+    megabytes) between tests; each page is still a session of its own."""
     context = new_context(browser)
     yield context
     context.close()
@@ -123,14 +111,11 @@ def page(shared_context, server):
     assert "Traceback" not in new_log, f"the server logged an exception:\n{new_log}"
 
 
-# ---------------------------------------------------------------------------
-# every page at its defaults
-# ---------------------------------------------------------------------------
+# --- every page at its defaults ----------------------------------------------------------------
 
 @pytest.mark.parametrize("routed", PAGES, ids=[p.url_path or "home" for p in PAGES])
 def test_every_page_opens_clean(page, routed):
-    """Every page app.py routes to, opened by its URL at its defaults: its title, then the
-    end of its script run; no traceback, exception, error box or console error."""
+    """Every routed page, opened by its URL at its defaults: its title, its run ended, clean."""
     open_page(page, routed.url_path, routed.title)
     wait_idle(page)
     assert page.url.rstrip("/") == f"{page.server_url}/{routed.url_path}".rstrip("/"), page.url
@@ -138,14 +123,11 @@ def test_every_page_opens_clean(page, routed):
     screenshot(page, f"{routed.url_path or 'home'}-defaults")
 
 
-# ---------------------------------------------------------------------------
-# each page's main controls move its numbers: one table, one test
-# ---------------------------------------------------------------------------
+# --- each page's main controls move its numbers: one table, one test ---------------------------
 
 @dataclass(frozen=True)
 class Step:
-    """A change of the page's controls (none for the page as it opens) and what the page
-    shows once the script run it starts has ended."""
+    """A change of the controls (none: the page as it opens) and what its run then shows."""
 
     act: Callable | None = None
     metrics: dict[str, str | None] = field(default_factory=dict)  # label -> value (None: any)
@@ -232,8 +214,7 @@ def delta_grew(page, before, now):
 
 
 def link_note(bad: str | None = None, used: str = ""):
-    """Check: the page's note on unusable link values names ``bad`` and not ``used``; with
-    no ``bad``, there is no such note."""
+    """Check: one note on unusable link values, naming ``bad`` not ``used`` (no ``bad``: none)."""
     def check(page, before, now):
         note = page.locator('[data-testid="stAlert"]').filter(has_text="could not be used")
         expect(note).to_have_count(1 if bad else 0)
@@ -523,8 +504,7 @@ LINK_CASES = [
 
 
 def settle(page, step: Step, before: dict[str, str], timeout: float | None) -> dict[str, str]:
-    """Wait until the page shows what ``step`` expects once its run has ended; check the
-    rest then. Returns the metrics shown."""
+    """Wait for what ``step`` expects once its run has ended, check the rest; the metrics."""
     expect_metrics(page, step.metrics, timeout)
     for label in [*step.near, *(label for label, op in step.versus if op is not eq)]:
         if step.metrics.get(label) is None and label in before:  # wait for a new value
@@ -552,8 +532,7 @@ def settle(page, step: Step, before: dict[str, str], timeout: float | None) -> d
 
 
 def run_case(page, case: Case) -> None:
-    """Open ``case.url``; after each step, wait for and check what it expects; then no
-    error box, and the screenshot."""
+    """Open ``case.url``, settle each step, then: no error box, and the screenshot."""
     open_page(page, case.url, case.title)
     shown: dict[str, str] = {}
     for i, step in enumerate(case.steps):
@@ -576,9 +555,7 @@ def test_links_and_uploads(page, case):
     run_case(page, case)
 
 
-# ---------------------------------------------------------------------------
-# a degenerate link
-# ---------------------------------------------------------------------------
+# --- a degenerate link -------------------------------------------------------------------------
 
 def test_degenerate_case_from_url_shows_plain_error(page):
     """Deep link: two uniform bins, N = 1,000, α = 0.001, seed 0 gives N̂ = 0."""
@@ -596,17 +573,11 @@ def test_degenerate_case_from_url_shows_plain_error(page):
     assert_no_traceback(page)
 
 
-# ---------------------------------------------------------------------------
-# "Test calibration", first opened by its own URL on a fresh server
-# ---------------------------------------------------------------------------
+# --- "Test calibration", first opened by its own URL on a fresh server -------------------------
 
 def test_calibration_page_first_opened_by_url(browser, fresh_server):
-    """Regression: a fresh server's first request is the sub-page URL.
-
-    With the page scripts in a folder named pages/, Streamlit served such a
-    request in its multipage v1 mode, bypassing app.py: the sidebar listed file
-    names ("test calibration") and set_page_config (wide layout) never ran.
-    """
+    """Regression: a fresh server's first request is a sub-page URL (with the pages in a
+    pages/ folder Streamlit bypassed app.py: file names in the sidebar, no wide layout)."""
     context = new_context(browser)
     page = watched_page(context, fresh_server.url)
     try:
@@ -679,9 +650,8 @@ def assert_button_fits(button, text: str, around: str) -> None:
 
 
 def test_new_draw_fits_a_narrow_column(page):
-    """At a 1,100 px wide window the k-RR page's "New draw" button (in its third column)
-    and the header's "Share" and "Report" show their whole labels: the button goes below
-    the seed box, and the header's buttons below the title, when the row is too narrow."""
+    """At 1,100 px the k-RR page's "New draw" (third column), "Share" and "Report" buttons
+    show their whole labels: a row too narrow puts them below the seed box or the title."""
     page.set_viewport_size({"width": 1100, "height": 1600})
     open_page(page, "ldp", "Randomized response (local DP)")
     button = page.get_by_role("button", name="New draw")

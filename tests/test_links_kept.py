@@ -1,11 +1,9 @@
 """Share links made before the redesign still open the same view.
 
-tests/fixtures/links_2026_11.json holds links of every page (several settings away from
-their defaults, every tab) and every link the pages build to each other, with what each
-opened before the redesign: every keyed setting and every metric (recorded once by
-tests/fixtures/record_links.py). Each link is opened again, with AppTest: nothing raises,
-no setting of the link is reported unusable ("could not be used"), and every recorded
-setting and metric is as it was. Settings and metrics added since are not checked.
+tests/fixtures/links_2026_11.json (recorded by tests/fixtures/record_links.py) holds links
+of every page and the links the pages build to each other, with every keyed setting and
+metric each opened. Reopened with AppTest: nothing raises, no value is "could not be used",
+and every recorded setting and metric is as it was (ones added since are not checked).
 """
 
 from __future__ import annotations

@@ -1,16 +1,8 @@
-"""AppTest tests of the page "Test calibration" (views/calibration.py).
-
-The page is driven through its widgets by key: the null distributions (Figures 2-3), the
-live rejection-rate simulation in its form, and the table of the full-scale study. What
-every page promises (opens clean, help on every control, links, unusable link values,
-downloads) is checked in tests/test_page_contract.py; the page's numbers and sentences
-directly in tests/test_ui_pages_calibration.py.
-
-Pinned so the tests mean the same on every machine: the machine speed behind the run-time
-estimate (conftest.py's ``fixed_machine_speed``), so whether a large request is refused does
-not depend on how fast or busy the machine is; and the study results are read afresh
-(st.cache_data cleared) by the full-scale tab's tests, since the shipped file may appear
-while they run.
+"""AppTest tests of the page "Test calibration" (views/calibration.py): the null
+distributions, the live simulation in its form and the full-scale study's table. Every
+page's promises: tests/test_page_contract.py; its numbers: tests/test_ui_pages_calibration.py.
+The machine speed is pinned (``fixed_machine_speed``) so refusals do not depend on the
+machine; the study's tests read its results afresh (st.cache_data cleared).
 """
 
 from __future__ import annotations
@@ -44,9 +36,7 @@ RATE_COLUMNS = ["n", "test", "rate", "ci_low", "ci_high", "rejections", "undefin
 pytestmark = pytest.mark.usefixtures("fixed_machine_speed")
 
 
-# ---------------------------------------------------------------------------
-# fixtures and helpers
-# ---------------------------------------------------------------------------
+# --- fixtures and helpers ----------------------------------------------------------------------
 
 def start(query: dict | None = None) -> AppTest:
     """The page after a fresh start; ``query`` is the URL's query string on arrival."""
@@ -96,9 +86,7 @@ def set_small_run(at: AppTest, ns=(1000, 100_000)) -> None:
     at.multiselect(key="cal_ns").set_value(list(ns))
 
 
-# ---------------------------------------------------------------------------
-# default view
-# ---------------------------------------------------------------------------
+# --- default view ------------------------------------------------------------------------------
 
 def test_default_view():
     at = start()
@@ -131,11 +119,10 @@ def test_default_view():
     assert not [i for i in infos(at) if CHANGED in i]
 
 
-# ---------------------------------------------------------------------------
-# the live simulation (a form)
-# ---------------------------------------------------------------------------
+# --- the live simulation (a form) --------------------------------------------------------------
 
-def test_submitted_small_run_updates_the_table():
+def test_submitted_small_run_updates_the_table_and_the_report():
+    """A submitted power run (Korea vs USA) replaces the table and the report's findings."""
     at = start()
     set_small_run(at)
     submit(at)
@@ -152,6 +139,12 @@ def test_submitted_small_run_updates_the_table():
     # Korea vs USA is a large effect: at N = 100,000 the bootstrap test finds it always.
     power = table.set_index(["n", "test"]).loc[(100_000, "bootstrap"), "rate"]
     assert power == 1.0, table
+    kit = ended_kit(at)
+    found = [f for f in kit.findings if f.startswith("Korea vs USA (large effect)")]
+    assert len(found) == 2
+    assert "the parametric bootstrap test's power is " in found[0]
+    assert "This 'power' is not to be trusted" in found[1]
+    assert kit.parameters["Simulation: populations A vs B"] == "Korea vs USA (large effect)"
 
 
 def test_unsubmitted_change_waits_for_the_button():
@@ -217,17 +210,7 @@ def test_empty_selection_asks_for_one(empty):
     assert not live_tab(at).dataframe
 
 
-# ---------------------------------------------------------------------------
-# the full-scale study
-# ---------------------------------------------------------------------------
-
-@pytest.fixture
-def fresh_results():
-    """Make the page read the results file (or its absence) again."""
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
-
+# --- the full-scale study ----------------------------------------------------------------------
 
 def _paper_rows(at: AppTest) -> pd.DataFrame:
     [table] = paper_tab(at).dataframe
@@ -274,10 +257,9 @@ def test_full_scale_filters_on_a_results_table(synthetic_study):
 
 
 @pytest.mark.parametrize("rows", ["header_only", "chisq_only"])
-def test_results_file_without_bootstrap_rows_does_not_crash(fresh_results, monkeypatch,
-                                                             tmp_path, rows):
+def test_results_file_without_bootstrap_rows_does_not_crash(synthetic_study, monkeypatch, rows):
     """A study interrupted before its first cell leaves a header-only CSV."""
-    results = _synthetic_results(tmp_path)
+    results = synthetic_study
     results = results.iloc[:0] if rows == "header_only" else results[results["test"] == "chisq"]
     monkeypatch.setattr(study, "load_results", lambda: results)
     at = start()  # checked clean: no exception
@@ -287,15 +269,16 @@ def test_results_file_without_bootstrap_rows_does_not_crash(fresh_results, monke
         assert "B = – bootstrap replicates" in " ".join(m.value for m in at.markdown)
 
 
-# ---------------------------------------------------------------------------
-# links and the report
-# ---------------------------------------------------------------------------
+# --- links and the report ----------------------------------------------------------------------
 
 @pytest.fixture
-def synthetic_study(fresh_results, monkeypatch, tmp_path):
+def synthetic_study(monkeypatch, tmp_path):
+    """The study's results: a made-up table, read afresh (st.cache_data cleared)."""
+    st.cache_data.clear()
     results = _synthetic_results(tmp_path)
     monkeypatch.setattr(study, "load_results", lambda: results)
-    return results
+    yield results
+    st.cache_data.clear()
 
 
 def test_a_link_runs_its_simulation_and_filters_the_study(synthetic_study):
@@ -347,15 +330,3 @@ def test_report_holds_the_type_i_error_verdicts(synthetic_study):
     assert kit.parameters["Null distributions: bins M"] == "20"
     assert "Full-scale study: made by" in kit.parameters
     assert len(kit.figures) == 3 and len(kit.tables) == 2
-
-
-def test_report_of_a_power_run():
-    at = start()
-    set_small_run(at)
-    submit(at)
-    kit = ended_kit(at)
-    power = [f for f in kit.findings if f.startswith("Korea vs USA (large effect)")]
-    assert len(power) == 2
-    assert "the parametric bootstrap test's power is " in power[0]
-    assert "This 'power' is not to be trusted" in power[1]
-    assert kit.parameters["Simulation: populations A vs B"] == "Korea vs USA (large effect)"

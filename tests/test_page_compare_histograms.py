@@ -1,13 +1,7 @@
-"""Page tests with streamlit.testing.v1.AppTest: app.py routes every page file, and the
-page "Compare two private histograms" driven through its widgets by key (keys from
-views/compare_histograms.py and ui/): the default view, the sources, bins and sample
-sizes, the degenerate bootstrap case, uploaded files (AppTest drives st.file_uploader)
-and what the page gives its report.
-
-What every page promises (opens clean, help on every control, links, unusable link values,
-downloads) is checked in tests/test_page_contract.py; the page's sentences, tables and
-computation directly in tests/test_ui_pages_compare_histograms.py; bad files in
-tests/test_hardening.py.
+"""AppTest tests of the page "Compare two private histograms": the default view, sources,
+bins and sample sizes, the degenerate bootstrap case, uploads and the report. Every page's
+promises: tests/test_page_contract.py; its sentences and computation:
+tests/test_ui_pages_compare_histograms.py; bad files: tests/test_hardening.py.
 """
 
 from __future__ import annotations
@@ -32,9 +26,7 @@ METRICS = {NAIVE, BOOT, NHAT_A, NHAT_B}
 CANNOT_BOOTSTRAP = "The bootstrap test cannot be run"
 
 
-# ---------------------------------------------------------------------------
-# helpers
-# ---------------------------------------------------------------------------
+# --- helpers -----------------------------------------------------------------------------------
 
 def start(query: dict | None = None) -> AppTest:
     """The page "Compare two private histograms", opened with the link's ``query``."""
@@ -74,9 +66,7 @@ def degrees_of_freedom(at: AppTest) -> int:
     return int(cap.rsplit("df = ", 1)[1])
 
 
-# ---------------------------------------------------------------------------
-# every routed page
-# ---------------------------------------------------------------------------
+# --- every routed page -------------------------------------------------------------------------
 
 def test_app_routes_every_page_file():
     """app.py routes every page file (ui.registry), each once; none is left unrouted."""
@@ -90,9 +80,7 @@ def test_app_routes_every_page_file():
     assert not (REPO_ROOT / "pages").exists()
 
 
-# ---------------------------------------------------------------------------
-# "Compare two private histograms"
-# ---------------------------------------------------------------------------
+# --- "Compare two private histograms" ----------------------------------------------------------
 
 def test_default_view_shows_metrics_and_verdict():
     at = start()
@@ -170,10 +158,8 @@ def _assert_degenerate(at: AppTest) -> None:
 
 
 def test_degenerate_sampled_histograms_show_error():
-    """Two bins, N = 1,000, α = 0.001: often every noisy count is <= 1/α = 1000.
-
-    Among ten seeds some give N̂ = 0 (degenerate), some not; none may crash.
-    """
+    """Two bins, N = 1,000, α = 0.001 (every noisy count often <= 1/α): over ten seeds
+    some give N̂ = 0 (degenerate), some not; none may crash."""
     degenerate = 0
     for seed in range(10):
         at = start()
@@ -196,9 +182,7 @@ def test_degenerate_sampled_histograms_show_error():
     assert degenerate >= 1
 
 
-# ---------------------------------------------------------------------------
-# uploads (AppTest drives st.file_uploader)
-# ---------------------------------------------------------------------------
+# --- uploads (AppTest drives st.file_uploader) -------------------------------------------------
 
 def upload_both(data: bytes, *, a: str = "upload", b: str = "upload",
                 name: str = "counts.csv") -> AppTest:

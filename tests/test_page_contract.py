@@ -1,21 +1,10 @@
-"""The page contract: what every page of the dashboard promises, checked on every page of
-ui.registry with AppTest.
-
-- it opens clean on every tab: no exception, no error, its title, its kit's report caption;
-- every control (and popover) on every tab has a help tooltip;
-- each control listed below moves the result listed with it (that the browser's address
-  follows a control is checked in tests/test_browser.py: AppTest does not write it);
-- a link reproduces a view set by hand: the same controls and the same metrics, tables
-  and findings (every tab of the pages whose tabs are cheap);
-- a link value the page cannot use is named in a note, reset to its default, and the rest
-  of the link applies;
-- every tab offers today's downloads: the file names and CSV columns recorded before the
-  redesign (tests/fixtures/downloads_2026_11.json), every CSV reads back with rows, every
-  chart file is a page, and the report holds the title and the findings.
-
-A page's own mathematics and behaviour are tested in its own file (tests/test_page_*.py).
-The table below is the only per-page part: a page added to the registry without a row here
-fails ``test_every_page_has_a_contract``.
+"""The page contract: what every page of ui.registry promises, checked with AppTest: it
+opens clean on every tab, with help on every control; each Move below moves its result (the
+browser's address: tests/test_browser.py); a link reproduces a view set by hand; an unusable
+link value is named, reset, and the rest applies; every tab keeps the downloads recorded
+before the redesign (tests/fixtures/downloads_2026_11.json). A page's own behaviour is
+tested in its own tests/test_page_*.py; a page without a row in CONTRACTS fails
+``test_every_page_has_a_contract``.
 """
 
 from __future__ import annotations
@@ -30,7 +19,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import assert_clean, open_page, run, without_help
+from conftest import open_page, run, without_help
 from pagekit import (LINK_NOTE, errors, kit, link_notes, metrics, set_by_hand, shown)
 from ui import registry
 

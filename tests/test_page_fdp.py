@@ -1,23 +1,16 @@
 """AppTest tests of the page "f-DP and Gaussian DP" (views/fdp.py): what the view draws
-from its controls.
-
-The page's numbers and sentences are tested directly in tests/test_ui_pages_fdp.py; what
-every page promises (opens clean, help everywhere, links, unusable link values, downloads)
-in tests/test_page_contract.py. Here the page is driven through its widgets by key (all
-keys start with ``fdp_``) and, for the extremes, through the URL query parameters they are
-bound to. Only the open tab runs; tests open a tab through its key ``fdp_tab``.
+from its controls. Its numbers: tests/test_ui_pages_fdp.py; every page's promises:
+tests/test_page_contract.py.
 """
 
 from __future__ import annotations
-
-import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import assert_clean, run, without_help
-from pagekit import (TabbedPage, assert_values, assert_widgets_keyed_with_help, kit, metrics,
-                     seen_kinds)
+from pagekit import (TabbedPage, assert_values, assert_widgets_keyed_with_help, chart_traces,
+                     kit, metrics, seen_kinds)
 from ui.pages import fdp as page
 from ui.pages.fdp import Settings
 
@@ -46,11 +39,6 @@ def curve_table(at: AppTest):
     return table.set_index("curve")
 
 
-def chart_traces(at: AppTest, key: str) -> list[dict]:
-    [chart] = [c for c in at.get("plotly_chart") if key in c.proto.id]
-    return json.loads(chart.proto.spec)["data"]
-
-
 def test_only_the_open_tab_runs_under_the_plain_words_box():
     at = start()
     assert [t.label for t in at.tabs] == list(TABS)
@@ -61,15 +49,6 @@ def test_only_the_open_tab_runs_under_the_plain_words_box():
         assert at.get("plotly_chart"), f"{tab} shows no chart"
         assert_widgets_keyed_with_help(at, "fdp_", WIDGET_KINDS)
         assert plain_words(at) == page.plain_words(Settings())[0]
-
-
-def test_values_survive_a_tab_switch():
-    at = start(CURVES)
-    at.select_slider(key="fdp_gauss_sigma").set_value(0.5)
-    run(at)
-    open_tab(at, COMPOSITION)
-    open_tab(at, CURVES)
-    assert at.select_slider(key="fdp_gauss_sigma").value == 0.5
 
 
 def test_the_threshold_test_is_shown_and_marked_on_its_curve():
@@ -108,8 +87,13 @@ def test_switching_curves_on_and_off():
     assert any("Switch on at least one curve" in i.value for i in at.info)
 
 
-def test_a_curve_below_the_target_is_shaded():
+def test_a_curve_below_the_target_is_shaded_and_a_value_survives_a_tab_switch():
     at = start(CURVES)
+    at.select_slider(key="fdp_gauss_sigma").set_value(0.5)
+    run(at)
+    open_tab(at, COMPOSITION)
+    open_tab(at, CURVES)
+    assert at.select_slider(key="fdp_gauss_sigma").value == 0.5
     for sigma, shaded in ((0.5, True), (2.0, False)):  # μ = 2 and 0.5 against μ* = 1
         at.select_slider(key="fdp_gauss_sigma").set_value(sigma)
         run(at)
@@ -151,9 +135,7 @@ def test_auditor_caps_reps_and_runs_small():
         assert any(tr["name"] == "empirical, R = 100" for tr in chart_traces(at, "fdp_fig_audit"))
 
 
-# ---------------------------------------------------------------------------
-# extremes: no exception, no warning (warnings are errors in this suite)
-# ---------------------------------------------------------------------------
+# --- extremes: no exception, no warning (warnings are errors in this suite) --------------------
 
 # URL values as the widgets write them: radios by their labels, select sliders by their
 # formatted options.
@@ -222,9 +204,7 @@ def test_extreme_values_are_quiet(query):
         assert values[key] == url_value(text), key
 
 
-# ---------------------------------------------------------------------------
-# the page kit: the report's settings, the optional controls' help
-# ---------------------------------------------------------------------------
+# --- the page kit: the report's settings, the optional controls' help --------------------------
 
 def test_a_link_reproduces_the_plain_sentence_and_the_auditor():
     values = [("fdp_family", "radio", "laplace", "Laplace: Lap(0,1) vs Lap(ε,1)"),

@@ -1,18 +1,11 @@
 """AppTest tests of the page "Gaussian mechanism" (views/gaussian.py): what the view draws
-from its controls.
-
-The page's solving, numbers and sentences are tested directly in
-tests/test_ui_pages_gaussian.py; what every page promises (opens clean, help everywhere,
-links, unusable link values, downloads) in tests/test_page_contract.py. Here the page is
-driven through its widgets by key (all keys start with ``gauss_``) and through the URL
-query parameters they are bound to. Only the open tab runs; tests open a tab through its
-key ``gauss_tab``. Expected numbers come from dpcore and ui/pages/gaussian.py.
+from its controls. Its solving and sentences: tests/test_ui_pages_gaussian.py; every page's
+promises: tests/test_page_contract.py.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import math
 from urllib.parse import parse_qs
 
@@ -23,8 +16,8 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import assert_clean, run, upload_file, without_help
 from dpcore import datasets, gaussian
-from pagekit import (TabbedPage, assert_widgets_keyed_with_help, errors, kit, metrics,
-                     warnings)
+from pagekit import (TabbedPage, assert_widgets_keyed_with_help, chart_traces, errors, kit,
+                     markdown_text, metrics, warnings)
 from ui import links
 from ui.format import fmt_sci
 from ui.pages import gaussian as page
@@ -61,10 +54,6 @@ def use_method(at: AppTest, method: str) -> AppTest:
     return run(at)
 
 
-def markdown_text(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
-
-
 def fmt5(v: float) -> str:
     return f"{v:.5g}"
 
@@ -85,15 +74,13 @@ def nearest(options: list[str], v: float) -> float:
 
 
 def chart_labels(at: AppTest, key: str, trace: str) -> list:
-    [chart] = [c for c in at.get("plotly_chart") if key in c.proto.id]
-    return next(t["x"] for t in json.loads(chart.proto.spec)["data"] if t.get("name") == trace)
+    return next(t["x"] for t in chart_traces(at, key) if t.get("name") == trace)
 
 
-# ---------------------------------------------------------------------------
-# the four values: the default view, solving, the synced inputs
-# ---------------------------------------------------------------------------
+# --- the four values: the default view, solving, the synced inputs -----------------------------
 
-def test_default_view_solves_sigma_and_every_tab_shows_something():
+def test_default_view_solves_sigma_with_its_slider_grids_and_every_tab_shows_something():
+    """The default view: σ solved, the sliders' grids, something shown on every tab."""
     at = start()
     assert value(at, "sigma") == SIGMA
     assert (value(at, "eps"), value(at, "delta"), value(at, "sensitivity")) == (1.0, 1e-5, 1.0)
@@ -111,14 +98,6 @@ def test_default_view_solves_sigma_and_every_tab_shows_something():
     assert page.plain_sentence(setting)[0] in markdown_text(at)
     # The only flag of the default view: the classical formula at ε = 1.
     assert len(warnings(at)) == 1 and "not a guarantee at ε = 1" in warnings(at)[0]
-    for tab in TABS:
-        open_tab(at, tab)
-        assert at.get("plotly_chart") or at.dataframe, f"{tab} shows nothing"
-        assert_widgets_keyed_with_help(at, "gauss_", WIDGET_KINDS)
-
-
-def test_slider_grids():
-    at = start()
     eps = [float(o) for o in at.select_slider(key="gauss_eps_slider").options]
     assert eps[0] == 0.01 and eps[-1] == 50
     assert {0.01, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50} <= set(eps)
@@ -129,6 +108,10 @@ def test_slider_grids():
     assert sigma[0] == "0.01" and sigma[-1] == "10,000"
     sens = at.select_slider(key="gauss_sens_slider").options
     assert sens[0] == "0.01" and sens[-1] == "1,000"
+    for tab in TABS:
+        open_tab(at, tab)
+        assert at.get("plotly_chart") or at.dataframe, f"{tab} shows nothing"
+        assert_widgets_keyed_with_help(at, "gauss_", WIDGET_KINDS)
 
 
 GIVEN = {"eps": 0.5, "delta": 1e-6, "sigma": 5.0, "sensitivity": 2.0}
@@ -231,9 +214,7 @@ def test_no_solution_shows_a_plain_error(method):
             float(gaussian.gaussian_sigma(0.0, 0.6, method="tail")), rel=1e-12)
 
 
-# ---------------------------------------------------------------------------
-# the tabs
-# ---------------------------------------------------------------------------
+# --- the tabs ----------------------------------------------------------------------------------
 
 def test_three_calibrations_and_the_privacy_loss():
     at = start()
@@ -421,9 +402,7 @@ def test_the_pivot_csv_keeps_its_row_labels(deferred):
         float(gaussian.gaussian_sigma(1.0, 1e-5, 85.0)), rel=1e-12)
 
 
-# ---------------------------------------------------------------------------
-# URL query parameters
-# ---------------------------------------------------------------------------
+# --- URL query parameters ----------------------------------------------------------------------
 
 def test_query_params_set_the_view():
     at = start(query={"gauss_eps": "2", "gauss_delta": "1e-06", "gauss_sigma": "3",
@@ -492,9 +471,7 @@ def test_extremes_are_clean_on_every_tab(query):
             assert "`" not in e
 
 
-# ---------------------------------------------------------------------------
-# the page kit: the report's settings and findings, the release tab's controls' help
-# ---------------------------------------------------------------------------
+# --- the page kit: the report's settings and findings, the release tab's controls' help --------
 
 def test_the_report_gets_the_settings_and_findings_of_the_open_tab():
     at = start()

@@ -30,8 +30,10 @@ def test_home_is_the_default_page():
     assert defaults[0].title == TITLE
 
 
-def test_home_loads_fast_and_clean():
-    at = start()  # no page chosen: the default page
+def test_home_is_clean_static_with_a_card_per_page_and_a_learning_path():
+    """No page chosen: the start page, clean, static, one card and link per page, and a
+    learning path through every page once."""
+    at = start()
     assert [t.value for t in at.title] == [TITLE]
     assert not at.error and not at.warning and not at.exception
     text = " ".join(m.value for m in at.markdown)
@@ -40,10 +42,6 @@ def test_home_loads_fast_and_clean():
     # Static: no widget that could start a computation.
     for kind in ("button", "slider", "select_slider", "selectbox", "number_input", "radio"):
         assert not at.get(kind), kind
-
-
-def test_one_card_and_link_per_page():
-    at = start()
     pages = other_pages()
     links = at.page_link
     assert len(links) == len(pages)
@@ -56,6 +54,10 @@ def test_one_card_and_link_per_page():
     for img in images:
         [item] = img.proto.imgs
         assert item.url.endswith(".png") and item.alt.startswith("The top of the page")
+    [path] = [m.value for m in at.markdown if m.value.startswith("1. ")]
+    steps = [line.split("**")[1] for line in path.splitlines()]
+    assert sorted(steps) == sorted(p.title for p in other_pages())
+    assert steps[0] == registry.COMPARE.title
 
 
 def test_a_card_link_opens_its_page():
@@ -75,11 +77,3 @@ def test_thumbnails_exist():
             assert im.format == "PNG"
             assert 400 <= im.width <= 600 and im.height < im.width, (path, im.size)
         assert path.stat().st_size < 250_000, path
-
-
-def test_learning_path_covers_every_page_once():
-    at = start()
-    [path] = [m.value for m in at.markdown if m.value.startswith("1. ")]
-    steps = [line.split("**")[1] for line in path.splitlines()]
-    assert sorted(steps) == sorted(p.title for p in other_pages())
-    assert steps[0] == registry.COMPARE.title

@@ -1,11 +1,7 @@
 """AppTest tests of the page "Randomized response (local DP)" (views/ldp.py): that the view
-shows what ui.pages.ldp computes (its numbers are tested in tests/test_ui_pages_ldp.py) and
-the page's own behaviour (the demo's flips in the URL, uploads, its links, extremes, the
-report). What every page promises is tests/test_page_contract.py's.
-
-The page is driven through its widgets by key (all keys start with ``ldp_``) and through
-the URL query parameters they are bound to. Only the open tab runs; tests open a tab
-through its key ``ldp_tab``.
+shows what ui.pages.ldp computes (tested in tests/test_ui_pages_ldp.py), the demo's flips in
+the URL, uploads, links, extremes and the report. Every page's promises:
+tests/test_page_contract.py.
 """
 
 from __future__ import annotations
@@ -21,7 +17,7 @@ from conftest import run, upload_file, without_help
 from dpcore import datasets, ldp
 from pagekit import (TabbedPage, assert_only_bad_value_reset,
                      assert_stopped_page_keeps_link_and_report, errors, kit, metrics,
-                     plain_error, query_id, warnings)
+                     markdown_text, plain_error, query_id, warnings)
 from ui import links
 from ui.format import fmt_big, fmt_count, fmt_number
 from ui.pages import ldp as page
@@ -43,10 +39,6 @@ def counts_table(at: AppTest) -> pd.DataFrame:
     return frame(at, "reported N_v")
 
 
-def text(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
-
-
 def test_default_view():
     at = start()
     assert [t.label for t in at.tabs] == list(TABS)
@@ -54,8 +46,8 @@ def test_default_view():
     assert metrics(at) == {"Categories k": "2", "Users N": "10,000", "p: tell the truth": "0.7311",
                            "q: tell a given lie": "0.2689", "p/q = e^ε": "2.718"}
     assert f"{p:.4g}" == "0.7311" and f"{q:.4g}" == "0.2689"
-    assert "tells the truth with probability p = 73.11%" in text(at)
-    assert "1-local differential privacy" in text(at)
+    assert "tells the truth with probability p = 73.11%" in markdown_text(at)
+    assert "1-local differential privacy" in markdown_text(at)
     assert at.latex  # the formulas
     assert at.select_slider(key="ldp_eps").value == 1.0
     assert at.select_slider(key="ldp_eps").options == [fmt_number(e)
@@ -129,9 +121,7 @@ def test_the_mse_tab_shows_the_simulation():
     assert [c for c in at.get("plotly_chart") if "ldp_fig_mse" in c.proto.id]
 
 
-# ---------------------------------------------------------------------------
-# uploads (every bad file of tests/test_hardening.py's matrix is tried there)
-# ---------------------------------------------------------------------------
+# --- uploads (every bad file of tests/test_hardening.py's matrix is tried there) ---------------
 
 def upload(at: AppTest, data: bytes, kind: str = "categories") -> AppTest:
     return upload_file(at, "ldp", data, kind)
@@ -175,9 +165,7 @@ def test_more_categories_than_the_page_takes_is_a_plain_error(data, kind):
     assert not errors(at)
 
 
-# ---------------------------------------------------------------------------
-# the guarantee's links, extremes, help, the report
-# ---------------------------------------------------------------------------
+# --- the guarantee's links, extremes, help, the report -----------------------------------------
 
 def test_the_guarantee_shows_its_links_and_what_they_cannot_carry():
     rows = "\n".join(f"c{j},{j + 1}" for j in range(150))
@@ -186,7 +174,7 @@ def test_the_guarantee_shows_its_links_and_what_they_cannot_carry():
     assert parse_qs(rs_link.proto.query_string) == {"rs_tab": ["Privacy"], "rs_gamma": ["3"]}
     assert parse_qs(fdp_link.proto.query_string) == {
         "fdp_tab": ["Trade-off curves"], "fdp_krr_eps": ["1"], "fdp_krr_k": ["100"]}
-    assert "random substitution" in text(at)
+    assert "random substitution" in markdown_text(at)
     assert any("nearest value, 3" in c.value for c in at.caption)
     assert any("stops at 100" in c.value for c in at.caption)
 

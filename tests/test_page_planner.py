@@ -1,18 +1,13 @@
 """AppTest tests of the page "Privacy–utility planner" (views/planner.py): what only the
-running page shows. Its sentences, costs and settings are tested without the page in
-tests/test_ui_pages_planner.py; what every page promises (clean tabs, help, links,
-downloads) in tests/test_page_contract.py; old links in tests/test_links_kept.py.
-
-Only the open tab runs (key ``plan_tab``). Expected numbers come from dpcore.planner with
-the page's settings and ``rng=seed``: every simulated setting draws from a stream of its
-own, so the page's plan and a direct call agree exactly. Cheap settings (R = B = 50, M = 9)
-and a pinned machine speed keep the tests fast and their refusals machine-independent.
+running page shows. Its sentences and costs: tests/test_ui_pages_planner.py; every page's
+promises: tests/test_page_contract.py; old links: tests/test_links_kept.py. Every simulated
+setting draws from a stream of its own, so the page's plan and a direct dpcore.planner call
+with ``rng=seed`` agree exactly; cheap settings and a pinned machine speed keep tests fast.
 """
 
 from __future__ import annotations
 
 import base64
-import json
 import re
 
 import numpy as np
@@ -22,7 +17,8 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import run
 from dpcore import datasets, planner
-from pagekit import kit as ended_kit, TabbedPage, errors, link_notes, metrics, plain_error
+from pagekit import (kit as ended_kit, TabbedPage, chart_traces, errors, link_notes, metrics,
+                     plain_error)
 from ui import controls
 from ui.pages import planner as page
 from ui.pages import planner_text as words
@@ -55,11 +51,6 @@ def korea(width: int = 10) -> tuple[np.ndarray, np.ndarray]:
                  for name in ("korea_central", "korea_noncentral"))
 
 
-def chart(at: AppTest, key: str) -> list[dict]:
-    [c] = [c for c in at.get("plotly_chart") if key in c.proto.id]
-    return json.loads(c.proto.spec)["data"]
-
-
 def trace_values(values) -> np.ndarray:
     """x or y of a Plotly trace as JSON: a list, or numpy's binary encoding."""
     if isinstance(values, dict):
@@ -83,7 +74,7 @@ def test_default_view():
     sentence = words.describe_sample_size(
         plan, "a difference as large as Korea central vs Korea noncentral")
     assert [s.value for s in at.success] == [sentence]
-    assert chart(at, "plan_fig_data")
+    assert chart_traces(at, "plan_fig_data")
     assert at.latex  # the explanation
 
 
@@ -102,7 +93,7 @@ def test_privacy_tab_shows_the_strongest_alpha():
     [sentence] = [s.value for s in at.success]
     assert sentence == words.describe_privacy(
         plan, "a difference as large as Korea central vs Korea noncentral")
-    traces = chart(at, "plan_fig_privacy")
+    traces = chart_traces(at, "plan_fig_privacy")
     [points] = [t for t in traces if t.get("name", "").startswith("simulated power")]
     np.testing.assert_allclose(trace_values(points["x"]), plan.points["alpha1"])
     np.testing.assert_allclose(trace_values(points["y"]), plan.points["power"])
@@ -253,7 +244,7 @@ def test_frontier_button_marks_the_naive_test_invalid():
     chisq = table[table["test"] == "chisq"]
     assert not chisq["valid"].all()  # the naive test does not hold its level under DP
     assert table[table["test"] == "bootstrap"]["n"].is_monotonic_increasing
-    traces = chart(at, "plan_fig_frontier")
+    traces = chart_traces(at, "plan_fig_frontier")
     [bad] = [t for t in traces if "invalid" in t.get("name", "")]
     assert len(trace_values(bad["x"])) == int((~chisq["valid"]).sum())
     [star] = [t for t in traces if t.get("name", "").startswith("your choice")]

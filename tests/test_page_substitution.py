@@ -1,12 +1,7 @@
 """AppTest tests of the page "Random substitution" (views/substitution.py): that the view
-shows what ui.pages.substitution computes (its numbers are tested in
-tests/test_ui_pages_substitution.py) and the page's own behaviour (N and l kept in the URL
-and clamped, uploads, the breach controls, the paper grid's button, extremes, the report).
-What every page promises is tests/test_page_contract.py's.
-
-The page is driven through its widgets by key (all keys start with ``rs_``) and through
-the URL query parameters they are bound to. Only the open tab runs; tests open a tab
-through its key ``rs_tab``.
+shows what ui.pages.substitution computes (tested in tests/test_ui_pages_substitution.py),
+N and l in the URL and clamped, uploads, breaches, the paper grid, extremes and the report.
+Every page's promises: tests/test_page_contract.py.
 """
 
 from __future__ import annotations
@@ -22,8 +17,8 @@ from streamlit.testing.v1 import AppTest
 from conftest import assert_clean, run, upload_file, without_help
 from dpcore import datasets
 from dpcore import substitution as rs
-from pagekit import (TabbedPage, assert_stopped_page_keeps_link_and_report, errors, kit,
-                     metrics, open_linked, plain_error, query_id)
+from pagekit import (TabbedPage, assert_stopped_page_keeps_link_and_report, chart, errors,
+                     kit, metrics, open_linked, plain_error, query_id)
 from ui import links
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_rel
 from ui.pages import substitution as page
@@ -56,11 +51,6 @@ def frame(at: AppTest, key: str) -> pd.DataFrame:
     return df
 
 
-def chart(at: AppTest, key: str):
-    [c] = [c for c in at.get("plotly_chart") if key in c.proto.id]
-    return c
-
-
 def default(**values) -> page.Settings:
     """The page's default settings (the normal shape), with ``values`` changed."""
     values = {"source": "normal", "n_cat": N, "n": RECORDS, "gamma": GAMMA, "l": L,
@@ -76,7 +66,7 @@ def fmt4(v: float) -> str:
     return f"{v + 0.0:.4g}"
 
 
-def test_default_view_on_every_tab():
+def test_default_view_on_every_tab_and_its_one_release():
     at = start()
     assert [t.label for t in at.tabs] == list(TABS)
     assert at.selectbox(key="rs_source").value == "normal"
@@ -91,13 +81,6 @@ def test_default_view_on_every_tab():
         <= metrics(at).items()
     assert "ln γ = 2.303-local differential privacy" in text(at)
     assert at.latex
-    for tab in TABS:
-        open_tab(at, tab)
-        assert at.get("plotly_chart"), tab
-
-
-def test_the_release_tab_shows_one_release():
-    at = start()
     s = default()
     release = page.one_release(s)
     estimates = page.reconstructions(s, release.counts)
@@ -109,6 +92,9 @@ def test_the_release_tab_shows_one_release():
         assert shown[f"‖X̂ − X‖/‖X‖, {SHORT[kind]}"] == fmt4(errors_[kind])
     assert shown["Random draws used"] == f"{release.draws:,}"
     assert shown["n·l"] == f"{RECORDS * L:,}"
+    for tab in TABS:
+        open_tab(at, tab)
+        assert at.get("plotly_chart"), tab
 
 
 def assert_accuracy(at: AppTest, table: pd.DataFrame) -> None:
@@ -204,9 +190,7 @@ def test_linked_grids_are_the_target_pages_grids():
     assert fdp_at.slider(key="fdp_rs_n").max == links.FdpParams.K_MAX
 
 
-# ---------------------------------------------------------------------------
-# data sources, N and l
-# ---------------------------------------------------------------------------
+# --- data sources, N and l ---------------------------------------------------------------------
 
 def test_two_age_groups_leave_l_1_only():
     at = start(query={"rs_source": SOURCE_URL["usa"], "rs_N": "2", "rs_n": "2,000"})
@@ -300,9 +284,7 @@ def test_more_categories_than_the_page_takes_is_a_plain_error(data, kind):
     assert not errors(at)
 
 
-# ---------------------------------------------------------------------------
-# the paper grid, extremes, help, the report
-# ---------------------------------------------------------------------------
+# --- the paper grid, extremes, help, the report ------------------------------------------------
 
 def test_paper_grid_button_runs_and_keeps_its_result():
     at = start(ACCURACY, {"rs_reps": "10"})

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import re
 
-import numpy as np
 import dpviz
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -21,8 +20,6 @@ def kit_page():
     import pandas as pd
     import streamlit as st
 
-    from ui import controls, sources
-    from ui import format as fmt
     from ui.kit import page_header
 
     kit = page_header("Kit <page>")
@@ -40,32 +37,28 @@ def kit_page():
     kit.end()
 
 
-def run(**params) -> AppTest:
-    at = AppTest.from_function(kit_page, default_timeout=30)
+def run(page=kit_page, **params) -> AppTest:
+    """``page`` run once, opened with the link values ``params``; checked free of exceptions."""
+    at = AppTest.from_function(page, default_timeout=30)
     for key, value in params.items():
         at.query_params[key] = value
-    return at.run()
+    at.run()
+    assert not at.exception
+    return at
 
 
 def warnings_text(at) -> str:
     return " ".join(w.value for w in at.warning)
 
 
-def test_kit_collects_settings_findings_charts_and_tables():
+def test_kit_collects_settings_findings_charts_and_tables_for_the_report():
     at = run(kx="0.25")
-    assert not at.exception
     kit = ended_kit(at)
     assert kit.title == "Kit <page>" and kit.findings == ["x is 0.25"]
     assert kit.parameters == {"x": "0.25", "name": "alpha"}
     assert [name for name, _ in kit.figures] == ["The line"]
     assert [name for name, _ in kit.tables] == ["The table"]
     assert kit.notes == ["a caveat"] and not warnings_text(at)
-
-
-def test_the_report_holds_the_page(tmp_path):
-    at = run(kx="0.25")
-    kit = ended_kit(at)
-    
     html = dpviz.report.html_report(kit.title, findings=kit.findings, parameters=kit.parameters,
                               figures=kit.figures, tables=kit.tables, notes=kit.notes)
     assert "Kit &lt;page&gt;" in html and "x is 0.25" in html and "The line" in html
@@ -79,7 +72,6 @@ def test_the_report_holds_the_page(tmp_path):
 ])
 def test_unusable_link_values_are_named_and_the_rest_applies(params, bad):
     at = run(**params)
-    assert not at.exception
     text = warnings_text(at)
     assert "could not be used" in text
     for key in bad:
@@ -101,7 +93,6 @@ def test_usable_link_values_give_no_note(params):
 
 def test_an_early_stop_still_ends_the_page():
     at = run(kx="1.0")
-    assert not at.exception
     assert [e.value for e in at.error] == ["x may not be 1 here."]
     assert ended_kit(at).findings == ["x is 1"]
     assert not any("end of page" in m.value for m in at.markdown)
@@ -112,16 +103,11 @@ def test_an_early_stop_still_ends_the_page():
     (["true"], True, True), (["1"], True, True), (["a", "b"], ["a", "b"], True),
     (["0.2"], 0.1, False), (["a"], ["a", "b"], False), (["no"], True, False),
     (["1", "2"], (1.0, 2.0), True), (["nan"], "x", False),
-])
-def test_same_compares_link_text_with_widget_values(url, value, same):
-    assert links.same(url, value) is same
-
-
-@pytest.mark.parametrize("url, value, same", [
     (["1.0", "0.01"], (0.01, 1.0), True),  # a range, high end first
     (["0.1", "5"], (0.1, 1.0), False), ([""], None, True), (["0"], None, False),
 ])
-def test_same_reads_ranges_in_any_order_and_empty_values(url, value, same):
+def test_same_compares_link_text_with_widget_values(url, value, same):
+    """links.same: link text against widget values, ranges in any order, empty values."""
     assert links.same(url, value) is same
 
 
@@ -150,8 +136,7 @@ def test_slug_names_every_greek_letter():
 def ranged_page():
     import streamlit as st
 
-    from ui import controls, sources
-    from ui import format as fmt
+    from ui import controls
     from ui.kit import page_header
 
     kit = page_header("Ranged")
@@ -162,33 +147,26 @@ def ranged_page():
 @pytest.mark.parametrize("raw, value, named", [("7", 7, False), ("abc", 5, True),
                                                 ("2.5", 5, True), ("40", 10, False)])
 def test_ranged_slider_link_values(raw, value, named):
-    at = AppTest.from_function(ranged_page, default_timeout=30)
-    at.query_params["rn"] = raw
-    at.run()
-    assert not at.exception
+    at = run(ranged_page, rn=raw)
     assert any(f"value {value}" in m.value for m in at.markdown)
     assert ("rn" in warnings_text(at)) is named
 
 
 def test_moving_a_ranged_slider_back_to_its_default_is_not_named():
-    at = AppTest.from_function(ranged_page, default_timeout=30)
-    at.query_params["rn"] = "7"
-    at.run()
+    at = run(ranged_page, rn="7")
     at.slider(key="rn_slider").set_value(5).run()
     assert not at.exception
     assert any("value 5" in m.value for m in at.markdown)
     assert not warnings_text(at)
 
 
-# ---------------------------------------------------------------------------
-# Links: which values the page could use, for each kind of control bound to the URL
-# ---------------------------------------------------------------------------
+# --- Links: which values the page could use, for each kind of control bound to the URL ---------
 
 def bound_page():
     import streamlit as st
 
-    from ui import controls, sources
     from ui import format as fmt
+    from ui import sources
     from ui.kit import page_header
 
     kit = page_header("Bound")
@@ -211,15 +189,6 @@ def bound_page():
     st.write("values " + repr({k: st.session_state[k] for k in (
         "bw", "bs", "bn", "br", "bm", "bx", "bsp", "bc", "bt", "bk", "bname")}))
     kit.end()
-
-
-def run_bound(params: dict) -> AppTest:
-    at = AppTest.from_function(bound_page, default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception
-    return at
 
 
 def bound_values(at: AppTest) -> dict:
@@ -246,7 +215,7 @@ def bound_values(at: AppTest) -> dict:
     ({"bname": "B and C"}, {"bname": "B and C"}), ({"bname": "A"}, {"bname": "A"}),
 ])
 def test_link_values_the_controls_use_are_not_named(params, values):
-    at = run_bound(params)
+    at = run(bound_page, **params)
     assert not warnings_text(at), params
     shown = bound_values(at)
     for key, value in values.items():
@@ -266,7 +235,7 @@ def test_link_values_the_controls_use_are_not_named(params, values):
     ({"bw": "5", "bm": ["exact", "fisher"], "bx": "0.25", "bk": "3"}, ["bm"]),
 ])
 def test_link_values_the_controls_cannot_use_are_named(params, bad):
-    at = run_bound(params)
+    at = run(bound_page, **params)
     text = warnings_text(at)
     assert "could not be used" in text, params
     named = text.split("defaults: ", 1)[1].split(". Everything", 1)[0].split(", ")
@@ -274,7 +243,7 @@ def test_link_values_the_controls_cannot_use_are_named(params, bad):
 
 
 def test_a_multiselect_link_keeps_its_usable_values_and_names_the_rest():
-    at = run_bound({"bm": ["exact", "fisher", "chisq"]})
+    at = run(bound_page, bm=["exact", "fisher", "chisq"])
     assert bound_values(at)["bm"] == ["exact", "chisq"]
     assert "defaults: bm." in warnings_text(at)
     assert at.query_params["bm"] == ["exact", "chisq"]
@@ -284,38 +253,25 @@ def test_a_multiselect_link_keeps_its_usable_values_and_names_the_rest():
 
 @pytest.mark.parametrize("width", [5, 10])
 def test_a_label_link_is_not_named_on_a_page(width):
-    """The compare page's binning spelled by its label, as the page's own links write it
-    (5: its default, dropped from the URL by Streamlit)."""
+    """The compare page's binning given by its label, as the page's own links write it."""
     at = open_page("views/compare_histograms.py", "Compare two private histograms",
                    {"cmp_width": sources.AGE_BINNINGS[width]})
     assert at.radio(key="cmp_width").value == width
     assert "could not be used" not in warnings_text(at)
 
 
-# ---------------------------------------------------------------------------
-# The seed: every seed, 0 included, through the URL
-# ---------------------------------------------------------------------------
+# --- The seed: every seed, 0 included, through the URL -----------------------------------------
 
 def seed_page():
     import streamlit as st
 
-    from ui import controls, sources
-    from ui import format as fmt
+    from ui import controls
     from ui.kit import page_header
 
     kit = page_header("Seeded")
     seed = controls.seed_control("sd")
     st.write(f"seed {seed}")
     kit.end()
-
-
-def run_seed(**params) -> AppTest:
-    at = AppTest.from_function(seed_page, default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception
-    return at
 
 
 def shown_seed(at: AppTest) -> int:
@@ -326,7 +282,7 @@ def shown_seed(at: AppTest) -> int:
 @pytest.mark.parametrize("raw, seed", [("0", 0), ("1", 1), ("2022", 2022), ("987654", 987654),
                                        (str(2**31 - 1), 2**31 - 1)])
 def test_a_link_seed_is_used_and_kept_in_the_link(raw, seed):
-    at = run_seed(sd=raw)
+    at = run(seed_page, sd=raw)
     assert shown_seed(at) == seed and at.number_input(key="sd").value == seed
     assert not warnings_text(at)
     assert at.query_params.get("sd") == raw
@@ -338,47 +294,43 @@ def test_a_link_seed_is_used_and_kept_in_the_link(raw, seed):
                                        (str(2**31), controls.DEFAULT_SEED),
                                        ("1.5", 1)])  # Streamlit keeps the whole part
 def test_an_unusable_link_seed_is_named(raw, seed):
-    at = run_seed(sd=raw)
+    at = run(seed_page, sd=raw)
     assert shown_seed(at) == seed
     assert "defaults: sd." in warnings_text(at)
 
 
 def test_the_seed_defaults_and_new_draw_puts_its_seed_in_the_link():
     """(A seed typed in the box goes into the URL in the browser: see test_browser.py.)"""
-    at = run_seed()
+    at = run(seed_page)
     assert shown_seed(at) == controls.DEFAULT_SEED and not warnings_text(at)
     at.number_input(key="sd").set_value(0).run()
     assert shown_seed(at) == 0 and not warnings_text(at)
     at.button(key="sd_new").click().run()
     new = shown_seed(at)
     assert at.query_params.get("sd") == str(new) and not warnings_text(at)
-    assert shown_seed(run_seed(sd=str(new))) == new  # the link reopens it
+    assert shown_seed(run(seed_page, sd=str(new))) == new  # the link reopens it
 
 
 def test_new_draw_after_a_link_seed_is_not_named():
-    at = run_seed(sd="5")
+    at = run(seed_page, sd="5")
     at.button(key="sd_new").click().run()
     assert shown_seed(at) != 5 or at.query_params.get("sd") == "5"
     assert not warnings_text(at)
 
 
 def test_a_cleared_seed_box_gets_the_last_seed_back():
-    at = run_seed(sd="41")
+    at = run(seed_page, sd="41")
     at.number_input(key="sd").set_value(None).run()
     assert not at.exception
     assert shown_seed(at) == 41 and at.number_input(key="sd").value == 41
 
 
-# ---------------------------------------------------------------------------
-# The report: the header's button and report_button give the same file
-# ---------------------------------------------------------------------------
+# --- The report: the header's button and report_button give the same file ----------------------
 
 def report_page():
     import plotly.graph_objects as go
     import streamlit as st
 
-    from ui import controls, sources
-    from ui import format as fmt
     from ui.kit import page_header
 
     kit = page_header("Report → α")
@@ -405,10 +357,7 @@ def test_report_button_gives_the_headers_report(monkeypatch):
                         **kwargs)
 
     monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
-    at = AppTest.from_function(report_page, default_timeout=30)
-    at.query_params["x"] = "1"
-    at.run()
-    assert not at.exception
+    at = run(report_page, x="1")
     buttons = {b.key: b for b in at.download_button}
     assert buttons["own_report"].label == buttons["page_report_download"].label
     assert buttons["own_report"].help == "This page's report."
