@@ -233,12 +233,20 @@ def _binning_control(sources: list[str], upload: Upload | None, key: str):
     return None, int(m)
 
 
+def row_labels(upload: Upload | None, m: int) -> list[str]:
+    """The bin labels of a file of counts: its first column of labels if it has one, else
+    1 … m."""
+    if upload is not None and not isinstance(upload.table.index, pd.RangeIndex):
+        return [str(v) for v in upload.table.index]
+    return [str(j) for j in range(1, m + 1)]
+
+
 def _labels(width, m, upload: Upload | None, sources, lo_hi) -> list[str]:
     if width is not None:
         return datasets.age_bin_labels(width)
     if upload is not None and UPLOAD in sources:
-        if upload.kind == "counts" and not isinstance(upload.table.index, pd.RangeIndex):
-            return [str(v) for v in upload.table.index]
+        if upload.kind == "counts":
+            return row_labels(upload, m)
         if upload.kind == "values" and lo_hi is not None:
             edges = np.linspace(lo_hi[0], lo_hi[1], m + 1)
             return [f"{a:.4g}–{b:.4g}" for a, b in zip(edges[:-1], edges[1:])]

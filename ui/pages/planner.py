@@ -245,9 +245,7 @@ def effect_distribution(p: np.ndarray, s: Settings) -> np.ndarray:
 def bin_labels(width: int | None, m: int, upload: sources.Upload | None) -> list[str]:
     if width is not None:
         return datasets.age_bin_labels(width)
-    if not isinstance(upload.table.index, pd.RangeIndex):
-        return [str(v) for v in upload.table.index]
-    return [str(j) for j in range(1, m + 1)]
+    return sources.row_labels(upload, m)
 
 
 def side_name(source: str, column: str | None, mark=str) -> str:
