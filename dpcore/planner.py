@@ -74,11 +74,17 @@ from dpcore.validation import (
 
 __all__ = [
     "CellCache",
+    "NOT_REACHED",
     "PrivacyPlan",
+    "REACHED",
     "SampleSizePlan",
     "TYPICAL_CELLS",
+    "UNDETERMINED",
     "alpha_grid",
     "frontier",
+    "interval_verdict",
+    "plan_verdict",
+    "power_verdict",
     "required_sample_size",
     "shift_distribution",
     "strongest_privacy",
@@ -666,6 +672,79 @@ def strongest_privacy(
         power=power, level=cells.level, test=test, n=n, alpha_ratio=ratio, reps=cells.reps,
         n_boot=cells.n_boot, simulated=cells.simulated, recalled=cells.recalled,
     )
+
+
+# ---------------------------------------------------------------------------
+# Verdicts: a simulated power, or a planned value, against the target
+# ---------------------------------------------------------------------------
+
+#: A simulated power, or a planned N or alpha, against the target power: the target is
+#: reached, not reached, or the Monte Carlo error leaves it undetermined.
+REACHED, NOT_REACHED, UNDETERMINED = "reached", "not_reached", "undetermined"
+
+
+def power_verdict(ci_low: float, ci_high: float, target: float) -> str:
+    """Whether a simulated power reaches ``target``, from its Monte Carlo interval.
+
+    :data:`REACHED` when the interval lies at or above the target (``ci_low >= target``),
+    :data:`NOT_REACHED` when it lies wholly below (``ci_high < target``), otherwise
+    :data:`UNDETERMINED`: the interval holds the target, and the point estimate alone
+    cannot tell on which side the power is. These are the "clearly above" and "clearly
+    below" of the searches' intervals (see the module notes).
+    """
+    ci_low, ci_high = float(ci_low), float(ci_high)
+    if not ci_low <= ci_high:
+        raise ValueError(f"The interval must have ci_low <= ci_high, got ({ci_low:g}, "
+                         f"{ci_high:g}).")
+    if ci_low >= target:
+        return REACHED
+    if ci_high < target:
+        return NOT_REACHED
+    return UNDETERMINED
+
+
+def interval_verdict(value: float, interval) -> str:
+    """Whether ``value`` reaches the target power, from the Monte Carlo interval
+    (low, high] of the smallest value that does (an N, or an alpha).
+
+    Under monotone power, a value at or above ``high`` (a simulated value whose power is
+    clearly at or above the target) reaches it: :data:`REACHED`; a value at or below
+    ``low`` (one clearly below) does not: :data:`NOT_REACHED`. A value strictly inside the
+    interval is :data:`UNDETERMINED` at this number of replicates, whichever side of the
+    point estimate it is on. ``low`` may be 0 and ``high`` infinite.
+    """
+    value = positive_scalar(value, "value")
+    low, high = (float(x) for x in interval)
+    if not 0 <= low <= high:
+        raise ValueError(f"`interval` must be (low, high) with 0 <= low <= high, got "
+                         f"({low:g}, {high:g}).")
+    if value >= high:
+        return REACHED
+    if value <= low:
+        return NOT_REACHED
+    return UNDETERMINED
+
+
+def plan_verdict(plan: SampleSizePlan | PrivacyPlan, value: float) -> str:
+    """Whether ``value`` reaches the plan's target power: an N per group against a
+    :class:`SampleSizePlan`, an alpha_1 against a :class:`PrivacyPlan`.
+
+    :func:`interval_verdict` on the plan's interval, where its ends were checked against
+    the Monte Carlo error. Otherwise :data:`UNDETERMINED`: a search that stopped at its cap
+    before bracketing the target (no estimate), or one whose end of the search range
+    decides it (``"unreachable"``: the largest value searched; ``"at_lower_bound"``: the
+    smallest) while that value's power interval holds the target.
+    """
+    estimate, x = (plan.n, "n") if isinstance(plan, SampleSizePlan) else (plan.alpha, "alpha1")
+    if estimate is None and plan.status == "stopped":
+        return UNDETERMINED
+    if plan.status in ("unreachable", "at_lower_bound"):
+        end = plan.interval[0] if plan.status == "unreachable" else plan.interval[1]
+        rows = plan.points[plan.points[x] == end] if len(plan.points) else plan.points
+        if rows.empty or power_verdict(rows["ci_low"].iloc[0], rows["ci_high"].iloc[0],
+                                       plan.power) == UNDETERMINED:
+            return UNDETERMINED
+    return interval_verdict(value, plan.interval)
 
 
 def alpha_grid(low: float, high: float, points: int) -> list[float]:

@@ -282,6 +282,106 @@ def test_progress_never_steps_back_when_a_search_outruns_its_expected_cell_count
     assert seen == sorted(seen) and 0 < seen[-1] < 1
 
 
+# --- verdicts: a simulated power, or a planned value, against the target ----------------------
+
+def test_power_verdict_from_the_wilson_interval():
+    # 797 rejections of 1,000: a rate of 0.797 whose interval holds 0.8 is not "below 80%".
+    low, high = simulation.binomial_interval(797, 1000)
+    assert low < 0.8 < high
+    assert planner.power_verdict(low, high, 0.8) == planner.UNDETERMINED
+    # 79,500 of 100,000: the whole interval is below 0.8.
+    assert planner.power_verdict(*simulation.binomial_interval(79_500, 100_000), 0.8) == \
+        planner.NOT_REACHED
+    assert planner.power_verdict(*simulation.binomial_interval(950, 1000), 0.8) == \
+        planner.REACHED
+    # The ends: at or above the target is reached; an upper end at the target is not below.
+    assert planner.power_verdict(0.8, 0.9, 0.8) == planner.REACHED
+    assert planner.power_verdict(0.7, 0.8, 0.8) == planner.UNDETERMINED
+    assert planner.power_verdict(0.7, np.nextafter(0.8, 0), 0.8) == planner.NOT_REACHED
+    with pytest.raises(ValueError, match="ci_low <= ci_high"):
+        planner.power_verdict(0.9, 0.7, 0.8)
+
+
+def test_interval_verdict_never_says_reached_inside_the_interval():
+    """Over many intervals (ends at 0 and infinity too) and values at, next to and between
+    their ends: reached only at or above the upper end, not reached only at or below the
+    lower end, undetermined strictly inside."""
+    rng = np.random.default_rng(20261117)
+    lows = np.exp(rng.uniform(np.log(100), np.log(1e7), 400))
+    highs = lows * np.exp(rng.uniform(0.0, 1.5, 400))
+    intervals = [*zip(lows, highs), (0.0, 500.0), (1e8, math.inf), (0.0, math.inf),
+                 (32_800.0, 60_400.0)]
+    seen = set()
+    for low, high in intervals:
+        inside = np.exp(rng.uniform(np.log(max(low, 1.0)), np.log(min(high, 1e9)), 5))
+        values = [low, high, np.nextafter(low, math.inf), np.nextafter(high, 0), *inside,
+                  low / 2, high * 2]
+        for value in values:
+            if not 0 < value < math.inf:
+                continue
+            verdict = planner.interval_verdict(value, (low, high))
+            seen.add(verdict)
+            if low < value < high:
+                assert verdict == planner.UNDETERMINED, (value, low, high)
+            else:
+                assert verdict == (planner.REACHED if value >= high else planner.NOT_REACHED)
+    assert seen == {planner.REACHED, planner.NOT_REACHED, planner.UNDETERMINED}
+    # The issue's case: N = 37,800 above the estimate but inside the interval.
+    assert planner.interval_verdict(37_800, (32_800, 60_400)) == planner.UNDETERMINED
+    with pytest.raises(ValueError, match="0 <= low <= high"):
+        planner.interval_verdict(5, (10, 1))
+
+
+def plan_of(status, n, interval, points) -> planner.SampleSizePlan:
+    """A sample-size plan with the given result; ``points``: (N, power, ci_low, ci_high)."""
+    frame = pd.DataFrame(points, columns=["n", "power", "ci_low", "ci_high"])
+    return planner.SampleSizePlan(n=n, interval=interval, points=frame, status=status,
+                                  power=0.8, level=0.05, test="bootstrap", alpha1=0.1,
+                                  alpha2=0.1, reps=200, n_boot=200, simulated=len(frame),
+                                  recalled=0)
+
+
+def test_plan_verdict_at_the_ends_of_the_range_and_when_stopped():
+    clear_top = plan_of("unreachable", None, (1e8, math.inf), [(1e8, 0.3, 0.24, 0.37)])
+    assert planner.plan_verdict(clear_top, 50_000_000) == planner.NOT_REACHED
+    # The largest N searched is below the target by its estimate only: no verdict.
+    unclear_top = plan_of("unreachable", None, (1e8, math.inf), [(1e8, 0.78, 0.72, 0.83)])
+    assert planner.plan_verdict(unclear_top, 50_000_000) == planner.UNDETERMINED
+    clear_bottom = plan_of("at_lower_bound", 100, (0.0, 100), [(100, 0.95, 0.91, 0.97)])
+    assert planner.plan_verdict(clear_bottom, 1000) == planner.REACHED
+    unclear_bottom = plan_of("at_lower_bound", 100, (0.0, 100), [(100, 0.82, 0.76, 0.87)])
+    assert planner.plan_verdict(unclear_bottom, 1000) == planner.UNDETERMINED
+    # A search stopped before bracketing the target: its ends are point estimates.
+    stopped = plan_of("stopped", None, (1000, math.inf), [(1000, 0.5, 0.43, 0.57)])
+    assert planner.plan_verdict(stopped, 500) == planner.UNDETERMINED
+    found = plan_of("found", 5000, (4000, 6000), [(4000, 0.6, 0.53, 0.66),
+                                                  (6000, 0.9, 0.85, 0.93)])
+    assert [planner.plan_verdict(found, n) for n in (4000, 5000, 6000)] == [
+        planner.NOT_REACHED, planner.UNDETERMINED, planner.REACHED]
+
+
+def test_plan_verdict_rarely_says_reached_where_the_power_is_below_the_target():
+    """A synthetic check, as in the issue: at a planned value whose true power is 0.79, the
+    estimate alone says "enough" about a third of the time; the interval's verdict only when
+    the interval misses the crossing from above (at most about 2.5%: bound 5% + 3 SE)."""
+    x_star, reps, runs = 20_000.0, 200, 300
+    curve = logistic_curve(x_star, 0.8, 3.0)
+    below, above = x_star * 0.979, x_star / 0.979  # true power 0.790 and 0.809
+    assert 0.789 < curve(below) < 0.791 and 0.808 < curve(above) < 0.81
+    rng = np.random.default_rng(20261118)
+    old = wrong_reached = wrong_not = 0
+    for _ in range(runs):
+        out = _search(binomial_evaluator(curve, reps, rng), lo=100, hi=10**8, start=10**5,
+                      snap=_snap_int, target=0.8, rtol=0.05)
+        old += below >= out.estimate
+        wrong_reached += planner.interval_verdict(below, (out.low, out.high)) == planner.REACHED
+        wrong_not += planner.interval_verdict(above, (out.low, out.high)) == \
+            planner.NOT_REACHED
+    bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / runs)
+    assert wrong_reached / runs <= bound and wrong_not / runs <= bound
+    assert old / runs > 0.2  # the check can tell the two rules apart
+
+
 # --- monotone power on the paper's populations -----------------------------------------------
 
 def _drops(rates: np.ndarray, reps: int) -> np.ndarray:
