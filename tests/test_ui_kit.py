@@ -379,3 +379,20 @@ def test_numbers_in_scientific_notation_as_people_write_them():
     assert fmt.fmt_big(12_345) == "1.23·10⁴"
     assert fmt.fmt_big(-0.0) == "0"
     assert fmt.fmt_big(float("inf")) == "∞"
+
+
+def test_counts_to_the_significant_digits_of_their_interval():
+    assert fmt.fmt_sig_count(451_043) == "451,000"
+    assert fmt.fmt_sig_count(7_914) == "7,910" and fmt.fmt_sig_count(100) == "100"
+    assert fmt.fmt_sig_count(12_345_678, 2) == "12,000,000"
+
+
+def test_percentages_read_apart_from_the_target_they_are_judged_against():
+    # 0.797 is no "80%" beside an 80% target; 80% is only 80%.
+    assert [fmt.fmt_percent_apart(v, 0.8) for v in (0.797, 0.8, 0.7996, 0.80004, 0.95)] == [
+        "79.7%", "80%", "79.96%", "80.004%", "95%"]
+    assert fmt.percent_decimals_apart([0.5, 0.7975, 0.8], 0.8) == 1
+    assert fmt.percent_decimals_apart([0.5, 0.9], 0.8) == 0
+    for k in range(1, 1000):  # every rate of R = 1,000 but 800/1,000
+        text = fmt.fmt_percent_apart(k / 1000, 0.8)
+        assert (text == "80%") == (k == 800), (k, text)

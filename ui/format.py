@@ -72,6 +72,27 @@ def fmt_sig(v: float, digits: int = 4) -> str:
     return "∞" if math.isinf(v) else f"{v:.{digits}g}"
 
 
+def fmt_sig_count(v: float, digits: int = 3) -> str:
+    """A whole number rounded to ``digits`` significant digits, thousands separated:
+    451,043 as 451,000 (the precision of an interval whose ends have three digits)."""
+    return f"{float(f'{v:.{digits}g}'):,.0f}"
+
+
+def percent_decimals_apart(values, target: float, most: int = 6) -> int:
+    """The fewest decimals (up to ``most``) at which every value of ``values`` that differs
+    from ``target`` reads, in percent, apart from it: 1 for 0.797 against 0.8 (79.7%)."""
+    for decimals in range(most + 1):
+        if all(v == target or f"{v:.{decimals}%}" != f"{target:.{decimals}%}" for v in values):
+            return decimals
+    return most
+
+
+def fmt_percent_apart(v: float, target: float) -> str:
+    """``v`` in percent with the fewest decimals (up to 6) that keep it apart from
+    ``target`` when it differs: 79.7% beside an 80% target, never 80%; 80% only for 80%."""
+    return f"{v:.{percent_decimals_apart([v], target)}%}"
+
+
 def fmt_delta(v: float) -> str:
     """0, 10⁻⁵, 0.01: labels for δ on a slider."""
     if v == 0:
