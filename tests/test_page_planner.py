@@ -68,12 +68,17 @@ def test_default_view():
     shown = metrics(at)
     assert shown[TV] == f"{planner.total_variation(p1, p2):.3f}" == "0.057"
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=200, n_boot=200, rng=SEED)
-    assert shown[N_NEEDED] == f"{plan.n:,}"
+    # The estimate to the three significant digits of its interval's ends.
+    assert shown[N_NEEDED] == words.n_text(plan) == f"{float(f'{plan.n:.3g}'):,.0f}"
     assert shown[N_INTERVAL] == f"{plan.interval[0]:,.0f} – {plan.interval[1]:,.0f}"
     assert metric(at, "Your planned N").value == "10,000"
+    # 10,000 is above the interval: enough.
+    assert plan.interval[1] <= 10_000 and metric(at, "Your planned N").delta == "enough"
     sentence = words.describe_sample_size(
         plan, "a difference as large as Korea central vs Korea noncentral")
-    assert [s.value for s in at.success] == [sentence]
+    verdict = words.data_verdict(plan, page.Settings())
+    assert [s.value for s in at.success] == [sentence, verdict.sentence]
+    assert verdict.sentence.startswith("Your N = 10,000 per group is enough")
     assert chart_traces(at, "plan_fig_data")
     assert at.latex  # the explanation
 
@@ -88,11 +93,13 @@ def test_privacy_tab_shows_the_strongest_alpha():
     assert shown[ALPHA_NEEDED] == f"{plan.alpha:.3g}"
     assert shown[ALPHA_INTERVAL] == f"{plan.interval[0]:.3g} – {plan.interval[1]:.3g}"
     assert shown["Your α"] == "0.1"
-    assert metric(at, "Your α").delta == ("affordable" if plan.alpha <= 0.1
-                                          else "too strong for the target")
-    [sentence] = [s.value for s in at.success]
+    verdict = words.privacy_verdict(plan, page.Settings(reps=50, n_boot=50))
+    assert verdict.label == "affordable" and plan.interval[1] <= 0.1
+    assert metric(at, "Your α").delta == verdict.label
+    sentence, shown_verdict = [s.value for s in at.success]
     assert sentence == words.describe_privacy(
         plan, "a difference as large as Korea central vs Korea noncentral")
+    assert shown_verdict == verdict.sentence
     traces = chart_traces(at, "plan_fig_privacy")
     [points] = [t for t in traces if t.get("name", "").startswith("simulated power")]
     np.testing.assert_allclose(trace_values(points["x"]), plan.points["alpha1"])
@@ -114,7 +121,27 @@ def test_the_answers_move_the_right_way(tab, query, key, value, shown, factor):
     after = float(metrics(run(at))[shown].replace(",", ""))
     assert after > factor * before if factor >= 1 else after < factor * before, (before, after)
     if key == "plan_alpha":
-        assert metric(at, "Your planned N").delta.endswith("short")
+        assert metric(at, "Your planned N").delta == "not enough"
+        assert any(w.value.startswith("Your N = 10,000 per group is not enough")
+                   for w in at.warning)
+
+
+def test_a_planned_n_inside_the_interval_is_undetermined_not_enough():
+    """α = 0.05 at R = 50: the estimate is below the planned 10,000, the interval's upper end
+    above it. The estimate alone said "enough"; the page says it cannot tell, and how to."""
+    at = start(query={"plan_alpha": "0.05"})
+    assert not errors(at)
+    p1, p2 = korea()
+    plan = planner.required_sample_size(p1, p2, 0.05, 0.05, reps=50, n_boot=50, rng=SEED)
+    assert plan.n < 10_000 < plan.interval[1]  # the case of the issue
+    assert metric(at, "Your planned N").delta == "undetermined at R = 50"
+    verdict = words.data_verdict(plan, page.Settings(alpha1=0.05, alpha2=0.05, reps=50,
+                                                     n_boot=50))
+    assert [i.value for i in at.info] == [verdict.sentence]
+    assert verdict.sentence.startswith(
+        "Whether your N = 10,000 per group is enough cannot be told at R = 50 replicates")
+    assert "raise *Replicates R per setting*" in verdict.sentence
+    assert not any("Your N" in m.value for m in (*at.success, *at.warning))
 
 
 # --- the URL -----------------------------------------------------------------------------------
@@ -130,7 +157,7 @@ def test_query_params_set_the_view_and_reproduce_the_numbers():
     p1, p2 = korea(5)
     plan = planner.required_sample_size(p1, p2, 0.5, 1.0, power=0.9, reps=50, n_boot=50, rng=7)
     first = metrics(at)
-    assert first[N_NEEDED] == f"{plan.n:,}"
+    assert first[N_NEEDED] == words.n_text(plan)
     assert "privacy levels α₁ = 0.5 and α₂ = 1" in [s.value for s in at.success][0]
     # The same URL in a new session shows the same numbers.
     st.cache_resource.clear()  # nothing reused: simulated again
@@ -171,7 +198,7 @@ def test_an_effect_builds_b_from_a(query, k, d):
     q = planner.shift_distribution(p, k) if d is None else planner.tilt_to_distance(p, d)
     assert metrics(at)[TV] == f"{planner.total_variation(p, q):.3f}"
     plan = planner.required_sample_size(p, q, 0.1, 0.1, reps=50, n_boot=50, rng=SEED)
-    assert metrics(at)[N_NEEDED] == f"{plan.n:,}"
+    assert metrics(at)[N_NEEDED] == words.n_text(plan)
 
 
 # --- bad input: plain errors, the controls stay ------------------------------------------------
@@ -215,7 +242,7 @@ def test_uploaded_counts_are_compared():
     p1, p2 = np.array([0.5, 0.3, 0.2]), np.array([0.4, 0.3, 0.3])
     assert metrics(at)[TV] == f"{planner.total_variation(p1, p2):.3f}" == "0.100"
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=50, n_boot=50, rng=SEED)
-    assert metrics(at)[N_NEEDED] == f"{plan.n:,}"
+    assert metrics(at)[N_NEEDED] == words.n_text(plan)
     assert 'your column "a" vs your column "b"' in [s.value for s in at.success][0]
 
 
@@ -283,7 +310,7 @@ def test_report_download_builds_the_html_report(deferred):
     p1, p2 = korea()
     data_plan = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=50, n_boot=50, rng=SEED)
     privacy = planner.strongest_privacy(p1, p2, 10_000, reps=50, n_boot=50, rng=SEED)
-    assert shown[N_NEEDED] == f"{data_plan.n:,}"
+    assert shown[N_NEEDED] == words.n_text(data_plan)
     assert shown[ALPHA_NEEDED] == f"{privacy.alpha:.3g}"
     difference = "a difference as large as Korea central vs Korea noncentral"
     findings = [words.describe_sample_size(data_plan, difference),

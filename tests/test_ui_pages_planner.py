@@ -41,7 +41,8 @@ def test_plain_sentences_carry_the_numbers_of_real_plans():
     p1, p2 = M9
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, rng=2, **CHEAP)
     text = words.describe_sample_size(plan, "a difference as large as A vs B")
-    assert f"{plan.n:,}" in text and "α = 0.1" in text and "80%" in text
+    assert f"about {words.n_estimate(plan.n)} people" in text and "α = 0.1" in text
+    assert "80%" in text
     assert f"{int(plan.interval[0]):,}" in text and "A vs B" in text
     priv = planner.strongest_privacy(p1, p2, 20_000, rng=2, **CHEAP)
     text = words.describe_privacy(priv, "it")
@@ -54,7 +55,8 @@ def test_plain_sentences_carry_the_numbers_of_real_plans():
 
 def test_sample_size_sentence_for_each_status():
     found = words.describe_sample_size(sample_size_plan(), "it")
-    assert found == ("At privacy level α = 0.1 for both releases, about 7,914 people per group "
+    # The estimate 7,914 to the three significant digits of its interval's ends.
+    assert found == ("At privacy level α = 0.1 for both releases, about 7,910 people per group "
                      "(between 7,500 and 8,350, allowing for simulation error) are needed so "
                      "that the DP bootstrap test at the 5% level detects it 80% of the time.")
     open_ended = sample_size_plan(interval=(7500.0, math.inf), alpha2=0.05, test="chisq")
@@ -309,7 +311,9 @@ def test_a_frontier_is_shown_again_only_for_its_settings():
 
 def test_the_estimates_in_words():
     assert (words.n_text(sample_size_plan()), words.n_interval_text(sample_size_plan())) == \
-        ("7,914", "7,500 – 8,350")
+        ("7,910", "7,500 – 8,350")
+    assert words.n_text(sample_size_plan(n=451_043, interval=(436_000.0, 486_000.0))) == \
+        "451,000"
     lower = sample_size_plan(status="at_lower_bound", n=100, interval=(0.0, 100.0))
     assert (words.n_text(lower), words.n_interval_text(lower)) == ("≤ 100", "≤ 100")
     never = sample_size_plan(status="unreachable", n=None, interval=(5e7, math.inf))
@@ -320,14 +324,119 @@ def test_the_estimates_in_words():
         ("0.0512", "0.045 – 0.06")
     assert words.alpha_text(privacy_plan(alpha=None, status="unreachable",
                                         interval=(10.0, math.inf))) == "> 10"
-    s = page.Settings(n=5000)
-    assert words.data_verdict(sample_size_plan(), s) == ("2,914 short", False)
-    assert words.data_verdict(sample_size_plan(), replace(s, n=10_000)) == ("enough", True)
-    assert words.data_verdict(never, s) == ("not enough", False)
-    assert words.privacy_verdict(privacy_plan(), s) == ("affordable", True)
-    assert words.privacy_verdict(privacy_plan(), replace(s, alpha1=0.01)) == \
-        ("too strong for the target", False)
     assert words.good_news(lower) and not words.good_news(never)
+
+
+def points(x: str, rows) -> pd.DataFrame:
+    """A plan's simulated points: (value, power, ci_low, ci_high) at ``x``."""
+    return pd.DataFrame(rows, columns=[x, "power", "ci_low", "ci_high"])
+
+
+def test_your_n_against_the_interval_of_the_n_needed():
+    """Enough at or above the interval's upper end, not enough at or below its lower end,
+    undetermined in between, whichever side of the estimate 7,914 (7,910 shown)."""
+    s = page.Settings(reps=200)
+    verdicts = {n: words.data_verdict(sample_size_plan(reps=200), replace(s, n=n))
+                for n in (5000, 7500, 7600, 7914, 8000, 8350, 10_000)}
+    assert {n: (v.state, v.label) for n, v in verdicts.items()} == {
+        5000: ("not_reached", "not enough"), 7500: ("not_reached", "not enough"),
+        7600: ("undetermined", "undetermined at R = 200"),
+        7914: ("undetermined", "undetermined at R = 200"),
+        8000: ("undetermined", "undetermined at R = 200"),
+        8350: ("reached", "enough"), 10_000: ("reached", "enough")}
+    assert verdicts[10_000].sentence == (
+        "Your N = 10,000 per group is enough: it is at or above 8,350, the upper end of the "
+        "Monte Carlo interval of the N needed, so the test detects the difference at least 80% "
+        "of the time (under monotone power, allowing for simulation error).")
+    assert verdicts[5000].sentence.startswith(
+        "Your N = 5,000 per group is not enough: it is at or below 7,500, the lower end of the "
+        "Monte Carlo interval of the N needed, so the test detects the difference less than "
+        "80% of the time")
+    assert verdicts[8000].sentence == (
+        "Whether your N = 8,000 per group is enough cannot be told at R = 200 replicates: it "
+        "lies inside the Monte Carlo interval of the N needed, 7,500 – 8,350. More replicates "
+        "narrow it: raise *Replicates R per setting* (under *Accuracy of the simulation*; 200 "
+        "now, up to 2,000); the Wilson intervals behind the verdict shrink as 1/√R, four times "
+        "R about halving them. Or plan on N = 8,350 or more, the upper end of the interval.")
+    # At the page's largest R, only the upper end is left to advise.
+    most = words.data_verdict(sample_size_plan(reps=2000), replace(s, n=8000, reps=2000))
+    assert most.sentence.endswith("R is already the page's largest, 2,000. Instead, plan on "
+                                  "N = 8,350 or more, the upper end of the interval.")
+    # The issue's case: N = 37,800 above the estimate, inside the interval.
+    issue = sample_size_plan(n=35_900, interval=(32_800.0, 60_400.0))
+    assert words.data_verdict(issue, replace(s, n=37_800)).label == "undetermined at R = 500"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_planner_never_says_enough_where_the_interval_holds_the_planned_n(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        low = float(np.exp(rng.uniform(np.log(1000), np.log(1e7))))
+        high = low * float(np.exp(rng.uniform(0.01, 1.0)))
+        estimate = int(np.exp(rng.uniform(np.log(low), np.log(high))))
+        plan = sample_size_plan(n=estimate, interval=(low, high))
+        for n in {int(low), int(low) + 1, estimate, estimate + 1, int(high) - 1,
+                  int(np.ceil(high)), 1000, 50_000_000}:
+            verdict = words.data_verdict(plan, page.Settings(n=n))
+            if low < n < high:
+                assert verdict.state == "undetermined" and "enough" not in verdict.label
+            elif n >= high:
+                assert verdict.label == "enough"
+            else:
+                assert verdict.label == "not enough"
+
+
+def test_your_n_at_the_ends_of_the_range_and_after_a_stopped_search():
+    s = page.Settings(n=5000)
+    clear = sample_size_plan(status="unreachable", n=None, interval=(1e8, math.inf),
+                             points=points("n", [(1e8, 0.3, 0.24, 0.37)]))
+    assert words.data_verdict(clear, s) == words.Verdict(
+        "not_reached", "not enough", "Your N = 5,000 per group is not enough: even "
+        "100,000,000 people per group, the most searched, detect the difference less than "
+        "80% of the time.")
+    unclear = replace(clear, points=points("n", [(1e8, 0.78, 0.72, 0.83)]))
+    verdict = words.data_verdict(unclear, s)
+    assert verdict.label == "undetermined at R = 500" and (
+        "the power simulated at 100,000,000, the end of the range searched, is below 80% but "
+        "within Monte Carlo error of it. More replicates narrow it") in verdict.sentence
+    assert "Or plan on" not in verdict.sentence
+    lower = sample_size_plan(status="at_lower_bound", n=100, interval=(0.0, 100.0),
+                             points=points("n", [(100, 0.82, 0.76, 0.87)]))
+    assert "the power simulated at 100, the end of the range searched, is at or above 80% " \
+        "but within Monte Carlo error" in words.data_verdict(lower, s).sentence
+    assert words.data_verdict(replace(lower, points=points("n", [(100, 0.95, 0.9, 0.97)])),
+                              s).label == "enough"
+    stopped = words.data_verdict(sample_size_plan(status="stopped", n=None,
+                                                  interval=(7500.0, math.inf)), s)
+    assert stopped == words.Verdict(
+        "undetermined", "unknown", "Whether your N = 5,000 per group is enough is unknown: the "
+        "search stopped at its cap on simulations before bracketing the N needed.")
+
+
+def test_your_alpha_against_the_interval_of_the_strongest_affordable():
+    s = page.Settings(n=20_000)
+    shown = {a: words.privacy_verdict(privacy_plan(), replace(s, alpha1=a, alpha2=a))
+             for a in (0.04, 0.045, 0.05, 0.06, 0.1)}
+    assert {a: v.label for a, v in shown.items()} == {
+        0.04: "too strong for the target", 0.045: "too strong for the target",
+        0.05: "undetermined at R = 500", 0.06: "affordable", 0.1: "affordable"}
+    assert shown[0.1].sentence.startswith(
+        "Your α = 0.1 is affordable: it is at or above 0.06, the upper end of the Monte Carlo "
+        "interval of the strongest affordable α, so with N = 20,000 per group the test detects "
+        "the difference at least 80% of the time")
+    assert shown[0.05].sentence.startswith(
+        "Whether your α = 0.05 is affordable cannot be told at R = 500 replicates: it lies "
+        "inside the Monte Carlo interval of the strongest affordable α, 0.045 – 0.06.")
+    assert shown[0.05].sentence.endswith(
+        "Or choose α = 0.06 or more (weaker privacy), the upper end of the interval.")
+    two = words.privacy_verdict(privacy_plan(alpha_ratio=2.0),
+                                replace(s, alpha1=0.05, separate=True, alpha2=0.1))
+    assert two.sentence.startswith("Whether your α₁ = 0.05 is affordable")
+    never = privacy_plan(status="unreachable", alpha=None, interval=(10.0, math.inf),
+                         points=points("alpha1", [(10.0, 0.4, 0.33, 0.47)]))
+    assert words.privacy_verdict(never, s).sentence == (
+        "Your α = 0.1 is too strong for the target: even α = 10, the weakest privacy searched, "
+        "detects the difference less than 80% of the time with N = 20,000 per group.")
 
 
 def frontier_table(n, n_low, chisq_type1) -> pd.DataFrame:

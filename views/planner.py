@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from dpcore import datasets
+from dpcore import datasets, planner
 from ui import controls, registry, sources
 from ui.cache import machine_speed
 from ui.format import fmt_number
@@ -244,6 +244,21 @@ def sentence_box(text: str, ok: bool) -> None:
                                        ":material/warning:")
 
 
+# How a verdict on your plan is shown: its colour under the value, and its box (st.error
+# is kept for errors: a plan that is not enough is bad news, shown as the page's other bad
+# news is, in a warning).
+VERDICT_COLORS = {planner.REACHED: "normal", planner.NOT_REACHED: "inverse",
+                  planner.UNDETERMINED: "off"}
+VERDICT_BOXES = {planner.REACHED: (st.success, ":material/check_circle:"),
+                 planner.NOT_REACHED: (st.warning, ":material/cancel:"),
+                 planner.UNDETERMINED: (st.info, ":material/help:")}
+
+
+def verdict_box(verdict: words.Verdict) -> None:
+    box, icon = VERDICT_BOXES[verdict.state]
+    box(verdict.sentence, icon=icon)
+
+
 def points_table(kit: PageKit, points, key: str, name: str) -> None:
     kit.table(points, key=key, name=name, hide_index=True, column_config={
         "n": st.column_config.NumberColumn(t("N"), format="localized"),
@@ -264,7 +279,7 @@ def metric(column, label: str, value: str, *, delta: str, help: str, color: str 
 def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
     st.markdown(words.data_intro(comp, s))
     plan = with_progress(page.sample_size_plan, comp, s)
-    verdict, enough = words.data_verdict(plan, s)
+    verdict = words.data_verdict(plan, s)
     c1, c2, c3 = st.columns(3)
     metric(c1, t("N needed per group"), words.n_text(plan),
            delta=t("for {power:.0%} power at {alphas}", power=s.power, alphas=s.alpha_words()),
@@ -274,10 +289,13 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
            delta=t("from {count} simulated N", count=len(plan.points)),
            help=t("From the largest simulated N whose power is clearly below the target to the "
                   "smallest clearly above it (95% Wilson intervals), under monotone power."))
-    metric(c3, t("Your planned N"), f"{s.n:,}", delta=verdict,
-           color="normal" if enough else "inverse",
-           help=t("The N of your plan, above, against the N needed."))
+    metric(c3, t("Your planned N"), f"{s.n:,}", delta=verdict.label,
+           color=VERDICT_COLORS[verdict.state],
+           help=t("The N of your plan, above, against the Monte Carlo interval of the N "
+                  "needed: enough at or above its upper end, not enough at or below its lower "
+                  "end, undetermined in between."))
     sentence_box(words.describe_sample_size(plan, comp.difference_md), words.good_news(plan))
+    verdict_box(verdict)
     kit.finding(words.describe_sample_size(plan, comp.difference))
     kit.chart(page.data_figure(plan, s), key="plan_fig_data", name=page.data_figure_name(s))
     st.caption(words.data_caption(plan, s))
@@ -290,7 +308,7 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
 def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
     st.markdown(words.privacy_intro(comp, s))
     plan = with_progress(page.privacy_plan, comp, s)
-    verdict, ok = words.privacy_verdict(plan, s)
+    verdict = words.privacy_verdict(plan, s)
     c1, c2, c3 = st.columns(3)
     metric(c1, t("Strongest privacy α") if s.same_alpha else t("Strongest privacy α₁"),
            words.alpha_text(plan),
@@ -304,9 +322,12 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> No
            help=t("From the largest simulated α whose power is clearly below the target to the "
                   "smallest clearly above it (95% Wilson intervals), under monotone power."))
     metric(c3, t("Your α") if s.same_alpha else t("Your α₁"), fmt_number(s.alpha1),
-           delta=verdict, color="normal" if ok else "inverse",
-           help=t("The α of your plan, above, against the strongest affordable."))
+           delta=verdict.label, color=VERDICT_COLORS[verdict.state],
+           help=t("The α of your plan, above, against the Monte Carlo interval of the "
+                  "strongest affordable: affordable at or above its upper end, too strong at "
+                  "or below its lower end, undetermined in between."))
     sentence_box(words.describe_privacy(plan, comp.difference_md), words.good_news(plan))
+    verdict_box(verdict)
     kit.finding(words.describe_privacy(plan, comp.difference))
     kit.chart(page.privacy_figure(plan, s), key="plan_fig_privacy",
               name=page.privacy_figure_name(s))
@@ -374,8 +395,10 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
     kit.chart(page.frontier_figure(table, s, level, power), key=f"{prefix}_fig_frontier",
               name=t("The privacy-utility frontier"))
     st.caption(t("Solid: the parametric bootstrap test; dashed: the naive χ² test; bars: the "
-                 "Monte Carlo intervals of N. The star is your plan: above the bootstrap curve "
-                 "there is enough data for the target power, below it not."))
+                 "Monte Carlo intervals of N. The star is your plan: well above the bootstrap "
+                 "curve and its bars there is enough data for the target power, well below "
+                 "not; near them the curve does not decide it: the tab *How much data?* does, "
+                 "at your α, from its Monte Carlo interval."))
     summary = words.frontier_summary(table, level)
     if warn and summary:
         st.warning(summary, icon=":material/gpp_bad:")

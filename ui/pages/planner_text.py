@@ -4,20 +4,29 @@ and table (ui.pages.planner holds its settings, comparison, costs and searches).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import pandas as pd
 
 from dpcore import planner
-from ui.format import fmt_sig
-from ui.pages.planner import REPORT_NOTES, SOURCE_NOTE, Comparison, Settings, alpha_list
+from ui.format import fmt_sig, fmt_sig_count
+from ui.pages.planner import (REPORT_NOTES, REPS_GRID, SOURCE_NOTE, Comparison, Settings,
+                              alpha_list)
 from ui.text import t
+
+
+def n_estimate(n: float) -> str:
+    """An estimate of the N needed, to three significant digits: the precision of its
+    interval, whose ends are simulated N of three significant digits."""
+    return fmt_sig_count(n, 3)
 
 
 def n_text(plan: planner.SampleSizePlan) -> str:
     if plan.n is None:
         return t("> {n:,.0f}", n=plan.interval[0]) if plan.status == "unreachable" else \
             t("not found")
-    return t("≤ {n:,}", n=plan.n) if plan.status == "at_lower_bound" else f"{plan.n:,}"
+    return t("≤ {n}", n=n_estimate(plan.n)) if plan.status == "at_lower_bound" else \
+        n_estimate(plan.n)
 
 
 def n_interval_text(plan: planner.SampleSizePlan) -> str:
@@ -48,21 +57,137 @@ def alpha_interval_text(plan: planner.PrivacyPlan) -> str:
         if math.isfinite(high) else t("above {low}", low=fmt_sig(low, 3))
 
 
-def data_verdict(plan: planner.SampleSizePlan, s: Settings) -> tuple[str, bool]:
-    """Your planned N against the N needed: (in words, enough)."""
-    enough = plan.n is not None and s.n >= plan.n
-    if plan.n is not None:
-        return (t("enough") if enough else t("{short:,} short", short=plan.n - s.n)), enough
-    return (t("not enough") if plan.status == "unreachable" else t("unknown")), False
+@dataclass(frozen=True)
+class Verdict:
+    """A planned value against a plan: ``state`` (dpcore.planner.REACHED, NOT_REACHED or
+    UNDETERMINED), ``label`` (a few words under the value) and ``sentence``."""
+
+    state: str
+    label: str
+    sentence: str
 
 
-def privacy_verdict(plan: planner.PrivacyPlan, s: Settings) -> tuple[str, bool]:
-    """Your α against the strongest affordable: (in words, affordable)."""
-    ok = plan.alpha is not None and s.alpha1 >= plan.alpha
-    if plan.alpha is not None:
-        return (t("affordable") if ok else t("too strong for the target")), ok
-    return (t("too strong for the target") if plan.status == "unreachable"
-            else t("unknown")), False
+def _undetermined_reason(plan, value: float, what: str, low: str, high: str,
+                         interval: str) -> str | None:
+    """Why ``value`` is undetermined against ``plan`` (``what`` names the value sought; the
+    interval's ends and the interval as shown); None when the search stopped without an
+    estimate."""
+    estimate = plan.n if isinstance(plan, planner.SampleSizePlan) else plan.alpha
+    if plan.status == "stopped" and estimate is None:
+        return None
+    if planner.interval_verdict(value, plan.interval) == planner.UNDETERMINED:
+        return t("it lies inside the Monte Carlo interval of {what}, {interval}", what=what,
+                 interval=interval)
+    # The interval decides, but its end is the end of the range searched, not clear of
+    # the target (dpcore.planner.plan_verdict).
+    if plan.status == "unreachable":
+        return t("the power simulated at {low}, the end of the range searched, is below "
+                 "{power:.0%} but within Monte Carlo error of it", low=low, power=plan.power)
+    return t("the power simulated at {high}, the end of the range searched, is at or above "
+             "{power:.0%} but within Monte Carlo error of it", high=high, power=plan.power)
+
+
+def _more_replicates(reps: int) -> str:
+    """How to narrow the Monte Carlo interval of a plan made with ``reps`` replicates: the
+    page's control of R."""
+    if reps < max(REPS_GRID):
+        return t("More replicates narrow it: raise *Replicates R per setting* (under *Accuracy "
+                 "of the simulation*; {reps:,} now, up to {most:,}); the Wilson intervals "
+                 "behind the verdict shrink as 1/√R, four times R about halving them.",
+                 reps=reps, most=max(REPS_GRID))
+    return t("R is already the page's largest, {most:,}.", most=max(REPS_GRID))
+
+
+def _upper_end(plan, text: str) -> str:
+    """The advice to plan on the interval's upper end (``text``, with its value), after the
+    advice on R."""
+    return (t(" Or {text}", text=text) if plan.reps < max(REPS_GRID) else
+            t(" Instead, {text}", text=text))
+
+
+def data_verdict(plan: planner.SampleSizePlan, s: Settings) -> Verdict:
+    """Your planned N against the N needed, decided from the Monte Carlo interval
+    (dpcore.planner.plan_verdict), never from the estimate alone."""
+    state = planner.plan_verdict(plan, s.n)
+    low, high = plan.interval
+    low_text = t("{n:,.0f}", n=low)
+    high_text = t("{n:,.0f}", n=high) if math.isfinite(high) else "∞"
+    if state == planner.REACHED:
+        return Verdict(state, t("enough"), t(
+            "Your N = {n:,} per group is enough: it is at or above {high}, the upper end of "
+            "the Monte Carlo interval of the N needed, so the test detects the difference at "
+            "least {power:.0%} of the time (under monotone power, allowing for simulation "
+            "error).", n=s.n, high=high_text, power=plan.power))
+    if state == planner.NOT_REACHED:
+        if plan.status == "unreachable":
+            return Verdict(state, t("not enough"), t(
+                "Your N = {n:,} per group is not enough: even {low} people per group, the "
+                "most searched, detect the difference less than {power:.0%} of the time.",
+                n=s.n, low=low_text, power=plan.power))
+        return Verdict(state, t("not enough"), t(
+            "Your N = {n:,} per group is not enough: it is at or below {low}, the lower end "
+            "of the Monte Carlo interval of the N needed, so the test detects the difference "
+            "less than {power:.0%} of the time (under monotone power, allowing for "
+            "simulation error).", n=s.n, low=low_text, power=plan.power))
+    reason = _undetermined_reason(plan, s.n, t("the N needed"), low_text, high_text,
+                                  n_interval_text(plan))
+    if reason is None:
+        return Verdict(state, t("unknown"), t(
+            "Whether your N = {n:,} per group is enough is unknown: the search stopped at its "
+            "cap on simulations before bracketing the N needed.", n=s.n))
+    sentence = t("Whether your N = {n:,} per group is enough cannot be told at R = {reps:,} "
+                 "replicates: {reason}. {more}", n=s.n, reps=plan.reps, reason=reason,
+                 more=_more_replicates(plan.reps))
+    if plan.status == "found" and math.isfinite(high):
+        sentence += _upper_end(plan, t("plan on N = {high} or more, the upper end of the "
+                                       "interval.", high=high_text))
+    return Verdict(state, t("undetermined at R = {reps:,}", reps=plan.reps), sentence)
+
+
+def privacy_verdict(plan: planner.PrivacyPlan, s: Settings) -> Verdict:
+    """Your α against the strongest affordable, decided from the Monte Carlo interval
+    (dpcore.planner.plan_verdict), never from the estimate alone."""
+    state = planner.plan_verdict(plan, s.alpha1)
+    symbol = t("α") if s.same_alpha else t("α₁")
+    alpha = f"{s.alpha1:g}"
+    low, high = plan.interval
+    low_text, high_text = fmt_sig(low, 3), fmt_sig(high, 3)
+    if state == planner.REACHED:
+        return Verdict(state, t("affordable"), t(
+            "Your {symbol} = {alpha} is affordable: it is at or above {high}, the upper end of "
+            "the Monte Carlo interval of the strongest affordable {symbol}, so with N = {n:,} "
+            "per group the test detects the difference at least {power:.0%} of the time "
+            "(under monotone power, allowing for simulation error).", symbol=symbol,
+            alpha=alpha, high=high_text, n=plan.n, power=plan.power))
+    if state == planner.NOT_REACHED:
+        if plan.status == "unreachable":
+            return Verdict(state, t("too strong for the target"), t(
+                "Your {symbol} = {alpha} is too strong for the target: even {symbol} = {low}, "
+                "the weakest privacy searched, detects the difference less than {power:.0%} "
+                "of the time with N = {n:,} per group.", symbol=symbol, alpha=alpha,
+                low=low_text, power=plan.power, n=plan.n))
+        return Verdict(state, t("too strong for the target"), t(
+            "Your {symbol} = {alpha} is too strong for the target: it is at or below {low}, "
+            "the lower end of the Monte Carlo interval of the strongest affordable {symbol}, "
+            "so with N = {n:,} per group the test detects the difference less than "
+            "{power:.0%} of the time (under monotone power, allowing for simulation error).",
+            symbol=symbol, alpha=alpha, low=low_text, n=plan.n, power=plan.power))
+    reason = _undetermined_reason(plan, s.alpha1,
+                                  t("the strongest affordable {symbol}", symbol=symbol),
+                                  low_text, high_text, alpha_interval_text(plan))
+    if reason is None:
+        return Verdict(state, t("unknown"), t(
+            "Whether your {symbol} = {alpha} is affordable is unknown: the search stopped at "
+            "its cap on simulations before bracketing the strongest affordable {symbol}.",
+            symbol=symbol, alpha=alpha))
+    sentence = t("Whether your {symbol} = {alpha} is affordable cannot be told at R = {reps:,} "
+                 "replicates: {reason}. {more}", symbol=symbol, alpha=alpha, reps=plan.reps,
+                 reason=reason, more=_more_replicates(plan.reps))
+    if plan.status == "found" and math.isfinite(high):
+        sentence += _upper_end(plan, t("choose {symbol} = {high} or more (weaker privacy), the "
+                                       "upper end of the interval.", symbol=symbol,
+                                       high=high_text))
+    return Verdict(state, t("undetermined at R = {reps:,}", reps=plan.reps), sentence)
 
 
 def good_news(plan) -> bool:
@@ -143,9 +268,9 @@ def describe_sample_size(plan: planner.SampleSizePlan, difference: str) -> str:
     low, high = plan.interval
     span = (t("between {low:,} and {high:,}", low=int(low), high=int(high))
             if math.isfinite(high) else t("above {low:,}", low=int(low)))
-    return t("At {privacy}, about {n:,} people per group ({span}, allowing for simulation "
-             "error) are needed so that {what}.", privacy=privacy, n=plan.n, span=span,
-             what=what)
+    return t("At {privacy}, about {n} people per group ({span}, allowing for simulation "
+             "error) are needed so that {what}.", privacy=privacy, n=n_estimate(plan.n),
+             span=span, what=what)
 
 
 def describe_privacy(plan: planner.PrivacyPlan, difference: str) -> str:
@@ -205,7 +330,7 @@ def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
         n = pd.to_numeric(row["n"], errors="coerce")
         low = pd.to_numeric(row["n_low"], errors="coerce")
         if pd.notna(n):
-            parts.append(t("N = {n:,.0f} at α = {alpha:g}", n=n, alpha=row["alpha1"]))
+            parts.append(t("N = {n} at α = {alpha:g}", n=n_estimate(n), alpha=row["alpha1"]))
         elif pd.notna(low) and math.isfinite(low) and low > 0:
             parts.append(t("more than {low:,.0f} at α = {alpha:g}", low=low,
                            alpha=row["alpha1"]))
