@@ -18,11 +18,14 @@ LIVE = logic.LiveSettings(pair="korea_vs_usa", m=86, ns=tuple(study.PAPER_N), a1
 NULL = logic.NullSettings(shape="uniform", m=20, n=5050, alpha=0.5, reps=1000, seed=2022)
 
 
-def rates(rates, ci_low=None, ns=None, **columns) -> pd.DataFrame:
-    """Rows of rejection rates (one per N), with their lower interval ends."""
+def rates(rates, ci_low=None, ns=None, reps=1000, **columns) -> pd.DataFrame:
+    """Rows of rejection rates (one per N) of ``reps`` replicates, with their 95% Wilson
+    intervals (or the lower ends given)."""
     ns = ns or [1000 * 10**i for i in range(len(rates))]
-    ci_low = ci_low if ci_low is not None else [max(0.0, r - 0.02) for r in rates]
-    return pd.DataFrame({"n": ns, "rate": rates, "ci_low": ci_low, **columns})
+    wilson = [simulation.binomial_interval(round(r * reps), reps) for r in rates]
+    ci_low = ci_low if ci_low is not None else [low for low, _ in wilson]
+    return pd.DataFrame({"n": ns, "rate": rates, "ci_low": ci_low,
+                         "ci_high": [high for _, high in wilson], "reps": reps, **columns})
 
 
 def test_labels():
@@ -156,13 +159,44 @@ def test_type1_sentence_names_the_worst_setting():
 
 def test_power_sentence():
     assert logic.power_sentence(rates([0.9, 0.2, 0.5]), "bootstrap", "Korea vs USA") == (
-        "Korea vs USA: the parametric bootstrap test's power is 90% at N = 1,000 and 50% at "
-        "N = 100,000; it first reaches 80% at N = 1,000.")
+        "Korea vs USA: the parametric bootstrap test's power is 90% at N = 1,000 (95% interval "
+        "88% to 92%) and 50% at N = 100,000 (95% interval 47% to 53%); it first reaches 80% at "
+        "N = 1,000, the smallest N simulated whose 95% interval lies at or above 80%.")
     naive = logic.power_sentence(rates([0.3]), "chisq", "X")
-    assert naive == ("X: the naive χ² test's power is 30% at N = 1,000; it does not reach 80% "
-                     "at the N simulated. This 'power' is not to be trusted: on private "
-                     "histograms the naive test rejects far too often even when there is no "
-                     "difference.")
+    assert naive == ("X: the naive χ² test's power is 30% at N = 1,000 (95% interval 27% to "
+                     "33%); it does not reach 80% at the N simulated: every 95% interval lies "
+                     "below 80%. This 'power' is not to be trusted: on private histograms the "
+                     "naive test rejects far too often even when there is no difference.")
+
+
+def test_power_sentence_decides_80_percent_from_the_interval():
+    """797 of 1,000 is no "80%" and no verdict of "does not reach 80%": its interval holds
+    80% (the sentence said "80% at N = 20,000; it does not reach 80% at the N simulated")."""
+    text = logic.power_sentence(rates([0.5, 0.797], ns=[5000, 20_000]), "bootstrap", "X")
+    assert text == (
+        "X: the parametric bootstrap test's power is 50% at N = 5,000 (95% interval 47% to 53%) "
+        "and 79.7% at N = 20,000 (95% interval 77.1% to 82.1%); whether it reaches 80% at "
+        "N = 20,000 is undetermined with R = 1,000 replicates per point (the 95% intervals "
+        "hold 80%): more replicates (*Replicates R per point*) narrow the intervals. At the "
+        "other N simulated it does not reach 80%.")
+    assert "and 80% at N" not in text and "does not reach 80% at the N simulated" not in text
+    # Below 80% by its whole interval, and printed so: 79.5% (79.2% to 79.7%), never 80%.
+    below = logic.power_sentence(rates([0.795], reps=100_000), "bootstrap", "X")
+    assert below == ("X: the parametric bootstrap test's power is 79.5% at N = 1,000 (95% "
+                     "interval 79.2% to 79.7%); it does not reach 80% at the N simulated: "
+                     "every 95% interval lies below 80%.")
+    # Reached further on, undetermined before: no "first reaches".
+    later = logic.power_sentence(rates([0.5, 0.797, 0.95], ns=[5000, 20_000, 50_000]),
+                                 "bootstrap", "X")
+    assert later.endswith(
+        "; it reaches 80% at N = 50,000, the smallest N simulated whose 95% interval lies at "
+        "or above 80%; whether it does at N = 20,000 is undetermined with R = 1,000 replicates "
+        "per point (the intervals hold 80%): more replicates (*Replicates R per point*) narrow "
+        "the intervals.")
+    # An interval whose lower end is 80% reaches it.
+    at_target = rates([0.85], ci_low=[0.8])
+    assert "it first reaches 80% at N = 1,000" in logic.power_sentence(at_target, "bootstrap",
+                                                                          "X")
 
 
 def test_live_findings_follow_the_effect():

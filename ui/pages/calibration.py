@@ -17,13 +17,14 @@ import pandas as pd
 import streamlit as st
 
 import dpviz
-from dpcore import datasets, simulation, study
+from dpcore import datasets, planner, simulation, study
 from ui import registry
-from ui.format import fmt_number, fmt_numbers
+from ui.format import fmt_number, fmt_numbers, percent_decimals_apart
 from ui.text import t
 
 TITLE = registry.CALIBRATION.title
 LEVEL = 0.05  # the level of every test on this page
+TARGET_POWER = 0.8  # the power the sentences measure each test against
 TABS = ("Null distributions", "Type-I error and power", "The paper at full scale")
 TEST_LABELS = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²"}
 # Work cap of a live run: simulated bins R·(B + 1)·2M summed over its points (about a minute
@@ -285,17 +286,57 @@ def type1_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
              rate=worst["rate"], at=at)
 
 
+def _rate_at(row) -> str:
+    """A power and its 95% interval at one N, with the decimals that keep each apart from
+    the target (so that no rate judged below it reads as the target)."""
+    values = (row["rate"], row["ci_low"], row["ci_high"])
+    decimals = percent_decimals_apart(values, TARGET_POWER)
+    rate, low, high = (f"{v:.{decimals}%}" for v in values)
+    return t("{rate} at N = {n} (95% interval {low} to {high})", rate=rate,
+             n=fmt_number(row["n"]), low=low, high=high)
+
+
 def power_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
-    """How the power of one test grows with N, from rows of rates with a difference."""
+    """How the power of one test grows with N, from rows of rates with a difference.
+
+    Whether the power reaches TARGET_POWER at an N is decided from the rate's 95% Wilson
+    interval (dpcore.planner.power_verdict), never from the rate alone: reached when the
+    interval lies at or above the target, not reached when it lies below, undetermined at
+    this number of replicates when it holds the target.
+    """
     rows = rows.sort_values("n")
+    verdicts = [planner.power_verdict(low, high, TARGET_POWER)
+                for low, high in zip(rows["ci_low"], rows["ci_high"])]
     first, last = rows.iloc[0], rows.iloc[-1]
-    text = t("{where}: the {name} test's power is {rate:.0%} at N = {n}", where=where,
-             name=test_label(test), rate=first["rate"], n=fmt_number(first["n"]))
+    text = t("{where}: the {name} test's power is {first}", where=where,
+             name=test_label(test), first=_rate_at(first))
     if len(rows) > 1:
-        text += t(" and {rate:.0%} at N = {n}", rate=last["rate"], n=fmt_number(last["n"]))
-    enough = rows[rows["rate"] >= 0.8]
-    text += (t("; it first reaches 80% at N = {n}.", n=fmt_number(enough.iloc[0]["n"]))
-             if not enough.empty else t("; it does not reach 80% at the N simulated."))
+        text += t(" and {last}", last=_rate_at(last))
+    reached = [n for n, v in zip(rows["n"], verdicts) if v == planner.REACHED]
+    open_ = [n for n, v in zip(rows["n"], verdicts)
+             if v == planner.UNDETERMINED and (not reached or n < reached[0])]
+    target = f"{TARGET_POWER:.0%}"
+    more = t("more replicates (*Replicates R per point*) narrow the intervals")
+    if reached and not open_:
+        text += t("; it first reaches {target} at N = {n}, the smallest N simulated whose 95% "
+                  "interval lies at or above {target}.", target=target,
+                  n=fmt_number(reached[0]))
+    elif reached:
+        text += t("; it reaches {target} at N = {n}, the smallest N simulated whose 95% "
+                  "interval lies at or above {target}; whether it does at N = {open} is "
+                  "undetermined with R = {reps:,} replicates per point (the intervals hold "
+                  "{target}): {more}.", target=target, n=fmt_number(reached[0]),
+                  open=fmt_numbers(open_), reps=int(rows["reps"].iloc[0]), more=more)
+    elif open_:
+        text += t("; whether it reaches {target} at N = {open} is undetermined with R = "
+                  "{reps:,} replicates per point (the 95% intervals hold {target}): {more}.",
+                  target=target, open=fmt_numbers(open_), reps=int(rows["reps"].iloc[0]),
+                  more=more)
+        if len(open_) < len(rows):
+            text += t(" At the other N simulated it does not reach {target}.", target=target)
+    else:
+        text += t("; it does not reach {target} at the N simulated: every 95% interval lies "
+                  "below {target}.", target=target)
     if test == "chisq":
         text += t(" This 'power' is not to be trusted: on private histograms the naive test "
                   "rejects far too often even when there is no difference.")
