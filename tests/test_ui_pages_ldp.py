@@ -180,7 +180,7 @@ def test_the_caption_does_not_call_clip_better_on_the_largest_category():
     caption = page.whisker_caption(s, errors)
     head = caption[caption.index("On the largest category"):].split(". ")[0]
     assert head == (f"On the largest category, A (5,000 users), the mean squared error of the "
-                    f"estimate (clip and renormalise) is {rows.loc[0, 'ratio']:.3g} times the "
+                    f"estimate (clip and renormalise) is {rows.loc[0, 'ratio']:#.3g} times the "
                     f"unbiased estimator's: larger")
     assert "smaller on C, D, E, F, G, H" in caption or "smaller on D, E, F, G, H" in caption
     assert "not this estimator's own standard errors" in caption
@@ -194,7 +194,7 @@ def test_the_caption_does_not_call_clip_better_on_the_largest_category():
     notes = page.whisker_notes(s, errors)
     assert len(notes) == 8
     assert notes[0] == (f"whisker contained the true count in {low:.1%} of 5,000 simulated "
-                        f"reports<br>MSE {rows.loc[0, 'ratio']:.3g} times the unbiased "
+                        f"reports<br>MSE {rows.loc[0, 'ratio']:#.3g} times the unbiased "
                         f"estimator's: larger")
     assert page.whisker_name(s) == "± 2 SE of the unbiased estimator"
     # and the MSE tab's list and the report's note name every constrained estimator
@@ -224,6 +224,18 @@ def test_verdicts_count_only_differences_beyond_the_monte_carlo_error():
                                ratio=[1.0, 1.2, 0.8, 1.1, 1.0]))
     assert page.method_errors(errors, "clip")["verdict"].tolist() == [
         "same", "larger", "smaller", "unclear", "unclear"]
+
+
+def test_equal_coverage_is_said_once_and_ratios_keep_three_digits():
+    s = settings(method="clip")  # the survey: k = 2
+    errors = pd.DataFrame(dict(method="clip", category=[0, 1], diff=[-5.0, 0.0],
+                               diff_se=[1.0, 1.0], ratio=[0.995, 1.0],
+                               coverage=[0.9554, 0.9546], coverage_se=[0.003, 0.003]))
+    assert "true count in 95.5% of them, in every category" in page.coverage_sentence(
+        s, errors, "clip")
+    text = page.comparison(s, errors, "clip")
+    assert "is 1.00 times the unbiased estimator's: not clearly different" in text
+    assert text.endswith("On the other categories: smaller on yes (0.995 times).")
 
 
 def test_many_categories_are_counted_and_a_files_labels_escaped():

@@ -340,12 +340,17 @@ def _ratios(ratio: np.ndarray) -> str:
     ratio = ratio[np.isfinite(ratio)]
     if not ratio.size:
         return ""
-    lo, hi = fmt_sig(ratio.min(), 3), fmt_sig(ratio.max(), 3)
+    lo, hi = _times(ratio.min()), _times(ratio.max())
     return t(" ({r} times)", r=lo) if lo == hi else t(" ({lo} to {hi} times)", lo=lo, hi=hi)
 
 
+def _times(ratio: float) -> str:
+    """A ratio of MSEs with 3 significant digits, trailing zeros kept: 1.00, 0.995, 1.22."""
+    return f"{ratio:#.3g}"
+
+
 def _ratio_text(ratio: float) -> str:
-    return (t("{r} times the unbiased estimator's", r=fmt_sig(ratio, 3)) if np.isfinite(ratio)
+    return (t("{r} times the unbiased estimator's", r=_times(ratio)) if np.isfinite(ratio)
             else t("above the unbiased estimator's, which is 0"))
 
 
@@ -363,8 +368,8 @@ def comparison(s: Settings, errors: pd.DataFrame, method: str, *, md: bool = Tru
     verdict = rows["verdict"].iloc[top]
     values = dict(name=_names(labels, [top], md), n=f"{counts[top]:,.0f}",
                   estimator=t(ESTIMATOR_LABELS[method]))
-    head = (t("On the largest category, {name} ({n} users), the estimate ({estimator}) is the "
-              "unbiased one in every replicate.", **values) if verdict == "same" else
+    head = (t("On the largest category, {name} ({n} users), the estimate ({estimator}) equals "
+              "the unbiased one in every replicate.", **values) if verdict == "same" else
             t("On the largest category, {name} ({n} users), the mean squared error of the "
               "estimate ({estimator}) is {ratio}: {verdict}.",
               ratio=_ratio_text(rows["ratio"].iloc[top]), verdict=t(VERDICT_WORDS[verdict]),
@@ -390,13 +395,17 @@ def coverage_sentence(s: Settings, errors: pd.DataFrame, method: str, *,
     rows = method_errors(errors, method)
     cover, labels = rows["coverage"].to_numpy(), s.data.labels
     lo, hi, top = int(np.argmin(cover)), int(np.argmax(cover)), int(np.argmax(s.data.counts))
+    values = dict(reps=f"{category_reps(s.data.k):,}", lo=_pct(cover[lo]),
+                  lo_name=_names(labels, [lo], md), hi=_pct(cover[hi]),
+                  hi_name=_names(labels, [hi], md), top=_pct(cover[top]),
+                  se=f"{100 * rows['coverage_se'].max():.1f}")
+    if values["lo"] == values["hi"]:
+        return t("In R = {reps} simulated reports at these settings, the whiskers contained the "
+                 "true count in {lo} of them, in every category (Monte Carlo standard error at "
+                 "most {se} percentage points).", **values)
     return t("In R = {reps} simulated reports at these settings, the whiskers contained the "
              "true count in {lo} ({lo_name}) to {hi} ({hi_name}) of them, {top} on the largest "
-             "category (Monte Carlo standard error at most {se} percentage points).",
-             reps=f"{category_reps(s.data.k):,}", lo=_pct(cover[lo]),
-             lo_name=_names(labels, [lo], md), hi=_pct(cover[hi]),
-             hi_name=_names(labels, [hi], md), top=_pct(cover[top]),
-             se=f"{100 * rows['coverage_se'].max():.1f}")
+             "category (Monte Carlo standard error at most {se} percentage points).", **values)
 
 
 def whisker_caption(s: Settings, errors: pd.DataFrame, *, md: bool = True) -> str:
