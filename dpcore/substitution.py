@@ -132,7 +132,8 @@ ESTIMATORS = {
 }
 MAX_CATEGORIES = 10_000
 MAX_REPS = 100_000
-# The source's experiment (Section 6): (N, γ), n, l, data shapes.
+# The source's experiment (Section 6): (N, γ), n, l, data shapes. The source does not say
+# which normal; "normal" is datasets.shape_probabilities', from [SPJ22] section 2.3.
 PAPER_SETTINGS = ((50, 5.0), (100, 10.0))
 PAPER_N = (5_000, 50_000)
 PAPER_L = (1, 2, 4)
@@ -684,7 +685,9 @@ def paper_grid(*, reps=100, rng=None, progress=None) -> pd.DataFrame:
     """The source's Section 6 experiment, computed: every (shape, N, γ, n, l) cell.
 
     (N, γ) ∈ {(50, 5), (100, 10)}, n ∈ {5,000, 50,000}, l ∈ {1, 2, 4}, uniform
-    and normal data (``datasets.shape_counts``), ``reps`` repetitions each.
+    and normal data (``datasets.shape_counts``), ``reps`` repetitions each. The
+    source uses normal-shaped data without saying which normal; the normal rows
+    use the discretisation of [SPJ22] section 2.3, so they need not be its data.
     One row per cell and estimator, with the columns of ``error_table`` and
     ``shape``, ``N``, ``gamma``. ``progress(fraction, label)`` after each
     (cell, l): the share of the grid done (ending at 1) and

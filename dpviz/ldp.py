@@ -32,16 +32,22 @@ KRR_ESTIMATOR_COLORS = {
 
 
 def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
-                      estimator_name: str, height: int = 420) -> go.Figure:
+                      estimator_name: str, whisker_name: str = "± 2 SE", whisker_notes=None,
+                      height: int = 420) -> go.Figure:
     """True, reported and estimated counts per category as grouped bars.
 
-    The estimate carries asymmetric error bars from ``lower`` to ``upper``
-    (e.g. ± 2 standard errors); a line at 0 shows estimates below it.
+    The estimate carries asymmetric error bars from ``lower`` to ``upper``, named
+    ``whisker_name`` in the legend and the hover (e.g. "± 2 SE");
+    ``whisker_notes``, one text per category, is added to its hover (e.g. what share
+    of simulated estimates the whisker covered). A line at 0 shows estimates below it.
     """
     labels = [str(v) for v in labels]
     est = np.asarray(estimate, dtype=float)
     lower = np.asarray(lower, dtype=float)
     upper = np.asarray(upper, dtype=float)
+    notes = [""] * est.size if whisker_notes is None else [f"<br>{v}" for v in whisker_notes]
+    if len(notes) != est.size:
+        raise ValueError("`whisker_notes` must have one text per category.")
     fig = go.Figure()
     fig.add_trace(go.Bar(
         x=labels, y=np.asarray(true, dtype=float), name="true count n_v",
@@ -54,13 +60,14 @@ def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
         hovertemplate="%{x}<br>reported %{y:,.0f}<extra></extra>",
     ))
     fig.add_trace(go.Bar(
-        x=labels, y=est, name=f"estimate n̂_v ({estimator_name}) ± 2 SE",
+        x=labels, y=est, name=f"estimate n̂_v ({estimator_name}) {whisker_name}",
         marker_color=COLORS["estimate"],
         error_y=dict(type="data", symmetric=False, array=upper - est, arrayminus=est - lower,
                      color=COLORS["reference"], thickness=1.5),
-        customdata=np.column_stack([lower, upper]),
-        hovertemplate="%{x}<br>estimate %{y:,.1f}<br>± 2 SE: %{customdata[0]:,.1f} … "
-                      "%{customdata[1]:,.1f}<extra></extra>",
+        customdata=np.column_stack([lower, upper, np.asarray(notes, dtype=object)]),
+        hovertemplate="%{x}<br>estimate %{y:,.1f}<br>" + whisker_name
+                      + ": %{customdata[0]:,.1f} … %{customdata[1]:,.1f}%{customdata[2]}"
+                      "<extra></extra>",
     ))
     fig.add_hline(y=0, line=dict(color=COLORS["reference"], width=1))
     fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,

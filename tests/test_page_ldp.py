@@ -78,6 +78,10 @@ def test_the_aggregate_shows_the_chosen_estimate():
     assert shown["Total absolute error of the estimate"] == fmt_count(a.error)
     assert shown["Negative estimates"] == str(a.negatives)
     assert [c for c in at.get("plotly_chart") if "ldp_fig_counts" in c.proto.id]
+    # the whiskers: what they covered and where IBU does better or worse, as measured
+    errors = page.category_errors(tuple(s.data.counts), 0.1, 7)
+    assert page.whisker_caption(s, errors) in [c.value for c in at.caption]
+    assert page.whisker_caption(s, errors, md=False) in kit(at).notes
 
 
 def test_demo_table_and_flip_again():
@@ -119,6 +123,11 @@ def test_the_mse_tab_shows_the_simulation():
     here = page.mse_at(table, 1.0)
     assert metrics(at)["unbiased"] == fmt_big(here.loc["unbiased", "mse"])
     assert [c for c in at.get("plotly_chart") if "ldp_fig_mse" in c.proto.id]
+    s = page.Settings(page.sampled_data(["yes", "no"], datasets.proportions([30, 70]), 10_000,
+                                        SEED, "x"), seed=SEED, reps=200)
+    errors = page.category_errors(tuple(true.astype(float)), 1.0, SEED)
+    assert page.per_category_list(s, errors) in markdown_text(at)
+    assert page.per_category_note(s, errors) in kit(at).notes
 
 
 # --- uploads (every bad file of tests/test_hardening.py's matrix is tried there) ---------------

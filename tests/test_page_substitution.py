@@ -18,7 +18,7 @@ from conftest import assert_clean, run, upload_file, without_help
 from dpcore import datasets
 from dpcore import substitution as rs
 from pagekit import (TabbedPage, assert_stopped_page_keeps_link_and_report, chart, errors,
-                     kit, metrics, open_linked, plain_error, query_id)
+                     kit, link_notes, metrics, open_linked, plain_error, query_id)
 from ui import links
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_rel
 from ui.pages import substitution as page
@@ -247,6 +247,27 @@ def test_odd_link_values_of_n_l_and_rho_leave_the_page_clean(query):
     at = start(query=query)
     assert_clean(at)
     assert not errors(at) and metrics(at)["Categories N"]
+
+
+EARLIER_NORMAL = "Normal (discretised, the source's shape)"  # the label before issue 17
+
+
+def test_a_link_with_the_normal_shapes_earlier_label_opens_the_normal_shape():
+    assert links.EARLIER_LABELS["rs_source"] == {EARLIER_NORMAL: "normal"}
+    assert SOURCE_URL["normal"] == "Normal (discretised as in Son, Park & Jung 2022)"
+    at = start(query={"rs_source": EARLIER_NORMAL, "rs_N": "20"})
+    assert at.selectbox(key="rs_source").value == "normal" and not link_notes(at)
+    assert at.slider(key="rs_N_slider").value == 20
+    # a label that never was one is still named as unusable
+    at = start(query={"rs_source": "Normal (something else)", "rs_N": "20"})
+    assert len(link_notes(at)) == 1 and "rs_source" in link_notes(at)[0]
+
+
+def test_an_earlier_label_selects_its_option_whatever_the_default(monkeypatch):
+    monkeypatch.setitem(links.EARLIER_LABELS, "rs_source", {"Flat (old words)": "uniform"})
+    at = start(query={"rs_source": "Flat (old words)"})
+    assert at.selectbox(key="rs_source").value == "uniform" and not link_notes(at)
+    assert not errors(at)
 
 
 def upload(at: AppTest, data: bytes, kind: str = "categories") -> AppTest:

@@ -150,6 +150,106 @@ def test_the_unbiased_estimate_can_be_negative():
     assert page.aggregate(s).negatives > 0
 
 
+# --- Category by category: the whiskers' coverage and each estimator against the unbiased one --
+
+ISSUE_17 = CategoryCounts(list("ABCDEFGH"), np.array([5000.0, 3000, 1500, 400, 80, 15, 5, 0]),
+                          None, "issue 17's counts")
+
+
+def issue_17(method: str) -> tuple[page.Settings, pd.DataFrame]:
+    s = settings(page.file_data(ISSUE_17, SEED), source="upload", eps=0.5, method=method)
+    return s, page.category_errors(tuple(s.data.counts), 0.5, SEED)
+
+
+def test_the_per_category_comparison_is_dpcores():
+    s, errors = issue_17("clip")
+    assert page.category_reps(8) == 5000
+    pd.testing.assert_frame_equal(errors, ldp.krr_category_errors(
+        s.data.counts, 0.5, reps=5000, rng=[SEED, 5]))
+    assert page.category_reps(86) == 5000 and page.category_reps(1000) == 1600
+    assert page.category_reps(10**6) == page.REPS_GRID[0]
+
+
+def test_the_caption_does_not_call_clip_better_on_the_largest_category():
+    """Issue 17: at ε = 0.5 with these counts clip-and-renormalise has the larger MSE on the
+    largest category, A, and its whiskers cover less there than elsewhere."""
+    s, errors = issue_17("clip")
+    rows = page.method_errors(errors, "clip")
+    assert rows.loc[0, "verdict"] == "larger" and rows.loc[0, "ratio"] > 1.1
+    assert (rows.loc[[4, 5, 6, 7], "verdict"] == "smaller").all()
+    caption = page.whisker_caption(s, errors)
+    head = caption[caption.index("On the largest category"):].split(". ")[0]
+    assert head == (f"On the largest category, A (5,000 users), the mean squared error of the "
+                    f"estimate (clip and renormalise) is {rows.loc[0, 'ratio']:#.3g} times the "
+                    f"unbiased estimator's: larger")
+    assert "smaller on C, D, E, F, G, H" in caption or "smaller on D, E, F, G, H" in caption
+    assert "not this estimator's own standard errors" in caption
+    # the whiskers' coverage as measured, lowest on A
+    low = rows["coverage"].min()
+    assert rows["coverage"].idxmin() == 0 and low < 0.9545 - 3 * rows.loc[0, "coverage_se"]
+    assert f"true count in {low:.1%} (A) to {rows['coverage'].max():.1%}" in caption
+    assert f"{low:.1%} on the largest category" in caption
+    assert "R = 5,000 simulated reports" in caption
+    # the hover says the same per category
+    notes = page.whisker_notes(s, errors)
+    assert len(notes) == 8
+    assert notes[0] == (f"whisker contained the true count in {low:.1%} of 5,000 simulated "
+                        f"reports<br>MSE {rows.loc[0, 'ratio']:#.3g} times the unbiased "
+                        f"estimator's: larger")
+    assert page.whisker_name(s) == "± 2 SE of the unbiased estimator"
+    # and the MSE tab's list and the report's note name every constrained estimator
+    listed = page.per_category_list(s, errors).splitlines()
+    assert len(listed) == 3 and listed[0] == "- " + page.comparison(s, errors, "clip")
+    assert "estimate (project onto the simplex)" in listed[1]
+    assert page.comparison(s, errors, "clip", md=False) in page.per_category_note(s, errors)
+
+
+def test_the_unbiased_whiskers_say_their_coverage():
+    s, errors = issue_17("unbiased")
+    rows = page.method_errors(errors, "unbiased")
+    assert (rows["verdict"] == "same").all()
+    caption = page.whisker_caption(s, errors)
+    assert caption.startswith("Whiskers: ± 2 standard errors of the unbiased estimator")
+    assert "On the largest category" not in caption
+    assert f"{rows.loc[0, 'coverage']:.1%} on the largest category" in caption
+    assert page.whisker_notes(s, errors)[3] == (
+        f"whisker contained the true count in {rows.loc[3, 'coverage']:.1%} of 5,000 "
+        "simulated reports")
+    assert page.whisker_name(s) == "± 2 SE"
+
+
+def test_verdicts_count_only_differences_beyond_the_monte_carlo_error():
+    errors = pd.DataFrame(dict(method="clip", category=range(5),
+                               diff=[0.0, 3.1, -3.1, 2.9, 0.0], diff_se=[0.0, 1, 1, 1, 1],
+                               ratio=[1.0, 1.2, 0.8, 1.1, 1.0]))
+    assert page.method_errors(errors, "clip")["verdict"].tolist() == [
+        "same", "larger", "smaller", "unclear", "unclear"]
+
+
+def test_equal_coverage_is_said_once_and_ratios_keep_three_digits():
+    s = settings(method="clip")  # the survey: k = 2
+    errors = pd.DataFrame(dict(method="clip", category=[0, 1], diff=[-5.0, 0.0],
+                               diff_se=[1.0, 1.0], ratio=[0.995, 1.0],
+                               coverage=[0.9554, 0.9546], coverage_se=[0.003, 0.003]))
+    assert "true count in 95.5% of them, in every category" in page.coverage_sentence(
+        s, errors, "clip")
+    text = page.comparison(s, errors, "clip")
+    assert "is 1.00 times the unbiased estimator's: not clearly different" in text
+    assert text.endswith("On the other categories: smaller on yes (0.995 times).")
+
+
+def test_many_categories_are_counted_and_a_files_labels_escaped():
+    labels = [f"c_{j}" for j in range(20)]
+    counts = CategoryCounts(labels, np.arange(20.0, 0.0, -1.0) * 1000, None, "many")
+    s = settings(page.file_data(counts, SEED), source="upload", eps=0.5, method="clip")
+    errors = page.category_errors(tuple(s.data.counts), 0.5, SEED)
+    text = page.comparison(s, errors, "clip")
+    assert text.startswith("On the largest category, c\\_0 (20,000 users)")
+    assert " categories" in text and "c\\_19" not in text  # more than LISTED: counted
+    assert page.comparison(s, errors, "clip", md=False).startswith(
+        "On the largest category, c_0 (20,000 users)")
+
+
 # --- 3. Error versus privacy -------------------------------------------------------------------
 
 @pytest.mark.parametrize(("source", "k", "reps"), [("survey", None, 200), ("usa", 86, 1000)])

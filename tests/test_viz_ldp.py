@@ -38,6 +38,26 @@ def test_krr_counts_figure_bars_and_error_bars():
     serialises(fig)
 
 
+def test_krr_counts_figure_names_its_whiskers_and_adds_a_note_per_category():
+    estimate = np.array([310.0, 720.0])
+    notes = ["covered 93.7% of 5,000", "covered 98.7% of 5,000"]
+    fig = dpviz.ldp.krr_counts_figure(["a", "b"], [300.0, 700.0], [350.0, 640.0], estimate,
+                                      estimate - 40, estimate + 40, estimator_name="clip",
+                                      whisker_name="± 2 SE of the unbiased estimator",
+                                      whisker_notes=notes)
+    e = bar_traces(fig)[2]
+    assert e.name == "estimate n̂_v (clip) ± 2 SE of the unbiased estimator"
+    assert "± 2 SE of the unbiased estimator: %{customdata[0]" in e.hovertemplate
+    assert [row[2] for row in e.customdata] == [f"<br>{n}" for n in notes]
+    np.testing.assert_allclose([row[0] for row in e.customdata], estimate - 40)
+    np.testing.assert_allclose([row[1] for row in e.customdata], estimate + 40)
+    serialises(fig)
+    with pytest.raises(ValueError, match="whisker_notes"):
+        dpviz.ldp.krr_counts_figure(["a", "b"], [1.0, 2.0], [1.0, 2.0], estimate,
+                                    estimate, estimate, estimator_name="clip",
+                                    whisker_notes=notes[:1])
+
+
 def _mse_table():
     rows = []
     for eps, theory in ((0.1, 4e6), (1.0, 9e3), (10.0, 2.0)):

@@ -71,6 +71,14 @@ class SubstitutionParams:
     SOURCE, N = "rs_source", "rs_N"
 
 
+# Option labels that links made earlier carry and that are labelled otherwise now, by URL
+# key: the earlier label -> the option it named. An option's label is its URL value, so a
+# renamed option keeps its earlier label here and such links still open that option.
+EARLIER_LABELS = {
+    SubstitutionParams.SOURCE: {"Normal (discretised, the source's shape)": "normal"},
+}
+
+
 def nearest_on_grid(value, grid):
     """The grid value nearest to ``value`` in log scale (the first one for value ≤ 0)."""
     if value is None or not value > 0:  # also NaN
@@ -175,6 +183,16 @@ def view_link() -> str:
     return f"{base}?{query}" if query else base
 
 
+def use_earlier_label(key: str) -> None:
+    """Before the control ``key`` is made: a link that names an option by an earlier label
+    (``EARLIER_LABELS``) selects that option. Only on the run that first reads the link,
+    when the control holds no value yet."""
+    earlier = EARLIER_LABELS.get(key, {})
+    values = st.query_params.get_all(key) if key in st.query_params else []
+    if key not in st.session_state and len(values) == 1 and values[0] in earlier:
+        st.session_state[key] = earlier[values[0]]
+
+
 def link_values_in_use() -> dict[str, list[str]]:
     """The link's values that controls take on this run: those of controls that do not hold
     a value yet. A control that does (from an earlier run) keeps it, and the URL follows the
@@ -225,7 +243,8 @@ def unusable(url_in: dict[str, list[str]]) -> list[str]:
     left out, an end of a range that is not an option goes back to its default). So a key
     whose value is gone from the URL or rewritten is named unless its value, read loosely,
     describes the widget's value now: the value itself, or the URL form Streamlit writes for
-    it (an option's label, e.g. ``5-year groups (18 bins)`` for the option 5).
+    it (an option's label, e.g. ``5-year groups (18 bins)`` for the option 5), or an
+    option's earlier label (``EARLIER_LABELS``) for the option it holds.
     """
     bad = []
     for key, values in url_in.items():
@@ -233,7 +252,9 @@ def unusable(url_in: dict[str, list[str]]) -> list[str]:
             continue
         value = st.session_state[key]
         form = internals.url_form(key)
-        if not (same(values, value) or (form is not None and same(values, form))):
+        earlier = [EARLIER_LABELS.get(key, {}).get(v) for v in values]
+        if not (same(values, value) or (form is not None and same(values, form))
+                or (len(earlier) == 1 and earlier[0] is not None and earlier[0] == value)):
             bad.append(key)
     return bad
 

@@ -35,8 +35,9 @@ def read_settings(kit: PageKit) -> Settings:
                                                   key="cmp_n", default=10_000)
                 separate = st.checkbox(
                     t("Different N for B"), key="cmp_n_sep", bind="query-params",
-                    help=t("Draw histogram B with its own sample size N (the paper's Figure 11);"
-                           " otherwise A and B have the same N."))
+                    help=t("Draw histogram B with its own sample size N (the paper's section "
+                           "4.2 gives each histogram its own total N_i; its simulations use one "
+                           "N for both); otherwise A and B have the same N."))
                 n_b = (controls.sample_size_slider(t("Sample size N for B"), key="cmp_n_b",
                                                    default=n_a) if separate else n_a)
             else:
@@ -138,8 +139,8 @@ def read_zoom(settings: Settings) -> Settings:
     """The settings with the debiasing chart's zoom."""
     zoom = st.toggle(t("Zoom on small counts, where debiasing acts"), key="cmp_zoom",
                      bind="query-params",
-                     help=t("Show C up to 3 k(α), as the paper's Figure 4, instead of every "
-                            "count."))
+                     help=t("Show C up to 3 k(α), the small counts where g(C) lies above C "
+                            "(the paper's Figure 4), instead of every count."))
     return replace(settings, zoom=zoom)
 
 
@@ -153,8 +154,8 @@ def show_debiasing(kit: PageKit, settings: Settings, result: HomogeneityResult) 
         key="cmp_fig_debias", name=t("Debiasing the noisy counts"),
     )
     st.caption(t("Truncating at 0 biases small counts upwards: E[X | C] = g(C) lies above the "
-                 "line X = C. Each noisy count X is mapped back to C̃ (the inverse of g in "
-                 "between the thresholds), as in the paper's Figure 4."))
+                 "line X = C, as in the paper's Figure 4. Each noisy count X is mapped back to "
+                 "C̃ (the inverse of g in between the thresholds, the paper's eq. (4.2))."))
 
 
 def show_numbers(kit: PageKit, settings: Settings, result: HomogeneityResult) -> None:

@@ -185,18 +185,16 @@ def aggregate(kit: PageKit, s: page.Settings) -> None:
                        "distribution; the estimators undo that."))
     m[2].metric(t("Negative estimates"), f"{a.negatives}", border=True,
                 help=t("Categories estimated below 0: only the unbiased estimator does that."))
+    errors = page.category_errors(tuple(s.data.counts), s.eps, s.seed)
     kit.chart(dpviz.ldp.krr_counts_figure(
         s.data.labels, s.data.counts, a.reported, a.estimate, a.lower, a.upper,
-        estimator_name=t(page.ESTIMATOR_LABELS[s.method])), key="ldp_fig_counts",
+        estimator_name=t(page.ESTIMATOR_LABELS[s.method]), whisker_name=page.whisker_name(s),
+        whisker_notes=page.whisker_notes(s, errors)), key="ldp_fig_counts",
         name=t("True, reported and estimated counts"))
     kit.settings(s)
     kit.finding(page.aggregate_finding(s, a))
-    st.caption(t("Whiskers: ± 2 standard errors of the unbiased estimator, from its exact "
-                 "variance at the true counts (about 95% of estimates fall within them). For "
-                 "the other estimators they are a guide, cut at 0: their errors are smaller, "
-                 "and not symmetric, near 0."))
-    kit.note(t("Whiskers and ± 2 SE: from the unbiased estimator's exact variance at the true "
-               "counts; for the other estimators only a guide, cut at 0."))
+    st.caption(page.whisker_caption(s, errors))
+    kit.note(page.whisker_caption(s, errors, md=False))
     whole, decimals = (st.column_config.NumberColumn(format=f) for f in ("%.0f", "%.2f"))
     kit.table(page.counts_table(s, a), key="ldp_counts_table", name=t("Counts per category"),
               hide_index=True,
@@ -256,9 +254,12 @@ def mse_section(kit: PageKit, s: page.Settings) -> None:
     st.latex(r"\mathrm{MSE}_{\text{unbiased}} = \frac1k\sum_v \operatorname{Var}(\hat n_v) = "
              r"\frac{N q(1-q)}{(p-q)^2} + \frac{N}{k}\,\frac{1-p-q}{p-q}")
     st.markdown(t(
-        "At small ε the unbiased estimator's error explodes like 1/ε²; the estimators that "
-        "keep counts non-negative and adding up to N trade a little bias for much less "
-        "variance there. At large ε everyone tells the truth and all agree."))
+        "At small ε the unbiased estimator's error grows like 1/ε²; at large ε nearly everyone "
+        "tells the truth and the estimators nearly agree."))
+    errors = page.category_errors(tuple(s.data.counts), s.eps, s.seed)
+    st.markdown(page.per_category_intro(s))
+    st.markdown(page.per_category_list(s, errors))
+    kit.note(page.per_category_note(s, errors))
     with st.expander(t("All simulated numbers")):
         kit.table(page.mse_shown(table), key="ldp_mse_table",
                   name=t("Simulated error against privacy"), hide_index=True)

@@ -479,7 +479,7 @@ def explanation() -> None:
                  r"\alpha^*(N) = \min\{\alpha : \mathrm{power}(N, \alpha) \ge \pi\}")
         st.markdown(t(
             "**Monotonicity.** Power is assumed to grow with N (more data) and with α (less "
-            "noise). It is what the paper's Figures 10–12 show, but not a theorem for a "
+            "noise). It is what the paper's Figures 11 and 12(b) show, but not a theorem for a "
             "simulated test. The search brackets the target by factors of 10, then bisects on "
             "a log scale to 5%, and interpolates between the two nearest points.\n\n"
             "**Monte Carlo interval.** Each point has a 95% Wilson interval. The interval of "
@@ -496,7 +496,7 @@ def explanation() -> None:
         to_page(registry.CALIBRATION).show(
             t("Type-I error of both tests: see the page Test calibration"),
             help=t("How often each test rejects when there is no difference, against N, as in "
-                   "the paper's Figures 9–12."))
+                   "the paper's Figures 9, 10 and 12(a)."))
         st.caption(words.source_line())
 
 

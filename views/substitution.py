@@ -13,7 +13,7 @@ import dpviz
 import streamlit as st
 
 from dpcore import substitution as rs
-from ui import controls, sources
+from ui import controls, links, sources
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_rel
 from ui.kit import PageKit, page_header
 from ui.pages import substitution as page
@@ -30,13 +30,15 @@ def data_controls(seed: int) -> tuple[page.Data | None, str | None, bool]:
     """The data source's controls; the data, or why there is none and whether that is
     only a file not uploaded yet."""
     names = list(page.SOURCES)
+    links.use_earlier_label(P.SOURCE)
     source = st.selectbox(
         t("Data: the records' true values"), names, index=names.index(page.DEFAULT_SOURCE),
         format_func=lambda key: t(page.SOURCES[key]), key=P.SOURCE, bind="query-params",
-        help=t("The source's two shapes (N categories, n records spread as evenly as whole "
-               "numbers allow over a uniform or a discretised normal shape), the ages of a 2020 "
-               "population grouped into N age groups (n records drawn from it), or your own "
-               "CSV file."))
+        help=t("Uniform or normal data, as in the source's experiments (n records spread "
+               "over N categories as evenly as whole numbers allow; the source does not say "
+               "which normal, so it is discretised as in Son, Park & Jung 2022, section 2.3), "
+               "the ages of a 2020 population grouped into N age groups (n records drawn from "
+               "it), or your own CSV file."))
     if source == page.UPLOAD:
         with st.container(border=True):
             upload, problem = sources.category_upload(

@@ -3,7 +3,8 @@ its computations and its sentences and tables (views/ldp.py draws them).
 
 Random streams (documented for the tests): the data from ``[seed, 0]``, the reported
 counts from ``[seed, 1]``, the MSE simulation from ``[seed, 2]``, the coins of the demo
-from ``[seed, 3, flips]`` and its users from ``[seed, 4]``.
+from ``[seed, 3, flips]``, its users from ``[seed, 4]`` and the per-category comparison of
+the estimators at the current ε from ``[seed, 5]``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ DEFAULT_EPS = 1.0
 REPS_GRID = (50, 100, 200, 500, 1000, 2000)
 DEFAULT_REPS = 200
 MAX_CELLS = 400_000  # replicates × categories of one MSE run: about a second at most
+CATEGORY_REPS = 5000  # replicates of the per-category comparison at one ε …
+CATEGORY_CELLS = 1_600_000  # … fewer with many categories: R·k within this, well under a second
+CLEAR = 3.0  # a difference in MSE counts when beyond this many Monte Carlo standard errors
+LISTED = 6  # categories named in a sentence; more are counted
 DEMO_USERS = 20
 MAX_CATEGORIES = 1000
 K_MAX = 86  # age groups: single years 0 … 84 and 85+
@@ -50,6 +55,7 @@ SOURCES = {
 }
 ESTIMATOR_LABELS = {"unbiased": "unbiased", "clip": "clip and renormalise",
                     "simplex": "project onto the simplex", "ibu": "IBU (maximum likelihood)"}
+CONSTRAINED = ("clip", "simplex", "ibu")  # the estimators that respect n_v ≥ 0 and Σ n_v = N
 TABS = ("One user at a time", "The aggregate", "Error versus privacy", PARAMS.GUARANTEE_TAB)
 SYMBOLS = {"eps": "ε"}  # dpcore's argument names as the page writes them
 
@@ -160,6 +166,11 @@ def file_data(upload: sources.CategoryCounts, seed: int) -> Data:
     demo = (upload.first[:DEMO_USERS] if upload.first is not None
             else demo_users(datasets.proportions(upload.counts), seed))
     return Data(upload.labels, upload.counts, demo, upload.what, False)
+
+
+def category_reps(k: int) -> int:
+    """The replicates R of the per-category comparison with k categories."""
+    return max(REPS_GRID[0], min(CATEGORY_REPS, CATEGORY_CELLS // k))
 
 
 def reps_grid(k: int) -> tuple[int, ...]:
@@ -284,6 +295,181 @@ def pq_caption(s: Settings) -> str:
     return t("Here p = {p}, q = {q}, p − q = {d}: every reported count is divided by p − q, "
              "which is small when ε is small or k large.",
              p=fmt_sig(p), q=fmt_sig(q), d=fmt_sig(p - q))
+
+
+# --- Category by category: each estimator against the unbiased one, and what a whisker covers
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def category_errors(counts: tuple[float, ...], eps: float, seed: int) -> pd.DataFrame:
+    """Every estimator's MSE per category and its whiskers' coverage at ε, from
+    ``category_reps(k)`` reported histograms of the true counts (stream [seed, 5]), all
+    estimators on the same ones (dpcore.ldp.krr_category_errors)."""
+    return ldp.krr_category_errors(np.array(counts), eps, reps=category_reps(len(counts)),
+                                   rng=[seed, 5])
+
+
+def method_errors(errors: pd.DataFrame, method: str) -> pd.DataFrame:
+    """One estimator's rows of ``category_errors``, indexed by category, with ``verdict``:
+    "larger", "smaller" (its MSE against the unbiased estimator's, beyond CLEAR Monte Carlo
+    standard errors of the paired difference), "same" (the same estimates in every
+    replicate) or "unclear"."""
+    rows = errors[errors["method"] == method].set_index("category")
+    diff, se = rows["diff"].to_numpy(), rows["diff_se"].to_numpy()
+    verdict = np.select([(se == 0) & (diff == 0), diff > CLEAR * se, diff < -CLEAR * se],
+                        ["same", "larger", "smaller"], "unclear")
+    return rows.assign(verdict=verdict)
+
+
+def _pct(v: float) -> str:
+    """A share of replicates in percent, one decimal, never a rounded 0% or 100%."""
+    text = f"{v:.1%}"
+    if text == "100.0%" and v < 1:
+        return "> 99.9%"
+    return "< 0.1%" if text == "0.0%" and v > 0 else text
+
+
+def _names(labels, which, md: bool) -> str:
+    names = [esc(v) if md else str(v) for v in np.asarray(labels, dtype=object)[which]]
+    if len(names) > LISTED:
+        return t("{n} categories", n=f"{len(names):,}")
+    return ", ".join(names)
+
+
+def _ratios(ratio: np.ndarray) -> str:
+    """" (0.44 to 0.63 times)": the range of MSE ratios, or "" if there is none."""
+    ratio = ratio[np.isfinite(ratio)]
+    if not ratio.size:
+        return ""
+    lo, hi = _times(ratio.min()), _times(ratio.max())
+    return t(" ({r} times)", r=lo) if lo == hi else t(" ({lo} to {hi} times)", lo=lo, hi=hi)
+
+
+def _times(ratio: float) -> str:
+    """A ratio of MSEs with 3 significant digits, trailing zeros kept: 1.00, 0.995, 1.22."""
+    return f"{ratio:#.3g}"
+
+
+def _ratio_text(ratio: float) -> str:
+    return (t("{r} times the unbiased estimator's", r=_times(ratio)) if np.isfinite(ratio)
+            else t("above the unbiased estimator's, which is 0"))
+
+
+VERDICT_WORDS = {"larger": "larger", "smaller": "smaller",
+                 "unclear": "not clearly different at this R"}
+
+
+def comparison(s: Settings, errors: pd.DataFrame, method: str, *, md: bool = True) -> str:
+    """Where ``method``'s MSE is larger or smaller than the unbiased estimator's, on the
+    same replicates: the largest category first, then the others grouped by verdict.
+    ``md``: category labels escaped for Markdown."""
+    rows = method_errors(errors, method)
+    counts, labels = s.data.counts, s.data.labels
+    top = int(np.argmax(counts))
+    verdict = rows["verdict"].iloc[top]
+    values = dict(name=_names(labels, [top], md), n=f"{counts[top]:,.0f}",
+                  estimator=t(ESTIMATOR_LABELS[method]))
+    head = (t("On the largest category, {name} ({n} users), the estimate ({estimator}) equals "
+              "the unbiased one in every replicate.", **values) if verdict == "same" else
+            t("On the largest category, {name} ({n} users), the mean squared error of the "
+              "estimate ({estimator}) is {ratio}: {verdict}.",
+              ratio=_ratio_text(rows["ratio"].iloc[top]), verdict=t(VERDICT_WORDS[verdict]),
+              **values))
+    others = np.arange(len(counts)) != top
+    parts = []
+    for verdict, words in (("larger", "larger on {names}{ratios}"),
+                           ("smaller", "smaller on {names}{ratios}"),
+                           ("unclear", "not clearly different on {names}"),
+                           ("same", "the same estimates as the unbiased one on {names}")):
+        which = others & (rows["verdict"].to_numpy() == verdict)
+        if which.any():
+            parts.append(t(words, names=_names(labels, which, md),
+                           ratios=_ratios(rows["ratio"].to_numpy()[which])))
+    tail = (t(" On the other categories: {parts}.", parts="; ".join(parts)) if parts else "")
+    return head + tail
+
+
+def coverage_sentence(s: Settings, errors: pd.DataFrame, method: str, *,
+                      md: bool = True) -> str:
+    """What share of the replicates the whiskers of ``method`` contained the true count:
+    the lowest and highest category, and the largest category."""
+    rows = method_errors(errors, method)
+    cover, labels = rows["coverage"].to_numpy(), s.data.labels
+    lo, hi, top = int(np.argmin(cover)), int(np.argmax(cover)), int(np.argmax(s.data.counts))
+    values = dict(reps=f"{category_reps(s.data.k):,}", lo=_pct(cover[lo]),
+                  lo_name=_names(labels, [lo], md), hi=_pct(cover[hi]),
+                  hi_name=_names(labels, [hi], md), top=_pct(cover[top]),
+                  se=f"{100 * rows['coverage_se'].max():.1f}")
+    if values["lo"] == values["hi"]:
+        return t("In R = {reps} simulated reports at these settings, the whiskers contained the "
+                 "true count in {lo} of them, in every category (Monte Carlo standard error at "
+                 "most {se} percentage points).", **values)
+    return t("In R = {reps} simulated reports at these settings, the whiskers contained the "
+             "true count in {lo} ({lo_name}) to {hi} ({hi_name}) of them, {top} on the largest "
+             "category (Monte Carlo standard error at most {se} percentage points).", **values)
+
+
+def whisker_caption(s: Settings, errors: pd.DataFrame, *, md: bool = True) -> str:
+    """The whiskers of the chosen estimator: what they are, what they covered in the
+    replicates and, for the constrained estimators, where their MSE is larger or smaller
+    than the unbiased estimator's."""
+    if s.method == "unbiased":
+        return t("Whiskers: ± 2 standard errors of the unbiased estimator, from its exact "
+                 "variance at the true counts. {coverage} An estimate with a normal "
+                 "distribution is within ± 2 standard errors 95.45% of the time.",
+                 coverage=coverage_sentence(s, errors, s.method, md=md))
+    return t("Whiskers: the estimate ({estimator}) ± 2 standard errors of the unbiased estimator "
+             "(its exact variance at the true counts), cut at 0; not this estimator's own "
+             "standard errors. {coverage} {comparison} (On the same simulated reports; a "
+             "difference in mean squared error counts when beyond {clear:g} Monte Carlo "
+             "standard errors.)", estimator=t(ESTIMATOR_LABELS[s.method]), clear=CLEAR,
+             coverage=coverage_sentence(s, errors, s.method, md=md),
+             comparison=comparison(s, errors, s.method, md=md))
+
+
+def whisker_name(s: Settings) -> str:
+    """The whiskers in the chart's legend."""
+    return (t("± 2 SE") if s.method == "unbiased" else
+            t("± 2 SE of the unbiased estimator"))
+
+
+def whisker_notes(s: Settings, errors: pd.DataFrame) -> list[str]:
+    """Per category, for the chart's hover: what the whisker covered and, for the
+    constrained estimators, the MSE against the unbiased estimator's."""
+    rows = method_errors(errors, s.method)
+    reps = f"{category_reps(s.data.k):,}"
+    notes = []
+    for _, row in rows.iterrows():
+        note = t("whisker contained the true count in {c} of {reps} simulated reports",
+                 c=_pct(row["coverage"]), reps=reps)
+        if s.method != "unbiased":
+            note += "<br>" + (
+                t("the same estimates as the unbiased estimator in every replicate")
+                if row["verdict"] == "same" else
+                t("MSE {ratio}: {verdict}", ratio=_ratio_text(row["ratio"]),
+                  verdict=t(VERDICT_WORDS[row["verdict"]])))
+        notes.append(note)
+    return notes
+
+
+def per_category_list(s: Settings, errors: pd.DataFrame) -> str:
+    """``comparison`` for each estimator that keeps counts non-negative, as a Markdown list."""
+    return "\n".join(f"- {comparison(s, errors, m)}" for m in CONSTRAINED)
+
+
+def per_category_note(s: Settings, errors: pd.DataFrame) -> str:
+    """``per_category_intro`` and ``per_category_list`` in one paragraph for the report."""
+    return t("Category by category at ε = {eps}, on R = {reps} further simulated reports "
+             "(a difference counts when beyond {clear:g} Monte Carlo standard errors): {each}",
+             eps=f"{s.eps:g}", reps=f"{category_reps(s.data.k):,}", clear=CLEAR,
+             each=" ".join(comparison(s, errors, m, md=False) for m in CONSTRAINED))
+
+
+def per_category_intro(s: Settings) -> str:
+    return t("**Category by category at ε = {eps}.** An average over the categories can hide "
+             "categories where an estimator does worse. On R = {reps} further simulated "
+             "reports at ε = {eps}, each estimator against the unbiased one (a difference "
+             "counts when beyond {clear:g} Monte Carlo standard errors):",
+             eps=f"{s.eps:g}", reps=f"{category_reps(s.data.k):,}", clear=CLEAR)
 
 
 # --- 3. Error versus privacy -------------------------------------------------------------------

@@ -46,8 +46,11 @@ L_CHART = 20  # the charts of error and cost show l = 1 … min(N − 1, 20), an
 DEFAULT_RHO1, DEFAULT_RHO2 = 0.05, 0.5
 
 UPLOAD = sources.UPLOAD
+# The source's experiments use uniform and normal data; it does not say which normal, so the
+# normal shape is the discretisation of Son, Park & Jung (2022, section 2.3). The normal
+# option's earlier label, which links may carry, is in links.EARLIER_LABELS.
 SHAPES = {"uniform": "Uniform (the source's shape)",
-          "normal": "Normal (discretised, the source's shape)"}
+          "normal": "Normal (discretised as in Son, Park & Jung 2022)"}
 SOURCES = {**SHAPES, **links.POPULATION_AGE_LABELS, UPLOAD: "Uploaded CSV file"}
 DEFAULT_SOURCE = "normal"  # on uniform data the source's X̂*/l is unbiased: nothing to see
 TABS = ("Release and reconstruction", "Accuracy", "Cost", PARAMS.PRIVACY_TAB, "Bias")
@@ -136,12 +139,12 @@ class Settings:
 
 
 def builtin_data(source: str, n_cat: int, n: int, seed: int) -> Data:
-    """A shape's counts (fixed, as in the source) or n records drawn from a population's ages
-    in n_cat groups (stream [seed, 0])."""
+    """A shape's counts (fixed: the source's theorems hold X fixed) or n records drawn from a
+    population's ages in n_cat groups (stream [seed, 0])."""
     if source in SHAPES:
         return Data([str(j) for j in range(1, n_cat + 1)], datasets.shape_counts(source, n_cat, n),
                     t("{n} records over N = {n_cat} categories in the {shape} shape (fixed "
-                      "counts, as in the source)", n=f"{n:,}", n_cat=n_cat,
+                      "counts, as the source's theorems hold them)", n=f"{n:,}", n_cat=n_cat,
                       shape=t(datasets.SHAPES[source]).lower()), source)
     groups = datasets.age_groups(source, n_cat)
     counts = datasets.draw_histogram(datasets.proportions(groups.to_numpy()), n,
@@ -398,7 +401,9 @@ def grid_layout(table: pd.DataFrame) -> pd.DataFrame:
 def grid_intro(reps: int) -> str:
     return t("Every cell of the source's grid: uniform and normal data, (N, γ) = (50, 5) and "
              "(100, 10), n = 5,000 and 50,000, l = 1, 2 and 4: 24 cells, R = {reps} releases "
-             "each (the source uses 100). Cost: the mean number of random draws, re-draws "
+             "each (the source uses 100). The source does not say which normal: here it is "
+             "the discretisation of Son, Park & Jung (2022, section 2.3), so the normal rows "
+             "need not be the source's data. Cost: the mean number of random draws, re-draws "
              "included.", reps=f"{reps:,}")
 
 
