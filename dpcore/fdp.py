@@ -137,11 +137,15 @@ def gdp_delta(eps, mu):
 
 
 def gdp_mu(eps, delta):
-    """The smallest mu whose delta(eps) is at most `delta` (inverse of gdp_delta).
+    """The largest mu whose delta(eps) is at most `delta` (inverse of gdp_delta in mu).
 
-    mu-GDP is the Gaussian mechanism with sensitivity/sigma = mu, so this is
-    :func:`dpcore.gaussian.gaussian_mu` (Brent's method on log delta, in log
-    mu). Vectorised over matching eps and delta.
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) increases with
+    mu (G_mu decreases in mu, so a larger mu is a weaker guarantee), hence
+    every mu up to the root of delta(eps) = `delta` gives (eps, delta)-DP and
+    none above it does. mu-GDP is the Gaussian mechanism with
+    sensitivity/sigma = mu, so this is :func:`dpcore.gaussian.gaussian_mu`
+    (Brent's method on log delta, in log mu). Vectorised over matching eps
+    and delta.
     """
     return gaussian.gaussian_mu(eps, delta)
 

@@ -157,6 +157,20 @@ def test_gdp_mu_inverts_gdp_delta():
         fdp.gdp_mu(1.0, 0.0)
 
 
+def test_gdp_mu_is_the_largest_mu_with_delta_at_most_the_target():
+    # delta(eps) grows with mu, so the mu returned is the largest that meets delta:
+    # a little more breaks (eps, delta)-DP, a little less keeps it.
+    mus = np.linspace(0.05, 5.0, 400)
+    for eps, delta in ((1.0, 1e-5), (0.5, 1e-3), (3.0, 1e-10)):
+        deltas = np.array([fdp.gdp_delta(eps, m) for m in mus])
+        assert np.all(np.diff(deltas) >= 0)
+        mu = fdp.gdp_mu(eps, delta)
+        assert fdp.gdp_delta(eps, mu * (1 + 1e-6)) > delta
+        assert fdp.gdp_delta(eps, mu * (1 - 1e-6)) < delta
+        # the largest grid mu that meets delta lies just below the returned mu
+        assert mus[deltas <= delta].max() <= mu < mus[deltas > delta].min()
+
+
 def test_krr_with_two_categories_is_f_eps_0():
     for eps in (0.1, 1.0, 5.0):
         a, b = fdp.krr_tradeoff(eps, 2)
