@@ -67,10 +67,14 @@ def identity_tradeoff(alpha):
 
 
 def gdp_tradeoff(alpha, mu):
-    """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu), the trade-off of N(0,1) vs N(mu,1)."""
+    """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu), the trade-off of N(0,1) vs N(mu,1).
+
+    Phi^{-1}(1 - alpha) is computed as -Phi^{-1}(alpha): 1 - alpha would round to 1 for
+    alpha below 1e-16 and give G_mu = 1 there whatever mu.
+    """
     a = probability_array(alpha, "alpha", closed=True)
     mu = nonnegative_scalar(mu, "mu")
-    return special.ndtr(special.ndtri(1.0 - a) - mu) if mu > 0 else 1.0 - a
+    return special.ndtr(-special.ndtri(a) - mu) if mu > 0 else 1.0 - a
 
 
 def epsdelta_tradeoff(alpha, eps, delta=0.0):

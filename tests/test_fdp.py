@@ -66,6 +66,11 @@ def test_gdp_is_the_gaussian_test():
         np.testing.assert_allclose(fdp.gdp_tradeoff(GRID[1:-1], mu), stats.norm.cdf(t, loc=mu))
     np.testing.assert_array_equal(fdp.gdp_tradeoff(GRID, 0.0), 1 - GRID)
     assert fdp.gdp_tradeoff(0.0, 50.0) == 1.0 and fdp.gdp_tradeoff(1.0, 50.0) == 0.0
+    # tiny alpha: 1 - alpha rounds to 1, the tail quantile does not
+    tiny = np.array([1e-40, 1e-20, 1e-12])
+    for mu in (0.5, 5.0, 50.0):
+        np.testing.assert_allclose(fdp.gdp_tradeoff(tiny, mu),
+                                   stats.norm.cdf(stats.norm.isf(tiny) - mu), rtol=1e-12)
 
 
 def test_laplace_curve_is_the_threshold_test():
