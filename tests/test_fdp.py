@@ -537,7 +537,7 @@ def test_histogram_errors_against_integration(level):
     # and the discretised convolution lies on it
     ts = np.linspace(-2 * s, 2 * s, 41)[1:-1]
     a, b = fdp.laplace_histogram_errors(ts, level)
-    np.testing.assert_allclose(fdp.laplace_histogram_tradeoff(a, level, grid=20001), b,
+    np.testing.assert_allclose(fdp.laplace_histogram_tradeoff(a, level, grid=8001), b,
                                atol=1e-4)
 
 
@@ -558,7 +558,7 @@ def test_histogram_gdp_mu_is_the_maximum_of_a_fine_scan(level):
     # the independent discretised curve, on 10^6 type-I errors, agrees to its grid step
     alpha = np.logspace(-12, 0, 10**6)
     approx = fdp.tightest_gdp_mu(alpha, fdp.laplace_histogram_tradeoff(alpha, level,
-                                                                       grid=20001))
+                                                                       grid=8001))
     assert got == pytest.approx(approx, rel=2e-4)
 
 
@@ -608,7 +608,7 @@ def test_histogram_delta_against_integration_and_its_epsilon_root(level):
 @pytest.mark.parametrize("level", HIST_LEVELS)
 def test_histogram_epsilon_against_the_discretised_curve(level):
     alpha = np.unique(np.r_[np.logspace(-12, 0, 10**5), np.linspace(0, 1, 10**5)])
-    curve = fdp.laplace_histogram_tradeoff(alpha, level, grid=20001)
+    curve = fdp.laplace_histogram_tradeoff(alpha, level, grid=8001)
     for delta in (1e-5, 1e-3):
         assert fdp.laplace_histogram_epsilon(level, delta) == pytest.approx(
             fdp.tightest_epsilon(alpha, curve, delta), abs=2e-4 * level + 1e-9)
