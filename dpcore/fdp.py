@@ -50,6 +50,7 @@ __all__ = [
     "gdp_delta",
     "gdp_epsilon",
     "gdp_mu",
+    "gdp_slope",
     "gdp_tradeoff",
     "group_tradeoff",
     "identity_tradeoff",
@@ -62,6 +63,7 @@ __all__ = [
     "laplace_histogram_errors",
     "laplace_histogram_gdp_mu",
     "laplace_histogram_tradeoff",
+    "laplace_slope",
     "laplace_tradeoff",
     "tightest_epsilon",
     "tightest_gdp_mu",
@@ -84,6 +86,29 @@ def gdp_tradeoff(alpha, mu):
     a = probability_array(alpha, "alpha", closed=True)
     mu = nonnegative_scalar(mu, "mu")
     return special.ndtr(-special.ndtri(a) - mu) if mu > 0 else 1.0 - a
+
+
+def gdp_slope(alpha, mu):
+    """G_mu'(alpha) = -exp(mu z - mu^2/2), z = Phi^{-1}(1 - alpha).
+
+    Parameters
+    ----------
+    alpha : array_like
+        Type-I errors in [0, 1].
+    mu : float
+        >= 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The slope of :func:`gdp_tradeoff` at `alpha`: -phi(z - mu)/phi(z), the
+        ratio of the two normal densities at the threshold z of the test of
+        level alpha (-inf at alpha = 0, 0 at alpha = 1 for mu > 0).
+    """
+    a = probability_array(alpha, "alpha", closed=True)
+    mu = nonnegative_scalar(mu, "mu")
+    with np.errstate(over="ignore"):
+        return -np.exp(mu * -special.ndtri(a) - mu * mu / 2.0)[()]
 
 
 def epsdelta_tradeoff(alpha, eps, delta=0.0):
@@ -126,6 +151,31 @@ def laplace_tradeoff(alpha, eps):
         mid = np.exp(-eps) / (4.0 * a)
     high = np.exp(-eps) * (1.0 - a)
     return np.where(a <= corner, low, np.where(a <= 0.5, mid, high))
+
+
+def laplace_slope(alpha, eps):
+    """Slope of the Laplace curve :func:`laplace_tradeoff` at `alpha`.
+
+    Parameters
+    ----------
+    alpha : array_like
+        Type-I errors in [0, 1].
+    eps : float
+        >= 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        -e^eps for alpha < e^{-eps}/2, -e^{-eps}/(4 alpha^2) up to 1/2 and
+        -e^{-eps} above: the derivative of each piece. The pieces' slopes agree
+        at both joins, so the curve is continuously differentiable.
+    """
+    a = probability_array(alpha, "alpha", closed=True)
+    eps = nonnegative_scalar(eps, "eps")
+    corner = 0.5 * np.exp(-eps)
+    with np.errstate(divide="ignore", over="ignore"):  # each piece used on its own range
+        mid = -np.exp(-eps) / (4.0 * a * a)
+    return np.where(a < corner, -np.exp(eps), np.where(a <= 0.5, mid, -np.exp(-eps)))[()]
 
 
 # ---------------------------------------------------------------------------

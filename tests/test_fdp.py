@@ -75,6 +75,31 @@ def test_gdp_is_the_gaussian_test():
                                    stats.norm.cdf(stats.norm.isf(tiny) - mu), rtol=1e-12)
 
 
+@pytest.mark.parametrize("name, f, slope", [
+    ("G_0.5", lambda a: fdp.gdp_tradeoff(a, 0.5), lambda a: fdp.gdp_slope(a, 0.5)),
+    ("G_3", lambda a: fdp.gdp_tradeoff(a, 3.0), lambda a: fdp.gdp_slope(a, 3.0)),
+    ("laplace_1", lambda a: fdp.laplace_tradeoff(a, 1.0), lambda a: fdp.laplace_slope(a, 1.0)),
+    ("laplace_4", lambda a: fdp.laplace_tradeoff(a, 4.0), lambda a: fdp.laplace_slope(a, 4.0)),
+], ids=["G_0.5", "G_3", "laplace_1", "laplace_4"])
+def test_slopes_are_the_curves_derivatives(name, f, slope):
+    # central differences, away from the Laplace curve's joins (where both sides agree)
+    a = np.r_[np.linspace(0.001, 0.999, 999), 0.004, 0.3]
+    h = 1e-6
+    numeric = (f(a + h) - f(a - h)) / (2 * h)
+    np.testing.assert_allclose(slope(a), numeric, rtol=1e-5, atol=1e-9)
+    # G_mu' = -phi(z - mu)/phi(z), the ratio of the densities at the test's threshold
+    if name.startswith("G"):
+        mu = float(name[2:])
+        z = stats.norm.isf(a)
+        np.testing.assert_allclose(slope(a), -stats.norm.pdf(z - mu) / stats.norm.pdf(z),
+                                   rtol=1e-12)
+    else:  # Laplace: continuous slope at both joins, e^{-eps}/2 and 1/2
+        eps = float(name.split("_")[1])
+        for join in (np.exp(-eps) / 2, 0.5):
+            below, above = slope(join * (1 - 1e-12)), slope(join * (1 + 1e-12))
+            assert below == pytest.approx(above, rel=1e-9)
+
+
 def test_laplace_curve_is_the_threshold_test():
     eps = 1.3
     ts = np.linspace(-4, 6, 301)
