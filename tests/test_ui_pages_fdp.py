@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import fdp
+from dpcore import audit, fdp
 from ui.links import FdpParams
 from ui.pages import fdp as page
 from ui.pages.fdp import Settings
@@ -352,10 +352,13 @@ def test_auditor_estimate_is_close_to_the_exact_curve(mech):
     done = []
     emp_a, emp_b = page.audit_tradeoff(s, progress=done.append)
     assert done == list(range(10_000, 100_001, 10_000))
-    frame = page.audit_table(emp_a, emp_b, page.audit_theory(s))
+    frame = page.audit_table(s, emp_a, emp_b)
     assert list(frame[page.LEVEL]) == list(page.AUDIT_LEVELS)
     # Standard error at most 0.5/sqrt(R) = 0.0016 per error rate.
     assert (frame[page.BETA_HAT] - frame[page.BETA_EXACT]).abs().max() < 0.01, frame
+    # and within 5 of the table's own sd of β̂ (about 1 in 10⁶ per level by chance)
+    assert ((frame[page.BETA_HAT] - frame[page.BETA_EXACT]).abs()
+            <= 5 * frame[page.SPREAD] + 1e-12).all(), frame
     plot_a, _plot_b = page.thin(emp_a, emp_b)
     assert len(plot_a) <= page.MAX_PLOTTED and plot_a[0] == emp_a[0] and plot_a[-1] == emp_a[-1]
 
@@ -363,9 +366,30 @@ def test_auditor_estimate_is_close_to_the_exact_curve(mech):
 def test_auditor_same_seed_same_curve():
     def estimates(seed):
         s = Settings(aud_reps=1000, seed=seed)
-        return page.audit_table(*page.audit_tradeoff(s), page.audit_theory(s))
+        return page.audit_table(s, *page.audit_tradeoff(s))
     assert estimates(2022).equals(estimates(2022)) and not estimates(2022).equals(estimates(7))
     finding = page.audit_finding(Settings(aud_reps=1000), estimates(2022))
     assert finding.startswith("From 1,000 runs on each of two neighbouring inputs, the "
                               "empirical trade-off curve of the G_μ, μ = 1 is within")
     assert finding.endswith("at α = 0.01, 0.05, 0.1, 0.25, 0.5.")
+
+
+def test_the_auditors_sd_is_the_delta_method_or_simulated_audits():
+    levels = np.array(page.AUDIT_LEVELS)
+    s = Settings(aud_mech="gaussian", aud_sigma=0.5, aud_reps=20_000)  # G_2
+    frame = page.audit_table(s, *page.audit_tradeoff(s))
+    beta = stats.norm.cdf(stats.norm.isf(levels) - 2.0)
+    slope = -stats.norm.pdf(stats.norm.isf(levels) - 2.0) / stats.norm.pdf(stats.norm.isf(levels))
+    np.testing.assert_allclose(frame[page.BETA_EXACT], beta, rtol=1e-12)
+    np.testing.assert_allclose(
+        frame[page.SPREAD], np.sqrt((beta * (1 - beta) + slope**2 * levels * (1 - levels))
+                                    / 20_000), rtol=1e-12)
+    s = Settings(aud_mech="laplace", aud_b=0.5, aud_reps=1000)  # ε = 2
+    np.testing.assert_allclose(page.audit_spread(s), audit.beta_hat_sd(
+        levels, fdp.laplace_tradeoff(levels, 2.0), fdp.laplace_slope(levels, 2.0), 1000))
+    s = Settings(aud_mech="krr", aud_eps=1.0, aud_k=4, aud_reps=5000, seed=3)
+    np.testing.assert_array_equal(page.audit_spread(s), audit.krr_beta_hat_sd(
+        1.0, 4, 5000, levels, repeats=page.AUDIT_REPEATS, rng=3))
+    caption = page.audit_caption()
+    assert "√((β(1 − β) + f′(α)²·α(1 − α))/R)" in caption and "400 simulated audits" in caption
+    assert "√((β(1 − β) + f′(α)²·α(1 − α))/R)" in page.audit_note()

@@ -497,18 +497,15 @@ def auditor(kit: PageKit, s: Settings) -> Settings:
              "solid"),
         ], height=540), key="fdp_fig_audit", name=t("The auditor's empirical trade-off curve"))
     with right:
-        table = page.audit_table(emp_a, emp_b, theory)
+        table = page.audit_table(s, emp_a, emp_b)
         kit.table(table, key="fdp_audit_table", name=t("The auditor's estimates"),
                   hide_index=True,
                   column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                 for c in (page.BETA_HAT, page.BETA_EXACT, page.MU_IMPLIED)})
-        st.caption(t(
-            "β̂: the empirical curve at α, the best test of level α on these draws. It scatters "
-            "around the exact β by about √(β(1 − β)/R), and a little below it where many tests "
-            "are tried, so small gaps are noise. μ implied: Φ⁻¹(1 − α) − Φ⁻¹(β̂)."))
+                                 for c in (page.BETA_HAT, page.BETA_EXACT, page.SPREAD,
+                                           page.MU_IMPLIED)})
+        st.caption(page.audit_caption())
     kit.finding(page.audit_finding(s, table))
-    kit.note(t("β̂ scatters around the exact β by about √(β(1 − β)/R), and lies a little below "
-               "it where many tests are tried: small gaps are noise."))
+    kit.note(page.audit_note())
     return s
 
 
