@@ -24,7 +24,7 @@ or tiny tails would overflow or underflow.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import optimize, special, stats
 
 from dpcore import gaussian
 from dpcore.validation import (
@@ -43,16 +43,27 @@ __all__ = [
     "empirical_tradeoff",
     "below_target",
     "curve_at",
+    "epsdelta_epsilon",
+    "epsdelta_gdp_mu",
     "epsdelta_tradeoff",
     "epsdelta_vertices",
     "gdp_delta",
     "gdp_epsilon",
     "gdp_mu",
+    "gdp_slope",
     "gdp_tradeoff",
     "group_tradeoff",
     "identity_tradeoff",
     "krr_tradeoff",
+    "laplace_delta",
+    "laplace_epsilon",
+    "laplace_gdp_mu",
+    "laplace_histogram_delta",
+    "laplace_histogram_epsilon",
+    "laplace_histogram_errors",
+    "laplace_histogram_gdp_mu",
     "laplace_histogram_tradeoff",
+    "laplace_slope",
     "laplace_tradeoff",
     "tightest_epsilon",
     "tightest_gdp_mu",
@@ -67,10 +78,37 @@ def identity_tradeoff(alpha):
 
 
 def gdp_tradeoff(alpha, mu):
-    """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu), the trade-off of N(0,1) vs N(mu,1)."""
+    """G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu), the trade-off of N(0,1) vs N(mu,1).
+
+    Phi^{-1}(1 - alpha) is computed as -Phi^{-1}(alpha): 1 - alpha would round to 1 for
+    alpha below 1e-16 and give G_mu = 1 there whatever mu.
+    """
     a = probability_array(alpha, "alpha", closed=True)
     mu = nonnegative_scalar(mu, "mu")
-    return special.ndtr(special.ndtri(1.0 - a) - mu) if mu > 0 else 1.0 - a
+    return special.ndtr(-special.ndtri(a) - mu) if mu > 0 else 1.0 - a
+
+
+def gdp_slope(alpha, mu):
+    """G_mu'(alpha) = -exp(mu z - mu^2/2), z = Phi^{-1}(1 - alpha).
+
+    Parameters
+    ----------
+    alpha : array_like
+        Type-I errors in [0, 1].
+    mu : float
+        >= 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The slope of :func:`gdp_tradeoff` at `alpha`: -phi(z - mu)/phi(z), the
+        ratio of the two normal densities at the threshold z of the test of
+        level alpha (-inf at alpha = 0, 0 at alpha = 1 for mu > 0).
+    """
+    a = probability_array(alpha, "alpha", closed=True)
+    mu = nonnegative_scalar(mu, "mu")
+    with np.errstate(over="ignore"):
+        return -np.exp(mu * -special.ndtri(a) - mu * mu / 2.0)[()]
 
 
 def epsdelta_tradeoff(alpha, eps, delta=0.0):
@@ -115,6 +153,31 @@ def laplace_tradeoff(alpha, eps):
     return np.where(a <= corner, low, np.where(a <= 0.5, mid, high))
 
 
+def laplace_slope(alpha, eps):
+    """Slope of the Laplace curve :func:`laplace_tradeoff` at `alpha`.
+
+    Parameters
+    ----------
+    alpha : array_like
+        Type-I errors in [0, 1].
+    eps : float
+        >= 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        -e^eps for alpha < e^{-eps}/2, -e^{-eps}/(4 alpha^2) up to 1/2 and
+        -e^{-eps} above: the derivative of each piece. The pieces' slopes agree
+        at both joins, so the curve is continuously differentiable.
+    """
+    a = probability_array(alpha, "alpha", closed=True)
+    eps = nonnegative_scalar(eps, "eps")
+    corner = 0.5 * np.exp(-eps)
+    with np.errstate(divide="ignore", over="ignore"):  # each piece used on its own range
+        mid = -np.exp(-eps) / (4.0 * a * a)
+    return np.where(a < corner, -np.exp(eps), np.where(a <= 0.5, mid, -np.exp(-eps)))[()]
+
+
 # ---------------------------------------------------------------------------
 # Conversions between mu-GDP and (eps, delta)-DP, Corollary 2.13
 # ---------------------------------------------------------------------------
@@ -137,11 +200,15 @@ def gdp_delta(eps, mu):
 
 
 def gdp_mu(eps, delta):
-    """The smallest mu whose delta(eps) is at most `delta` (inverse of gdp_delta).
+    """The largest mu whose delta(eps) is at most `delta` (inverse of gdp_delta in mu).
 
-    mu-GDP is the Gaussian mechanism with sensitivity/sigma = mu, so this is
-    :func:`dpcore.gaussian.gaussian_mu` (Brent's method on log delta, in log
-    mu). Vectorised over matching eps and delta.
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) increases with
+    mu (G_mu decreases in mu, so a larger mu is a weaker guarantee), hence
+    every mu up to the root of delta(eps) = `delta` gives (eps, delta)-DP and
+    none above it does. mu-GDP is the Gaussian mechanism with
+    sensitivity/sigma = mu, so this is :func:`dpcore.gaussian.gaussian_mu`
+    (Brent's method on log delta, in log mu). Vectorised over matching eps
+    and delta.
     """
     return gaussian.gaussian_mu(eps, delta)
 
@@ -269,7 +336,8 @@ def laplace_histogram_tradeoff(alpha, level, *, grid: int = 4001):
     one bin takes values in [-1/b, 1/b] with atoms at both ends; it is
     discretised on `grid` points, convolved with itself, and Q-probabilities
     follow exactly from dQ = e^L dP. The result is accurate to about the
-    grid step (1/b)/grid in eps terms.
+    grid step (1/b)/grid in eps terms; :func:`laplace_histogram_errors` gives
+    the same curve in closed form, parametrised by the threshold of L.
     """
     a = probability_array(alpha, "alpha", closed=True)
     level = positive_scalar(level, "level")
@@ -434,3 +502,333 @@ def below_target(alpha, beta, target, *, vertices=None, tol: float = 1e-9):
         va, vb = _curve_points(*vertices)
         fails = fails or bool(np.any(vb < np.asarray(target(va)) - tol))
     return fails, below
+
+
+
+# ---------------------------------------------------------------------------
+# Exact tightest mu and smallest eps of the named curves
+# ---------------------------------------------------------------------------
+# tightest mu = sup_alpha [Phi^{-1}(1 - alpha) - Phi^{-1}(f(alpha))] and smallest eps at
+# delta = the root of delta_f(eps) = delta, where delta_f(eps) = sup_alpha
+# [1 - f(alpha) - e^eps alpha] (for the symmetric curves here the mirrored condition
+# 1 - alpha - e^eps f(alpha) <= delta gives the same supremum).
+
+
+def laplace_gdp_mu(eps) -> float:
+    """Tightest mu of the Laplace curve: 2 Phi^{-1}(1 - e^{-eps/2}/2).
+
+    Parameters
+    ----------
+    eps : float
+        eps = Delta/b of T(Lap(0, 1), Lap(eps, 1)) (:func:`laplace_tradeoff`), >= 0.
+
+    Returns
+    -------
+    float
+        The smallest mu with the curve >= G_mu, computed as
+        -2 Phi^{-1}(e^{-eps/2}/2) from the small tail, so that eps = 50 keeps
+        full precision.
+
+    Notes
+    -----
+    The curve is linear for alpha < e^{-eps}/2 and alpha > 1/2 and equals
+    c/alpha, c = e^{-eps}/4, in between. G_mu is convex, so on the linear
+    pieces only their ends matter, and (0, 1) lies on every G_mu. On the
+    middle piece, with u = log alpha, the bound is
+    h(u) = -Phi^{-1}(e^u) - Phi^{-1}(c e^{-u}). The map z -> log Phi(z) is
+    concave and increasing, so its inverse u -> Phi^{-1}(e^u) is convex: h is
+    concave and symmetric about u = (log c)/2, and its maximum is at
+    alpha = beta = sqrt(c) = e^{-eps/2}/2.
+    """
+    eps = nonnegative_scalar(eps, "eps")
+    return float(-2.0 * special.ndtri(0.5 * np.exp(-eps / 2.0)))
+
+
+def laplace_delta(eps, eps0):
+    """delta(eps) of the Laplace curve with parameter eps0: 1 - e^{(eps - eps0)/2}, 0 beyond eps0.
+
+    Parameters
+    ----------
+    eps : array_like
+        The eps at which delta is read, >= 0.
+    eps0 : float
+        The curve's parameter (:func:`laplace_tradeoff` (alpha, eps0)), >= 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        sup_alpha [1 - f(alpha) - e^eps alpha], shaped like `eps`.
+
+    Notes
+    -----
+    For 0 <= eps <= eps0 the slope -e^{-eps0}/(4 alpha^2) of the middle piece
+    equals -e^eps at alpha = e^{-(eps0 + eps)/2}/2, where
+    1 - f(alpha) - e^eps alpha = 1 - e^{(eps - eps0)/2}; for eps >= eps0 the
+    supremum is 0, at alpha = 0.
+    """
+    eps = finite_array(eps, "eps", sign="nonnegative")
+    eps0 = nonnegative_scalar(eps0, "eps0")
+    return np.maximum(-np.expm1(np.minimum(eps - eps0, 0.0) / 2.0), 0.0)[()]
+
+
+def laplace_epsilon(eps, delta) -> float:
+    """Smallest eps' with T(Lap(0, 1), Lap(eps, 1)) >= f_{eps',delta}.
+
+    Parameters
+    ----------
+    eps : float
+        The Laplace curve's parameter Delta/b, >= 0.
+    delta : float
+        The delta at which eps' is read, in [0, 1].
+
+    Returns
+    -------
+    float
+        max(0, eps + 2 log(1 - delta)), the root of :func:`laplace_delta`
+        (eps', eps) = delta; eps itself at delta = 0 (the Laplace mechanism is
+        eps-DP and no better), 0 at delta = 1.
+    """
+    eps = nonnegative_scalar(eps, "eps")
+    delta = probability(delta, "delta", closed=True)
+    if delta == 1:
+        return 0.0
+    return max(0.0, eps + 2.0 * float(np.log1p(-delta)))
+
+
+def epsdelta_gdp_mu(eps, delta=0.0) -> float:
+    """Tightest mu of f_{eps,delta}: -2 Phi^{-1}(1/(1 + e^eps)) at delta = 0, inf for delta > 0.
+
+    Parameters
+    ----------
+    eps : float
+        >= 0.
+    delta : float, default 0
+        In [0, 1].
+
+    Returns
+    -------
+    float
+        2 Phi^{-1}(e^eps/(1 + e^eps)), computed from the small tail
+        1/(1 + e^eps); inf when delta > 0.
+
+    Notes
+    -----
+    f_{eps,0} is the polygon (0, 1), (k, k), (1, 0) with k = 1/(1 + e^eps).
+    G_mu is convex and passes through (0, 1) and (1, 0), so only the kink
+    binds: mu = Phi^{-1}(1 - k) - Phi^{-1}(k) = -2 Phi^{-1}(k). For delta > 0
+    the curve starts at 1 - delta < 1 = G_mu(0), so no mu works.
+    """
+    eps = nonnegative_scalar(eps, "eps")
+    delta = probability(delta, "delta", closed=True)
+    if delta > 0:
+        return float("inf")
+    return float(-2.0 * special.ndtri(special.expit(-eps)))
+
+
+def epsdelta_epsilon(eps, delta, at_delta) -> float:
+    """Smallest eps' with f_{eps,delta} >= f_{eps',at_delta}.
+
+    Parameters
+    ----------
+    eps, delta : float
+        The curve f_{eps,delta}: eps >= 0, delta in [0, 1].
+    at_delta : float
+        The delta at which eps' is read, in [0, 1].
+
+    Returns
+    -------
+    float
+        max(0, log(r (1 + e^eps) - 1)) with r = (1 - at_delta)/(1 - delta),
+        written as eps + log r + log(1 - (1/r - 1) e^{-eps}) so that large eps
+        does not overflow; eps itself when at_delta = delta, inf when
+        at_delta < delta (the curve starts below 1 - at_delta).
+
+    Notes
+    -----
+    On the vertices (0, 1 - delta), (k, k), (1 - delta, 0) of f_{eps,delta},
+    k = (1 - delta)/(1 + e^eps), sup_alpha [1 - f(alpha) - e^{eps'} alpha] is
+    max(delta, 1 - k (1 + e^{eps'})) (the last vertex gives at most delta), so
+    the curve is (eps', at_delta)-DP iff at_delta >= delta and
+    e^{eps'} >= r (1 + e^eps) - 1.
+    """
+    eps = nonnegative_scalar(eps, "eps")
+    delta = probability(delta, "delta", closed=True)
+    at_delta = probability(at_delta, "at_delta", closed=True)
+    if at_delta < delta:
+        return float("inf")
+    if at_delta == 1:
+        return 0.0
+    log_r = float(np.log1p(-at_delta) - np.log1p(-delta))
+    inner = -np.expm1(-log_r) * np.exp(-eps)  # (1 - 1/r) e^{-eps} <= 0
+    if inner <= -1.0:
+        return 0.0
+    return max(0.0, eps + log_r + float(np.log1p(inner)))
+
+
+def _histogram_mass(z1, z2, s):
+    """Integral over [z1, z2] of the density g of the histogram's privacy loss under P.
+
+    g(z) = e^{-w/2} [1/4 + m(w)/16] with w = z + 2s on [0, 4s] and
+    m(w) = min(w, 4s - w): the pieces e^{-w/2} and w e^{-w/2} integrate in
+    closed form.
+    """
+    w1 = np.clip(np.asarray(z1, dtype=float) + 2 * s, 0.0, 4 * s)
+    w2 = np.clip(np.asarray(z2, dtype=float) + 2 * s, 0.0, 4 * s)
+    w2 = np.maximum(w1, w2)
+
+    def e0(a, b):  # int_a^b e^{-w/2} dw
+        return -2.0 * np.exp(-a / 2) * np.expm1(-(b - a) / 2)
+
+    def e1(a, b):  # int_a^b w e^{-w/2} dw
+        return (2 * a + 4) * np.exp(-a / 2) - (2 * b + 4) * np.exp(-b / 2)
+
+    lo_a, lo_b = w1, np.maximum(w1, np.minimum(w2, 2 * s))  # the part with w <= 2s
+    hi_a = np.minimum(w2, np.maximum(w1, 2 * s))  # the part with w >= 2s
+    m = e1(lo_a, lo_b) + 4 * s * e0(hi_a, w2) - e1(hi_a, w2)
+    return e0(w1, w2) / 4 + m / 16
+
+
+def _histogram_sf(t, s):
+    """P(L > t) for the histogram's privacy loss L under P (atoms at -2s, 0, 2s)."""
+    t = np.asarray(t, dtype=float)
+    inside = _histogram_mass(t, 2 * s, s)
+    atoms = (np.where(t < -2 * s, 0.25, 0.0) + np.where(t < 0, 0.5 * np.exp(-s), 0.0)
+             + np.where(t < 2 * s, 0.25 * np.exp(-2 * s), 0.0))
+    return np.where(t >= 2 * s, 0.0, inside + atoms)
+
+
+def laplace_histogram_errors(t, level):
+    """Errors of the test "reject when L > t" for the histogram mechanism, in closed form.
+
+    Parameters
+    ----------
+    t : array_like
+        Thresholds of the log-likelihood ratio L = L_1 + L_2 (one term per
+        changed bin).
+    level : float
+        The histogram's privacy level (noise Lap(2/level)), > 0.
+
+    Returns
+    -------
+    alpha, beta : float or numpy.ndarray
+        alpha = P(L > t) and beta = Q(L <= t), shaped like `t`: the exact
+        curve that :func:`laplace_histogram_tradeoff` discretises.
+
+    Notes
+    -----
+    With s = level/2 = 1/b, under P each L_i has atoms 1/2 at -s and e^{-s}/2
+    at s and density e^{-(l + s)/2}/4 on (-s, s). Every term of their
+    convolution is proportional to e^{-(z + 2s)/2}, so under P, L has atoms
+    1/4 at -2s, e^{-s}/2 at 0, e^{-2s}/4 at 2s and density
+    g(z) = e^{-(z + 2s)/2} [1/4 + (2s - |z|)/16] on (-2s, 2s). Under Q its law
+    is e^z times this, the law of -L under P, so beta = P(L >= -t). The
+    thresholds in (-2s, 2s) trace the curve (Neyman-Pearson); at the atoms it
+    is linear (randomised tests).
+    """
+    t = finite_array(t, "t")
+    s = positive_scalar(level, "level") / 2.0
+    alpha = _histogram_sf(t, s)
+    at_minus_t = (np.where(t == 2 * s, 0.25, 0.0) + np.where(t == 0, 0.5 * np.exp(-s), 0.0)
+                  + np.where(t == -2 * s, 0.25 * np.exp(-2 * s), 0.0))
+    beta = _histogram_sf(-t, s) + at_minus_t
+    return alpha[()], beta[()]
+
+
+def laplace_histogram_gdp_mu(level) -> float:
+    """Tightest mu of the histogram mechanism's exact curve.
+
+    Parameters
+    ----------
+    level : float
+        The histogram's privacy level (noise Lap(2/level)), > 0.
+
+    Returns
+    -------
+    float
+        sup [Phi^{-1}(1 - alpha) - Phi^{-1}(beta)] over the curve of
+        :func:`laplace_histogram_errors`.
+
+    Notes
+    -----
+    The curve is symmetric (t -> -t swaps alpha and beta), so t in [0, 2s)
+    covers it. On its linear pieces only their ends count (G_mu is convex):
+    the vertices at t = 0 (alpha = P(L > 0), beta = P(L >= 0)) and at t -> 2s
+    (alpha = e^{-2s}/4, beta = 3/4). On the smooth piece t in (0, 2s) the
+    maximum is found by a scan of 257 points refined by a bounded
+    ``scipy.optimize.minimize_scalar`` between the best point's neighbours.
+    """
+    s = positive_scalar(level, "level") / 2.0
+
+    def h(t):
+        alpha, beta = _histogram_sf(t, s), _histogram_sf(-t, s)  # no atom at -t in (0, 2s)
+        return -special.ndtri(alpha) - special.ndtri(beta)
+
+    a0 = float(_histogram_sf(0.0, s))
+    vertices = [-special.ndtri(a0) - special.ndtri(a0 + 0.5 * np.exp(-s)),
+                -special.ndtri(0.25 * np.exp(-2 * s)) - special.ndtri(0.75)]
+    ts = np.linspace(0.0, 2 * s, 257)[1:-1]
+    values = h(ts)
+    i = int(np.argmax(values))
+    lo, hi = (ts[i - 1] if i > 0 else 0.0), (ts[i + 1] if i + 1 < ts.size else 2 * s)
+    res = optimize.minimize_scalar(lambda x: -float(h(x)), bounds=(lo, hi), method="bounded",
+                                   options={"xatol": 1e-12 * s})
+    return float(max(*vertices, values[i], -res.fun))
+
+
+def laplace_histogram_delta(eps, level):
+    """delta(eps) of the histogram mechanism: Q(L > eps) - e^eps P(L > eps).
+
+    Parameters
+    ----------
+    eps : array_like
+        The eps at which delta is read, >= 0.
+    level : float
+        The histogram's privacy level (noise Lap(2/level)), > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        sup_alpha [1 - f(alpha) - e^eps alpha], shaped like `eps`: the total
+        variation distance at eps = 0, decreasing to 0 at eps = level.
+
+    Notes
+    -----
+    The supremum is attained by the Neyman-Pearson test at threshold eps. It
+    is the atom at 2s, (1 - e^{eps - 2s})/4, plus the integral of
+    (e^z - e^eps) g(z) over (eps, 2s); with e^z g(z) = g(-z) that is
+    mass(-2s, -eps) - e^eps mass(eps, 2s) (g and its atoms as in
+    :func:`laplace_histogram_errors`).
+    """
+    eps = finite_array(eps, "eps", sign="nonnegative")
+    s = positive_scalar(level, "level") / 2.0
+    e = np.minimum(eps, 2 * s)
+    out = (-0.25 * np.expm1(e - 2 * s) + _histogram_mass(-2 * s, -e, s)
+           - np.exp(e) * _histogram_mass(e, 2 * s, s))
+    return np.maximum(out, 0.0)[()]
+
+
+def laplace_histogram_epsilon(level, delta) -> float:
+    """Smallest eps with the histogram mechanism's curve >= f_{eps,delta}.
+
+    Parameters
+    ----------
+    level : float
+        The histogram's privacy level (noise Lap(2/level)), > 0.
+    delta : float
+        The delta at which eps is read, in [0, 1].
+
+    Returns
+    -------
+    float
+        The root of :func:`laplace_histogram_delta` (eps, level) = delta on
+        [0, level] (Brent's method); `level` at delta = 0 (the mechanism is
+        level-DP and no better), 0 when delta is at least delta(0).
+    """
+    level = positive_scalar(level, "level")
+    delta = probability(delta, "delta", closed=True)
+    if delta == 0:
+        return level
+    if float(laplace_histogram_delta(0.0, level)) <= delta:
+        return 0.0
+    return float(optimize.brentq(lambda e: float(laplace_histogram_delta(e, level)) - delta,
+                                 0.0, level, xtol=1e-15 * level, rtol=4 * np.finfo(float).eps))

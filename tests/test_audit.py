@@ -165,6 +165,91 @@ def test_rng_is_keyword_only():
 
 
 # ---------------------------------------------------------------------------
+# beta_hat_sd and krr_beta_hat_sd: the spread of the auditor's estimate
+# ---------------------------------------------------------------------------
+
+LEVELS = np.array([0.01, 0.05, 0.1, 0.25, 0.5])  # the f-DP page's auditor levels
+
+
+def repeated_audits(mechanism, params, reps, repeats, seed):
+    """beta-hat at LEVELS from `repeats` independent audits, as the page makes one: the
+    empirical curve of `reps` outputs on each input, read at each level."""
+    rng = np.random.default_rng(seed)
+    return np.array([fdp.curve_at(*fdp.empirical_tradeoff(
+        *audit.audit_samples(mechanism, params, reps, rng=rng)), LEVELS)
+        for _ in range(repeats)])
+
+
+@pytest.mark.parametrize("mechanism, params, curve, slope, old_fails", [
+    ("gaussian", {"sigma": 1.0}, lambda a: fdp.gdp_tradeoff(a, 1.0),
+     lambda a: fdp.gdp_slope(a, 1.0), LEVELS),
+    ("laplace", {"b": 1.0}, lambda a: fdp.laplace_tradeoff(a, 1.0),
+     lambda a: fdp.laplace_slope(a, 1.0), LEVELS[:4]),  # at 0.5 the slope is -1/e: small
+], ids=["gaussian", "laplace"])
+def test_beta_hat_sd_is_the_spread_of_repeated_audits(mechanism, params, curve, slope,
+                                                      old_fails):
+    """K = 1,000 audits of R = 10,000 draws: the empirical sd of beta-hat has a relative
+    standard error of about 1/sqrt(2K) = 2.2 %; the delta method lies within 4 of them of it,
+    and the old sqrt(beta(1 - beta)/R), which ignores the estimated alpha, does not."""
+    reps, repeats = 10_000, 1000
+    measured = repeated_audits(mechanism, params, reps, repeats, seed=2022).std(axis=0, ddof=1)
+    beta = curve(LEVELS)
+    formula = audit.beta_hat_sd(LEVELS, beta, slope(LEVELS), reps)
+    old = np.sqrt(beta * (1 - beta) / reps)
+    tol = 4 / np.sqrt(2 * repeats)
+    print(f"\n{mechanism}: measured {np.round(measured, 4)}, formula {np.round(formula, 4)}, "
+          f"old {np.round(old, 4)}")
+    np.testing.assert_array_less(np.abs(measured / formula - 1), tol)
+    ratio_old = measured[np.isin(LEVELS, old_fails)] / old[np.isin(LEVELS, old_fails)]
+    assert np.all(np.abs(ratio_old - 1) > tol), ratio_old  # the check can fail
+
+
+def test_beta_hat_sd_closed_form_and_sample_sizes():
+    # sqrt(beta(1 - beta)/R1 + f'^2 alpha(1 - alpha)/R0), written out
+    got = audit.beta_hat_sd(0.05, 0.3, -2.0, 1000, reps1=4000)
+    assert got == pytest.approx(math.sqrt(0.3 * 0.7 / 4000 + 4 * 0.05 * 0.95 / 1000), rel=1e-14)
+    assert audit.beta_hat_sd(0.05, 0.3, -2.0, 1000) == pytest.approx(
+        math.sqrt((0.21 + 4 * 0.0475) / 1000), rel=1e-14)
+    # a flat curve leaves only the binomial error of beta-hat
+    assert audit.beta_hat_sd(0.2, 0.5, 0.0, 100) == pytest.approx(0.05, rel=1e-14)
+    np.testing.assert_allclose(audit.beta_hat_sd(LEVELS, 0.5, -1.0, 100).shape, (5,))
+
+
+def test_krr_beta_hat_sd_matches_full_audits():
+    """Simulated counts (one multinomial pair per audit) give the spread of audits that draw
+    every output: two independent estimates of one sd, each with relative standard error
+    1/sqrt(2K), agree within 4 standard errors of their ratio."""
+    eps, k, reps, repeats = 1.0, 4, 2000, 1000
+    full = repeated_audits("krr", {"eps": eps, "k": k}, reps, repeats, seed=7).std(axis=0,
+                                                                                  ddof=1)
+    counts = audit.krr_beta_hat_sd(eps, k, reps, LEVELS, repeats=repeats, rng=8)
+    print(f"\nk-RR: full audits {np.round(full, 4)}, counts {np.round(counts, 4)}")
+    np.testing.assert_array_less(np.abs(full / counts - 1), 4 * np.sqrt(2 / (2 * repeats)))
+    # seeded: the same seed gives the same spread
+    again = audit.krr_beta_hat_sd(eps, k, reps, LEVELS, repeats=repeats, rng=8)
+    np.testing.assert_array_equal(counts, again)
+    assert np.shape(audit.krr_beta_hat_sd(eps, k, reps, 0.1, repeats=10, rng=0)) == ()
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: audit.beta_hat_sd(1.5, 0.5, -1.0, 10), "alpha"),
+    (lambda: audit.beta_hat_sd(0.5, -0.1, -1.0, 10), "beta"),
+    (lambda: audit.beta_hat_sd(0.5, 0.5, 1.0, 10), "slope"),
+    (lambda: audit.beta_hat_sd(0.5, 0.5, np.nan, 10), "slope"),
+    (lambda: audit.beta_hat_sd(0.5, 0.5, -1.0, 0), "reps"),
+    (lambda: audit.beta_hat_sd(0.5, 0.5, -1.0, 10, reps1=2.5), "reps1"),
+    (lambda: audit.krr_beta_hat_sd(1.0, 1, 10, 0.1), "k"),
+    (lambda: audit.krr_beta_hat_sd(-1.0, 3, 10, 0.1), "eps"),
+    (lambda: audit.krr_beta_hat_sd(1.0, 3, audit.MAX_REPS + 1, 0.1), "reps"),
+    (lambda: audit.krr_beta_hat_sd(1.0, 3, 10, 1.1), "alpha"),
+    (lambda: audit.krr_beta_hat_sd(1.0, 3, 10, 0.1, repeats=1), "repeats"),
+])
+def test_spread_functions_reject_bad_arguments(call, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        call()
+
+
+# ---------------------------------------------------------------------------
 # gdp_epsilon
 # ---------------------------------------------------------------------------
 

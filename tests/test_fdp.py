@@ -1,5 +1,7 @@
 """Tests of dpcore.fdp against closed forms, direct numerics and the theorems."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -66,6 +68,36 @@ def test_gdp_is_the_gaussian_test():
         np.testing.assert_allclose(fdp.gdp_tradeoff(GRID[1:-1], mu), stats.norm.cdf(t, loc=mu))
     np.testing.assert_array_equal(fdp.gdp_tradeoff(GRID, 0.0), 1 - GRID)
     assert fdp.gdp_tradeoff(0.0, 50.0) == 1.0 and fdp.gdp_tradeoff(1.0, 50.0) == 0.0
+    # tiny alpha: 1 - alpha rounds to 1, the tail quantile does not
+    tiny = np.array([1e-40, 1e-20, 1e-12])
+    for mu in (0.5, 5.0, 50.0):
+        np.testing.assert_allclose(fdp.gdp_tradeoff(tiny, mu),
+                                   stats.norm.cdf(stats.norm.isf(tiny) - mu), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name, f, slope", [
+    ("G_0.5", lambda a: fdp.gdp_tradeoff(a, 0.5), lambda a: fdp.gdp_slope(a, 0.5)),
+    ("G_3", lambda a: fdp.gdp_tradeoff(a, 3.0), lambda a: fdp.gdp_slope(a, 3.0)),
+    ("laplace_1", lambda a: fdp.laplace_tradeoff(a, 1.0), lambda a: fdp.laplace_slope(a, 1.0)),
+    ("laplace_4", lambda a: fdp.laplace_tradeoff(a, 4.0), lambda a: fdp.laplace_slope(a, 4.0)),
+], ids=["G_0.5", "G_3", "laplace_1", "laplace_4"])
+def test_slopes_are_the_curves_derivatives(name, f, slope):
+    # central differences, away from the Laplace curve's joins (where both sides agree)
+    a = np.r_[np.linspace(0.001, 0.999, 999), 0.004, 0.3]
+    h = 1e-6
+    numeric = (f(a + h) - f(a - h)) / (2 * h)
+    np.testing.assert_allclose(slope(a), numeric, rtol=1e-5, atol=1e-9)
+    # G_mu' = -phi(z - mu)/phi(z), the ratio of the densities at the test's threshold
+    if name.startswith("G"):
+        mu = float(name[2:])
+        z = stats.norm.isf(a)
+        np.testing.assert_allclose(slope(a), -stats.norm.pdf(z - mu) / stats.norm.pdf(z),
+                                   rtol=1e-12)
+    else:  # Laplace: continuous slope at both joins, e^{-eps}/2 and 1/2
+        eps = float(name.split("_")[1])
+        for join in (np.exp(-eps) / 2, 0.5):
+            below, above = slope(join * (1 - 1e-12)), slope(join * (1 + 1e-12))
+            assert below == pytest.approx(above, rel=1e-9)
 
 
 def test_laplace_curve_is_the_threshold_test():
@@ -155,6 +187,20 @@ def test_gdp_mu_inverts_gdp_delta():
                                [fdp.gdp_mu(1.0, 1e-5), fdp.gdp_mu(2.0, 1e-5)])
     with pytest.raises(ValueError, match="`delta`"):
         fdp.gdp_mu(1.0, 0.0)
+
+
+def test_gdp_mu_is_the_largest_mu_with_delta_at_most_the_target():
+    # delta(eps) grows with mu, so the mu returned is the largest that meets delta:
+    # a little more breaks (eps, delta)-DP, a little less keeps it.
+    mus = np.linspace(0.05, 5.0, 400)
+    for eps, delta in ((1.0, 1e-5), (0.5, 1e-3), (3.0, 1e-10)):
+        deltas = np.array([fdp.gdp_delta(eps, m) for m in mus])
+        assert np.all(np.diff(deltas) >= 0)
+        mu = fdp.gdp_mu(eps, delta)
+        assert fdp.gdp_delta(eps, mu * (1 + 1e-6)) > delta
+        assert fdp.gdp_delta(eps, mu * (1 - 1e-6)) < delta
+        # the largest grid mu that meets delta lies just below the returned mu
+        assert mus[deltas <= delta].max() <= mu < mus[deltas > delta].min()
 
 
 def test_krr_with_two_categories_is_f_eps_0():
@@ -363,3 +409,250 @@ def test_below_target_finds_the_failing_region():
     assert fails
     with pytest.raises(ValueError, match="`target`"):
         fdp.below_target(GRID, GRID, 0.5)
+
+
+# ---------------------------------------------------------------------------
+# exact tightest mu and smallest eps of the named curves
+# ---------------------------------------------------------------------------
+
+# The Laplace mechanism's eps = Δ/b on the f-DP page runs from 0.1/10 to 5/0.1 = 50.
+LAPLACE_EPS = (0.0, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0)
+# 10^6 type-I errors from 1e-40 to 1, log-spaced: the worst point of a curve with eps = 50
+# (alpha = e^{-25}/2 = 7e-12) lies far inside.
+SCAN = np.logspace(-40, 0, 10**6)
+
+
+def scan_mu(alpha, beta, miss=None):
+    """max [Phi^{-1}(1 - alpha) - Phi^{-1}(beta)] over the given points, from the tails:
+    ``miss`` = 1 - beta computed without rounding, where beta is near 1 (Phi^{-1}(beta) =
+    Phi^{-1}(1 - miss)). Points with alpha = 1 or beta = 1 constrain nothing."""
+    if miss is None:
+        miss = 1 - beta
+    inner = (alpha < 1) & (miss > 0)
+    a, b, m = alpha[inner], beta[inner], miss[inner]
+    return float(np.max(stats.norm.isf(a) - np.where(b > 0.5, stats.norm.isf(m),
+                                                     stats.norm.ppf(b))))
+
+
+def low_piece_miss(alpha, beta, eps, corner):
+    """1 - beta on a curve whose first piece is 1 - e^eps alpha (alpha <= corner)."""
+    return np.where(alpha <= corner, np.exp(eps + np.log(alpha)), 1 - beta)
+
+
+@pytest.mark.parametrize("eps", LAPLACE_EPS)
+def test_laplace_gdp_mu_is_the_closed_form_and_the_scans_maximum(eps):
+    closed = 2 * stats.norm.ppf(1 - np.exp(-eps / 2) / 2) if eps < 30 else \
+        2 * stats.norm.isf(np.exp(-eps / 2) / 2)  # 1 - tiny rounds in ppf's argument
+    got = fdp.laplace_gdp_mu(eps)
+    assert got == pytest.approx(closed, abs=1e-6)
+    beta = fdp.laplace_tradeoff(SCAN, eps)
+    scanned = scan_mu(SCAN, beta, low_piece_miss(SCAN, beta, eps, np.exp(-eps) / 2))
+    # never below the scan (the unsafe side), and the scan comes within its step of it
+    assert got >= scanned - 1e-9
+    assert got == pytest.approx(scanned, abs=1e-6)
+    # the bounded maximiser on log alpha over the middle piece, from logsf-free tails
+    c = np.exp(-eps) / 4
+    lo, hi = np.log(max(2 * c, 1e-300)), np.log(0.5)
+    res = optimize.minimize_scalar(
+        lambda u: stats.norm.ppf(np.exp(u)) + stats.norm.ppf(c / np.exp(u)),
+        bounds=(lo, hi), method="bounded", options={"xatol": 1e-10})
+    assert got == pytest.approx(max(-res.fun, 0.0), abs=1e-6)
+
+
+def test_laplace_gdp_mu_exceeds_the_old_grid_reading_at_large_eps():
+    # The 1,000-point grid misses the worst point once e^{-eps/2}/2 < 1/999.
+    grid = np.linspace(0.0, 1.0, 1000)
+    for eps, old, exact in ((15.0, 6.876, 6.907), (30.0, 9.671, 10.240),
+                            (50.0, 12.183, 13.518)):
+        assert fdp.tightest_gdp_mu(grid, fdp.laplace_tradeoff(grid, eps)) == \
+            pytest.approx(old, abs=1e-3)
+        assert fdp.laplace_gdp_mu(eps) == pytest.approx(exact, abs=1e-3)
+
+
+def direct_delta(f, eps, alpha=SCAN):
+    """sup_alpha [1 - f(alpha) - e^eps alpha] on a scan, with its mirror 1 - alpha - e^eps f."""
+    b = f(alpha)
+    return float(max(np.max(1 - b - np.exp(eps) * alpha), np.max(1 - alpha - np.exp(eps) * b)))
+
+
+@pytest.mark.parametrize("eps0", [0.01, 1.0, 5.0, 15.0, 50.0])
+@pytest.mark.parametrize("delta", [0.0, 1e-8, 1e-5, 0.01, 0.2])
+def test_laplace_epsilon_against_a_direct_supremum(eps0, delta):
+    eps = fdp.laplace_epsilon(eps0, delta)
+    assert eps == pytest.approx(max(0.0, eps0 + 2 * np.log(1 - delta)), abs=1e-12)
+    lin = np.linspace(0.0, 1.0, 10**6 + 1)
+    grid = np.unique(np.r_[SCAN, lin])
+
+    def f(a):
+        return fdp.laplace_tradeoff(a, eps0)
+
+    # The curve is (eps, delta)-DP: the supremum at eps is delta (up to the scan) ...
+    assert direct_delta(f, eps, grid) <= delta + 1e-9
+    assert float(fdp.laplace_delta(eps, eps0)) == pytest.approx(
+        direct_delta(f, eps, grid), abs=1e-9)
+    # ... and a smaller eps breaks it.
+    if eps > 1e-3:
+        smaller = eps - 1e-3
+        assert direct_delta(f, smaller, grid) > delta + 1e-6
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.1, 1.0, 5.0, 20.0, 50.0])
+def test_epsdp_gdp_mu_closed_form_against_its_vertices_and_a_scan(eps):
+    got = fdp.epsdelta_gdp_mu(eps)
+    assert got == pytest.approx(2 * stats.norm.isf(1 / (1 + np.exp(eps))), abs=1e-9)
+    assert got == pytest.approx(fdp.tightest_gdp_mu(*fdp.epsdelta_vertices(eps)), rel=1e-12)
+    beta = fdp.epsdelta_tradeoff(SCAN, eps)
+    scanned = scan_mu(SCAN, beta, low_piece_miss(SCAN, beta, eps, 1 / (1 + np.exp(eps))))
+    assert got >= scanned - 1e-9 and got == pytest.approx(scanned, abs=1e-3)
+    assert fdp.epsdelta_gdp_mu(eps, 1e-12) == np.inf
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.5, 3.0, 20.0, 50.0])
+@pytest.mark.parametrize("delta, at_delta", [(0.0, 0.0), (0.0, 1e-5), (0.0, 0.2), (1e-6, 1e-6),
+                                             (1e-6, 1e-3), (0.1, 0.3), (0.1, 0.05), (0.3, 1.0)])
+def test_epsdelta_epsilon_against_its_vertices(eps, delta, at_delta):
+    got = fdp.epsdelta_epsilon(eps, delta, at_delta)
+    expected = fdp.tightest_epsilon(*fdp.epsdelta_vertices(eps, delta), at_delta)
+    if np.isinf(expected):
+        assert np.isinf(got) and at_delta < delta
+    else:
+        assert got == pytest.approx(expected, abs=1e-9)
+    if delta == at_delta:
+        assert got == pytest.approx(eps, abs=1e-12)
+
+
+# The histogram's level runs over controls.ALPHA_GRID, 0.001 to 10.
+HIST_LEVELS = (0.001, 0.01, 0.2, 0.8, 2.0, 5.0, 10.0)
+
+
+def single_bin_sf(u, s):
+    """P(L_1 > u) for one bin: L_1 = clip(2x - 1, -1, 1) s with x ~ Lap(0, 1/s)."""
+    return stats.laplace.sf((u / s + 1) / 2, scale=1 / s) if -s <= u < s else float(u < -s)
+
+
+def quad_sf(t, level):
+    """P(L_1 + L_2 > t), integrating the second bin's tail over the first bin's output."""
+    s = level / 2
+
+    def integrand(x):
+        return single_bin_sf(t - np.clip(2 * x - 1, -1, 1) * s, s) * \
+            stats.laplace.pdf(x, scale=1 / s)
+
+    # the second bin's tail jumps where t - L_1(x) = -s or s, x = (t/s + 1 -+ 1)/2
+    jumps = [x for x in ((t / s) / 2 + 1, (t / s) / 2) if 0 < x < 1]
+    pieces = ((-np.inf, 0.0), (0.0, 1.0), (1.0, np.inf))
+    return sum(integrate.quad(integrand, lo, hi, points=jumps if lo == 0 and jumps else None,
+                              epsabs=1e-14, epsrel=1e-12, limit=200)[0]
+               for lo, hi in pieces)
+
+
+@pytest.mark.parametrize("level", [0.01, 0.8, 5.0])
+def test_histogram_errors_against_integration(level):
+    s = level / 2
+    for t in np.array([-0.999, -0.6, -0.2, 0.0, 0.15, 0.5, 0.999]) * 2 * s:
+        alpha, beta = fdp.laplace_histogram_errors(t, level)
+        assert alpha == pytest.approx(quad_sf(t, level), abs=1e-12)
+        # beta = Q(L <= t) = P(L >= -t): off the atoms, P(L > -t)
+        if t != 0:
+            assert beta == pytest.approx(quad_sf(-t, level), abs=1e-12)
+    # the curve from one end to the other
+    a, b = fdp.laplace_histogram_errors(np.array([-2 * s - 1, 2 * s]), level)
+    np.testing.assert_allclose(a, [1, 0], atol=1e-15)
+    np.testing.assert_allclose(b, [0, 1], atol=1e-15)
+    # and the discretised convolution lies on it
+    ts = np.linspace(-2 * s, 2 * s, 41)[1:-1]
+    a, b = fdp.laplace_histogram_errors(ts, level)
+    np.testing.assert_allclose(fdp.laplace_histogram_tradeoff(a, level, grid=8001), b,
+                               atol=1e-4)
+
+
+@pytest.mark.parametrize("level", HIST_LEVELS)
+def test_histogram_gdp_mu_is_the_maximum_of_a_fine_scan(level):
+    got = fdp.laplace_histogram_gdp_mu(level)
+    s = level / 2
+    # 10^6 thresholds over the whole curve, plus its vertices (the atoms, from both sides)
+    ts = np.r_[np.linspace(-2 * s, 2 * s, 10**6), 0.0, -2 * s, 2 * s]
+    a, b = fdp.laplace_histogram_errors(ts, level)
+    a0 = fdp.laplace_histogram_errors(np.nextafter(0.0, 1.0), level)[0]
+    a = np.r_[a, a0, 0.25 * np.exp(-2 * s)]
+    b = np.r_[b, a0 + 0.5 * np.exp(-s), 0.75]
+    keep = (a > 0) & (b > 0)
+    scanned = scan_mu(a[keep], b[keep])
+    assert got >= scanned - 1e-12 * max(1.0, got)
+    assert got == pytest.approx(scanned, rel=1e-7)
+    # the independent discretised curve, on 10^6 type-I errors, agrees to its grid step
+    alpha = np.logspace(-12, 0, 10**6)
+    approx = fdp.tightest_gdp_mu(alpha, fdp.laplace_histogram_tradeoff(alpha, level,
+                                                                       grid=8001))
+    assert got == pytest.approx(approx, rel=2e-4)
+
+
+def quad_delta(eps, level):
+    """E_P[(e^L - e^eps)_+] = Q(L > eps) - e^eps P(L > eps), integrated over both bins."""
+    s = level / 2
+
+    def loss(x):
+        return min(max(2 * x - 1, -1.0), 1.0) * s
+
+    def pdf(x):  # Lap(0, 1/s)
+        return 0.5 * s * math.exp(-s * abs(x))
+
+    def inner(l1):
+        # the kink where l1 + L_2 = eps, inside the second bin's (0, 1) if at all
+        kink = ((eps - l1) / s + 1) / 2
+        mid = integrate.quad(lambda x: max(math.exp(l1 + loss(x)) - math.exp(eps), 0.0) * pdf(x),
+                             0.0, 1.0, points=[kink] if 0 < kink < 1 else None,
+                             epsabs=1e-15)[0]
+        # outside (0, 1) the second bin's loss is -s (mass 1/2) or s (mass e^{-s}/2)
+        return (mid + 0.5 * max(math.exp(l1 - s) - math.exp(eps), 0.0)
+                + 0.5 * math.exp(-s) * max(math.exp(l1 + s) - math.exp(eps), 0.0))
+
+    # the first bin likewise: (0, 1) integrated, the two tails as their masses
+    mid = integrate.quad(lambda x: inner(loss(x)) * pdf(x), 0.0, 1.0, epsabs=1e-15,
+                         epsrel=1e-10, limit=200)[0]
+    return mid + 0.5 * inner(-s) + 0.5 * math.exp(-s) * inner(s)
+
+
+@pytest.mark.parametrize("level", [0.01, 0.8, 5.0])
+def test_histogram_delta_against_integration_and_its_epsilon_root(level):
+    for frac in (0.0, 0.3, 0.95, 1.0):
+        eps = frac * level
+        assert fdp.laplace_histogram_delta(eps, level) == pytest.approx(
+            quad_delta(eps, level), rel=1e-7, abs=1e-13)
+    for delta in (1e-12, 1e-8, 1e-5, 1e-3):
+        eps = fdp.laplace_histogram_epsilon(level, delta)
+        if eps == 0:
+            assert fdp.laplace_histogram_delta(0.0, level) <= delta
+            continue
+        assert fdp.laplace_histogram_delta(eps, level) == pytest.approx(delta, rel=1e-6)
+        assert fdp.laplace_histogram_delta(eps * (1 - 1e-6), level) > delta
+    assert fdp.laplace_histogram_epsilon(level, 0.0) == level  # level-DP and no better
+    assert fdp.laplace_histogram_delta(level, level) == 0.0
+
+
+@pytest.mark.parametrize("level", HIST_LEVELS)
+def test_histogram_epsilon_against_the_discretised_curve(level):
+    alpha = np.unique(np.r_[np.logspace(-12, 0, 10**5), np.linspace(0, 1, 10**5)])
+    curve = fdp.laplace_histogram_tradeoff(alpha, level, grid=8001)
+    for delta in (1e-5, 1e-3):
+        assert fdp.laplace_histogram_epsilon(level, delta) == pytest.approx(
+            fdp.tightest_epsilon(alpha, curve, delta), abs=2e-4 * level + 1e-9)
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: fdp.laplace_gdp_mu(-1.0), "`eps`"),
+        (lambda: fdp.laplace_epsilon(1.0, 1.5), "`delta`"),
+        (lambda: fdp.laplace_delta(1.0, np.nan), "`eps0`"),
+        (lambda: fdp.epsdelta_gdp_mu(1.0, -0.1), "`delta`"),
+        (lambda: fdp.epsdelta_epsilon(1.0, 0.0, 2.0), "`at_delta`"),
+        (lambda: fdp.laplace_histogram_errors(0.1, 0.0), "`level`"),
+        (lambda: fdp.laplace_histogram_gdp_mu(-1.0), "`level`"),
+        (lambda: fdp.laplace_histogram_delta(-0.1, 1.0), "`eps`"),
+        (lambda: fdp.laplace_histogram_epsilon(1.0, 1.1), "`delta`"),
+    ],
+)
+def test_exact_parameters_name_bad_arguments(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

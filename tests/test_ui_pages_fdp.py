@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import fdp
+from dpcore import audit, fdp
 from ui.links import FdpParams
 from ui.pages import fdp as page
 from ui.pages.fdp import Settings
@@ -169,6 +169,105 @@ def test_random_substitution_and_histogram_rows():
     assert row(frame, "private histogram")[page.SMALLEST_EPS] == pytest.approx(0.5, abs=1e-3)
 
 
+# Every curve switched on, at the sliders' ordinary, strongest and weakest settings.
+ALL_ON = Settings(show_rs=True, show_hist=True)
+ALL_SETTINGS = {
+    "default": ALL_ON,
+    "weak privacy": replace(ALL_ON, g_mu=5.0, ed_eps=50.0, gauss_sigma=0.1, gauss_sens=5.0,
+                            lap_b=0.1, lap_sens=5.0, krr_eps=20.0, krr_k=100, rs_gamma=1000.0,
+                            rs_n=100, hist_alpha=10.0, table_delta=1e-12),
+    "strong privacy": replace(ALL_ON, g_mu=0.05, ed_eps=0.0, gauss_sigma=10.0, gauss_sens=0.1,
+                              lap_b=10.0, lap_sens=0.1, krr_eps=0.0, krr_k=2, rs_gamma=1.1,
+                              rs_n=2, hist_alpha=0.001, table_delta=0.01),
+    "positive delta": replace(ALL_ON, ed_eps=3.0, ed_delta=1e-3, lap_b=0.2, table_delta=1e-3),
+}
+SCAN = np.logspace(-40, 0, 10**6)  # log-spaced type-I errors, tiny ones included
+
+
+def exact_curve(c: page.Curve, s: Settings):
+    """(alpha, beta, 1 - beta) of a curve of the table on a fine scan, from dpcore.fdp's exact
+    curve (not the page's grid); 1 - beta without rounding where beta is near 1."""
+    name = c.name
+    # a polygon's worst point is a vertex: scan it too (between points a polygon's μ and ε
+    # vary to first order)
+    a = SCAN if c.vertices is None else np.unique(np.r_[SCAN, c.vertices[0]])
+    if name.startswith(("G_μ", "Gaussian mechanism")):
+        mu = s.g_mu if name.startswith("G_μ") else s.gauss_sens / s.gauss_sigma
+        b = fdp.gdp_tradeoff(a, mu)
+        keep = b > 0  # G_μ > 0 for α < 1: drop the points where it underflows (μ = 50)
+        return a[keep], b[keep], stats.norm.cdf(mu - stats.norm.isf(a[keep]))
+    if name.startswith("f_ε,δ"):
+        b = fdp.epsdelta_tradeoff(a, s.ed_eps, s.ed_delta)
+        return a, b, np.where(b > 0.5, s.ed_delta + np.exp(s.ed_eps) * a, 1 - b)
+    if name.startswith("Laplace mechanism"):
+        eps = s.lap_sens / s.lap_b
+        b = fdp.laplace_tradeoff(a, eps)
+        return a, b, np.where(a <= np.exp(-eps) / 2, np.exp(eps) * a, 1 - b)
+    if c.vertices is not None:  # k-RR, random substitution: the polygon itself
+        va, vb = c.vertices
+        return a, np.interp(a, va, vb), np.interp(a, va, 1 - vb)  # 1 - vb: no rounding
+    assert name.startswith("private histogram")
+    level = s.hist_alpha
+    alpha, beta = fdp.laplace_histogram_errors(np.linspace(-level, level, 10**6), level)
+    return alpha, beta, 1 - beta
+
+
+def scan_mu(a, b, miss):
+    inner = (a < 1) & (miss > 0)
+    a, b, miss = a[inner], b[inner], miss[inner]
+    return float(np.max(stats.norm.isf(a) - np.where(b > 0.5, stats.norm.isf(miss),
+                                                     stats.norm.ppf(b))))
+
+
+def scan_delta(a, b, miss, eps):
+    """sup [1 - beta - e^eps alpha] and its mirror [1 - alpha - e^eps beta] over the scan."""
+    with np.errstate(over="ignore"):
+        e = np.exp(eps)
+        return float(max(np.max(miss - e * a), np.max(1 - a - e * b)))
+
+
+@pytest.mark.parametrize("name", list(ALL_SETTINGS))
+def test_every_curves_mu_and_eps_are_exact_against_a_fine_scan(name):
+    """The table's μ is never below a 10⁶-point scan of the exact curve (the unsafe side)
+    and within the scan's resolution of it; its ε at the table's δ gives δ(ε) ≤ δ on the
+    scan, and ε − 0.001 does not (G_μ's ε, the exact conversion, is tested in test_fdp)."""
+    s = ALL_SETTINGS[name]
+    shown = page.curves(s)
+    assert len(shown) == 7
+    frame = table(s)
+    for c in shown:
+        a, b, miss = exact_curve(c, s)
+        mu, eps = frame.loc[c.name, page.TIGHTEST_MU], frame.loc[c.name, page.SMALLEST_EPS]
+        scanned = scan_mu(a, b, miss)
+        if np.isinf(scanned):
+            assert np.isinf(mu), c.name
+        else:
+            assert mu >= scanned - 1e-9, c.name
+            assert mu == pytest.approx(scanned, rel=1e-5, abs=1e-6), c.name
+        if eps > 700:  # G_50 at δ = 10⁻¹²: ε = 1601, its worst α = e^(−ε)-ish is no double
+            assert c.name.startswith("Gaussian mechanism") and np.isfinite(eps)
+        elif np.isfinite(eps):
+            assert scan_delta(a, b, miss, eps) <= s.table_delta + 1e-9, c.name
+            if eps > 1e-3:
+                assert scan_delta(a, b, miss, eps - 1e-3) > s.table_delta, c.name
+        else:
+            assert scan_delta(a, b, miss, 700.0) > s.table_delta, c.name
+
+
+def test_laplace_row_is_exact_at_large_eps():
+    """A grid of 1,000 α misses the Laplace curve's worst point α = β = e^(−ε/2)/2 at large ε:
+    the table's μ is the closed form 2Φ⁻¹(1 − e^(−ε/2)/2), not the grid's smaller value."""
+    for b, sens, exact in ((0.2, 3.0, 6.9073), (0.1, 3.0, 10.2395), (0.1, 5.0, 13.5181)):
+        s = Settings(lap_b=b, lap_sens=sens, table_delta=1e-5)
+        eps = sens / b  # 15, 30, 50
+        laplace = row(table(s), "Laplace mechanism")
+        assert laplace[page.TIGHTEST_MU] == pytest.approx(exact, abs=1e-4)
+        assert laplace[page.TIGHTEST_MU] > fdp.tightest_gdp_mu(
+            page.ALPHA, fdp.laplace_tradeoff(page.ALPHA, eps)) + 0.03
+        assert laplace[page.SMALLEST_EPS] == pytest.approx(eps + 2 * math.log1p(-1e-5),
+                                                           abs=1e-9)
+
+
 def test_gaussian_mechanism_above_the_target_mu_fails():
     s = Settings(target="gdp", target_mu=1.0, gauss_sigma=0.5)  # μ = 2 > 1
     frame, failing = page.curve_table(page.curves(s), s)
@@ -253,10 +352,13 @@ def test_auditor_estimate_is_close_to_the_exact_curve(mech):
     done = []
     emp_a, emp_b = page.audit_tradeoff(s, progress=done.append)
     assert done == list(range(10_000, 100_001, 10_000))
-    frame = page.audit_table(emp_a, emp_b, page.audit_theory(s))
+    frame = page.audit_table(s, emp_a, emp_b)
     assert list(frame[page.LEVEL]) == list(page.AUDIT_LEVELS)
     # Standard error at most 0.5/sqrt(R) = 0.0016 per error rate.
     assert (frame[page.BETA_HAT] - frame[page.BETA_EXACT]).abs().max() < 0.01, frame
+    # and within 5 of the table's own sd of β̂ (about 1 in 10⁶ per level by chance)
+    assert ((frame[page.BETA_HAT] - frame[page.BETA_EXACT]).abs()
+            <= 5 * frame[page.SPREAD] + 1e-12).all(), frame
     plot_a, _plot_b = page.thin(emp_a, emp_b)
     assert len(plot_a) <= page.MAX_PLOTTED and plot_a[0] == emp_a[0] and plot_a[-1] == emp_a[-1]
 
@@ -264,9 +366,30 @@ def test_auditor_estimate_is_close_to_the_exact_curve(mech):
 def test_auditor_same_seed_same_curve():
     def estimates(seed):
         s = Settings(aud_reps=1000, seed=seed)
-        return page.audit_table(*page.audit_tradeoff(s), page.audit_theory(s))
+        return page.audit_table(s, *page.audit_tradeoff(s))
     assert estimates(2022).equals(estimates(2022)) and not estimates(2022).equals(estimates(7))
     finding = page.audit_finding(Settings(aud_reps=1000), estimates(2022))
     assert finding.startswith("From 1,000 runs on each of two neighbouring inputs, the "
                               "empirical trade-off curve of the G_μ, μ = 1 is within")
     assert finding.endswith("at α = 0.01, 0.05, 0.1, 0.25, 0.5.")
+
+
+def test_the_auditors_sd_is_the_delta_method_or_simulated_audits():
+    levels = np.array(page.AUDIT_LEVELS)
+    s = Settings(aud_mech="gaussian", aud_sigma=0.5, aud_reps=20_000)  # G_2
+    frame = page.audit_table(s, *page.audit_tradeoff(s))
+    beta = stats.norm.cdf(stats.norm.isf(levels) - 2.0)
+    slope = -stats.norm.pdf(stats.norm.isf(levels) - 2.0) / stats.norm.pdf(stats.norm.isf(levels))
+    np.testing.assert_allclose(frame[page.BETA_EXACT], beta, rtol=1e-12)
+    np.testing.assert_allclose(
+        frame[page.SPREAD], np.sqrt((beta * (1 - beta) + slope**2 * levels * (1 - levels))
+                                    / 20_000), rtol=1e-12)
+    s = Settings(aud_mech="laplace", aud_b=0.5, aud_reps=1000)  # ε = 2
+    np.testing.assert_allclose(page.audit_spread(s), audit.beta_hat_sd(
+        levels, fdp.laplace_tradeoff(levels, 2.0), fdp.laplace_slope(levels, 2.0), 1000))
+    s = Settings(aud_mech="krr", aud_eps=1.0, aud_k=4, aud_reps=5000, seed=3)
+    np.testing.assert_array_equal(page.audit_spread(s), audit.krr_beta_hat_sd(
+        1.0, 4, 5000, levels, repeats=page.AUDIT_REPEATS, rng=3))
+    caption = page.audit_caption()
+    assert "√((β(1 − β) + f′(α)²·α(1 − α))/R)" in caption and "400 simulated audits" in caption
+    assert "√((β(1 − β) + f′(α)²·α(1 − α))/R)" in page.audit_note()

@@ -226,7 +226,7 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
     st.markdown(t(
         "Each mechanism has its own trade-off curve; the higher the curve, the more private the "
         "mechanism. A curve that stays above the target everywhere meets it. Switch curves on "
-        "and off and move their parameters; every curve is computed on {n:,} values of α.",
+        "and off and move their parameters; every curve is drawn on {n:,} values of α.",
         n=ALPHA.size))
     left, chart = st.columns([2, 3])
     with left:
@@ -256,17 +256,22 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
                                                     "δ = {delta}.", delta=delta))})
             st.caption(t(
                 "δ = {delta}. Target: {target}; where a curve lies below it (by more than "
-                "{tol:g}) it is shaded in red. Polygons (f_ε,δ, k-RR, random substitution) are "
-                "read at their vertices, exactly; smooth curves on the grid. For the Gaussian "
-                "curves ε is the exact conversion of μ-GDP (Corollary 2.13): they start "
-                "vertically, which no grid can see, and δ = 0 needs ε = ∞.", delta=delta,
+                "{tol:g}) it is shaded in red. μ and ε are exact, not read off the grid: "
+                "polygons (f_ε,δ, k-RR, random substitution) at their vertices; the Laplace "
+                "curve by its closed forms μ = 2Φ⁻¹(1 − e^(−ε/2)/2) and ε = max(0, ε_L + "
+                "2 ln(1 − δ)); the histogram's by a solver on its exact pieces. For the "
+                "Gaussian curves ε is the exact conversion of μ-GDP (Corollary 2.13): they "
+                "start vertically, which no grid can see, and δ = 0 needs ε = ∞.", delta=delta,
                 target=target_name, tol=page.FAIL_TOL))
         else:
             st.info(t("Switch on at least one curve to see its privacy parameters."))
     kit.note(t(
-        "Every curve is computed on {n:,} values of α. Polygons (f_ε,δ, k-RR, random "
-        "substitution) are read at their vertices, exactly; for the Gaussian curves ε is the "
-        "exact conversion of μ-GDP (Corollary 2.13). f_ε,δ(α) = max{{0, 1 − δ − e^ε α, "
+        "Every curve is drawn and checked against the target on {n:,} values of α; its "
+        "tightest μ and smallest ε are exact: polygons (f_ε,δ, k-RR, random substitution) "
+        "read at their vertices, the Laplace curve in closed form (its worst point, α = β = "
+        "e^(−ε/2)/2, lies below the grid's first point once ε is large), the histogram by a "
+        "solver on its exact pieces, and for the Gaussian curves ε is the exact conversion of "
+        "μ-GDP (Corollary 2.13). f_ε,δ(α) = max{{0, 1 − δ − e^ε α, "
         "e^(−ε)(1 − δ − α)}}: the reviewed source prints the last factor as e^ε; e^(−ε) is "
         "correct (Dong et al., eq. 5).", n=ALPHA.size))
     with st.expander(t("The formulas"), expanded=False):
@@ -280,6 +285,10 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
                  r"\Phi^{-1}(f(\alpha))\big],\qquad \text{smallest } \varepsilon = "
                  r"\max_\alpha \log\max\Big\{\frac{1-\delta-f(\alpha)}{\alpha},\;"
                  r"\frac{1-\delta-\alpha}{f(\alpha)}\Big\}")
+        st.latex(r"\text{Laplace: } \mu = 2\,\Phi^{-1}\big(1 - e^{-\varepsilon/2}/2\big),\qquad "
+                 r"\varepsilon(\delta) = \max\{0,\; \varepsilon_L + 2\ln(1-\delta)\},\qquad "
+                 r"f_{\varepsilon,0}: \mu = 2\,\Phi^{-1}"
+                 r"\big(e^{\varepsilon}/(1+e^{\varepsilon})\big)")
     return s
 
 
@@ -488,18 +497,15 @@ def auditor(kit: PageKit, s: Settings) -> Settings:
              "solid"),
         ], height=540), key="fdp_fig_audit", name=t("The auditor's empirical trade-off curve"))
     with right:
-        table = page.audit_table(emp_a, emp_b, theory)
+        table = page.audit_table(s, emp_a, emp_b)
         kit.table(table, key="fdp_audit_table", name=t("The auditor's estimates"),
                   hide_index=True,
                   column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                 for c in (page.BETA_HAT, page.BETA_EXACT, page.MU_IMPLIED)})
-        st.caption(t(
-            "β̂: the empirical curve at α, the best test of level α on these draws. It scatters "
-            "around the exact β by about √(β(1 − β)/R), and a little below it where many tests "
-            "are tried, so small gaps are noise. μ implied: Φ⁻¹(1 − α) − Φ⁻¹(β̂)."))
+                                 for c in (page.BETA_HAT, page.BETA_EXACT, page.SPREAD,
+                                           page.MU_IMPLIED)})
+        st.caption(page.audit_caption())
     kit.finding(page.audit_finding(s, table))
-    kit.note(t("β̂ scatters around the exact β by about √(β(1 − β)/R), and lies a little below "
-               "it where many tests are tried: small gaps are noise."))
+    kit.note(page.audit_note())
     return s
 
 

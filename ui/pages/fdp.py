@@ -8,7 +8,9 @@ return. Dong, Roth & Su (2022), *Gaussian differential privacy*, JRSSB 84.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -60,8 +62,9 @@ MECHANISM_LABELS = {"gaussian": "Gaussian", "laplace": "Laplace", "krr": "k-RR"}
 # The columns of the curves' table and of the auditor's table (also their CSV columns).
 CURVE, TIGHTEST_MU, SMALLEST_EPS, MEETS = ("curve", "tightest μ", "smallest ε at δ",
                                            "meets the target")
-LEVEL, BETA_HAT, BETA_EXACT, MU_IMPLIED = ("α", "β̂ (empirical)", "β (exact)",
-                                           "μ implied by β̂")
+LEVEL, BETA_HAT, BETA_EXACT, SPREAD, MU_IMPLIED = ("α", "β̂ (empirical)", "β (exact)",
+                                                   "sd of β̂", "μ implied by β̂")
+AUDIT_REPEATS = 400  # simulated audits behind k-RR's sd of β̂ (relative error about 3.5 %)
 
 
 # ---------------------------------------------------------------------------------------
@@ -247,14 +250,17 @@ def attacker_finding(s: Settings, test: AttackerTest) -> str:
 
 @dataclass(frozen=True)
 class Curve:
-    """A mechanism's trade-off curve on ALPHA, as the chart draws it and the table reads it."""
+    """A mechanism's trade-off curve on ALPHA, as the chart draws it, with its exact privacy
+    parameters for the table (from dpcore.fdp's closed forms or its exact pieces, not the
+    grid)."""
 
     name: str
     beta: np.ndarray
     color: str
+    mu: float  # tightest μ: the smallest μ with the curve ≥ G_μ
+    eps_at: Callable[[float], float]  # δ ↦ the smallest ε with the curve ≥ f_ε,δ
     dash: str = "solid"
-    vertices: tuple | None = None  # a polygon's vertices (α, β): read there, exactly
-    gauss_mu: float | None = None  # a Gaussian curve's μ: its ε is the exact conversion
+    vertices: tuple | None = None  # a polygon's vertices (α, β), where the target is checked
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -264,29 +270,40 @@ def histogram_curve(level: float) -> np.ndarray:
 
 
 def _polygon(name: str, vertices, color: str, dash: str = "solid") -> Curve:
-    return Curve(name, fdp.tradeoff_on_grid(*vertices, ALPHA), color, dash, vertices=vertices)
+    """A polygon, read at its vertices: exact, since G_μ and f_ε,δ are convex."""
+    return Curve(name, fdp.tradeoff_on_grid(*vertices, ALPHA), color,
+                 mu=fdp.tightest_gdp_mu(*vertices),
+                 eps_at=partial(fdp.tightest_epsilon, *vertices), dash=dash, vertices=vertices)
+
+
+def _gaussian(name: str, mu: float, color: str, dash: str = "solid") -> Curve:
+    """G_μ: its tightest μ is μ, its ε the exact conversion of Corollary 2.13."""
+    return Curve(name, fdp.gdp_tradeoff(ALPHA, mu), color, mu=mu,
+                 eps_at=partial(fdp.gdp_epsilon, mu), dash=dash)
 
 
 def curves(s: Settings) -> list[Curve]:
     """The curves switched on, in the order of their switches."""
     out = []
     if s.show_g:
-        out.append(Curve(t("G_μ, μ = {mu:g}", mu=s.g_mu), fdp.gdp_tradeoff(ALPHA, s.g_mu),
-                         COLORS["gdp"], gauss_mu=s.g_mu))
+        out.append(_gaussian(t("G_μ, μ = {mu:g}", mu=s.g_mu), s.g_mu, COLORS["gdp"]))
     if s.show_ed:
         out.append(Curve(t("f_ε,δ, ε = {eps:g}, δ = {delta}", eps=s.ed_eps,
                            delta=fmt_delta(s.ed_delta)),
                          fdp.epsdelta_tradeoff(ALPHA, s.ed_eps, s.ed_delta), COLORS["epsdelta"],
+                         mu=fdp.epsdelta_gdp_mu(s.ed_eps, s.ed_delta),
+                         eps_at=partial(fdp.epsdelta_epsilon, s.ed_eps, s.ed_delta),
                          vertices=fdp.epsdelta_vertices(s.ed_eps, s.ed_delta)))
     if s.show_gauss:
-        mu = s.gauss_sens / s.gauss_sigma
-        out.append(Curve(t("Gaussian mechanism, σ = {sigma:g}, Δ = {sens:g}",
-                           sigma=s.gauss_sigma, sens=s.gauss_sens),
-                         fdp.gdp_tradeoff(ALPHA, mu), COLORS["gaussian"], "dash", gauss_mu=mu))
+        out.append(_gaussian(t("Gaussian mechanism, σ = {sigma:g}, Δ = {sens:g}",
+                               sigma=s.gauss_sigma, sens=s.gauss_sens),
+                             s.gauss_sens / s.gauss_sigma, COLORS["gaussian"], "dash"))
     if s.show_lap:
+        eps = s.lap_sens / s.lap_b
         out.append(Curve(t("Laplace mechanism, b = {b:g}, Δ = {sens:g}", b=s.lap_b,
                            sens=s.lap_sens),
-                         fdp.laplace_tradeoff(ALPHA, s.lap_sens / s.lap_b), COLORS["laplace"]))
+                         fdp.laplace_tradeoff(ALPHA, eps), COLORS["laplace"],
+                         mu=fdp.laplace_gdp_mu(eps), eps_at=partial(fdp.laplace_epsilon, eps)))
     if s.show_krr:
         out.append(_polygon(t("{k}-RR, ε = {eps:g}", k=s.krr_k, eps=s.krr_eps),
                             fdp.krr_tradeoff(s.krr_eps, s.krr_k), COLORS["krr"]))
@@ -297,7 +314,9 @@ def curves(s: Settings) -> list[Curve]:
                             "dot"))
     if s.show_hist:
         out.append(Curve(t("private histogram, α = {level:g}", level=s.hist_alpha),
-                         histogram_curve(s.hist_alpha), COLORS["histogram"]))
+                         histogram_curve(s.hist_alpha), COLORS["histogram"],
+                         mu=fdp.laplace_histogram_gdp_mu(s.hist_alpha),
+                         eps_at=partial(fdp.laplace_histogram_epsilon, s.hist_alpha)))
     return out
 
 
@@ -319,18 +338,9 @@ def curve_table(shown: list[Curve], s: Settings) -> tuple[pd.DataFrame, list[tup
     for c in shown:
         fails, below = fdp.below_target(ALPHA, c.beta, target_fn, vertices=c.vertices,
                                         tol=FAIL_TOL)
-        if c.vertices is not None:
-            mu_tight = fdp.tightest_gdp_mu(*c.vertices)
-            eps_tight = fdp.tightest_epsilon(*c.vertices, s.table_delta)
-        else:
-            mu_tight = fdp.tightest_gdp_mu(ALPHA, c.beta)
-            if c.gauss_mu is not None:  # exact: a grid cannot see G_μ's vertical start
-                eps_tight = fdp.gdp_epsilon(c.gauss_mu, s.table_delta)
-            else:
-                eps_tight = fdp.tightest_epsilon(ALPHA, c.beta, s.table_delta)
         if np.any(below):
             failing.append((c.name, ALPHA[below], c.beta[below]))
-        rows.append({CURVE: c.name, TIGHTEST_MU: mu_tight, SMALLEST_EPS: eps_tight,
+        rows.append({CURVE: c.name, TIGHTEST_MU: c.mu, SMALLEST_EPS: c.eps_at(s.table_delta),
                      MEETS: t("no") if fails else t("yes")})
     return pd.DataFrame(rows, columns=[CURVE, TIGHTEST_MU, SMALLEST_EPS, MEETS]), failing
 
@@ -529,13 +539,31 @@ def audited_mechanism(s: Settings) -> str:
     return t("{k}-RR, ε = {eps:g}", k=s.aud_k, eps=s.aud_eps)
 
 
-def audit_theory(s: Settings) -> np.ndarray:
-    """The audited mechanism's exact trade-off curve on ALPHA."""
+def audit_theory(s: Settings, alpha=ALPHA) -> np.ndarray:
+    """The audited mechanism's exact trade-off curve at ``alpha`` (by default on ALPHA)."""
     if s.aud_mech == "gaussian":
-        return fdp.gdp_tradeoff(ALPHA, 1.0 / s.aud_sigma)
+        return fdp.gdp_tradeoff(alpha, 1.0 / s.aud_sigma)
     if s.aud_mech == "laplace":
-        return fdp.laplace_tradeoff(ALPHA, 1.0 / s.aud_b)
-    return fdp.tradeoff_on_grid(*fdp.krr_tradeoff(s.aud_eps, s.aud_k), ALPHA)
+        return fdp.laplace_tradeoff(alpha, 1.0 / s.aud_b)
+    return fdp.tradeoff_on_grid(*fdp.krr_tradeoff(s.aud_eps, s.aud_k), alpha)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _krr_spread(eps: float, k: int, reps: int, seed: int) -> np.ndarray:
+    return audit.krr_beta_hat_sd(eps, k, reps, np.array(AUDIT_LEVELS), repeats=AUDIT_REPEATS,
+                                 rng=seed)
+
+
+def audit_spread(s: Settings) -> np.ndarray:
+    """How far β̂ scatters from audit to audit at each of AUDIT_LEVELS (its sd): the delta
+    method √((β(1 − β) + f′(α)² α(1 − α))/R) for the Gaussian and Laplace mechanisms,
+    AUDIT_REPEATS simulated audits for k-RR (dpcore.audit)."""
+    if s.aud_mech == "krr":
+        return _krr_spread(s.aud_eps, s.aud_k, s.aud_reps, s.seed)
+    levels = np.array(AUDIT_LEVELS)
+    slope = (fdp.gdp_slope(levels, 1.0 / s.aud_sigma) if s.aud_mech == "gaussian"
+             else fdp.laplace_slope(levels, 1.0 / s.aud_b))
+    return audit.beta_hat_sd(levels, audit_theory(s, levels), slope, s.aud_reps)
 
 
 def audit_tradeoff(s: Settings, progress=None) -> tuple[np.ndarray, np.ndarray]:
@@ -561,16 +589,37 @@ def thin(alpha, beta, n=MAX_PLOTTED):
     return alpha[idx], beta[idx]
 
 
-def audit_table(emp_a, emp_b, theory) -> pd.DataFrame:
+def audit_table(s: Settings, emp_a, emp_b) -> pd.DataFrame:
     """The best test of each level: the empirical curve read at α (fdp.curve_at), the exact
-    β and the μ the estimate implies."""
+    β, the sd of β̂ (audit_spread) and the μ the estimate implies."""
+    exact = audit_theory(s, np.array(AUDIT_LEVELS))
+    spread = audit_spread(s)
     rows = []
-    for level in AUDIT_LEVELS:
+    for level, b_exact, sd in zip(AUDIT_LEVELS, exact, spread):
         b_hat = float(fdp.curve_at(emp_a, emp_b, level))
-        rows.append({LEVEL: level, BETA_HAT: b_hat,
-                     BETA_EXACT: float(np.interp(level, ALPHA, theory)),
-                     MU_IMPLIED: fdp.tightest_gdp_mu([level], [b_hat])})
+        rows.append({LEVEL: level, BETA_HAT: b_hat, BETA_EXACT: float(b_exact),
+                     SPREAD: float(sd), MU_IMPLIED: fdp.tightest_gdp_mu([level], [b_hat])})
     return pd.DataFrame(rows)
+
+
+def audit_caption() -> str:
+    """What the auditor's table shows, and how far β̂ scatters."""
+    return t("β̂: the empirical curve at α, the best test of level α on these draws. sd of β̂: "
+             "how far it scatters from audit to audit. For the Gaussian and Laplace mechanisms "
+             "√((β(1 − β) + f′(α)²·α(1 − α))/R), f′ the exact curve's slope (delta method): "
+             "the test's level is itself estimated from the R draws on D, so √(β(1 − β)/R) "
+             "alone is too small. For k-RR, whose other categories tie, it is measured over "
+             "{repeats} simulated audits. β̂ lies a little below β where many tests are tried; "
+             "gaps within about two sd are noise. μ implied: Φ⁻¹(1 − α) − Φ⁻¹(β̂).",
+             repeats=AUDIT_REPEATS)
+
+
+def audit_note() -> str:
+    return t("β̂ scatters around the exact β by about its sd, √((β(1 − β) + f′(α)²·α(1 − α))/R) "
+             "for Gaussian and Laplace outputs (f′ the curve's slope: the level α is estimated "
+             "too) and measured over {repeats} simulated audits for k-RR; it lies a little below "
+             "β where many tests are tried. Gaps within about two sd are noise.",
+             repeats=AUDIT_REPEATS)
 
 
 def audit_finding(s: Settings, table: pd.DataFrame) -> str:
