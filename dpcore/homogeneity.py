@@ -15,6 +15,34 @@ Equation and line numbers below refer to that paper:
 Notes on the source: eq. (4.3) and Algorithm 1 line 4 write the rounding of
 sum(C-tilde) with different brackets (a ceiling and a floor); the text says
 both mean the nearest integer, which is what is implemented here.
+
+p-values. Algorithm 1 line 11 reports sum_b I(T_b > T) / B, which is 0 when
+no replicate reaches T; under H0 a Monte Carlo p-value p satisfies
+P(p <= k/(B+1)) <= k/(B+1) only in the form (1 + #{T_b >= T}) / (B + 1)
+(Davison & Hinkley 1997, eq. 4.11), which is never 0. Every test here reports
+that form as ``pvalue``; the source's is kept as ``pvalue_source``. The
+critical value is the order statistic that gives the same decision.
+
+Beyond the source: :func:`normal_score_test` (test name ``"normal_score"``)
+keeps its level where Algorithm 1 does not (unequal N or alpha, small alpha).
+Algorithm 1 computes T with n_i = sum_j X_ij but each T_b with N-hat_i, and its
+N-hat is biased upward when alpha is small, so its size drifts far from the
+nominal level. The normal-score test
+
+- estimates p0 by a precision-weighted pool of the debiased proportions (4.2),
+- estimates each N_i by matching the mean of the noisy total,
+  sum_j g_i(N_i p0_j) = sum_j X_ij with g of eq. (4.1),
+- turns every private count into a normal score z_ij (the probability integral
+  transform under the fitted null, standardised to mean 0 and variance 1), so
+  that the statistic's null distribution hardly depends on N and alpha, where
+  squared Pearson residuals of truncated Laplace counts do (their kurtosis runs
+  from 6 to 13 as the truncation grows),
+- uses the contrast T = sum_j (a_2j z_1j - a_1j z_2j)^2 / (a_1j^2 + a_2j^2),
+  a_ij the sensitivity of z_ij to p0_j, which is first-order free of errors
+  in p0-hat,
+- and recomputes all of it, identically, on every bootstrap replicate.
+
+Without noise T is the chi-square statistic (2.3).
 """
 
 from __future__ import annotations
@@ -38,6 +66,18 @@ from dpcore.histogram import perturb_histogram
 
 __all__ = [
     "DEBIAS_GAP",
+    "TEST_NAMES",
+    "MomentNullEstimate",
+    "contrast_statistic",
+    "moment_total",
+    "monte_carlo_pvalue",
+    "noisy_count_variance",
+    "pooled_proportions",
+    "rejection_limit",
+    "source_pvalue",
+    "normal_score_test",
+    "normal_score_null",
+    "BOOTSTRAP_TESTS",
     "BootstrapTestResult",
     "ChisqTestResult",
     "DebiasThresholds",
@@ -56,6 +96,13 @@ __all__ = [
     "release_and_test",
     "sample_and_test",
 ]
+
+#: The bootstrap tests by name: Algorithm 1 of the source, and the normal-score
+#: contrast bootstrap that keeps its level beyond the source's grid.
+TEST_NAMES = {
+    "bootstrap": "Parametric bootstrap, Algorithm 1 (Son, Park & Jung 2022)",
+    "normal_score": "Normal-score contrast bootstrap (this project)",
+}
 
 #: The gap g(C) - C below which a noisy count is used as it is, eq. (4.2).
 DEBIAS_GAP = 5.0
@@ -302,45 +349,133 @@ def estimate_null(x1, x2, alpha1, alpha2) -> NullEstimate:
 
 
 # ---------------------------------------------------------------------------
+# Monte Carlo p-values and critical values
+# ---------------------------------------------------------------------------
+
+
+def monte_carlo_pvalue(null, statistic):
+    """(1 + #{T_b >= T}) / (B + 1): the Monte Carlo p-value, never 0.
+
+    ``null`` holds the B replicates T_b on its last axis; ``statistic`` is T,
+    one per leading index. Under H0, with T and the T_b exchangeable,
+    P(p <= k / (B + 1)) = k / (B + 1) (Davison & Hinkley 1997, eq. 4.11).
+    """
+    null = np.asarray(null, dtype=float)
+    t = np.asarray(statistic, dtype=float)[..., None]
+    out = (1.0 + np.sum(null >= t, axis=-1)) / (null.shape[-1] + 1.0)
+    return out[()] if out.ndim == 0 else out
+
+
+def source_pvalue(null, statistic):
+    """sum_b I(T_b > T) / B, Algorithm 1 line 11 (0 when no T_b exceeds T)."""
+    null = np.asarray(null, dtype=float)
+    t = np.asarray(statistic, dtype=float)[..., None]
+    out = np.mean(null > t, axis=-1)
+    return out[()] if out.ndim == 0 else out
+
+
+def rejection_limit(n_boot: int, level: float) -> int:
+    """The largest count c = #{T_b >= T} with (1 + c) / (B + 1) < level; -1 if none.
+
+    The test rejects exactly when at most this many replicates reach T. The
+    comparison is the one :func:`monte_carlo_pvalue` makes, in floating
+    point, so the limit and the p-value cannot disagree.
+    """
+    n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
+    level = probability(level, "level", closed=True)
+    c = int(np.floor(level * (n_boot + 1.0))) - 1
+    while c >= 0 and (1.0 + c) / (n_boot + 1.0) >= level:
+        c -= 1
+    while c + 1 < n_boot + 1 and (2.0 + c) / (n_boot + 1.0) < level:
+        c += 1
+    return min(c, n_boot)
+
+
+def _critical_value(null: np.ndarray, level: float) -> float:
+    """The order statistic t with: reject (p-value < level) exactly when T > t.
+
+    With c the :func:`rejection_limit`, t = T_(B-c), the (B - c)-th smallest
+    replicate: T > T_(B-c) leaves at most c replicates >= T, and T <= T_(B-c)
+    leaves at least c + 1. +inf when no T can be rejected (B too small for the
+    level), -inf when every T is.
+    """
+    c = rejection_limit(null.size, level)
+    if c < 0:
+        return float("inf")
+    if c >= null.size:
+        return float("-inf")
+    return float(np.partition(null, null.size - 1 - c)[null.size - 1 - c])
+
+
+# ---------------------------------------------------------------------------
 # Parametric bootstrap test, Algorithm 1
 # ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class BootstrapTestResult:
-    """Result of the parametric bootstrap test (Algorithm 1).
+    """Result of a parametric bootstrap test of homogeneity.
 
-    ``statistic``: T of line 2 on the private histograms; ``pvalue``:
-    sum_b I(T_b > T) / B (line 11); ``null_distribution``: the B values
-    T_b (line 10); ``n1_hat``, ``n2_hat``, ``p0_hat``: the null estimates
-    (4.3) the replicates were drawn from; ``estimate``: all of (4.3).
+    ``test``: ``"bootstrap"`` (Algorithm 1) or ``"normal_score"``;
+    ``statistic``: T on the private histograms; ``pvalue``: the Monte Carlo
+    p-value (1 + #{T_b >= T}) / (B + 1), never 0; ``pvalue_source``:
+    sum_b I(T_b > T) / B, Algorithm 1 line 11; ``null_distribution``: the B
+    values T_b; ``n1_hat``, ``n2_hat``: the totals the replicates were drawn
+    with; ``p0_hat``: the pooled proportions they were drawn from;
+    ``estimate``: all the null estimates (:class:`NullEstimate` for
+    Algorithm 1, :class:`MomentNullEstimate` for the normal-score test).
     """
 
     statistic: float
     pvalue: float
+    pvalue_source: float
     null_distribution: np.ndarray
     n1_hat: int
     n2_hat: int
     p0_hat: np.ndarray
-    estimate: NullEstimate = field(repr=False)
+    estimate: object = field(repr=False)
+    test: str = "bootstrap"
 
     @property
     def n_boot(self) -> int:
         return self.null_distribution.size
 
+    @property
+    def below_resolution(self) -> bool:
+        """True when no replicate reached T: the p-value is its smallest, 1/(B+1)."""
+        return bool(np.all(self.null_distribution < self.statistic))
+
+    def rejects(self, level: float = 0.05) -> bool:
+        """The verdict at ``level``: p-value < level (the same as T > critical value)."""
+        return bool(self.pvalue < probability(level, "level"))
+
     def critical_value(self, level: float = 0.05) -> float:
-        """The (1 - level) quantile of the bootstrap null distribution."""
-        level = probability(level, "level")
-        return float(np.quantile(self.null_distribution, 1.0 - level))
+        """The replicate T_(B-c) such that T > it exactly when the test rejects.
+
+        See :func:`rejection_limit`; +inf when B is too small to reject at
+        ``level`` at all.
+        """
+        return _critical_value(self.null_distribution, probability(level, "level"))
 
 
 def _degenerate_message(name: str, n_hat: int, alpha: float) -> str:
     return (
         f"{name}: the estimated total N̂ is {n_hat}: at α = {alpha:g} (almost) every "
         f"noisy count is at or below 1/α = {1 / alpha:g}, so the histogram cannot be told "
-        "apart from pure noise and the null distribution cannot be simulated. "
-        "More data or a larger α (weaker privacy) is needed."
+        "apart from pure noise and the null distribution of Algorithm 1 cannot be simulated. "
+        "The normal-score test is defined here; more data or a larger α (weaker privacy) "
+        "gives both tests more to work with."
     )
+
+
+def _check_pair(x1, x2, alpha1, alpha2, n_boot):
+    x1 = count_array(x1, "x1", min_bins=2)
+    x2 = count_array(x2, "x2", min_bins=2)
+    if x1.ndim != 1:
+        raise ValueError("`x1` must be a 1-D histogram (one test at a time).")
+    same_shape(x1, x2, "x1", "x2")
+    return (x1, x2, positive_scalar(alpha1, "alpha1"), positive_scalar(alpha2, "alpha2"),
+            positive_integer(n_boot, "n_boot", maximum=MAX_BOOT))
 
 
 def parametric_bootstrap_test(
@@ -356,7 +491,8 @@ def parametric_bootstrap_test(
     3. for b = 1..B: U_i ~ Multinomial(N-hat_i, p0-hat),
        Y_i = max(0, U_i + Lap(2/alpha_i)), T_b = (2.3) of Y_1, Y_2 with
        E_ij = N-hat_i (Y_1j + Y_2j) / (N-hat_1 + N-hat_2);
-    4. p-value = sum_b I(T_b > T) / B.
+    4. p-value: (1 + #{T_b >= T}) / (B + 1); line 11's sum_b I(T_b > T) / B
+       is kept as ``pvalue_source``.
 
     The B replicates are simulated as arrays (no loop over b), in chunks
     that bound memory for large B.
@@ -377,14 +513,7 @@ def parametric_bootstrap_test(
         If N-hat_1 or N-hat_2 is 0: E_ij of line 10 would be 0 and the
         null cannot be simulated.
     """
-    x1 = count_array(x1, "x1", min_bins=2)
-    x2 = count_array(x2, "x2", min_bins=2)
-    if x1.ndim != 1:
-        raise ValueError("`x1` must be a 1-D histogram (one test at a time).")
-    same_shape(x1, x2, "x1", "x2")
-    alpha1 = positive_scalar(alpha1, "alpha1")
-    alpha2 = positive_scalar(alpha2, "alpha2")
-    n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
+    x1, x2, alpha1, alpha2, n_boot = _check_pair(x1, x2, alpha1, alpha2, n_boot)
     rng = np.random.default_rng(rng)
 
     statistic = float(chisq_statistic(x1, x2))
@@ -397,16 +526,54 @@ def parametric_bootstrap_test(
 
     n_hat = np.array([[est.n1_hat, est.n2_hat]])
     null = bootstrap_null(n_hat, est.p0_hat[None, :], alpha1, alpha2, n_boot=n_boot, rng=rng)[0]
-    pvalue = float(np.mean(null > statistic))  # line 11
     return BootstrapTestResult(
         statistic=statistic,
-        pvalue=pvalue,
+        pvalue=float(monte_carlo_pvalue(null, statistic)),
+        pvalue_source=float(source_pvalue(null, statistic)),  # line 11
         null_distribution=null,
         n1_hat=est.n1_hat,
         n2_hat=est.n2_hat,
         p0_hat=est.p0_hat,
         estimate=est,
+        test="bootstrap",
     )
+
+
+def _null_replicates(n_hat, p0, alpha1, alpha2, n_boot, rng, statistic) -> np.ndarray:
+    """``statistic(y, rows)`` on B replicates (Y_1, Y_2) per test, lines 7-9, in chunks.
+
+    ``y`` has shape (k, b, 2, M): U_i ~ Multinomial(n_hat_i, p0) released with
+    (2.4); ``rows`` is the slice of tests it belongs to. Returns (R, B).
+    """
+    scale = np.array([[2.0 / alpha1], [2.0 / alpha2]])
+    reps, m = p0.shape
+    b_chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // (2 * m)))
+    r_chunk = max(1, _CHUNK_ELEMENTS // (2 * m * b_chunk))
+    out = np.empty((reps, n_boot))
+    for r0 in range(0, reps, r_chunk):
+        rows = slice(r0, min(reps, r0 + r_chunk))
+        k = rows.stop - rows.start
+        n_rows, p_rows = n_hat[rows, None, :], p0[rows, None, None, :]
+        for b0 in range(0, n_boot, b_chunk):
+            b = min(b_chunk, n_boot - b0)
+            u = rng.multinomial(n_rows, p_rows, size=(k, b, 2))  # line 8, (k, b, 2, M)
+            y = u + scale * rng.laplace(0.0, 1.0, size=(k, b, 2, m))  # line 9
+            np.maximum(y, 0.0, out=y)
+            out[rows, b0 : b0 + b] = statistic(y, rows)
+    return out
+
+
+def _check_null_inputs(n_hat, p0_hat, n_boot, minimum: int):
+    n_hat = np.asarray(n_hat, dtype=np.int64)
+    p0 = np.asarray(p0_hat, dtype=float)
+    if n_hat.ndim != 2 or n_hat.shape[1] != 2 or p0.ndim != 2 or p0.shape[0] != n_hat.shape[0]:
+        raise ValueError("`n_hat` must have shape (R, 2) and `p0_hat` shape (R, M).")
+    if np.any(n_hat < minimum):
+        raise ValueError(f"`n_hat` must be >= {minimum} for every test.")
+    if not np.all(np.isfinite(p0)) or np.any(p0 < 0):
+        raise ValueError("`p0_hat` must hold probabilities.")
+    n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
+    return n_hat, p0 / p0.sum(axis=1, keepdims=True), n_boot
 
 
 def bootstrap_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -> np.ndarray:
@@ -430,34 +597,11 @@ def bootstrap_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -> n
         arrays in chunks of at most ``_CHUNK_ELEMENTS`` bins, over tests and
         over replicates, so memory stays bounded for any R and B.
     """
-    n_hat = np.asarray(n_hat, dtype=np.int64)
-    p0 = np.asarray(p0_hat, dtype=float)
-    if n_hat.ndim != 2 or n_hat.shape[1] != 2 or p0.ndim != 2 or p0.shape[0] != n_hat.shape[0]:
-        raise ValueError("`n_hat` must have shape (R, 2) and `p0_hat` shape (R, M).")
-    if np.any(n_hat < 1):
-        raise ValueError("`n_hat` must be >= 1 for every test.")
-    if not np.all(np.isfinite(p0)) or np.any(p0 < 0):
-        raise ValueError("`p0_hat` must hold probabilities.")
-    n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
-    rng = np.random.default_rng(rng)
-    scale = np.array([[2.0 / positive_scalar(alpha1, "alpha1")],
-                      [2.0 / positive_scalar(alpha2, "alpha2")]])
-    p0 = p0 / p0.sum(axis=1, keepdims=True)
-    reps, m = p0.shape
-    b_chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // (2 * m)))
-    r_chunk = max(1, _CHUNK_ELEMENTS // (2 * m * b_chunk))
-    out = np.empty((reps, n_boot))
-    for r0 in range(0, reps, r_chunk):
-        rows = slice(r0, min(reps, r0 + r_chunk))
-        k = rows.stop - rows.start
-        n_rows, p_rows = n_hat[rows, None, :], p0[rows, None, None, :]
-        for b0 in range(0, n_boot, b_chunk):
-            b = min(b_chunk, n_boot - b0)
-            u = rng.multinomial(n_rows, p_rows, size=(k, b, 2))  # line 8, (k, b, 2, M)
-            y = u + scale * rng.laplace(0.0, 1.0, size=(k, b, 2, m))  # line 9
-            np.maximum(y, 0.0, out=y)
-            out[rows, b0 : b0 + b] = _chisq_given_totals(y, n_hat[rows])  # line 10
-    return out
+    n_hat, p0, n_boot = _check_null_inputs(n_hat, p0_hat, n_boot, minimum=1)
+    a1 = positive_scalar(alpha1, "alpha1")
+    a2 = positive_scalar(alpha2, "alpha2")
+    return _null_replicates(n_hat, p0, a1, a2, n_boot, np.random.default_rng(rng),
+                            lambda y, rows: _chisq_given_totals(y, n_hat[rows]))  # line 10
 
 
 def _chisq_given_totals(y: np.ndarray, n_hat: np.ndarray) -> np.ndarray:
@@ -471,6 +615,288 @@ def _chisq_given_totals(y: np.ndarray, n_hat: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         term = (y - w * s) ** 2 / (w * s)
     return np.where(s > 0, term, 0.0).sum(axis=(2, 3))
+
+
+# ---------------------------------------------------------------------------
+# The normal-score contrast bootstrap (beyond the source)
+# ---------------------------------------------------------------------------
+
+
+def noisy_count_variance(c, alpha):
+    """Var[max(0, c + Z)] for Z ~ Lap(2/alpha) and a fixed count c >= 0.
+
+    With b = 2/alpha and e = exp(-c/b): E[X] = c + b e / 2 (eq. 4.1) and
+    E[X^2] = c^2 + 2 b^2 - b^2 e (the part of E[(c + Z)^2] = c^2 + 2 b^2
+    below 0 is b^2 e), so
+
+        Var X = 2 b^2 - b^2 e - c b e - b^2 e^2 / 4,
+
+    from 3 b^2 / 4 at c = 0 (X = max(0, Z)) up to 2 b^2 (no truncation).
+    """
+    alpha = positive_scalar(alpha, "alpha")
+    c = np.asarray(c, dtype=float)
+    b = 2.0 / alpha
+    e = np.exp(-c / b)
+    return 2.0 * b * b - b * b * e - c * b * e - 0.25 * b * b * e * e
+
+
+def _mean_var_slope(n, p0, alpha):
+    """λ_j = n p_j, Var[X_j] and dE[X_j]/dp_j for X = max(0, C + Z), C ~ Multinomial(n, p0).
+
+    The slope is n g'(n p_j) with g of eq. (4.1); the variance is the law of total
+    variance to first order, :func:`noisy_count_variance` + g'(n p_j)^2 n p_j, with
+    the Poisson variance n p_j of C_j.
+    """
+    lam = n[..., None] * p0
+    e = np.exp(-alpha * lam / 2.0)
+    g_prime = 1.0 - 0.5 * e
+    b = 2.0 / alpha
+    var = 2.0 * b * b - b * b * e - lam * b * e - 0.25 * b * b * e * e + g_prime ** 2 * lam
+    return lam, var, n[..., None] * g_prime
+
+
+def _gauss_laplace_cdf(w, sigma, b):
+    """P(G + L <= w) for w <= 0, G ~ N(0, sigma^2), L ~ Laplace(b) independent.
+
+    Integrating the Laplace CDF against the normal density gives
+
+        F(w) = Phi(w/s) - 1/2 e^{k - w/b} Phi(w/s - s/b) + 1/2 e^{k + w/b} Phi(-w/s - s/b),
+
+    k = s^2 / (2 b^2). With Phi(u) = erfcx(-u/sqrt 2) e^{-u^2/2} / 2 the exponents
+    collapse to -w^2 / (2 s^2) (no overflow for s >> b); the last term is taken
+    as it is when its Phi argument is positive (its exponent is then below -k).
+    sigma = 0 gives the Laplace CDF e^{w/b} / 2. Flat arrays of one shape.
+    """
+    out = 0.5 * np.exp(w / b)  # sigma = 0
+    pos = np.flatnonzero(sigma > 0)
+    if pos.size:
+        w, s = w[pos], sigma[pos]
+        ws = w / s
+        u = ws - s / b
+        v = -ws - s / b
+        gauss = np.exp(-0.5 * ws * ws)
+        high = np.empty_like(w)
+        neg = v <= 0
+        high[neg] = 0.25 * special.erfcx(-v[neg] / np.sqrt(2.0)) * gauss[neg]
+        up = ~neg
+        high[up] = 0.5 * np.exp(s[up] ** 2 / (2 * b * b) + w[up] / b) * special.ndtr(v[up])
+        out[pos] = special.ndtr(ws) - 0.25 * special.erfcx(-u / np.sqrt(2.0)) * gauss + high
+    return np.clip(out, 0.0, 0.5)
+
+
+def normal_scores(x, lam, alpha):
+    """Normal scores of private counts X = max(0, C + Z) under C ~ Poisson-like(lam).
+
+    C is taken as N(lam, lam) (the multinomial's Poisson approximation) and
+    Z ~ Lap(2/alpha), so C + Z has the CDF of :func:`_gauss_laplace_cdf` around lam.
+    A positive X gets z = Phi^{-1}(F(X)); the atom X = 0, of probability
+    P0 = F(-lam), gets the mean score over it, -phi(q) / P0 with q = Phi^{-1}(P0).
+    The scores are divided by their standard deviation,
+    sqrt(1 - P0 + q phi(q) + phi(q)^2 / P0), so that each has mean 0 and
+    variance 1 whatever lam: the statistic built on them has nearly the same
+    null distribution at every N (without noise, z = (X - lam) / sqrt(lam)).
+    Where P0 < 1e-13 (lam > 60 b and lam > 256, b = 2/alpha) the atom is not
+    computed: its share of the variance is below 1e-12.
+    """
+    b = 2.0 / alpha
+    shape = np.shape(x)
+    x = np.reshape(x, -1)
+    lam = np.broadcast_to(lam, shape).reshape(-1)
+    sigma = np.sqrt(lam)
+    y = x - lam
+    tail = _gauss_laplace_cdf(-np.abs(y), sigma, b)  # the smaller tail, <= 1/2
+    z = np.sign(y) * -special.ndtri(np.maximum(tail, 1e-300))
+    near = np.flatnonzero((lam < 60.0 * b) | (lam < 256.0) | (x <= 0))
+    if near.size:
+        atom = np.maximum(_gauss_laplace_cdf(-lam[near], sigma[near], b), 1e-300)
+        q = special.ndtri(atom)
+        phi = np.exp(-0.5 * q * q) / np.sqrt(2.0 * np.pi)
+        zn = np.where(x[near] <= 0, -phi / atom, z[near])
+        var = 1.0 - atom + q * phi + phi * phi / atom
+        z[near] = zn / np.sqrt(np.maximum(var, 1e-12))
+    return z.reshape(shape)
+
+
+def moment_total(x, p0, alpha, *, tol: float = 1e-9, max_iter: int = 100):
+    """N solving sum_j g(N p0_j) = sum_j x_j (eq. 4.1's g), batched on leading axes.
+
+    The expected noisy total sum_j g(N p0_j) rises from M / alpha at N = 0
+    (slope between 1/2 and 1), so the root is unique; N = 0 when the observed
+    total is at or below M / alpha. The function is convex in N and the
+    root is at most the observed total, so Newton's method started there
+    decreases monotonically to it.
+    """
+    x = count_array(x, "x")
+    alpha = positive_scalar(alpha, "alpha")
+    p0 = np.asarray(p0, dtype=float)
+    return _moment_total(x.sum(axis=-1), p0, alpha, tol, max_iter)
+
+
+def _moment_total(s, p0, alpha, tol=1e-9, max_iter=100):
+    m = p0.shape[-1]
+    shape = np.shape(s)
+    s = np.reshape(s, -1).astype(float)
+    p = np.broadcast_to(p0, shape + (m,)).reshape(-1, m)
+    n = np.where(s > m / alpha, s, 0.0)
+    active = np.flatnonzero(s > m / alpha)
+    for _ in range(max_iter):
+        if active.size == 0:
+            break
+        pa, na = p[active], n[active]
+        e = np.exp((-0.5 * alpha) * na[:, None] * pa)
+        step = (na + e.sum(axis=-1) / alpha - s[active]) / (1.0 - 0.5 * (pa * e).sum(axis=-1))
+        n[active] = np.maximum(na - step, 0.0)
+        active = active[np.abs(step) > tol * np.maximum(1.0, na)]
+    out = n.reshape(shape)
+    return out[()] if out.ndim == 0 else out
+
+
+def pooled_proportions(x1, x2, alpha1, alpha2) -> np.ndarray:
+    """p0-hat of the normal-score test: a precision-weighted pool of the debiased proportions.
+
+    p-hat_i = C-tilde_i / sum_j C-tilde_ij (eq. 4.2), weighted by
+    w_i = t_i^2 / (t_i + 2 M b_i^2) with t_i = sum_j C-tilde_ij and
+    b_i = 2/alpha_i: the inverse of the summed variances of p-hat_i's bins
+    (multinomial t_i p_j plus Laplace 2 b_i^2, over t_i^2). A histogram whose
+    debiased counts are all 0 gets weight 0; if both do, p0-hat is uniform.
+    Batched on leading axes.
+    """
+    x1 = count_array(x1, "x1")
+    x2 = count_array(x2, "x2")
+    same_shape(x1, x2, "x1", "x2")
+    return _pooled(x1, x2, positive_scalar(alpha1, "alpha1"), positive_scalar(alpha2, "alpha2"))
+
+
+def _pooled(x1, x2, alpha1, alpha2):
+    m = x1.shape[-1]
+    num = np.zeros(x1.shape)
+    den = np.zeros(x1.shape[:-1] + (1,))
+    for x, alpha in ((x1, alpha1), (x2, alpha2)):
+        c = debias_counts(x, alpha)
+        t = c.sum(axis=-1, keepdims=True)
+        w = t * t / (t + 2.0 * m * (2.0 / alpha) ** 2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            num += np.where(t > 0, w * c / t, 0.0)
+        den = den + w
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / den, 1.0 / m)
+
+
+@dataclass(frozen=True)
+class MomentNullEstimate:
+    """The null estimates of the normal-score test.
+
+    ``p0_hat``: :func:`pooled_proportions`; ``n1_total``, ``n2_total``: the
+    moment totals (:func:`moment_total`), real numbers >= 0; ``n1_hat``,
+    ``n2_hat``: their nearest integers, the totals the replicates are drawn with.
+    """
+
+    p0_hat: np.ndarray
+    n1_total: float | np.ndarray
+    n2_total: float | np.ndarray
+    n1_hat: int | np.ndarray
+    n2_hat: int | np.ndarray
+
+
+def _contrast(x1, x2, alpha1, alpha2):
+    """T and the null estimates of the normal-score test, batched on leading axes."""
+    p0 = _pooled(x1, x2, alpha1, alpha2)
+    n1 = _moment_total(x1.sum(axis=-1), p0, alpha1)
+    n2 = _moment_total(x2.sum(axis=-1), p0, alpha2)
+    terms = []
+    for x, n, alpha in ((x1, n1, alpha1), (x2, n2, alpha2)):
+        lam, var, slope = _mean_var_slope(np.asarray(n), p0, alpha)
+        # a = slope / sd: how far the score moves per unit of p_j; a tiny floor keeps the
+        # direction defined when both totals are 0 (then (z_1 - z_2) / sqrt 2).
+        terms.append((normal_scores(x, lam, alpha), slope / np.sqrt(var) + 1e-12))
+    (z1, a1), (z2, a2) = terms
+    statistic = ((a2 * z1 - a1 * z2) ** 2 / (a1 * a1 + a2 * a2)).sum(axis=-1)
+    return statistic, p0, n1, n2
+
+
+def contrast_statistic(x1, x2, alpha1, alpha2):
+    """The normal-score contrast statistic T of two private histograms.
+
+    With p0-hat from :func:`pooled_proportions`, N_i from :func:`moment_total`,
+    lambda_ij = N_i p0_j, z_ij the :func:`normal_scores` of X_ij at lambda_ij, and
+    a_ij = s_ij / sqrt(v_ij) with s_ij = N_i g_i'(lambda_ij) (eq. 4.1) and v_ij the
+    variance of X_ij (:func:`noisy_count_variance` plus g_i'^2 lambda_ij),
+
+        T = sum_j (a_2j z_1j - a_1j z_2j)^2 / (a_1j^2 + a_2j^2).
+
+    A common error in p0-hat moves z_1j and z_2j in proportion to a_1j and
+    a_2j and cancels in the contrast. Without noise (alpha -> infinity)
+    z_ij = (X_ij - lambda_ij) / sqrt(lambda_ij) and T equals the chi-square
+    statistic (2.3). Batched on leading axes.
+    """
+    x1 = count_array(x1, "x1", min_bins=2)
+    x2 = count_array(x2, "x2", min_bins=2)
+    same_shape(x1, x2, "x1", "x2")
+    statistic = _contrast(x1, x2, positive_scalar(alpha1, "alpha1"),
+                          positive_scalar(alpha2, "alpha2"))[0]
+    return statistic[()] if statistic.ndim == 0 else statistic
+
+
+def _nearest(n):
+    return np.floor(np.asarray(n) + 0.5).astype(np.int64)
+
+
+def normal_score_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -> np.ndarray:
+    """Replicates T_b of the normal-score test for R tests at once, shape (R, B).
+
+    Each replicate draws U_i ~ Multinomial(n_hat_i, p0-hat) (n_hat_i >= 0),
+    releases it with (2.4) and recomputes :func:`contrast_statistic`, estimates
+    included, exactly as on the data.
+    """
+    n_hat, p0, n_boot = _check_null_inputs(n_hat, p0_hat, n_boot, minimum=0)
+    a1 = positive_scalar(alpha1, "alpha1")
+    a2 = positive_scalar(alpha2, "alpha2")
+    return _null_replicates(n_hat, p0, a1, a2, n_boot, np.random.default_rng(rng),
+                            lambda y, rows: _contrast(y[..., 0, :], y[..., 1, :], a1, a2)[0])
+
+
+def normal_score_test(
+    x1, x2, alpha1, alpha2, *, n_boot: int = 1000, rng=None
+) -> BootstrapTestResult:
+    """Normal-score contrast bootstrap test of homogeneity (beyond the source).
+
+    1. T = :func:`contrast_statistic` of X_1, X_2, with the null estimates
+       p0-hat (:func:`pooled_proportions`) and N_i (:func:`moment_total`);
+    2. for b = 1..B: U_i ~ Multinomial(round(N_i), p0-hat),
+       Y_i = max(0, U_i + Lap(2/alpha_i)), T_b = :func:`contrast_statistic`
+       of Y_1, Y_2 (estimates recomputed on the replicate);
+    3. p-value (1 + #{T_b >= T}) / (B + 1).
+
+    Defined for every input: an estimated total of 0 simulates pure noise.
+    Same arguments and result type as :func:`parametric_bootstrap_test`.
+    """
+    x1, x2, alpha1, alpha2, n_boot = _check_pair(x1, x2, alpha1, alpha2, n_boot)
+    rng = np.random.default_rng(rng)
+    statistic, p0, n1, n2 = _contrast(x1, x2, alpha1, alpha2)
+    statistic = float(statistic)
+    n1_hat, n2_hat = int(_nearest(n1)), int(_nearest(n2))
+    null = _null_replicates(np.array([[n1_hat, n2_hat]]), p0[None, :], alpha1, alpha2, n_boot,
+                            rng, lambda y, rows: _contrast(y[..., 0, :], y[..., 1, :],
+                                                           alpha1, alpha2)[0])[0]
+    est = MomentNullEstimate(p0, float(n1), float(n2), n1_hat, n2_hat)
+    return BootstrapTestResult(
+        statistic=statistic,
+        pvalue=float(monte_carlo_pvalue(null, statistic)),
+        pvalue_source=float(source_pvalue(null, statistic)),
+        null_distribution=null,
+        n1_hat=n1_hat,
+        n2_hat=n2_hat,
+        p0_hat=p0,
+        estimate=est,
+        test="normal_score",
+    )
+
+
+#: The bootstrap tests by name, as functions of (x1, x2, alpha1, alpha2, n_boot=, rng=).
+BOOTSTRAP_TESTS = {
+    "bootstrap": parametric_bootstrap_test,
+    "normal_score": normal_score_test,
+}
 
 
 # ---------------------------------------------------------------------------

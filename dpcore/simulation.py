@@ -6,7 +6,12 @@ Son, Park & Jung (2022):
   statistic (2.3) with and without the truncated Laplace noise (2.4);
 - section 4.2, Algorithm 2 (REJECTRATE), Figures 9-12: the rejection rate of
   the naive chi-square test and of the parametric bootstrap test (Algorithm 1)
-  under the null (type-I error) and under alternatives (power).
+  under the null (type-I error) and under alternatives (power);
+- beyond the source, the same for the normal-score contrast bootstrap
+  (:func:`dpcore.homogeneity.normal_score_test`).
+
+Every bootstrap p-value is the Monte Carlo p-value (1 + #{T_b >= T}) / (B + 1)
+(see :mod:`dpcore.homogeneity`); a replicate rejects when it is < level.
 
 Note on the source: Algorithm 2 line 4 prints the noise as Lap(alpha_i /
 alpha_j); it is Lap(2 / alpha_i), the mechanism (2.4), which is what is
@@ -36,10 +41,14 @@ from dpcore.validation import (
 )
 from dpcore.homogeneity import (
     MAX_BOOT,
+    _contrast,
+    _nearest,
     bootstrap_null,
     chisq_statistic,
     chisq_test,
     estimate_null,
+    monte_carlo_pvalue,
+    normal_score_null,
 )
 
 __all__ = [
@@ -56,8 +65,16 @@ __all__ = [
     "work_units",
 ]
 
-#: The tests whose rejection rate can be simulated.
-TESTS = ("bootstrap", "chisq")
+#: The tests whose rejection rate can be simulated: Algorithm 1 of the source, the
+#: naive chi-square test, and the normal-score contrast bootstrap (beyond the source).
+TESTS = ("bootstrap", "chisq", "normal_score")
+
+#: The bootstrap tests (the others use no replicates).
+BOOTSTRAP_TESTS = ("bootstrap", "normal_score")
+
+# Cost of one drawn bin relative to Algorithm 1's (the normal-score test also
+# re-estimates its null on every replicate), measured on benchmarks/bench_bootstrap.py.
+_COST = {"bootstrap": 1.0, "chisq": 1.0, "normal_score": 2.0}
 
 MAX_REPS = 100_000
 MAX_N = 10**9
@@ -86,7 +103,8 @@ def binomial_interval(successes, trials: int, confidence: float = 0.95) -> tuple
 class RejectRateResult:
     """Rejection rate of one test at one setting (Algorithm 2).
 
-    ``rate`` = share of replicates with p-value < level; ``ci_low``,
+    ``rate`` = share of replicates with p-value < level (bootstrap tests:
+    the Monte Carlo p-value (1 + #{T_b >= T}) / (B + 1)); ``ci_low``,
     ``ci_high``: its 95% Wilson score interval; ``pvalues``: one per
     replicate, NaN where the bootstrap test is undefined (an estimated total
     N-hat of 0, see :class:`dpcore.homogeneity.DegenerateNullError`), which
@@ -122,8 +140,16 @@ def _bootstrap_pvalues(x1, x2, alpha1, alpha2, n_boot, rng) -> np.ndarray:
     pvalues = np.full(x1.shape[0], np.nan)
     if np.any(ok):
         null = bootstrap_null(n_hat[ok], est.p0_hat[ok], alpha1, alpha2, n_boot=n_boot, rng=rng)
-        pvalues[ok] = np.mean(null > statistic[ok, None], axis=1)  # line 11
+        pvalues[ok] = monte_carlo_pvalue(null, statistic[ok])
     return pvalues
+
+
+def _normal_score_pvalues(x1, x2, alpha1, alpha2, n_boot, rng) -> np.ndarray:
+    """p-values of the normal-score contrast bootstrap for a batch of private pairs."""
+    statistic, p0, n1, n2 = _contrast(x1, x2, alpha1, alpha2)
+    n_hat = np.stack([_nearest(n1), _nearest(n2)], axis=-1)
+    null = normal_score_null(n_hat, p0, alpha1, alpha2, n_boot=n_boot, rng=rng)
+    return monte_carlo_pvalue(null, statistic)
 
 
 def reject_rate(
@@ -144,9 +170,10 @@ def reject_rate(
 
     Each of ``reps`` replicates draws C_i ~ Multinomial(n_i, p_i), releases
     X_i = max(0, C_i + Lap(2/alpha_i)) and runs the test: ``"bootstrap"``
-    (Algorithm 1 with ``n_boot`` replicates) or ``"chisq"`` (the naive test,
-    chi-square with M - 1 df). Under p1 = p2 the rate estimates the type-I
-    error, otherwise the power.
+    (Algorithm 1 with ``n_boot`` replicates), ``"normal_score"`` (the
+    normal-score contrast bootstrap with ``n_boot`` replicates) or ``"chisq"``
+    (the naive test, chi-square with M - 1 df). Under p1 = p2 the rate
+    estimates the type-I error, otherwise the power.
 
     Parameters
     ----------
@@ -176,7 +203,7 @@ def reject_rate(
     p = np.stack([p1, p2])
     scale = np.array([[2.0 / alpha1], [2.0 / alpha2]])
     m = p1.size
-    work_per_rep = 2 * m * (1 + (n_boot if test == "bootstrap" else 0))
+    work_per_rep = 2 * m * (1 + (n_boot if test in BOOTSTRAP_TESTS else 0))
     chunk = max(1, min(reps, _CHUNK_BINS // work_per_rep))
     pvalues = np.empty(reps)
     for r0 in range(0, reps, chunk):
@@ -184,8 +211,10 @@ def reject_rate(
         x1, x2 = _release(p, sizes, scale, r, rng)
         if test == "chisq":
             pvalues[r0 : r0 + r] = chisq_test(x1, x2).pvalue
-        else:
+        elif test == "bootstrap":
             pvalues[r0 : r0 + r] = _bootstrap_pvalues(x1, x2, alpha1, alpha2, n_boot, rng)
+        else:
+            pvalues[r0 : r0 + r] = _normal_score_pvalues(x1, x2, alpha1, alpha2, n_boot, rng)
         if progress is not None:
             progress((r0 + r) / reps, f"test={test}")
     rejections = int(np.sum(pvalues < level))  # NaN compares False: not rejected
@@ -196,7 +225,7 @@ def reject_rate(
         ci_low=low,
         ci_high=high,
         reps=reps,
-        n_boot=n_boot if test == "bootstrap" else None,
+        n_boot=n_boot if test in BOOTSTRAP_TESTS else None,
         level=level,
         pvalues=pvalues,
         n_undefined=int(np.sum(np.isnan(pvalues))),
@@ -247,8 +276,10 @@ def null_statistics(p0, n: int, alpha, *, reps: int = 1000, rng=None) -> NullSta
 
 
 def work_units(m: int, reps: int, n_boot: int, test: str = "bootstrap") -> float:
-    """Bins drawn by one call of :func:`reject_rate` (its cost is about linear in it)."""
-    return float(reps) * 2 * m * (1 + (n_boot if test == "bootstrap" else 0))
+    """Bins drawn by one call of :func:`reject_rate`, weighted by the test's cost per bin
+    relative to Algorithm 1 (the run time is about linear in it)."""
+    boot = n_boot if test in BOOTSTRAP_TESTS else 0
+    return float(reps) * 2 * m * (1 + _COST[test] * boot)
 
 
 def seconds_per_unit(*, repeats: int = 3) -> float:

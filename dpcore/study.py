@@ -9,8 +9,14 @@ section 4.2 (Figures 9-12) is
   central vs noncentral (medium effect);
 - M in {86, 18, 9} (1-, 5- and 10-year age groups);
 - alpha_1 = alpha_2 in {1, 0.1, 0.01}, and Figure 12's (0.1, 0.05);
-- N in {10^k, 5 x 10^k : k = 3..7};
-- the naive chi-square test and the parametric bootstrap test.
+- N in {10^k, 5 x 10^k : k = 3..7}, the same for both histograms;
+- the naive chi-square test and the parametric bootstrap test (Algorithm 1);
+  here also the normal-score contrast bootstrap (beyond the source).
+
+The extended null grid (:func:`extended_grid`) goes beyond the source where
+Algorithm 1's size is in question: Korea vs Korea, M in {9, 18, 86}, all nine
+pairs alpha_1, alpha_2 in {1, 0.1, 0.01}, N_A in {10^3, 10^4, 10^5} and
+N_B / N_A in {1, 10, 100}. A cell's ``n`` is N_A and ``n2`` is N_B.
 
 Cells run on a ``dask.distributed`` cluster: a local one by default, or an
 existing one (``--scheduler ADDRESS``). Cell i draws from
@@ -45,6 +51,9 @@ PAIRS = {
 WIDTH_OF_M = {86: 1, 18: 5, 9: 10}
 PAPER_ALPHAS = ((1.0, 1.0), (0.1, 0.1), (0.01, 0.01), (0.1, 0.05))
 PAPER_N = tuple(m * 10**k for k in range(3, 8) for m in (1, 5))
+EXTENDED_ALPHAS = tuple((a1, a2) for a1 in (1.0, 0.1, 0.01) for a2 in (1.0, 0.1, 0.01))
+EXTENDED_N = (10**3, 10**4, 10**5)
+EXTENDED_RATIOS = (1, 10, 100)
 
 #: The shipped results of the full paper grid, and the command that made them.
 RESULTS_FILE = "calibration_study.csv"
@@ -53,16 +62,26 @@ PAPER_COMMAND = (
     "--out dpcore/data/calibration_study.csv"
 )
 
+#: The shipped results of the extended null grid, and the command that made them.
+EXTENDED_FILE = "calibration_null_extended.csv"
+EXTENDED_COMMAND = (
+    "python -m dpcore.study --extended --reps 1000 --boot 500 --seed 2026 --workers 2 "
+    "--out dpcore/data/calibration_null_extended.csv"
+)
+
 COLUMNS = [
     "cell", "pair", "effect", "population_a", "population_b", "m", "alpha1", "alpha2", "n",
-    "test", "rate", "ci_low", "ci_high", "rejections", "undefined", "reps", "n_boot", "level",
+    "n2", "test", "rate", "ci_low", "ci_high", "rejections", "undefined", "reps", "n_boot", "level",
     "seed", "seconds",
 ]
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One setting of Algorithm 2; ``index`` is its place in the full grid."""
+    """One setting of Algorithm 2; ``index`` is its place in the full grid.
+
+    ``n`` is N_A, the size of histogram A; ``n2`` is N_B.
+    """
 
     index: int
     pair: str
@@ -70,50 +89,68 @@ class Cell:
     alpha1: float
     alpha2: float
     n: int
+    n2: int
     test: str
 
     @property
     def key(self) -> tuple:
-        return (self.pair, self.m, self.alpha1, self.alpha2, self.n, self.test)
+        return (self.pair, self.m, self.alpha1, self.alpha2, self.n, self.n2, self.test)
 
 
 def paper_grid(
     pairs=tuple(PAIRS), ms=(86, 18, 9), alphas=PAPER_ALPHAS, ns=PAPER_N,
-    tests=simulation.TESTS,
+    tests=simulation.TESTS, ratios=(1,),
 ) -> list[Cell]:
-    """The grid as a list of cells, in a fixed order (index = position)."""
+    """The grid as a list of cells, in a fixed order (index = position).
+
+    Each N in ``ns`` is N_A; N_B = ratio x N_A for each of ``ratios``.
+    """
+    for r in ratios:
+        if not float(r) > 0:
+            raise ValueError(f"`ratios`: N_B / N_A must be positive, got {r!r}.")
     for name in pairs:
         if name not in PAIRS:
             raise ValueError(f"`pairs`: unknown pair {name!r}; choose from {list(PAIRS)}.")
     for m in ms:
         if m not in WIDTH_OF_M:
             raise ValueError(f"`ms`: M must be one of {list(WIDTH_OF_M)} (age groups), got {m}.")
-    combos = itertools.product(pairs, ms, alphas, ns, tests)
+    combos = itertools.product(pairs, ms, alphas, ns, ratios, tests)
     return [
-        Cell(i, pair, int(m), float(a1), float(a2), int(n), test)
-        for i, (pair, m, (a1, a2), n, test) in enumerate(combos)
+        Cell(i, pair, int(m), float(a1), float(a2), int(n), int(round(n * r)), test)
+        for i, (pair, m, (a1, a2), n, r, test) in enumerate(combos)
     ]
 
 
-def _results_source():
+def extended_grid(tests=simulation.TESTS) -> list[Cell]:
+    """The extended null grid: Korea vs Korea over M, all nine alpha pairs, N_A and N_B / N_A."""
+    return paper_grid(("korea_vs_korea",), (9, 18, 86), EXTENDED_ALPHAS, EXTENDED_N, tests,
+                      EXTENDED_RATIOS)
+
+
+def _results_source(name: str = RESULTS_FILE):
     import importlib.resources
 
-    return importlib.resources.files("dpcore").joinpath("data", RESULTS_FILE)
+    return importlib.resources.files("dpcore").joinpath("data", name)
 
 
-def results_stamp() -> float | None:
-    """Modification time of the shipped results file (None if absent), for caches."""
-    source = _results_source()
+def results_stamp(name: str = RESULTS_FILE) -> float | None:
+    """Modification time of a shipped results file (None if absent), for caches."""
+    source = _results_source(name)
     return Path(str(source)).stat().st_mtime if source.is_file() else None
 
 
-def load_results() -> pd.DataFrame | None:
-    """The shipped results of the full paper grid (None if the file is absent)."""
-    source = _results_source()
+def load_results(name: str = RESULTS_FILE) -> pd.DataFrame | None:
+    """Shipped results: the full paper grid, or ``EXTENDED_FILE`` (None if absent)."""
+    source = _results_source(name)
     if not source.is_file():
         return None
     with source.open("rb") as fh:
         return pd.read_csv(fh)
+
+
+def load_extended() -> pd.DataFrame | None:
+    """The shipped results of the extended null grid (None if the file is absent)."""
+    return load_results(EXTENDED_FILE)
 
 
 def cell_probabilities(pair: str, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -132,16 +169,18 @@ def run_cell(cell: Cell, *, reps: int, n_boot: int, seed: int, n_cells: int,
     p1, p2 = cell_probabilities(cell.pair, cell.m)
     start = time.perf_counter()
     res = simulation.reject_rate(
-        p1, p2, cell.n, cell.alpha1, cell.alpha2, test=cell.test, reps=reps, n_boot=n_boot,
+        p1, p2, (cell.n, cell.n2), cell.alpha1, cell.alpha2, test=cell.test, reps=reps,
+        n_boot=n_boot,
         level=level, rng=np.random.default_rng(stream),
     )
     a, b, effect = PAIRS[cell.pair]
     return {
         "cell": cell.index, "pair": cell.pair, "effect": effect, "population_a": a,
         "population_b": b, "m": cell.m, "alpha1": cell.alpha1, "alpha2": cell.alpha2,
-        "n": cell.n, "test": cell.test, "rate": res.rate, "ci_low": res.ci_low,
+        "n": cell.n, "n2": cell.n2, "test": cell.test, "rate": res.rate, "ci_low": res.ci_low,
         "ci_high": res.ci_high, "rejections": res.rejections, "undefined": res.n_undefined,
-        "reps": reps, "n_boot": n_boot if cell.test == "bootstrap" else "", "level": level,
+        "reps": reps, "n_boot": n_boot if cell.test in simulation.BOOTSTRAP_TESTS else "",
+        "level": level,
         "seed": seed, "seconds": round(time.perf_counter() - start, 3),
     }
 
@@ -154,7 +193,7 @@ def _done_keys(path: Path, cells: list[Cell]) -> set[tuple]:
     index = {c.key: c.index for c in cells}
     done = set()
     for r in table.itertuples():
-        key = (r.pair, int(r.m), float(r.alpha1), float(r.alpha2), int(r.n), r.test)
+        key = (r.pair, int(r.m), float(r.alpha1), float(r.alpha2), int(r.n), int(r.n2), r.test)
         if index.get(key, -1) != r.cell:
             raise SystemExit(
                 f"{path} was made with another grid (cell {r.cell} is not {key} here), so its "
@@ -170,7 +209,8 @@ def _check_resume(path: Path, reps: int, n_boot: int, seed: int) -> None:
     table = pd.read_csv(path)
     if len(table) and (
         set(table["reps"]) != {reps} or set(table["seed"]) != {seed}
-        or set(table.loc[table["test"] == "bootstrap", "n_boot"].astype(int)) - {n_boot}
+        or set(table.loc[table["test"].isin(simulation.BOOTSTRAP_TESTS), "n_boot"].astype(int))
+        - {n_boot}
     ):
         raise SystemExit(
             f"{path} holds results made with other --reps/--boot/--seed; "
@@ -230,7 +270,8 @@ def run_study(
                     fh.flush()
                     elapsed = time.perf_counter() - start
                     log(f"[{k}/{len(todo)}] {row['pair']} M={row['m']} "
-                        f"alpha=({row['alpha1']:g}, {row['alpha2']:g}) N={row['n']:,} "
+                        f"alpha=({row['alpha1']:g}, {row['alpha2']:g}) "
+                        f"N=({row['n']:,}, {row['n2']:,}) "
                         f"{row['test']}: rate {row['rate']:.3f} "
                         f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]  "
                         f"elapsed {_fmt_seconds(elapsed)}")
@@ -261,7 +302,14 @@ def main(argv=None) -> int:
                         help="address of an existing Dask scheduler (instead of a local cluster)")
     parser.add_argument("--pairs", nargs="+", default=list(PAIRS), choices=list(PAIRS))
     parser.add_argument("--m", nargs="+", type=int, default=[86, 18, 9], choices=[86, 18, 9])
-    parser.add_argument("--n", nargs="+", type=int, default=list(PAPER_N))
+    parser.add_argument("--n", nargs="+", type=int, default=list(PAPER_N),
+                        help="sizes N_A of histogram A (default: the paper's)")
+    parser.add_argument("--ratio", nargs="+", type=float, default=[1.0],
+                        help="N_B / N_A values (default 1: equal sizes, as in the paper)")
+    parser.add_argument("--extended", action="store_true",
+                        help="the extended null grid (Korea vs Korea, M in 9 18 86, all nine "
+                             "alpha pairs of 1 0.1 0.01, N_A in 1e3 1e4 1e5, N_B/N_A in 1 10 "
+                             "100); --pairs/--m/--n/--ratio/--alphas are then ignored"),
     parser.add_argument("--alphas", nargs="+", default=[f"{a},{b}" for a, b in PAPER_ALPHAS],
                         help="alpha1,alpha2 pairs (default: the paper's)")
     parser.add_argument("--tests", nargs="+", default=list(simulation.TESTS),
@@ -277,7 +325,12 @@ def main(argv=None) -> int:
         parser.error("--alphas takes pairs like 0.1,0.05 of positive numbers")
     if args.reps < 1 or args.boot < 1 or args.workers < 1:
         parser.error("--reps, --boot and --workers must be positive")
-    cells = paper_grid(args.pairs, args.m, alphas, args.n, args.tests)
+    if min(args.n) < 1 or min(args.ratio) <= 0:
+        parser.error("--n must be positive integers and --ratio positive numbers")
+    if args.extended:
+        cells = extended_grid(args.tests)
+    else:
+        cells = paper_grid(args.pairs, args.m, alphas, args.n, args.tests, args.ratio)
     if len(cells) > args.max_cells:
         parser.error(f"the grid has {len(cells):,} cells, more than --max-cells {args.max_cells:,}")
     table = run_study(cells, args.out, reps=args.reps, n_boot=args.boot, seed=args.seed,

@@ -246,8 +246,10 @@ def test_bootstrap_same_seed_same_result():
     np.testing.assert_array_equal(a.null_distribution, b.null_distribution)
     assert a.pvalue == b.pvalue
     assert not np.array_equal(a.null_distribution, c.null_distribution)
-    # Line 11, and line 2 with n_i = sum X_i.
-    assert a.pvalue == np.mean(a.null_distribution > a.statistic)
+    # Line 11 kept as pvalue_source; the reported p-value counts T itself (never 0).
+    assert a.pvalue_source == np.mean(a.null_distribution > a.statistic)
+    assert a.pvalue == (1 + np.sum(a.null_distribution >= a.statistic)) / 301
+    # Line 2 with n_i = sum X_i.
     assert a.statistic == pytest.approx(chisq_statistic(x1, x2))
     assert a.null_distribution.shape == (300,)
 
@@ -338,13 +340,47 @@ def test_bootstrap_degenerate_null():
     assert isinstance(info.value, ValueError)
 
 
-def test_critical_value_is_the_null_quantile():
+@pytest.mark.parametrize("n_boot", [19, 20, 199, 500, 999, 1000])
+@pytest.mark.parametrize("level", [0.01, 0.05, 0.1])
+def test_critical_value_and_pvalue_give_one_verdict(n_boot, level):
+    """T > critical value exactly when (1 + #{T_b >= T}) / (B + 1) < level, for every T,
+    ties with replicates included, and the p-value is never 0."""
     x1, x2 = private_pair(korea_p(10), korea_p(10), 10_000, 1.0, 1.0, np.random.default_rng(3))
-    res = parametric_bootstrap_test(x1, x2, 1.0, 1.0, n_boot=2000, rng=1)
-    crit = res.critical_value(0.05)
-    assert np.mean(res.null_distribution > crit) == pytest.approx(0.05, abs=1 / 2000 + 1e-12)
+    res = parametric_bootstrap_test(x1, x2, 1.0, 1.0, n_boot=n_boot, rng=1)
+    null = np.sort(res.null_distribution)
+    crit = res.critical_value(level)
+    candidates = np.concatenate([null, np.nextafter(null, np.inf), np.nextafter(null, -np.inf),
+                                 [null[0] - 1, null[-1] + 1, crit]])
+    pvals = homogeneity.monte_carlo_pvalue(np.broadcast_to(null, (candidates.size, n_boot)),
+                                           candidates)
+    np.testing.assert_array_equal(candidates > crit, pvals < level)
+    assert pvals.min() == 1 / (n_boot + 1) > 0
+    # A direct count of the largest admissible number of replicates >= T.
+    limit = max((c for c in range(n_boot + 1) if (1 + c) / (n_boot + 1) < level), default=-1)
+    assert homogeneity.rejection_limit(n_boot, level) == limit
+    if limit >= 0:
+        assert crit == null[n_boot - 1 - limit]
     with pytest.raises(ValueError, match="`level`"):
         res.critical_value(1.5)
+
+
+def test_too_few_replicates_can_never_reject():
+    # (1 + c) / (B + 1) >= 1/20 for every c when B = 18.
+    x1, x2 = private_pair(korea_p(10), korea_p(10), 10_000, 1.0, 1.0, np.random.default_rng(3))
+    res = parametric_bootstrap_test(x1, x2, 1.0, 1.0, n_boot=18, rng=1)
+    assert res.critical_value(0.05) == np.inf
+    assert not res.rejects(0.05)
+
+
+def test_pvalue_is_never_zero_on_a_large_difference():
+    # Korea vs USA, 5-year groups, N = 10^5 each, alpha = 1: no replicate reaches T.
+    p_us = datasets.proportions(datasets.age_histogram("usa", 5).to_numpy())
+    res = sample_and_test(korea_p(5), p_us, 100_000, 100_000, 1.0, 1.0, n_boot=500, rng=1)
+    boot = res.bootstrap
+    assert boot.pvalue_source == 0.0
+    assert boot.below_resolution
+    assert boot.pvalue == 1 / 501
+    assert boot.rejects(0.05) and boot.statistic > boot.critical_value(0.05)
 
 
 # --------------------------------------------------------------------------- end to end
@@ -398,3 +434,207 @@ def test_degenerate_comparison_reports_instead_of_raising():
                            private=True, rng=2)
     assert res.bootstrap is None and "Histogram A" in res.bootstrap_error
     assert res.estimate.n1_hat == 0
+
+
+# --------------------------------------------------------------------------- normal-score test
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.1, 0.01])
+@pytest.mark.parametrize("c", [0.0, 3.0, 40.0, 900.0])
+def test_noisy_count_variance_matches_numerical_integration(c, alpha):
+    b = 2 / alpha
+    dens = stats.laplace(scale=b).pdf
+    # Split at the density's peak z = 0 so that quad sees its mass at any c.
+    first = sum(integrate.quad(lambda z: (c + z) * dens(z), lo, hi)[0]
+                for lo, hi in ((-c, 0.0), (0.0, np.inf)))
+    second = sum(integrate.quad(lambda z: (c + z) ** 2 * dens(z), lo, hi)[0]
+                 for lo, hi in ((-c, 0.0), (0.0, np.inf)))
+    ref = second - first ** 2
+    assert homogeneity.noisy_count_variance(c, alpha) == pytest.approx(ref, rel=1e-7)
+
+
+def test_noisy_count_variance_limits_and_monte_carlo():
+    b = 2 / 0.1
+    assert homogeneity.noisy_count_variance(0.0, 0.1) == pytest.approx(0.75 * b * b)
+    assert homogeneity.noisy_count_variance(1e4, 0.1) == pytest.approx(2 * b * b)
+    n = 400_000
+    x = perturb_histogram(np.full(n, 12.0), 0.1, rng=np.random.default_rng(5))
+    # The sample variance's standard error is about var * sqrt(2 / n) (kurtosis of a
+    # truncated Laplace is moderate; 5 standard errors leave room for it).
+    v = homogeneity.noisy_count_variance(12.0, 0.1)
+    assert abs(x.var() - v) < 5 * v * np.sqrt(2 / n) * 2
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.1, 0.01])
+def test_moment_total_solves_its_equation(alpha):
+    rng = np.random.default_rng(9)
+    p0 = korea_p(5)
+    for n_true in (0, 300, 5_000, 2_000_000):
+        x = perturb_histogram(rng.multinomial(n_true, p0), alpha, rng=rng)
+        n = homogeneity.moment_total(x, p0, alpha)
+        if x.sum() <= p0.size / alpha:
+            assert n == 0
+        else:
+            expected = expected_noisy_count(n * p0, alpha).sum()
+            assert expected == pytest.approx(x.sum(), rel=1e-9)
+            # Independent root finder on the same equation.
+            ref = optimize.brentq(
+                lambda t: expected_noisy_count(t * p0, alpha).sum() - x.sum(), 0, x.sum())
+            assert n == pytest.approx(ref, rel=1e-8, abs=1e-6)
+
+
+def test_moment_total_is_unbiased_where_algorithm_1_is_not():
+    # Issue measurement: M = 86, alpha = 0.01, N = 1,000: Algorithm 1's N-hat has median
+    # about 7,100. The moment total's mean is close to N (it is truncated at 0, which
+    # only raises the mean), while Algorithm 1's median is several times N.
+    rng = np.random.default_rng(10)
+    p0, reps = korea_p(1), 2000
+    c = rng.multinomial(1000, p0, size=reps)
+    x = perturb_histogram(c, 0.01, rng=rng)
+    ours = homogeneity.moment_total(x, p0, 0.01)
+    theirs = estimate_null(x, x, 0.01, 0.01).n1_hat
+    assert np.median(theirs) > 5 * 1000
+    assert abs(np.median(ours) - 1000) < 1000
+
+
+def test_contrast_statistic_is_pearsons_without_noise():
+    rng = np.random.default_rng(11)
+    for m, n1, n2 in ((2, 300, 900), (9, 5_000, 20_000), (86, 100_000, 1_000_000)):
+        p = np.full(m, 1 / m)
+        c1, c2 = rng.multinomial(n1, p) + 1.0, rng.multinomial(n2, p) + 1.0
+        t = homogeneity.contrast_statistic(c1, c2, 1e9, 1e9)
+        assert t == pytest.approx(chisq_statistic(c1, c2), rel=1e-9)
+        ref = stats.chi2_contingency(np.vstack([c1, c2]), correction=False).statistic
+        assert t == pytest.approx(ref, rel=1e-9)
+
+
+def test_contrast_statistic_is_its_formula():
+    """T written out from the docstring with the public estimators, term by term."""
+    rng = np.random.default_rng(12)
+    p = korea_p(10)
+    x1, x2 = private_pair(p, p, 50_000, 0.1, 0.02, rng)
+    p0 = homogeneity.pooled_proportions(x1, x2, 0.1, 0.02)
+    terms = []
+    for x, alpha in ((x1, 0.1), (x2, 0.02)):
+        n = homogeneity.moment_total(x, p0, alpha)
+        lam = n * p0
+        slope = n * (1 - 0.5 * np.exp(-alpha * lam / 2))
+        var = homogeneity.noisy_count_variance(lam, alpha) + (slope / n) ** 2 * lam
+        terms.append((homogeneity.normal_scores(x, lam, alpha), slope / np.sqrt(var)))
+    (z1, a1), (z2, a2) = terms
+    ref = np.sum((a2 * z1 - a1 * z2) ** 2 / (a1 ** 2 + a2 ** 2))
+    assert homogeneity.contrast_statistic(x1, x2, 0.1, 0.02) == pytest.approx(ref, rel=1e-9)
+
+
+@pytest.mark.parametrize("sigma, b, w", [(0.0, 20.0, -5.0), (3.0, 20.0, -5.0), (30.0, 2.0, -40.0),
+                                         (300.0, 2.0, -10.0), (1.0, 200.0, -300.0),
+                                         (12.0, 10.0, 0.0)])
+def test_gauss_laplace_cdf_matches_numerical_convolution(sigma, b, w):
+    f = homogeneity._gauss_laplace_cdf(np.array([w]), np.array([sigma]), b)[0]
+    if sigma == 0:
+        ref = stats.laplace(scale=b).cdf(w)
+    else:
+        ref, _ = integrate.quad(lambda g: stats.laplace(scale=b).cdf(w - g)
+                                * stats.norm(scale=sigma).pdf(g), -40 * sigma, 40 * sigma,
+                                points=[w], limit=200)
+    assert float(f) == pytest.approx(ref, rel=1e-9)
+
+
+@pytest.mark.parametrize("lam, alpha", [(0.0, 0.01), (12.0, 0.1), (40.0, 0.01), (500.0, 1.0),
+                                        (3.0, 1.0)])
+def test_normal_scores_have_mean_0_and_variance_1(lam, alpha):
+    """Under the model the scores are standardised: mean 0, variance 1 (Monte Carlo,
+    4 standard errors), and where there is no atom at 0 they are N(0, 1)."""
+    rng = np.random.default_rng(14)
+    n = 200_000
+    c = rng.poisson(lam, size=n) if lam > 30 else rng.normal(lam, np.sqrt(lam), size=n)
+    x = perturb_histogram(c if lam > 30 else c, alpha, rng=rng) if lam > 30 else \
+        np.maximum(c + (2 / alpha) * rng.laplace(size=n), 0.0)
+    z = homogeneity.normal_scores(x, np.full(n, lam), alpha)
+    assert abs(z.mean()) < 4 / np.sqrt(n)
+    assert abs(z.var() - 1) < 4 * np.sqrt(2 / n) * 1.5
+    if lam == 500.0:
+        assert stats.kstest(z[:20_000], "norm").pvalue > 0.001
+
+
+def test_normal_scores_without_noise_are_pearson_residuals():
+    x = np.array([90.0, 100.0, 130.0, 5000.0])
+    lam = np.array([100.0, 100.0, 100.0, 4900.0])
+    np.testing.assert_allclose(homogeneity.normal_scores(x, lam, 1e9), (x - lam) / np.sqrt(lam),
+                               rtol=1e-9)
+
+
+def test_pooled_proportions_weights():
+    p = korea_p(10)
+    # One histogram all below 1/alpha: weight 0, p0-hat is the other's proportions.
+    x1 = np.full(p.size, 0.5)
+    x2 = 1e6 * p
+    np.testing.assert_allclose(homogeneity.pooled_proportions(x1, x2, 1.0, 10.0),
+                               debias_counts(x2, 10.0) / debias_counts(x2, 10.0).sum())
+    np.testing.assert_allclose(homogeneity.pooled_proportions(x1, x1, 1.0, 1.0),
+                               np.full(p.size, 1 / p.size))
+    both = homogeneity.pooled_proportions(np.vstack([x2, x2]), np.vstack([x2, x2]), 1.0, 1.0)
+    assert both.shape == (2, p.size)
+    np.testing.assert_allclose(both.sum(axis=-1), 1.0)
+
+
+def test_normal_score_test_same_seed_same_result_and_defined_everywhere():
+    x1, x2 = private_pair(korea_p(5), korea_p(5), 20_000, 0.1, 0.1, np.random.default_rng(1))
+    a = homogeneity.normal_score_test(x1, x2, 0.1, 0.1, n_boot=300, rng=99)
+    b = homogeneity.normal_score_test(x1, x2, 0.1, 0.1, n_boot=300, rng=99)
+    np.testing.assert_array_equal(a.null_distribution, b.null_distribution)
+    assert a.test == "normal_score" and a.pvalue == b.pvalue
+    assert a.pvalue == (1 + np.sum(a.null_distribution >= a.statistic)) / 301
+    assert a.statistic == pytest.approx(homogeneity.contrast_statistic(x1, x2, 0.1, 0.1))
+    # Where Algorithm 1 has no null (N-hat = 0), the normal-score test simulates pure noise.
+    pure = homogeneity.normal_score_test([3.0, 0.0, 1.0], [0.0, 2.0, 0.0], 0.1, 0.1,
+                                                   n_boot=200, rng=1)
+    assert pure.n1_hat == pure.n2_hat == 0
+    assert 0 < pure.pvalue <= 1
+    with pytest.raises(DegenerateNullError):
+        parametric_bootstrap_test([3.0, 0.0, 1.0], [0.0, 2.0, 0.0], 0.1, 0.1)
+
+
+def test_normal_score_null_replicates_are_the_statistic_of_released_draws():
+    """The batched replicates against a literal loop: draw, release, recompute."""
+    rng = np.random.default_rng(13)
+    p = korea_p(10)
+    x1, x2 = private_pair(p, p, 3_000, 0.5, 0.05, rng)
+    ours = homogeneity.normal_score_test(x1, x2, 0.5, 0.05, n_boot=3000,
+                                                  rng=3).null_distribution
+    est = homogeneity.normal_score_test(x1, x2, 0.5, 0.05, n_boot=1, rng=3).estimate
+    loop_rng = np.random.default_rng(4)
+    ref = []
+    for _ in range(1500):
+        y1 = perturb_histogram(loop_rng.multinomial(est.n1_hat, est.p0_hat), 0.5, rng=loop_rng)
+        y2 = perturb_histogram(loop_rng.multinomial(est.n2_hat, est.p0_hat), 0.05, rng=loop_rng)
+        ref.append(homogeneity.contrast_statistic(y1, y2, 0.5, 0.05))
+    ref = np.array(ref)
+    assert stats.ks_2samp(ours, ref).pvalue > 0.001
+
+
+def null_rejection_rate(test, m, alphas, sizes, reps, n_boot, seed):
+    rng = np.random.default_rng(seed)
+    p = korea_p({9: 10, 18: 5, 86: 1}[m])
+    x1 = perturb_histogram(rng.multinomial(sizes[0], p, size=reps), alphas[0], rng=rng)
+    x2 = perturb_histogram(rng.multinomial(sizes[1], p, size=reps), alphas[1], rng=rng)
+    run = homogeneity.BOOTSTRAP_TESTS[test]
+    rejected = 0
+    for r in range(reps):
+        try:
+            rejected += run(x1[r], x2[r], *alphas, n_boot=n_boot, rng=rng).rejects(0.05)
+        except DegenerateNullError:
+            pass
+    return rejected
+
+
+def test_normal_score_test_keeps_its_level_where_algorithm_1_does_not():
+    """M = 9, alpha = 0.01 for both, N = (1,000, 10,000): Algorithm 1's size is about 0.02
+    (R = 1000 in the shipped extended grid); the normal-score test's is 0.05. The bounds
+    are binomial: 0.05 +- 3.5 standard errors, and Algorithm 1 below 0.05 - 3.5 SE."""
+    reps = 1500
+    se = np.sqrt(0.05 * 0.95 / reps)
+    ours = null_rejection_rate("normal_score", 9, (0.01, 0.01), (1000, 10_000), reps, 199, 21)
+    assert abs(ours / reps - 0.05) < 3.5 * se, ours / reps
+    theirs = null_rejection_rate("bootstrap", 9, (0.01, 0.01), (1000, 10_000), reps, 199, 21)
+    assert theirs / reps < 0.05 - 3.5 * se, theirs / reps

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore import datasets, simulation
+from dpcore import datasets, homogeneity, simulation
 from dpcore.histogram import perturb_histogram
 from dpcore.homogeneity import parametric_bootstrap_test
 from dpcore.simulation import null_statistics, reject_rate, rejection_curve
@@ -106,7 +106,7 @@ def test_rejection_curve_progress_runs_over_the_whole_grid(progress_log):
                     progress=progress_log)
     progress_log.check()
     assert progress_log.labels[0] == "test=bootstrap n=1000"
-    assert progress_log.labels[-1] == "test=chisq n=2000,3000"
+    assert progress_log.labels[-1] == "test=normal_score n=2000,3000"
 
 
 @pytest.mark.parametrize(
@@ -148,7 +148,8 @@ def test_null_statistics_figure_2():
 
 def test_rejection_curve_points_do_not_depend_on_the_grid():
     p = ages("korea", 10)
-    both = rejection_curve(p, p, [1000, 50_000], 0.5, 0.5, reps=40, n_boot=30, rng=9)
+    both = rejection_curve(p, p, [1000, 50_000], 0.5, 0.5, tests=["bootstrap", "chisq"],
+                           reps=40, n_boot=30, rng=9)
     alone = rejection_curve(p, p, [50_000], 0.5, 0.5, tests=["bootstrap"], reps=40,
                             n_boot=30, rng=9)
     assert list(both["n"]) == [1000, 1000, 50_000, 50_000]
@@ -168,3 +169,22 @@ def test_run_time_estimate_scales_with_work():
     units = simulation.work_units(86, 1000, 1000)
     assert units == 1000 * 2 * 86 * 1001
     assert simulation.estimate_seconds(units, per, workers=2) == pytest.approx(units * per / 2)
+
+
+def test_reject_rate_runs_the_normal_score_test_as_the_single_test():
+    """The batched p-values of reject_rate(test="normal_score") are those of
+    homogeneity.normal_score_test run one pair at a time (same law: a large B makes
+    the two Monte Carlo p-values agree within their standard errors)."""
+    p = ages("korea", 10)
+    rng = np.random.default_rng(5)
+    x1 = np.maximum(rng.multinomial(3000, p) + 20 * rng.laplace(size=p.size), 0)
+    x2 = np.maximum(rng.multinomial(30_000, p) + 2 * rng.laplace(size=p.size), 0)
+    single = homogeneity.normal_score_test(x1, x2, 0.1, 1.0, n_boot=40_000, rng=6).pvalue
+    batch = simulation._normal_score_pvalues(np.tile(x1, (30, 1)), np.tile(x2, (30, 1)),
+                                             0.1, 1.0, 2000, np.random.default_rng(7))
+    se = np.sqrt(single * (1 - single) / 2000)
+    assert abs(batch.mean() - single) < 4 * se / np.sqrt(30) + 1e-3
+    res = simulation.reject_rate(p, p, (1000, 10_000), 0.1, 1.0, test="normal_score", reps=30,
+                                 n_boot=50, rng=1)
+    assert res.n_undefined == 0 and res.n_boot == 50
+    assert res.pvalues.min() >= 1 / 51

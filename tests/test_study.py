@@ -17,7 +17,9 @@ SMALL = dict(pairs=["korea_vs_korea", "central_vs_noncentral"], ms=[9], alphas=[
 
 def test_paper_grid_is_the_papers():
     cells = study.paper_grid()
-    assert len(cells) == 3 * 3 * 4 * 10 * 2
+    assert len(cells) == 3 * 3 * 4 * 10 * 3
+    assert {c.test for c in cells} == {"bootstrap", "chisq", "normal_score"}
+    assert all(c.n2 == c.n for c in cells)  # the paper: one N for both histograms
     assert [c.index for c in cells] == list(range(len(cells)))
     assert len({c.key for c in cells}) == len(cells)
     assert {c.n for c in cells} == {10**k * m for k in range(3, 8) for m in (1, 5)}
@@ -58,9 +60,9 @@ def test_same_csv_whatever_the_number_of_workers(tmp_path):
     logs = []
     one = _run(tmp_path / "one.csv", 1, logs)
     two = _run(tmp_path / "two.csv", 2)
-    assert len(one) == len(study.paper_grid(**SMALL)) == 8
+    assert len(one) == len(study.paper_grid(**SMALL)) == 12
     pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
-    assert list(one["cell"]) == list(range(8))
+    assert list(one["cell"]) == list(range(12))
     assert any("Estimated run time" in line for line in logs)
     on_disk = pd.read_csv(tmp_path / "two.csv")
     pd.testing.assert_frame_equal(on_disk.drop(columns="seconds"), two.drop(columns="seconds"))
@@ -111,7 +113,56 @@ def test_shipped_results_cover_the_paper_grid():
     if table is None:
         pytest.fail("dpcore/data/calibration_study.csv is missing; run: " + study.PAPER_COMMAND)
     assert list(table.columns) == study.COLUMNS
-    keys = {(r.pair, r.m, r.alpha1, r.alpha2, r.n, r.test) for r in table.itertuples()}
+    keys = {(r.pair, r.m, r.alpha1, r.alpha2, r.n, r.n2, r.test) for r in table.itertuples()}
     assert keys == {c.key for c in study.paper_grid()}
     assert set(table["reps"]) == {1000}
     assert ((table["ci_low"] <= table["rate"]) & (table["rate"] <= table["ci_high"])).all()
+
+
+def test_extended_grid_is_the_issue_grid():
+    cells = study.extended_grid()
+    assert len(cells) == 3 * 9 * 3 * 3 * 3
+    assert {c.pair for c in cells} == {"korea_vs_korea"}
+    assert {(c.alpha1, c.alpha2) for c in cells} == {(a, b) for a in (1, 0.1, 0.01)
+                                                     for b in (1, 0.1, 0.01)}
+    assert {c.n for c in cells} == {1000, 10_000, 100_000}
+    assert {c.n2 // c.n for c in cells} == {1, 10, 100}
+    assert len({c.key for c in cells}) == len(cells)
+
+
+def test_a_cell_with_two_sizes_draws_them():
+    cells = [c for c in study.extended_grid(tests=("bootstrap",)) if c.m == 9 and c.n2 != c.n]
+    cell = cells[0]
+    row = study.run_cell(cell, reps=20, n_boot=20, seed=5, n_cells=len(cells))
+    stream = np.random.SeedSequence(5).spawn(len(cells))[cell.index]
+    p1, p2 = study.cell_probabilities(cell.pair, cell.m)
+    ref = simulation.reject_rate(p1, p2, (cell.n, cell.n2), cell.alpha1, cell.alpha2,
+                                 test=cell.test, reps=20, n_boot=20,
+                                 rng=np.random.default_rng(stream))
+    assert (row["n"], row["n2"]) == (cell.n, cell.n2) == (1000, 10_000)
+    assert row["rate"] == ref.rate and row["rejections"] == ref.rejections
+
+
+def test_cli_takes_ratios_and_the_extended_grid(tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    study.main(["--pairs", "korea_vs_korea", "--m", "9", "--n", "1000", "--ratio", "1", "10",
+                "--alphas", "1,0.1", "--tests", "chisq", "--reps", "20", "--workers", "1",
+                "--out", str(out)])
+    table = pd.read_csv(out)
+    assert list(table["n2"]) == [1000, 10_000]
+    assert set(table["alpha2"]) == {0.1}
+    with pytest.raises(SystemExit):
+        study.main(["--ratio", "0", "--out", str(out)])
+    assert "--ratio" in capsys.readouterr().err
+
+
+def test_shipped_extended_results_cover_the_extended_grid():
+    table = study.load_extended()
+    if table is None:
+        pytest.fail("dpcore/data/calibration_null_extended.csv is missing; run: "
+                    + study.EXTENDED_COMMAND)
+    assert list(table.columns) == study.COLUMNS
+    keys = {(r.pair, r.m, r.alpha1, r.alpha2, r.n, r.n2, r.test) for r in table.itertuples()}
+    assert keys == {c.key for c in study.extended_grid()}
+    assert set(table["reps"]) == {1000}
+    assert set(table.loc[table["test"] != "chisq", "n_boot"].astype(int)) == {500}
