@@ -906,11 +906,13 @@ BOOTSTRAP_TESTS = {
 
 @dataclass(frozen=True)
 class HomogeneityResult:
-    """Two histograms released with eq. (2.4) and both tests of homogeneity run on them.
+    """Two histograms released with eq. (2.4) and the tests of homogeneity run on them.
 
     ``original1``/``original2`` are None when the inputs were already
-    private. ``bootstrap`` is None and ``bootstrap_error`` says why when
-    the null cannot be estimated (see DegenerateNullError).
+    private. ``naive``: the chi-square test; ``bootstrap``: Algorithm 1, None
+    with ``bootstrap_error`` saying why when its null cannot be estimated (see
+    DegenerateNullError); ``normal_score``: the normal-score test (defined
+    for every input; None only when not run).
     """
 
     alpha1: float
@@ -923,6 +925,7 @@ class HomogeneityResult:
     estimate: NullEstimate
     bootstrap: BootstrapTestResult | None
     bootstrap_error: str | None = None
+    normal_score: BootstrapTestResult | None = None
 
     def histogram_table(self, labels=None) -> pd.DataFrame:
         """Per-bin table: original, private, debiased and rescaled counts."""
@@ -963,6 +966,17 @@ class HomogeneityResult:
                 ("bootstrap_replicates_B", self.bootstrap.n_boot),
                 ("bootstrap_critical_value_5pct", self.bootstrap.critical_value(0.05)),
                 ("bootstrap_pvalue", self.bootstrap.pvalue),
+                ("bootstrap_pvalue_source_line11", self.bootstrap.pvalue_source),
+            ]
+        if self.normal_score is not None:
+            ns = self.normal_score
+            rows += [
+                ("normal_score_N_hat_A", ns.estimate.n1_total),
+                ("normal_score_N_hat_B", ns.estimate.n2_total),
+                ("normal_score_statistic_T", ns.statistic),
+                ("normal_score_replicates_B", ns.n_boot),
+                ("normal_score_critical_value_5pct", ns.critical_value(0.05)),
+                ("normal_score_pvalue", ns.pvalue),
             ]
         return pd.DataFrame(rows, columns=["quantity", "value"])
 
@@ -970,13 +984,13 @@ class HomogeneityResult:
 def release_and_test(
     counts1, counts2, alpha1, alpha2, *, n_boot: int = 1000, private: bool = False, rng=None
 ) -> HomogeneityResult:
-    """Release two histograms with eq. (2.4) and run both tests on them.
+    """Release two histograms with eq. (2.4) and run the three tests on them.
 
     With ``private=True`` the inputs are taken as already private
     histograms and only tested. Independent random streams are spawned for
-    the noise of A, the noise of B and the bootstrap, so that with a fixed
-    seed changing alpha_1 rescales A's noise only, and changing B leaves
-    the releases unchanged.
+    the noise of A, the noise of B, Algorithm 1's bootstrap and the
+    normal-score test's, so that with a fixed seed changing alpha_1 rescales
+    A's noise only, and changing B leaves the releases unchanged.
     """
     c1 = count_array(counts1, "counts1", min_bins=2)
     c2 = count_array(counts2, "counts2", min_bins=2)
@@ -985,7 +999,7 @@ def release_and_test(
         raise ValueError("`counts1` must be a 1-D histogram.")
     alpha1 = positive_scalar(alpha1, "alpha1")
     alpha2 = positive_scalar(alpha2, "alpha2")
-    noise1, noise2, boot = np.random.default_rng(rng).spawn(3)
+    noise1, noise2, boot, scores = np.random.default_rng(rng).spawn(4)
     if private:
         x1, x2, o1, o2 = c1, c2, None, None
     else:
@@ -1004,7 +1018,8 @@ def release_and_test(
             error = _degenerate_message("Histogram A", est.n1_hat, alpha1)
         else:
             error = _degenerate_message("Histogram B", est.n2_hat, alpha2)
-    return HomogeneityResult(alpha1, alpha2, o1, o2, x1, x2, naive, est, result, error)
+    normal = normal_score_test(x1, x2, alpha1, alpha2, n_boot=n_boot, rng=scores)
+    return HomogeneityResult(alpha1, alpha2, o1, o2, x1, x2, naive, est, result, error, normal)
 
 
 def sample_and_test(

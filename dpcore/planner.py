@@ -254,7 +254,7 @@ class _Cells:
         n, a1, a2, test, null = cell
         pa, pb = (self.p0, self.p0) if null else (self.p1, self.p2)
         key = (self.digests[id(pa)], self.digests[id(pb)], n, _bits(a1), _bits(a2), test,
-               self.reps, self.n_boot if test == "bootstrap" else 0, _bits(self.level),
+               self.reps, self.n_boot if test in simulation.BOOTSTRAP_TESTS else 0, _bits(self.level),
                self.entropy, self.spawn_key)
         spawn = (*self.spawn_key, int(n), _bits(a1), _bits(a2),
                  simulation.TESTS.index(test), int(null))
@@ -306,7 +306,7 @@ class _Cells:
                     hypothesis="null" if null else "alternative",
                     power=rejections / self.reps, ci_low=low, ci_high=high,
                     rejections=rejections, reps=self.reps,
-                    n_boot=self.n_boot if test == "bootstrap" else np.nan)
+                    n_boot=self.n_boot if test in simulation.BOOTSTRAP_TESTS else np.nan)
 
 
 def _label(cell) -> str:

@@ -55,11 +55,20 @@ EXTENDED_ALPHAS = tuple((a1, a2) for a1 in (1.0, 0.1, 0.01) for a2 in (1.0, 0.1,
 EXTENDED_N = (10**3, 10**4, 10**5)
 EXTENDED_RATIOS = (1, 10, 100)
 
-#: The shipped results of the full paper grid, and the command that made them.
+#: The shipped results of the full paper grid for the source's two tests, and the
+#: command that made them.
 RESULTS_FILE = "calibration_study.csv"
 PAPER_COMMAND = (
-    "python -m dpcore.study --reps 1000 --boot 500 --seed 2022 --workers 2 "
-    "--out dpcore/data/calibration_study.csv"
+    "python -m dpcore.study --tests bootstrap chisq --reps 1000 --boot 500 --seed 2022 "
+    "--workers 2 --out dpcore/data/calibration_study.csv"
+)
+
+#: The shipped results of the normal-score test on the paper grid (its own file and seed,
+#: so the source's tests keep their streams), and the command that made them.
+SCORE_RESULTS_FILE = "calibration_study_normal_score.csv"
+SCORE_COMMAND = (
+    "python -m dpcore.study --tests normal_score --reps 1000 --boot 500 --seed 2024 "
+    "--workers 2 --out dpcore/data/calibration_study_normal_score.csv"
 )
 
 #: The shipped results of the extended null grid, and the command that made them.
@@ -133,14 +142,18 @@ def _results_source(name: str = RESULTS_FILE):
     return importlib.resources.files("dpcore").joinpath("data", name)
 
 
-def results_stamp(name: str = RESULTS_FILE) -> float | None:
-    """Modification time of a shipped results file (None if absent), for caches."""
+def results_stamp(name: str | None = None) -> float | None:
+    """Modification time of a shipped results file (None if absent), for caches; without
+    ``name`` the latest of the paper grid's two files."""
+    if name is None:
+        stamps = [results_stamp(n) for n in (RESULTS_FILE, SCORE_RESULTS_FILE)]
+        stamps = [s for s in stamps if s is not None]
+        return max(stamps) if stamps else None
     source = _results_source(name)
     return Path(str(source)).stat().st_mtime if source.is_file() else None
 
 
-def load_results(name: str = RESULTS_FILE) -> pd.DataFrame | None:
-    """Shipped results: the full paper grid, or ``EXTENDED_FILE`` (None if absent)."""
+def _load(name: str) -> pd.DataFrame | None:
     source = _results_source(name)
     if not source.is_file():
         return None
@@ -148,9 +161,107 @@ def load_results(name: str = RESULTS_FILE) -> pd.DataFrame | None:
         return pd.read_csv(fh)
 
 
+def load_results() -> pd.DataFrame | None:
+    """The shipped results of the full paper grid, all three tests (None if absent).
+
+    The source's tests come from ``RESULTS_FILE``, the normal-score test from
+    ``SCORE_RESULTS_FILE`` (each file's ``cell`` numbers its own grid).
+    """
+    parts = [t for t in (_load(RESULTS_FILE), _load(SCORE_RESULTS_FILE)) if t is not None]
+    return pd.concat(parts, ignore_index=True) if parts else None
+
+
 def load_extended() -> pd.DataFrame | None:
     """The shipped results of the extended null grid (None if the file is absent)."""
-    return load_results(EXTENDED_FILE)
+    return _load(EXTENDED_FILE)
+
+
+#: The band in which a test's measured type-I error counts as keeping the 5% level.
+LEVEL_BAND = (0.025, 0.075)
+
+
+@dataclass(frozen=True)
+class MeasuredSize:
+    """The tests' measured type-I errors at the simulated setting nearest to a query.
+
+    ``m``, ``alpha1``, ``alpha2``, ``n1``, ``n2``: the simulated setting, written in
+    the query's order (A first; ``swapped`` says the grid holds it as B, A);
+    ``exact``: the query is that setting; ``inside``: the query lies within the
+    simulated range on every axis (M, each alpha, each N and N_B / N_A), so the
+    nearest setting is a neighbour rather than an extrapolation; ``rates``:
+    test -> (rate, ci_low, ci_high), Korea vs Korea (both histograms from the same
+    population), R replicates each.
+    """
+
+    m: int
+    alpha1: float
+    alpha2: float
+    n1: int
+    n2: int
+    swapped: bool
+    exact: bool
+    inside: bool
+    reps: int
+    rates: dict
+
+    def keeps_level(self, test: str, band=LEVEL_BAND) -> bool | None:
+        """Whether ``test``'s measured type-I error lies within ``band`` (None: not simulated)."""
+        if test not in self.rates:
+            return None
+        return band[0] <= self.rates[test][0] <= band[1]
+
+
+def _null_table() -> pd.DataFrame | None:
+    """Every simulated null setting: the paper grid's Korea vs Korea rows and the
+    extended grid, one row per (setting, test)."""
+    parts = [t for t in (load_results(), load_extended()) if t is not None]
+    if not parts:
+        return None
+    table = pd.concat(parts, ignore_index=True)
+    table = table[table["pair"] == "korea_vs_korea"]
+    if "n2" not in table:
+        table = table.assign(n2=table["n"])
+    return table.drop_duplicates(["m", "alpha1", "alpha2", "n", "n2", "test"], keep="last")
+
+
+def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = None):
+    """The measured type-I errors at the simulated setting nearest to (M, alpha, N).
+
+    Nearest in the sum over M, alpha_1, alpha_2, N_A and N_B of the absolute
+    differences of log10 values, with A and B exchanged where that is nearer (the
+    grid holds N_B >= N_A). ``table`` defaults to the shipped grids. Returns a
+    :class:`MeasuredSize`, or None when no grid is shipped. Sizes below 1 are
+    taken as 1.
+    """
+    table = _null_table() if table is None else table
+    if table is None or table.empty:
+        return None
+    query = np.log10(np.maximum([m, alpha1, alpha2, n1, n2], [1, 1e-300, 1e-300, 1, 1]))
+    settings = table.drop_duplicates(["m", "alpha1", "alpha2", "n", "n2"])
+    grid = np.log10(settings[["m", "alpha1", "alpha2", "n", "n2"]].to_numpy(float))
+    swap = query[[0, 2, 1, 4, 3]]
+    d_plain = np.abs(grid - query).sum(axis=1)
+    d_swap = np.abs(grid - swap).sum(axis=1)
+    best = int(np.argmin(np.minimum(d_plain, d_swap)))
+    swapped = bool(d_swap[best] < d_plain[best])
+    row = settings.iloc[best]
+    key = (row["m"], row["alpha1"], row["alpha2"], row["n"], row["n2"])
+    here = table[(table["m"] == key[0]) & (table["alpha1"] == key[1])
+                 & (table["alpha2"] == key[2]) & (table["n"] == key[3]) & (table["n2"] == key[4])]
+    rates = {r.test: (float(r.rate), float(r.ci_low), float(r.ci_high))
+             for r in here.itertuples()}
+    q = swap if swapped else query
+    lo, hi = grid.min(axis=0), grid.max(axis=0)
+    ratio = q[4] - q[3]
+    ratios = grid[:, 4] - grid[:, 3]
+    inside = bool(np.all((q >= lo - 1e-9) & (q <= hi + 1e-9))
+                  and ratios.min() - 1e-9 <= ratio <= ratios.max() + 1e-9)
+    a1, a2, s1, s2 = float(key[1]), float(key[2]), int(key[3]), int(key[4])
+    if swapped:
+        a1, a2, s1, s2 = a2, a1, s2, s1
+    exact = bool(min(d_plain[best], d_swap[best]) < 1e-9)
+    return MeasuredSize(int(key[0]), a1, a2, s1, s2, swapped, exact, inside,
+                        int(here["reps"].iloc[0]), rates)
 
 
 def cell_probabilities(pair: str, m: int) -> tuple[np.ndarray, np.ndarray]:

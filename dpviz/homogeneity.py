@@ -79,11 +79,13 @@ def null_distribution_figure(
     *,
     df: int | None = None,
     level: float = 0.05,
+    reference: str = "naive test's reference",
 ) -> go.Figure:
     """Bootstrap null distribution with the observed T and the critical value.
 
-    With ``df`` the chi-square(df) density the naive test refers to is
-    overlaid, so the gap between the two reference distributions shows.
+    With ``df`` the chi-square(df) density is overlaid, named
+    "χ²(df) (``reference``)": for Algorithm 1 the reference the naive test
+    uses, so the gap between the two distributions shows.
     When T lies far beyond the null distribution the axis is not stretched
     to it; an arrow at the right edge gives its value instead.
     """
@@ -107,7 +109,7 @@ def null_distribution_figure(
         fig.add_trace(
             go.Scatter(
                 x=grid, y=stats.chi2.pdf(grid, df), mode="lines",
-                name=f"χ²({df}) (naive test's reference)",
+                name=f"χ²({df}) ({reference})",
                 line=dict(color=COLORS["theory"], width=2, dash="dot"),
                 hovertemplate="%{x:.1f}<extra>χ² density</extra>",
             )

@@ -20,9 +20,10 @@ TITLE = "Compare two private histograms"
 
 NAIVE = "Naive χ² test p-value"
 BOOT = "Parametric bootstrap p-value"
+SCORE = "Normal-score test p-value"
 NHAT_A = "Estimated N̂ (A)"
 NHAT_B = "Estimated N̂ (B)"
-METRICS = {NAIVE, BOOT, NHAT_A, NHAT_B}
+METRICS = {NAIVE, BOOT, SCORE, NHAT_A, NHAT_B}
 CANNOT_BOOTSTRAP = "The bootstrap test cannot be run"
 
 
@@ -38,7 +39,8 @@ def captions(at: AppTest) -> list[str]:
 
 
 def pvalue(text: str) -> float:
-    value = float(text)
+    """A shown p-value; "< 0.002" (no replicate reached T) is read as its bound."""
+    value = float(text.removeprefix("< "))
     assert 0.0 <= value <= 1.0, text
     return value
 
@@ -53,6 +55,7 @@ def assert_full_result(at: AppTest) -> dict[str, str]:
     assert set(shown) == METRICS, shown
     pvalue(shown[NAIVE])
     pvalue(shown[BOOT])
+    assert 0 < pvalue(shown[SCORE])
     assert count(shown[NHAT_A]) >= 0 and count(shown[NHAT_B]) >= 0
     verdicts = [v.value for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
     assert len(verdicts) == 1, verdicts
@@ -135,7 +138,7 @@ def test_different_n_for_b_zoom_and_bootstrap_replicates():
     caps = captions(at)
     assert "true N = 10,000" in caps and "true N = 1,000" in caps
     verdict = [v.value for v in (*at.success, *at.warning)][0]
-    assert "from 200 bootstrap replicates" in verdict
+    assert "from 200 replicates" in verdict
 
 
 def _assert_degenerate(at: AppTest) -> None:
@@ -146,10 +149,12 @@ def _assert_degenerate(at: AppTest) -> None:
     assert "N-hat is 0" in msgs[0] or "N̂" in msgs[0]
     shown = metrics(at)
     assert BOOT not in shown
-    assert {NAIVE, NHAT_A, NHAT_B} <= set(shown)
+    assert {NAIVE, SCORE, NHAT_A, NHAT_B} <= set(shown)
     pvalue(shown[NAIVE])
     assert 0 in (count(shown[NHAT_A]), count(shown[NHAT_B]))
-    assert not [v for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
+    # The normal-score test is defined here: its verdict alone is given.
+    [verdict] = [v.value for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
+    assert "normal-score test" in verdict and "Algorithm 1" not in verdict
     assert any("No null distribution" in i.value for i in at.info)
     assert not [b.key for b in at.download_button if b.key.startswith("cmp_fig_null")]
     kit = ended_kit(at)

@@ -5,8 +5,9 @@ sentences and the tables. The page itself is tested in tests/test_page_compare_h
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from dpcore import datasets, histogram
+from dpcore import datasets, histogram, study
 from ui.pages import compare_histograms as logic
 from ui.sources import PairInput, SideInput
 
@@ -40,7 +41,8 @@ def test_report_items_are_the_reports_labels_and_values():
         "Histogram A": "Uniform", "Histogram B": "Normal", "Bins M": "5",
         "People N in A": "2,000", "People N in B": "5,000",
         "Privacy level α₁ (A)": "0.1", "Privacy level α₂ (B)": "0.1",
-        "Bootstrap replicates B": "200", "Seed": "7", "Test level": "5%"}
+        "Bootstrap replicates B": "200", "Seed": "7", "Test level": "5%",
+        "Null distribution shown": "Algorithm 1"}
     uploaded = settings(uploaded_pair(), n_a=None, n_b=None).report_items()
     assert uploaded["People N in A"] == "90 (as uploaded)"
     assert uploaded["Histogram B"] == 'your column "we*ird_[c]"'  # plain: the report escapes
@@ -87,10 +89,12 @@ def test_the_verdict_on_the_page_and_in_the_report():
     result = compare(s)
     shown, plain = logic.verdict(s, result), logic.verdict(s, result, markdown=False)
     found = "finds" if logic.finds_difference(result) else "does not find"
-    assert plain == (f"At the 5% level the parametric bootstrap test {found} a difference "
-                     'between histogram A (your column "a") and histogram B (your column '
-                     f'"we*ird_[c]"): p = {result.bootstrap.pvalue:.3g} from 200 bootstrap '
-                     "replicates.")
+    ours = "finds" if logic.finds_difference(result, "normal_score") else "does not find"
+    assert plain == ('At the 5% level, between histogram A (your column "a") and histogram B '
+                     '(your column "we*ird_[c]"): the parametric bootstrap test (Algorithm 1) '
+                     f"{found} a difference (p = {result.bootstrap.pvalue:.3g} from 200 "
+                     f"replicates); the normal-score test {ours} a difference (p = "
+                     f"{result.normal_score.pvalue:.3g} from 200 replicates).")
     # On the page the finding is bold and a user's column name cannot become Markdown.
     assert f"**{found}**" in shown and r'(your column "we\*ird\_\[c\]")' in shown
     assert logic.naive_finding(result).startswith(
@@ -135,8 +139,9 @@ def test_metrics_captions_and_estimates():
     s = settings(uploaded_pair(), n_a=None, n_b=None)
     result = compare(s)
     assert logic.naive_caption(result) == f"χ² = {result.naive.statistic:,.1f}, df = 2"
-    assert logic.bootstrap_caption(result).startswith(f"T = {result.bootstrap.statistic:,.1f}; "
-                                                      "5% critical value ")
+    for boot in (result.bootstrap, result.normal_score):
+        assert logic.bootstrap_caption(boot) == (
+            f"T = {boot.statistic:,.1f}; 5% critical value {boot.critical_value(0.05):,.1f}")
     a, b = logic.size_estimates(result)
     assert (a.label, a.caption, b.caption) == ("Estimated N̂ (A)", "true N = 90", "true N = 120")
     assert a.value == f"{result.estimate.n1_hat:,}"
@@ -161,3 +166,70 @@ def test_tables():
     values = dict(zip(shown["quantity"], shown["value"]))
     assert values["N_A"] == "1,000" and values["bootstrap_replicates_B"] == "200"
     assert values["bootstrap_pvalue"] == f"{result.bootstrap.pvalue:.4g}"
+
+
+def test_a_pvalue_below_resolution_is_said_as_a_bound():
+    """Korea vs USA at N = 10^5 each, α = 1: no replicate reaches T; the page never says 0."""
+    pop = [datasets.age_histogram(name, 5).to_numpy() for name in ("korea", "usa")]
+    pair = PairInput([str(j) for j in range(len(pop[0]))],
+                     SideInput("Korea", datasets.proportions(pop[0]), False),
+                     SideInput("USA", datasets.proportions(pop[1]), False))
+    s = settings(pair, n_a=100_000, n_b=100_000, alpha_a=1.0, alpha_b=1.0, boot=500)
+    result = compare(s)
+    for boot in (result.bootstrap, result.normal_score):
+        assert boot.below_resolution and boot.pvalue == 1 / 501
+        assert logic.pvalue_text(boot) == "< 0.002"
+    verdict = logic.verdict(s, result, markdown=False)
+    assert "p < 1/(B + 1) = 0.002 (none of the 500 replicates reached T)" in verdict
+    assert "p = 0 " not in verdict and "p = 0)" not in verdict
+    summary = dict(result.summary_table().values)
+    assert summary["bootstrap_pvalue"] == 1 / 501
+    assert summary["bootstrap_pvalue_source_line11"] == 0.0
+
+
+def _size_table(alg1_rate):
+    """A one-setting null grid: M = 5, α = (0.1, 0.1), N = (1,000, 1,000)."""
+    import pandas as pd
+
+    rows = []
+    for test, rate in (("bootstrap", alg1_rate), ("normal_score", 0.05), ("chisq", 0.4)):
+        rows.append(dict(pair="korea_vs_korea", m=5, alpha1=0.1, alpha2=0.1, n=1000, n2=1000,
+                         test=test, rate=rate, ci_low=rate - 0.01, ci_high=rate + 0.01,
+                         reps=1000))
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("alg1_rate, kind, says", [
+    (0.05, "ok", "Both tests keep their 5% level at these settings"),
+    (0.002, "alg1", "Algorithm 1 does not keep its 5% level at these settings"),
+])
+def test_the_calibration_sentence_says_which_test_to_trust(monkeypatch, alg1_rate, kind, says):
+    monkeypatch.setattr(study, "_null_table", lambda: _size_table(alg1_rate))
+    s = settings()
+    result = compare(s)
+    got_kind, text = logic.calibration_sentence(s, result)
+    assert got_kind == kind and text.startswith(says)
+    assert f"{alg1_rate:.1%}" in text
+    assert ("Trust the normal-score test here." in text) == (kind == "alg1")
+    # Far from the grid (M = 5 against a grid at M = 5 only, but N 100 times larger and
+    # different α): the nearest setting is named and the range is flagged.
+    far = settings(n_a=100_000, n_b=100_000, alpha_a=1.0, alpha_b=1.0)
+    _, text = logic.calibration_sentence(far, compare(far))
+    assert "nearest simulated setting (M = 5, α = (0.1, 0.1), N = (1,000, 1,000))" in text
+    assert "outside the simulated range" in text
+
+
+def test_measured_size_finds_the_nearest_setting_either_way_round():
+    import pandas as pd
+
+    rows = [dict(pair="korea_vs_korea", m=86, alpha1=a1, alpha2=a2, n=n, n2=n2,
+                 test="bootstrap", rate=0.05, ci_low=0.04, ci_high=0.06, reps=1000)
+            for a1, a2, n, n2 in ((0.01, 1.0, 1000, 100_000), (1.0, 1.0, 1000, 1000))]
+    table = pd.DataFrame(rows)
+    # A query with A and B exchanged is matched to the grid's (B, A) setting.
+    size = study.measured_size(86, 1.0, 0.01, 100_000, 1000, table=table)
+    assert size.swapped and size.exact
+    assert (size.alpha1, size.alpha2, size.n1, size.n2) == (1.0, 0.01, 100_000, 1000)
+    near = study.measured_size(80, 0.9, 1.1, 1200, 900, table=table)
+    assert not near.exact and (near.alpha1, near.n1) == (1.0, 1000)
+    assert study.measured_size(86, 1, 1, 1000, 1000, table=table.iloc[:0]) is None

@@ -73,14 +73,21 @@ def announce_boot_limit(kit: PageKit, settings: Settings) -> None:
 
 
 def show_verdict(kit: PageKit, settings: Settings, result: HomogeneityResult) -> None:
-    """The bootstrap test's verdict (or why it cannot be run), the naive test's, the noise."""
+    """Both bootstrap tests' verdicts (or why Algorithm 1 cannot be run), what the null
+    grids say about their level here, the naive test's verdict, the noise."""
     if result.bootstrap is None:
         kit.error(logic.bootstrap_error(result))
         kit.finding(logic.bootstrap_error_finding(result))
-    else:
-        alert = st.warning if logic.finds_difference(result) else st.success
-        alert(logic.verdict(settings, result), icon=":material/balance:")
-        kit.finding(logic.verdict(settings, result, markdown=False))
+    found = logic.finds_difference(result, "normal_score")
+    alert = st.warning if found else st.success
+    alert(logic.verdict(settings, result), icon=":material/balance:")
+    kit.finding(logic.verdict(settings, result, markdown=False))
+    level = logic.calibration_sentence(settings, result)
+    if level is not None:
+        kind, text = level
+        shown = st.info if kind == "ok" else st.warning
+        shown(text, icon=":material/straighten:")
+        kit.finding(text)
     kit.finding(logic.naive_finding(result))
     for side in logic.noisy_sides(settings, result):
         st.warning(logic.noise_warning(side), icon=":material/blur_on:")
@@ -88,16 +95,20 @@ def show_verdict(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
 
 
 def show_metrics(result: HomogeneityResult) -> None:
-    """The two p-values and the two estimated sizes N̂."""
-    m1, m2, *sizes = st.columns(4)
+    """The three p-values and the two estimated sizes N̂."""
+    m1, m2, m3, *sizes = st.columns(5)
     m1.metric(t("Naive χ² test p-value"), fmt_sig(result.naive.pvalue, 3),
               help=logic.naive_help(result), border=True)
     m1.caption(logic.naive_caption(result))
     if result.bootstrap is not None:
-        m2.metric(t("Parametric bootstrap p-value"), fmt_sig(result.bootstrap.pvalue, 3),
-                  border=True, help=t("Share of the B bootstrap statistics T_b above the "
-                                      "observed T (Algorithm 1)."))
-        m2.caption(logic.bootstrap_caption(result))
+        m2.metric(t("Parametric bootstrap p-value"), logic.pvalue_text(result.bootstrap),
+                  border=True, help=t("Algorithm 1: (1 + #{T_b ≥ T}) / (B + 1), where T_b are "
+                                      "the B bootstrap statistics; never 0."))
+        m2.caption(logic.bootstrap_caption(result.bootstrap))
+    m3.metric(t("Normal-score test p-value"), logic.pvalue_text(result.normal_score),
+              border=True, help=t("The normal-score contrast bootstrap (this project): "
+                                  "(1 + #{T_b ≥ T}) / (B + 1); never 0."))
+    m3.caption(logic.bootstrap_caption(result.normal_score))
     for col, size in zip(sizes, logic.size_estimates(result)):
         col.metric(size.label, size.value, delta=size.delta, delta_color="off", border=True,
                    help=t("Nearest integer of the sum of the debiased counts C̃, eq. (4.3)."))
@@ -117,22 +128,31 @@ def show_histograms(kit: PageKit, settings: Settings, result: HomogeneityResult)
     )
 
 
-def show_null_distribution(kit: PageKit, result: HomogeneityResult) -> None:
+def read_null_test(settings: Settings) -> Settings:
+    """The settings with the test whose null distribution the chart shows."""
+    test = st.segmented_control(
+        t("Test"), list(logic.BOOT_TESTS), default="bootstrap", key="cmp_null_test",
+        bind="query-params", format_func=lambda v: t(logic.TEST_NAMES[v]),
+        help=t("Whose bootstrap null distribution to show."))
+    return replace(settings, null_test=test or "bootstrap")
+
+
+def show_null_distribution(kit: PageKit, settings: Settings, result: HomogeneityResult) -> None:
     st.subheader(t("Bootstrap null distribution"))
-    boot = result.bootstrap
+    boot = logic.null_result(result, settings.null_test)
     if boot is None:
-        st.info(t("No null distribution: see the message above."))
+        st.info(t("No null distribution for Algorithm 1: see the message above."))
         return
+    reference = (t("naive test's reference") if settings.null_test == "bootstrap"
+                 else t("large-sample reference"))
     kit.chart(
         dpviz.homogeneity.null_distribution_figure(
             boot.null_distribution, boot.statistic, boot.critical_value(LEVEL),
-            df=result.naive.df, level=LEVEL,
+            df=result.naive.df, level=LEVEL, reference=reference,
         ),
         key="cmp_fig_null", name=t("Bootstrap null distribution"),
     )
-    st.caption(t("Green: the statistic on B histograms simulated under 'no difference' from the "
-                 "estimated N̂ᵢ and p̂₀, with the same noise. Dotted: the χ²(M − 1) density the "
-                 "naive test assumes; where the two differ, the naive p-value is wrong."))
+    st.caption(logic.null_caption(settings.null_test))
 
 
 def read_zoom(settings: Settings) -> Settings:
@@ -213,9 +233,25 @@ def explain() -> None:
             "**The parametric bootstrap (Algorithm 1).** $B$ times: draw "
             "$U_i \\sim \\mathrm{Multinomial}(\\hat N_i, \\hat p_0)$, release them with the same "
             "noise, $Y_i = \\max\\{0, U_i + \\mathrm{Lap}(2/\\alpha_i)\\}$, and compute $T_b$ "
-            "with $E_{ij} = \\hat N_i (Y_{1j} + Y_{2j}) / (\\hat N_1 + \\hat N_2)$. The p-value "
-            "is the share of $T_b$ above $T$."))
-        st.latex(r"p = \frac{1}{B}\sum_{b=1}^{B} I(T_b > T)")
+            "with $E_{ij} = \\hat N_i (Y_{1j} + Y_{2j}) / (\\hat N_1 + \\hat N_2)$. Line 11 "
+            "of the source takes the share of $T_b$ above $T$, which is 0 when no replicate "
+            "reaches $T$; the page reports the Monte Carlo p-value, which counts $T$ itself "
+            "among the $B + 1$ values and is never 0:"))
+        st.latex(r"p = \frac{1 + \#\{b : T_b \ge T\}}{B + 1}")
+        st.markdown(t(
+            "**The normal-score test (this project).** Algorithm 1 computes $T$ with "
+            "$n_i = \\sum_j X_{ij}$ but each $T_b$ with $\\hat N_i$, and $\\hat N_i$ is far too "
+            "large when α is small, so with unequal N or α its level drifts far from 5%. The "
+            "normal-score test estimates $N_i$ by matching the expected noisy total, "
+            "$\\sum_j g_i(N_i \\hat p_{0j}) = \\sum_j X_{ij}$, turns each private count into a "
+            "normal score $z_{ij} = \\Phi^{-1}(F_{ij}(X_{ij}))$ under the fitted null (Laplace "
+            "noise on a normal count, truncated at 0; standardised), and compares the two "
+            "histograms bin by bin:"))
+        st.latex(r"T = \sum_{j=1}^{M} \frac{(a_{2j} z_{1j} - a_{1j} z_{2j})^2}{a_{1j}^2 + a_{2j}^2}")
+        st.markdown(t(
+            "where $a_{ij}$ is how much $z_{ij}$ moves with $p_{0j}$, so an error in $\\hat p_0$ "
+            "cancels. Each bootstrap replicate recomputes every estimate, exactly as on the data. "
+            "Without noise $T$ is the χ² statistic (2.3)."))
 
 
 def main() -> None:
@@ -223,9 +259,11 @@ def main() -> None:
     st.markdown(t(
         "Two histograms are released with differential privacy: Laplace noise is added to every "
         "count and negative results are set to 0. Are the two populations behind them the same? "
-        "The usual chi-square test gets this wrong on noisy counts; the **parametric bootstrap "
+        "The usual chi-square test gets this wrong on noisy counts. The **parametric bootstrap "
         "test** of Son, Park & Jung (2022) uses only the private histograms and their privacy "
-        "levels α, and keeps its error rate."))
+        "levels α, and keeps its error rate when both histograms have the same N and α and "
+        "enough people per bin; the **normal-score test** added here keeps it also with "
+        "different N or α. Below, the page says which to trust at your settings."))
     settings = read_settings(kit)
     announce_boot_limit(kit, settings)
     try:
@@ -240,7 +278,8 @@ def main() -> None:
     show_histograms(kit, settings, result)
     left, right = st.columns(2)
     with left:
-        show_null_distribution(kit, result)
+        settings = read_null_test(settings)
+        show_null_distribution(kit, settings, result)
     with right:
         st.subheader(t("Debiasing the noisy counts"))
         settings = read_zoom(settings)

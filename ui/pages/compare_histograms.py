@@ -13,9 +13,10 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from dpcore import datasets, histogram, homogeneity
-from dpcore.homogeneity import HomogeneityResult
+from dpcore import datasets, histogram, homogeneity, study
+from dpcore.homogeneity import BootstrapTestResult, HomogeneityResult
 from ui import registry
+from ui.format import fmt_sig
 from ui.sources import PairInput, SideInput
 from ui.text import esc, t
 
@@ -25,6 +26,10 @@ LEVEL = 0.05  # the level of both tests
 # here, simulation.seconds_per_unit), so the cap is about a second of random draws.
 MAX_BOOT_CELLS = 4_000_000
 MIN_BOOT = 10  # the fewest replicates the cap leaves
+
+#: The bootstrap tests the page runs, by the URL value of cmp_null_test.
+BOOT_TESTS = ("bootstrap", "normal_score")
+TEST_NAMES = {"bootstrap": "Algorithm 1", "normal_score": "normal-score test"}
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,7 @@ class Settings:
     boot: int  # cmp_boot: bootstrap replicates B as chosen (see n_boot)
     seed: int  # cmp_seed
     zoom: bool = False  # cmp_zoom: the debiasing chart zoomed on small counts
+    null_test: str = "bootstrap"  # cmp_null_test: whose null distribution the chart shows
 
     @property
     def n_boot(self) -> int:
@@ -62,6 +68,7 @@ class Settings:
             t("Privacy level α₂ (B)"): f"{self.alpha_b:g}",
             t("Bootstrap replicates B"): f"{self.n_boot:,}", t("Seed"): f"{self.seed}",
             t("Test level"): f"{LEVEL:.0%}",
+            t("Null distribution shown"): t(TEST_NAMES[self.null_test]),
         }
 
 
@@ -80,8 +87,8 @@ def limited_boot(boot: int, bins: int) -> int:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def run_comparison(pair: PairInput, n_a, n_b, alpha_a, alpha_b, n_boot, seed) -> HomogeneityResult:
-    """Release (or take as released) histograms A and B and test them: the naive χ² test
-    and the parametric bootstrap test."""
+    """Release (or take as released) histograms A and B and test them: the naive χ² test,
+    the parametric bootstrap test (Algorithm 1) and the normal-score test."""
     if pair.private:
         return homogeneity.release_and_test(
             pair.a.values, pair.b.values, alpha_a, alpha_b, n_boot=n_boot, private=True, rng=seed
@@ -154,21 +161,116 @@ def bootstrap_error_finding(result: HomogeneityResult) -> str:
              error=result.bootstrap_error)
 
 
-def finds_difference(result: HomogeneityResult) -> bool:
-    return result.bootstrap.pvalue < LEVEL
+def finds_difference(result: HomogeneityResult, test: str = "bootstrap") -> bool:
+    """The test's verdict at the 5% level (p-value < 5%, the same as T > critical value)."""
+    boot = result.bootstrap if test == "bootstrap" else result.normal_score
+    return boot.rejects(LEVEL)
+
+
+def pvalue_text(boot: BootstrapTestResult) -> str:
+    """The p-value as shown: (1 + #{T_b ≥ T}) / (B + 1), or "< 1/(B + 1)" when no
+    replicate reached T (the p-value is then its smallest value, never 0)."""
+    if boot.below_resolution:
+        return t("< {p}", p=fmt_sig(1 / (boot.n_boot + 1), 2))
+    return fmt_sig(boot.pvalue, 3)
+
+
+def _p_words(boot: BootstrapTestResult) -> str:
+    if boot.below_resolution:
+        return t("p < 1/(B + 1) = {p} (none of the {n_boot:,} replicates reached T)",
+                 p=fmt_sig(1 / (boot.n_boot + 1), 2), n_boot=boot.n_boot)
+    return t("p = {p} from {n_boot:,} replicates", p=fmt_sig(boot.pvalue, 3),
+             n_boot=boot.n_boot)
 
 
 def verdict(settings: Settings, result: HomogeneityResult, *, markdown: bool = True) -> str:
-    """The bootstrap test's verdict: for the page (Markdown, the finding in bold, the names
-    escaped) or, with ``markdown=False``, for the report (plain text)."""
-    boot = result.bootstrap
-    found = t("finds") if finds_difference(result) else t("does not find")
+    """Both bootstrap tests' verdicts: for the page (Markdown, the findings in bold, the
+    names escaped) or, with ``markdown=False``, for the report (plain text)."""
     name_a, name_b = settings.pair.a.name, settings.pair.b.name
     if markdown:
-        found, name_a, name_b = f"**{found}**", esc(name_a), esc(name_b)
-    return t("At the 5% level the parametric bootstrap test {found} a difference between "
-             "histogram A ({a}) and histogram B ({b}): p = {p:.3g} from {n_boot:,} bootstrap "
-             "replicates.", found=found, a=name_a, b=name_b, p=boot.pvalue, n_boot=boot.n_boot)
+        name_a, name_b = esc(name_a), esc(name_b)
+    parts = []
+    for test, boot in (("bootstrap", result.bootstrap), ("normal_score", result.normal_score)):
+        if boot is None:
+            continue
+        found = t("finds") if boot.rejects(LEVEL) else t("does not find")
+        if markdown:
+            found = f"**{found}**"
+        label = (t("the parametric bootstrap test (Algorithm 1)") if test == "bootstrap"
+                 else t("the normal-score test"))
+        parts.append(t("{test} {found} a difference ({p})", test=label, found=found,
+                       p=_p_words(boot)))
+    return t("At the 5% level, between histogram A ({a}) and histogram B ({b}): {parts}.",
+             a=name_a, b=name_b, parts=t("; ").join(parts))
+
+
+def tests_disagree(result: HomogeneityResult) -> bool:
+    return (result.bootstrap is not None
+            and result.bootstrap.rejects(LEVEL) != result.normal_score.rejects(LEVEL))
+
+
+def size_query(settings: Settings, result: HomogeneityResult) -> tuple[float, float, bool]:
+    """N_A and N_B to look the measured type-I error up with, and whether they are
+    estimated: the drawn or uploaded sizes when known, else the normal-score test's
+    estimated totals (already private counts)."""
+    known = result.original1 is not None
+    if known:
+        return float(result.original1.sum()), float(result.original2.sum()), False
+    est = result.normal_score.estimate
+    return max(est.n1_total, 1.0), max(est.n2_total, 1.0), True
+
+
+def measured_size(settings: Settings, result: HomogeneityResult) -> study.MeasuredSize | None:
+    n1, n2, _ = size_query(settings, result)
+    return study.measured_size(settings.bins, settings.alpha_a, settings.alpha_b, n1, n2)
+
+
+def _rate_words(rate: tuple[float, float, float]) -> str:
+    return t("{rate} (95% interval {low}–{high})", rate=f"{rate[0]:.1%}", low=f"{rate[1]:.1%}",
+             high=f"{rate[2]:.1%}")
+
+
+def _setting_words(size: study.MeasuredSize) -> str:
+    return t("M = {m}, α = ({a1:g}, {a2:g}), N = ({n1}, {n2})", m=size.m, a1=size.alpha1,
+             a2=size.alpha2, n1=f"{size.n1:,}", n2=f"{size.n2:,}")
+
+
+def calibration_sentence(settings: Settings, result: HomogeneityResult) -> tuple[str, str] | None:
+    """What the shipped null grids say about the two tests' level near these settings, and
+    which test to trust: (kind, sentence) with kind "ok" (both keep their level), "alg1"
+    (only the normal-score test does), "none" (neither does), or None without grids."""
+    size = measured_size(settings, result)
+    if size is None or "bootstrap" not in size.rates or "normal_score" not in size.rates:
+        return None
+    _, _, estimated = size_query(settings, result)
+    where = (t("at these settings") if size.exact else
+             t("at the nearest simulated setting ({setting})", setting=_setting_words(size)))
+    if not size.inside:
+        where += t(", outside the simulated range, so only a rough guide")
+    if estimated:
+        where += t(" (N estimated from the private counts)")
+    alg1, ours = size.rates["bootstrap"], size.rates["normal_score"]
+    alg1_ok, ours_ok = size.keeps_level("bootstrap"), size.keeps_level("normal_score")
+    sims = t("Korea vs Korea, {reps:,} simulated pairs", reps=size.reps)
+    if alg1_ok and ours_ok:
+        kind = "ok"
+        text = t("Both tests keep their 5% level {where}: under 'no difference' Algorithm 1 "
+                 "rejected {alg1} and the normal-score test {ours} of the time ({sims}). "
+                 "Either can be trusted here.", where=where, alg1=_rate_words(alg1),
+                 ours=_rate_words(ours), sims=sims)
+    elif ours_ok:
+        kind = "alg1"
+        text = t("Algorithm 1 does not keep its 5% level {where}: under 'no difference' it "
+                 "rejected {alg1} of the time, the normal-score test {ours} ({sims}). Trust "
+                 "the normal-score test here.", where=where, alg1=_rate_words(alg1),
+                 ours=_rate_words(ours), sims=sims)
+    else:
+        kind = "none"
+        text = t("Neither test here is calibrated {where}: under 'no difference' Algorithm 1 "
+                 "rejected {alg1} and the normal-score test {ours} of the time ({sims}). "
+                 "Read both p-values with care.", where=where, alg1=_rate_words(alg1),
+                 ours=_rate_words(ours), sims=sims)
+    return kind, text
 
 
 def naive_finding(result: HomogeneityResult) -> str:
@@ -202,10 +304,28 @@ def naive_caption(result: HomogeneityResult) -> str:
     return t("χ² = {stat:,.1f}, df = {df}", stat=result.naive.statistic, df=result.naive.df)
 
 
-def bootstrap_caption(result: HomogeneityResult) -> str:
-    boot = result.bootstrap
-    return t("T = {stat:,.1f}; 5% critical value {crit:,.1f}", stat=boot.statistic,
-             crit=boot.critical_value(LEVEL))
+def bootstrap_caption(boot: BootstrapTestResult) -> str:
+    """T and the critical value: T > critical value exactly when p < 5%."""
+    crit = boot.critical_value(LEVEL)
+    crit_text = (t("none (B too small to reject at 5%)") if crit == float("inf")
+                 else f"{crit:,.1f}")
+    return t("T = {stat:,.1f}; 5% critical value {crit}", stat=boot.statistic, crit=crit_text)
+
+
+def null_result(result: HomogeneityResult, test: str) -> BootstrapTestResult | None:
+    """The bootstrap test whose null distribution the chart shows."""
+    return result.bootstrap if test == "bootstrap" else result.normal_score
+
+
+def null_caption(test: str) -> str:
+    if test == "bootstrap":
+        return t("Green: Algorithm 1's statistic on B histograms simulated under 'no "
+                 "difference' from the estimated N̂ᵢ and p̂₀, with the same noise. Dotted: the "
+                 "χ²(M − 1) density the naive test assumes; where the two differ, the naive "
+                 "p-value is wrong.")
+    return t("Green: the normal-score statistic on B histograms simulated under 'no "
+             "difference' from its estimated totals and p̂₀, with the same noise, the estimates "
+             "recomputed on each. Dotted: χ²(M − 1), its large-sample reference without noise.")
 
 
 @dataclass(frozen=True)
@@ -239,9 +359,13 @@ def trace_names(settings: Settings) -> tuple[str, str]:
 
 def method_note() -> str:
     return t("The parametric bootstrap test of Son, Park & Jung (2022, Algorithm 1) refers the "
-             "statistic T to B histograms simulated under 'no difference' with the same noise; "
-             "its p-value has a Monte Carlo standard error of at most 0.5/√B. The naive χ² test "
-             "refers T to χ²(M − 1) as if the counts were not noisy.")
+             "statistic T to B histograms simulated under 'no difference' with the same noise. "
+             "The normal-score test (this project) does the same with a statistic built from "
+             "normal scores of the private counts, refitted on every simulated pair, and keeps "
+             "its 5% level where Algorithm 1 does not (unequal N or α, strong privacy). Both "
+             "p-values are (1 + #{T_b ≥ T}) / (B + 1), never 0, with a Monte Carlo standard "
+             "error of at most 0.5/√B; the source's #{T_b > T} / B is in the results table. The "
+             "naive χ² test refers T to χ²(M − 1) as if the counts were not noisy.")
 
 
 # --- tables -----------------------------------------------------------------------------------
