@@ -19,7 +19,7 @@ both mean the nearest integer, which is what is implemented here.
 p-values. Algorithm 1 line 11 reports sum_b I(T_b > T) / B, which is 0 when
 no replicate reaches T; under H0 a Monte Carlo p-value p satisfies
 P(p <= k/(B+1)) <= k/(B+1) only in the form (1 + #{T_b >= T}) / (B + 1)
-(Davison & Hinkley 1997, eq. 4.11), which is never 0. Every test here reports
+([DH97] eq. 4.11), which is never 0. Every test here reports
 that form as ``pvalue``; the source's is kept as ``pvalue_source``. The
 critical value is the order statistic that gives the same decision.
 
@@ -358,7 +358,7 @@ def monte_carlo_pvalue(null, statistic):
 
     ``null`` holds the B replicates T_b on its last axis; ``statistic`` is T,
     one per leading index. Under H0, with T and the T_b exchangeable,
-    P(p <= k / (B + 1)) = k / (B + 1) (Davison & Hinkley 1997, eq. 4.11).
+    P(p <= k / (B + 1)) = k / (B + 1) ([DH97] eq. 4.11).
     """
     null = np.asarray(null, dtype=float)
     t = np.asarray(statistic, dtype=float)[..., None]

@@ -63,13 +63,23 @@ PAPER_COMMAND = (
     "--workers 2 --out dpcore/data/calibration_study.csv"
 )
 
-#: The shipped results of the normal-score test on the paper grid (its own file and seed,
-#: so the source's tests keep their streams), and the command that made them.
+#: The shipped results of the normal-score test on the paper grid's two pairs with an
+#: effect, for its power (its size is the extended null grid's), in its own file and seed
+#: so the source's tests keep their streams; and the command that made them.
 SCORE_RESULTS_FILE = "calibration_study_normal_score.csv"
+SCORE_PAIRS = ("korea_vs_usa", "central_vs_noncentral")
 SCORE_COMMAND = (
-    "python -m dpcore.study --tests normal_score --reps 1000 --boot 500 --seed 2024 "
-    "--workers 2 --out dpcore/data/calibration_study_normal_score.csv"
+    "python -m dpcore.study --pairs korea_vs_usa central_vs_noncentral --tests normal_score "
+    "--reps 1000 --boot 500 --seed 2024 --workers 2 "
+    "--out dpcore/data/calibration_study_normal_score.csv"
 )
+
+
+def shipped_paper_grid() -> list[Cell]:
+    """The paper-grid cells the shipped files hold: the source's two tests everywhere,
+    the normal-score test on the two pairs with an effect."""
+    return paper_grid(tests=("bootstrap", "chisq")) + paper_grid(pairs=SCORE_PAIRS,
+                                                                 tests=("normal_score",))
 
 #: The shipped results of the extended null grid, and the command that made them.
 EXTENDED_FILE = "calibration_null_extended.csv"

@@ -114,7 +114,8 @@ def test_shipped_results_cover_the_paper_grid():
         pytest.fail("dpcore/data/calibration_study.csv is missing; run: " + study.PAPER_COMMAND)
     assert list(table.columns) == study.COLUMNS
     keys = {(r.pair, r.m, r.alpha1, r.alpha2, r.n, r.n2, r.test) for r in table.itertuples()}
-    assert keys == {c.key for c in study.paper_grid()}
+    assert keys == {c.key for c in study.shipped_paper_grid()}
+    assert len(table) == 720 + 240
     assert set(table["reps"]) == {1000}
     assert ((table["ci_low"] <= table["rate"]) & (table["rate"] <= table["ci_high"])).all()
 

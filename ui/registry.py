@@ -56,7 +56,8 @@ COMPARE = PageSpec(
     "the same?",
     "Move the privacy level α and watch Laplace noise blur real 2020 histograms; the usual "
     "χ² test is fooled by the noise, the parametric bootstrap test of Son, Park & Jung "
-    "(2022) is not.",
+    "(2022) is not when both share N and α, and the normal-score test holds its level "
+    "when they differ.",
     "compare_histograms.png")
 CALIBRATION = PageSpec(
     # The URL path is the page's old file name: shared links use it.
