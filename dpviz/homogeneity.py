@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 from scipy import stats
 
 from dpcore.homogeneity import debias_thresholds, expected_noisy_count
-from dpviz.style import _LAYOUT, _TEST_NAMES, COLORS
+from dpviz.style import _LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS
 
 __all__ = [
     "debias_figure",
@@ -266,8 +266,8 @@ def rejection_figure(
 
     ``table`` is tidy: one row per (setting, N, test) with columns ``n``,
     ``rate``, ``ci_low``, ``ci_high``, ``test`` and those named by ``color``,
-    ``facet_col`` and ``facet_row``. The naive test is dashed, the bootstrap
-    solid.
+    ``facet_col`` and ``facet_row``. The naive test is dashed, Algorithm 1
+    solid, the normal-score contrast bootstrap dash-dotted.
     """
     data = table.copy()
     data["test"] = data["test"].map(lambda t: _TEST_NAMES.get(t, t))
@@ -275,12 +275,13 @@ def rejection_figure(
     data["err_minus"] = data["rate"] - data["ci_low"]
     palette = [COLORS[k] for k in ("estimate", "private", "original", "theory", "statistic")]
     if color == "test":
-        color_map = {"parametric bootstrap": COLORS["estimate"], "naive χ²": COLORS["statistic"]}
+        color_map = {_TEST_NAMES[k]: c for k, c in _TEST_COLORS.items()}
     else:
         color_map = dict(zip(pd.unique(data[color]), palette))
     fig = px.line(
         data.sort_values("n"), x="n", y="rate", color=color, line_dash="test",
-        line_dash_map={"parametric bootstrap": "solid", "naive χ²": "dash"},
+        line_dash_map={_TEST_NAMES["bootstrap"]: "solid", _TEST_NAMES["chisq"]: "dash",
+                       _TEST_NAMES["normal_score"]: "dashdot"},
         color_discrete_map=color_map, facet_col=facet_col, facet_row=facet_row,
         error_y="err_plus", error_y_minus="err_minus", log_x=True, markers=True,
         category_orders=category_orders or {},

@@ -326,3 +326,17 @@ def test_study_figure_facets_in_the_papers_order():
     assert [t for _, t in xs if t] == ["N per histogram (log scale)"] * 3
     assert [t for t in ys if t] == ["rejection rate (share of replicates)"] * 3
     fig.to_json()
+
+
+def test_rejection_figure_draws_the_normal_score_test_apart():
+    import pandas as pd
+
+    table = pd.concat([_rates(), _rates().query("test == 'bootstrap'").assign(
+        test="normal_score", rate=0.048)], ignore_index=True)
+    by_name = {t.name: t for t in dpviz.homogeneity.rejection_figure(table).data}
+    assert set(by_name) == {"parametric bootstrap", "naive χ²", "normal-score contrast"}
+    colors = {name: t.line.color for name, t in by_name.items()}
+    assert colors == {"parametric bootstrap": COLORS["estimate"], "naive χ²": COLORS["statistic"],
+                      "normal-score contrast": COLORS["original"]}
+    assert by_name["normal-score contrast"].line.dash == "dashdot"
+    np.testing.assert_allclose(by_name["normal-score contrast"].y, [0.048, 0.048])
