@@ -15,7 +15,9 @@ from streamlit.testing.v1 import AppTest
 from ui import controls
 from conftest import open_page, run
 from dpcore import simulation, study
-from pagekit import kit as ended_kit, assert_reset_note, errors, link_notes, metrics
+from pagekit import (kit as ended_kit, assert_reset_note, chart_traces, errors, link_notes,
+                     metrics)
+from ui.pages import calibration as logic
 
 PAGE = "views/calibration.py"
 TITLE = "Test calibration"
@@ -174,7 +176,7 @@ def test_oversize_request_is_refused_and_keeps_the_results():
     at.select_slider(key="cal_boot").set_value(1000)
     at.radio(key="cal_m_live").set_value(86)
     at.multiselect(key="cal_ns").set_value(list(study.PAPER_N))
-    at.multiselect(key="cal_tests").set_value(list(simulation.TESTS))
+    at.multiselect(key="cal_tests").set_value(list(logic.PAPER_TESTS))
     submit(at)
     # Its numbers and command: test_ui_pages_calibration.py.
     [msg] = errors(at)
@@ -217,18 +219,22 @@ def _paper_rows(at: AppTest) -> pd.DataFrame:
     return table.value
 
 
-def _synthetic_results(tmp_path) -> pd.DataFrame:
-    """A results file for the paper's whole grid, with made-up rates, read back as CSV."""
+def _synthetic_results(tmp_path, tests=logic.PAPER_TESTS) -> pd.DataFrame:
+    """A results file for the paper's whole grid, with made-up rates, read back as CSV (of
+    the paper's two tests, as the file shipped before the normal-score test, or ``tests``
+    with the column n2, as the file made since)."""
     rows = []
-    for c in study.paper_grid():
+    for c in study.paper_grid(tests=tests):
         rate = (c.index % 101) / 100
         a, b, effect = study.PAIRS[c.pair]
         rows.append({
             "cell": c.index, "pair": c.pair, "effect": effect, "population_a": a,
             "population_b": b, "m": c.m, "alpha1": c.alpha1, "alpha2": c.alpha2, "n": c.n,
-            "test": c.test, "rate": rate, "ci_low": max(0.0, rate - 0.01),
+            "n2": c.n2 if "normal_score" in tests else None, "test": c.test, "rate": rate,
+            "ci_low": max(0.0, rate - 0.01),
             "ci_high": min(1.0, rate + 0.01), "rejections": round(rate * 1000),
-            "undefined": 0, "reps": 1000, "n_boot": 500 if c.test == "bootstrap" else "",
+            "undefined": 0, "reps": 1000,
+            "n_boot": 500 if c.test in simulation.BOOTSTRAP_TESTS else "",
             "level": 0.05, "seed": 2022, "seconds": 0.1,
         })
     path = tmp_path / study.RESULTS_FILE
@@ -243,6 +249,7 @@ def test_full_scale_filters_on_a_results_table(synthetic_study):
     results = synthetic_study
     at = start()
     assert study.PAPER_COMMAND in [c.value for c in paper_tab(at).code]
+    assert not paper_tab(at).warning  # the whole grid of its two tests
     assert f"{len(results):,} settings" in " ".join(m.value for m in at.markdown)
     assert len(at.multiselect(key="cal_f_priv").options) == len(study.PAPER_ALPHAS)
     assert len(_paper_rows(at)) == len(results)
@@ -330,3 +337,28 @@ def test_report_holds_the_type_i_error_verdicts(synthetic_study):
     assert kit.parameters["Null distributions: bins M"] == "20"
     assert "Full-scale study: made by" in kit.parameters
     assert len(kit.figures) == 3 and len(kit.tables) == 2
+
+
+def test_the_full_scale_study_with_the_normal_score_test_and_n2(monkeypatch, tmp_path):
+    """A results file made since the normal-score test: three tests and the column n2. The
+    paper's two tests are shown first; the third is one more choice, with its label, its
+    curve and its verdict; n2 (equal to n in the paper's grid) is left out of the table."""
+    st.cache_data.clear()
+    results = _synthetic_results(tmp_path, tests=simulation.TESTS)
+    assert (results["n2"] == results["n"]).all()
+    monkeypatch.setattr(study, "load_results", lambda: results)
+    at = start()
+    assert not paper_tab(at).warning  # the whole grid of its three tests
+    assert set(_paper_rows(at)["test"]) == {"bootstrap", "chisq"}
+    at.multiselect(key="cal_f_tests").set_value(list(simulation.TESTS))
+    run(at)
+    rows = _paper_rows(at)
+    assert len(rows) == len(results) and "n2" not in rows.columns
+    names = {trace.get("name", "") for trace in chart_traces(at, "cal_fig_paper")}
+    assert any("normal-score contrast" in name for name in names), names
+    verdicts = [f for f in ended_kit(at).findings if f.startswith("Full-scale study")]
+    assert len(verdicts) == 3 and "the normal-score contrast test's type-I error" in verdicts[2]
+    assert (ended_kit(at).parameters["Full-scale study: tests"]
+            == "parametric bootstrap, naive χ², normal-score contrast")
+    st.cache_data.clear()
+

@@ -14,7 +14,7 @@ from dpcore import simulation, study
 from ui.pages import calibration as logic
 
 LIVE = logic.LiveSettings(pair="korea_vs_usa", m=86, ns=tuple(study.PAPER_N), a1=0.1, a2=0.1,
-                          tests=tuple(simulation.TESTS), reps=1000, n_boot=1000, seed=2022)
+                          tests=logic.PAPER_TESTS, reps=1000, n_boot=1000, seed=2022)
 NULL = logic.NullSettings(shape="uniform", m=20, n=5050, alpha=0.5, reps=1000, seed=2022)
 
 
@@ -32,8 +32,9 @@ def test_labels():
     assert [logic.pair_label(p) for p in study.PAIRS] == [
         "Korea vs Korea (type-I error)", "Korea vs USA (large effect)",
         "Korea central vs Korea noncentral (medium effect)"]
-    assert [logic.test_label(x) for x in simulation.TESTS] == ["parametric bootstrap",
-                                                               "naive χ²"]
+    assert [logic.test_label(x) for x in simulation.TESTS] == [
+        "parametric bootstrap", "naive χ²", "normal-score contrast"]
+    assert logic.PAPER_TESTS == ("bootstrap", "chisq")
     assert logic.m_label(9) == "9 (10-year groups)"
     assert logic.privacy_label((0.1, 0.05)) == "0.1, 0.05"
 
@@ -100,7 +101,7 @@ def test_null_finding():
 
 
 def test_the_cost_of_a_live_run_and_its_study_command(monkeypatch):
-    units = 10 * sum(simulation.work_units(86, 1000, 1000, x) for x in simulation.TESTS)
+    units = 10 * sum(simulation.work_units(86, 1000, 1000, x) for x in logic.PAPER_TESTS)
     assert LIVE.units == units > logic.MAX_UNITS
     message = logic.too_long(LIVE, 300.0)
     assert message.startswith("This run would take about 5.0 minutes here (R·B·M·points = "
@@ -125,7 +126,7 @@ def test_the_cost_of_a_live_run_and_its_study_command(monkeypatch):
     grid = seen["cells"]
     assert {(c.pair, c.m, c.alpha1, c.alpha2) for c in grid} == {("korea_vs_usa", 86, 0.1, 0.1)}
     assert {c.n for c in grid} >= set(study.PAPER_N)
-    assert {c.test for c in grid} == set(simulation.TESTS)
+    assert {c.test for c in grid} == set(logic.PAPER_TESTS)
     assert "--reps 1000" in LIVE.command() and "--boot 1000" in LIVE.command()
 
 
@@ -216,7 +217,7 @@ def test_live_findings_follow_the_effect():
 def study_results() -> pd.DataFrame:
     rows = [{"pair": pair, "effect": study.PAIRS[pair][2], "m": m, "alpha1": a1, "alpha2": a2,
              "n": 1000, "test": test, "rate": 0.05, "ci_low": 0.04, "reps": 1000,
-             "n_boot": 500 if test == "bootstrap" else ""}
+             "n_boot": 500 if test in simulation.BOOTSTRAP_TESTS else ""}
             for pair in study.PAIRS for m in (86, 9) for a1, a2 in ((0.1, 0.1), (1.0, 0.5))
             for test in simulation.TESTS]
     return pd.DataFrame(rows)
@@ -234,8 +235,9 @@ def test_the_study_filter_and_its_findings():
         "korea_vs_korea", 9, 1.0, "chisq"]
     assert logic.StudyFilter((), (86,), (), ()).select(results).empty
     findings = logic.study_findings(results)
-    assert [f.split(":")[0] for f in findings] == ["Full-scale study, Korea vs Korea"] * 2
+    assert [f.split(":")[0] for f in findings] == ["Full-scale study, Korea vs Korea"] * 3
     assert "parametric bootstrap" in findings[0] and "naive χ²" in findings[1]
+    assert "the normal-score contrast test's type-I error" in findings[2]
     assert logic.study_findings(results[results["pair"] != "korea_vs_korea"]) == []
 
 
@@ -250,3 +252,17 @@ def test_what_the_study_tab_says():
         "(a study still running, or stopped early).")
     assert logic.partial_study(pd.DataFrame(index=range(len(study.paper_grid())))) is None
     assert study.PAPER_COMMAND in logic.missing_study()
+    # A file made before the normal-score test, whole for its two tests: not partial.
+    two = pd.DataFrame({"test": [c.test for c in study.paper_grid(tests=logic.PAPER_TESTS)]})
+    assert logic.partial_study(two) is None
+    assert logic.partial_study(two.iloc[1:]).startswith(
+        f"This file holds {len(two) - 1:,} of the grid's {len(two):,} settings")
+
+
+def test_the_paper_table_leaves_out_n2_where_the_sizes_are_equal():
+    rows = pd.DataFrame({"n": [1000, 5000], "n2": [1000, 5000], "rate": [0.05, 0.04]})
+    assert list(logic.paper_table(rows).columns) == ["n", "rate"]
+    assert list(logic.paper_table(rows.assign(n2=None)).columns) == ["n", "rate"]
+    unequal = rows.assign(n2=[1000, 50_000])
+    assert logic.paper_table(unequal) is unequal
+    assert logic.paper_table(rows.drop(columns="n2")).equals(rows.drop(columns="n2"))

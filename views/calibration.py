@@ -25,9 +25,11 @@ from ui.text import t
 RESULT_KEY = "cal_result"  # session state: the last completed live run, {"params", "table"}
 
 
-def rate_columns() -> dict:
-    """How the tables of rates show their numbers (the CSV keeps them as they are)."""
-    return {"n": st.column_config.NumberColumn(t("N"), format="localized"),
+def rate_columns(sizes: tuple[str, str] = ("N", "N_B")) -> dict:
+    """How the tables of rates show their numbers (the CSV keeps them as they are): the
+    sizes n and n2 (titled ``sizes``) with thousands separators, rates to 3 decimals."""
+    return {"n": st.column_config.NumberColumn(t(sizes[0]), format="localized"),
+            "n2": st.column_config.NumberColumn(t(sizes[1]), format="localized"),
             **{col: st.column_config.NumberColumn(format="%.3f")
                for col in ("rate", "ci_low", "ci_high")}}
 
@@ -118,10 +120,12 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
             a2 = controls.alpha_slider(t("Privacy level α₂ (B)"), key="cal_a2",
                                        default=logic.LIVE_ALPHA_DEFAULT)
             tests = st.multiselect(
-                t("Tests"), list(simulation.TESTS), default=list(simulation.TESTS),
+                t("Tests"), list(simulation.TESTS), default=list(logic.PAPER_TESTS),
                 format_func=logic.test_label, key="cal_tests", bind="query-params",
-                help=t("The parametric bootstrap test (Algorithm 1), and the naive χ² test "
-                       "that treats the noisy counts as exact."))
+                help=t("The parametric bootstrap test (Algorithm 1), the naive χ² test "
+                       "that treats the noisy counts as exact, and this project's "
+                       "normal-score contrast bootstrap (about twice the cost of "
+                       "Algorithm 1)."))
         with f3:
             reps = st.select_slider(
                 t("Replicates R per point"), logic.LIVE_REPS_OPTIONS,
@@ -226,9 +230,11 @@ def read_study_filter(results: pd.DataFrame) -> StudyFilter:
         help=t("The privacy levels of histograms A and B: smaller is stronger privacy, more "
                "noise."))
     tests = g4.multiselect(
-        t("Tests"), list(simulation.TESTS), default=list(simulation.TESTS),
+        t("Tests"), list(simulation.TESTS), default=list(logic.PAPER_TESTS),
         format_func=logic.test_label, key="cal_f_tests", bind="query-params",
-        help=t("The parametric bootstrap test and the naive χ² test."))
+        help=t("The paper's parametric bootstrap test and naive χ² test, and this "
+               "project's normal-score contrast bootstrap (in results files made since it "
+               "was added)."))
     return StudyFilter(tuple(pairs), tuple(ms), tuple(privacy), tuple(tests))
 
 
@@ -249,8 +255,9 @@ def study_tab(kit: PageKit) -> StudyFilter | None:
         return chosen_filter
     kit.chart(logic.rates_figure(chosen, True), key="cal_fig_paper",
               name=t("The paper's study: rejection rate against N"))
-    kit.table(chosen, key="cal_table_paper", name=t("The paper's study: the selected settings"),
-              hide_index=True, column_config=rate_columns())
+    kit.table(logic.paper_table(chosen), key="cal_table_paper",
+              name=t("The paper's study: the selected settings"), hide_index=True,
+              column_config=rate_columns())
     for finding in logic.study_findings(chosen):
         kit.finding(finding)
     return chosen_filter

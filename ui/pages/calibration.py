@@ -26,7 +26,11 @@ TITLE = registry.CALIBRATION.title
 LEVEL = 0.05  # the level of every test on this page
 TARGET_POWER = 0.8  # the power the sentences measure each test against
 TABS = ("Null distributions", "Type-I error and power", "The paper at full scale")
-TEST_LABELS = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²"}
+TEST_LABELS = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²",
+               "normal_score": "normal-score contrast"}
+# The paper's two tests: shown by default in the live run and the full-scale study (the
+# normal-score contrast bootstrap, this project's, is one more option there).
+PAPER_TESTS = ("bootstrap", "chisq")
 # Work cap of a live run: simulated bins R·(B + 1)·2M summed over its points (about a minute
 # here). Fixed, so what is accepted does not depend on how busy the server is.
 MAX_UNITS = 1e9
@@ -391,9 +395,17 @@ def study_intro(results: pd.DataFrame) -> str:
              boots=boot_text)
 
 
+def tests_in(results: pd.DataFrame) -> tuple[str, ...]:
+    """The tests a results file holds (all of simulation.TESTS if it does not say)."""
+    if "test" not in results:
+        return simulation.TESTS
+    return tuple(x for x in simulation.TESTS if x in set(results["test"]))
+
+
 def partial_study(results: pd.DataFrame) -> str | None:
-    """What a results file that does not hold the whole grid lacks; None when it does."""
-    expected = len(study.paper_grid())
+    """What a results file that does not hold the whole grid of its tests lacks (a file
+    made before the normal-score test holds the paper's two); None when it holds it."""
+    expected = len(study.paper_grid(tests=tests_in(results)))
     if len(results) >= expected:
         return None
     return t("This file holds {have:,} of the grid's {expected:,} settings (a study still "
@@ -403,3 +415,12 @@ def partial_study(results: pd.DataFrame) -> str | None:
 def missing_study() -> str:
     return t("The results file of the full study is not in this copy of the project; make it "
              "with `{command}`.", command=study.PAPER_COMMAND)
+
+
+def paper_table(chosen: pd.DataFrame) -> pd.DataFrame:
+    """The full-scale study's rows as its table shows them: without the column n2 (N_B)
+    where it is empty or equal to n everywhere, as in the paper's grid (equal sizes), so
+    the table and its download keep the paper's columns."""
+    if "n2" in chosen and (chosen["n2"].isna() | (chosen["n2"] == chosen["n"])).all():
+        return chosen.drop(columns="n2")
+    return chosen
