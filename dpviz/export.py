@@ -20,13 +20,26 @@ def _trace_values(values, size: int):
     return arr if arr.size == size else None
 
 
+def _levels_joined(values, size: int):
+    """The points of a two-level category axis (a sequence of ``size`` outer labels and
+    one of ``size`` inner ones) as "outer | inner"; None for any other values."""
+    if values is None or len(values) != 2:
+        return None
+    outer, inner = values
+    if (isinstance(outer, str) or isinstance(inner, str) or not hasattr(outer, "__len__")
+            or not hasattr(inner, "__len__") or len(outer) != size or len(inner) != size):
+        return None
+    return np.asarray([f"{a} | {b}" for a, b in zip(outer, inner)], dtype=object)
+
+
 def figure_data(fig: go.Figure) -> pd.DataFrame:
     """The numbers behind a figure, one row per plotted point, for a CSV export.
 
     Columns: ``trace`` (the legend name, or "trace i"), ``subplot`` (its x
     axis, e.g. "x2", when the figure has several), ``x``, ``y`` and, where a
     trace has them, ``error_low`` / ``error_high`` (the ends of its error
-    bars) and ``text``. Histograms give their raw values in ``x`` (or ``y``).
+    bars) and ``text``. A point of a two-level category axis has ``x`` "outer |
+    inner". Histograms give their raw values in ``x`` (or ``y``).
     Shapes and annotations (reference lines, labels) are not data and are
     left out.
     """
@@ -35,6 +48,9 @@ def figure_data(fig: go.Figure) -> pd.DataFrame:
     for i, trace in enumerate(fig.data):
         name = trace.name if trace.name else f"trace {i}"
         x, y = getattr(trace, "x", None), getattr(trace, "y", None)
+        if y is not None:
+            joined = _levels_joined(x, len(y))
+            x = x if joined is None else joined
         n = max((len(v) for v in (x, y) if v is not None), default=0)
         if n == 0:
             continue

@@ -17,10 +17,11 @@ from plotly.subplots import make_subplots
 from scipy import stats
 
 from dpcore.homogeneity import debias_thresholds, expected_noisy_count
-from dpviz.style import _LAYOUT, _TEST_NAMES, COLORS
+from dpviz.style import _LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, _rgba
 
 __all__ = [
     "debias_figure",
+    "extended_null_figure",
     "histograms_figure",
     "null_distribution_figure",
     "null_statistics_figure",
@@ -268,8 +269,8 @@ def rejection_figure(
 
     ``table`` is tidy: one row per (setting, N, test) with columns ``n``,
     ``rate``, ``ci_low``, ``ci_high``, ``test`` and those named by ``color``,
-    ``facet_col`` and ``facet_row``. The naive test is dashed, the bootstrap
-    solid.
+    ``facet_col`` and ``facet_row``. The naive test is dashed, Algorithm 1
+    solid, the normal-score contrast bootstrap dash-dotted.
     """
     data = table.copy()
     data["test"] = data["test"].map(lambda t: _TEST_NAMES.get(t, t))
@@ -277,12 +278,13 @@ def rejection_figure(
     data["err_minus"] = data["rate"] - data["ci_low"]
     palette = [COLORS[k] for k in ("estimate", "private", "original", "theory", "statistic")]
     if color == "test":
-        color_map = {"parametric bootstrap": COLORS["estimate"], "naive χ²": COLORS["statistic"]}
+        color_map = {_TEST_NAMES[k]: c for k, c in _TEST_COLORS.items()}
     else:
         color_map = dict(zip(pd.unique(data[color]), palette))
     fig = px.line(
         data.sort_values("n"), x="n", y="rate", color=color, line_dash="test",
-        line_dash_map={"parametric bootstrap": "solid", "naive χ²": "dash"},
+        line_dash_map={_TEST_NAMES["bootstrap"]: "solid", _TEST_NAMES["chisq"]: "dash",
+                       _TEST_NAMES["normal_score"]: "dashdot"},
         color_discrete_map=color_map, facet_col=facet_col, facet_row=facet_row,
         error_y="err_plus", error_y_minus="err_minus", log_x=True, markers=True,
         category_orders=category_orders or {},
@@ -331,3 +333,90 @@ def study_figure(table) -> go.Figure:
             "privacy": [label for _, _, label in order],
         },
     )
+
+
+EXTENDED_Y_TITLE = "type-I error (share of replicates)"
+EXTENDED_X_TITLE = "privacy α₁, α₂ (groups) and sizes N_A/N_B (ticks)"
+_TEST_SYMBOLS = {"bootstrap": "circle", "chisq": "x", "normal_score": "diamond"}
+
+
+def _short_count(n: float) -> str:
+    """A histogram size as a tick: 1k, 10k, 100k, 1M, 10M (else its digits)."""
+    n = float(n)
+    for div, unit in ((1e6, "M"), (1e3, "k")):
+        if n >= div:
+            return f"{n / div:g}{unit}"
+    return f"{n:g}"
+
+
+def extended_null_figure(
+    table, *, level: float = 0.05, band: tuple[float, float] = (0.025, 0.075),
+) -> go.Figure:
+    """Type-I error of each test in every setting of the extended null grid.
+
+    ``table`` is tidy: one row per (M, alpha1, alpha2, N_A, N_B, test) with
+    columns ``m``, ``alpha1``, ``alpha2``, ``n`` (N_A), ``n2`` (N_B),
+    ``test``, ``rate``, ``ci_low`` and ``ci_high``. One row of panels per M
+    (largest first), sharing a two-level category axis: the privacy pair
+    (alpha1, alpha2) outside, weakest privacy first, and the sizes N_A/N_B
+    inside, smallest first. Each test is a colour and a marker, side by side
+    within a setting, with its 95% interval as error bars. The nominal
+    ``level`` is a dotted line and the target ``band`` is shaded.
+    """
+    data = pd.DataFrame(table).copy()
+    data = data.sort_values(["alpha1", "alpha2", "n", "n2"],
+                            ascending=[False, False, True, True], kind="stable")
+    data["outer"] = [f"α = ({a:g}, {b:g})" for a, b in zip(data["alpha1"], data["alpha2"])]
+    data["inner"] = [f"{_short_count(a)}/{_short_count(b)}"
+                     for a, b in zip(data["n"], data["n2"])]
+    ms = sorted(pd.unique(data["m"]), reverse=True)
+    tests = [x for x in _TEST_NAMES if x in set(data["test"])] + \
+        [x for x in pd.unique(data["test"]) if x not in _TEST_NAMES]
+    fig = make_subplots(rows=len(ms), cols=1, shared_xaxes=True, vertical_spacing=0.06,
+                        row_titles=[f"M = {m}" for m in ms])
+    for row, m in enumerate(ms, start=1):
+        for test in tests:
+            rows = data[(data["m"] == m) & (data["test"] == test)]
+            if rows.empty:
+                continue
+            rate = rows["rate"].to_numpy(float)
+            custom = np.array([
+                [float(low), float(high), f"{int(a):,}", f"{int(b):,}"]
+                for low, high, a, b in zip(rows["ci_low"], rows["ci_high"], rows["n"],
+                                           rows["n2"])
+            ], dtype=object)
+            fig.add_trace(go.Scatter(
+                x=[rows["outer"].tolist(), rows["inner"].tolist()], y=rate, mode="markers",
+                name=_TEST_NAMES.get(test, test), legendgroup=test, showlegend=row == 1,
+                marker=dict(color=_TEST_COLORS.get(test, COLORS["theory"]), size=7,
+                            symbol=_TEST_SYMBOLS.get(test, "square")),
+                error_y=dict(type="data", array=rows["ci_high"].to_numpy(float) - rate,
+                             arrayminus=rate - rows["ci_low"].to_numpy(float), thickness=1,
+                             width=0),
+                customdata=custom,
+                hovertemplate=(f"M = {m}, %{{x}}<br>N_A = %{{customdata[2]}}, "
+                               "N_B = %{customdata[3]}<br>type-I error %{y:.1%} "
+                               "(95% interval %{customdata[0]:.1%} to %{customdata[1]:.1%})"
+                               f"<extra>{_TEST_NAMES.get(test, test)}</extra>"),
+            ), row=row, col=1)
+    low, high = band
+    fig.add_hrect(y0=low, y1=high, row="all", col=1, layer="below", line_width=0,
+                  fillcolor=_rgba(COLORS["estimate"], 0.15))
+    fig.add_hline(y=level, row="all", col=1,
+                  line=dict(color=COLORS["reference"], dash="dot", width=1.5))
+    fig.add_annotation(
+        x=1, y=1, xref="paper", yref="paper", xanchor="right", yanchor="bottom",
+        showarrow=False, font=dict(size=12, color=COLORS["reference"]),
+        text=f"dotted: {level:.0%} level; shaded: target {low:.1%} to {high:.1%}",
+    )
+    top = float(np.nanmax(data["ci_high"].to_numpy(float), initial=high))
+    fig.update_yaxes(range=[0, max(top, high) * 1.05 + 0.005], tickformat=".0%",
+                     title_text=EXTENDED_Y_TITLE if len(ms) == 1 else None)
+    if len(ms) > 1:
+        fig.update_yaxes(title_text=EXTENDED_Y_TITLE, row=(len(ms) + 1) // 2, col=1)
+    fig.update_xaxes(type="multicategory", tickangle=-90, tickfont=dict(size=10))
+    fig.update_xaxes(title_text=EXTENDED_X_TITLE, row=len(ms), col=1)
+    height = 170 + 240 * len(ms)
+    fig.update_layout(height=height, scattermode="group", scattergap=0.4, **_LAYOUT)
+    fig.update_layout(legend=dict(y=1 + 40 / height), margin=dict(t=90, b=140))
+    return fig

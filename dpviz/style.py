@@ -54,8 +54,12 @@ def _rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
-# The two homogeneity tests as legends name them (calibration and planner figures).
-_TEST_NAMES = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²"}
+# The homogeneity tests as legends name them (calibration and planner figures), and the
+# colour of each on the calibration figures.
+_TEST_NAMES = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²",
+               "normal_score": "normal-score contrast"}
+_TEST_COLORS = {"bootstrap": COLORS["estimate"], "chisq": COLORS["statistic"],
+                "normal_score": COLORS["original"]}
 
 
 # Log axes (substitution and planner figures): tick values and padded ranges.

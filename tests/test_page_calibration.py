@@ -1,5 +1,6 @@
 """AppTest tests of the page "Test calibration" (views/calibration.py): the null
-distributions, the live simulation in its form and the full-scale study's table. Every
+distributions, the live simulation in its form, the full-scale study's table and the
+extended null grid beyond the paper. Every
 page's promises: tests/test_page_contract.py; its numbers: tests/test_ui_pages_calibration.py.
 The machine speed is pinned (``fixed_machine_speed``) so refusals do not depend on the
 machine; the study's tests read its results afresh (st.cache_data cleared).
@@ -15,7 +16,9 @@ from streamlit.testing.v1 import AppTest
 from ui import controls
 from conftest import open_page, run
 from dpcore import simulation, study
-from pagekit import kit as ended_kit, assert_reset_note, errors, link_notes, metrics
+from pagekit import (kit as ended_kit, assert_reset_note, chart_traces, errors, link_notes,
+                     metrics)
+from ui.pages import calibration as logic
 
 PAGE = "views/calibration.py"
 TITLE = "Test calibration"
@@ -60,6 +63,10 @@ def paper_tab(at: AppTest):
     return at.tabs[2]
 
 
+def extended_tab(at: AppTest):
+    return at.tabs[3]
+
+
 def live_table(at: AppTest) -> pd.DataFrame:
     [table] = live_tab(at).dataframe
     return table.value
@@ -92,7 +99,8 @@ def test_default_view():
     at = start()
     assert not errors(at), errors(at)
     assert [t.label for t in at.tabs] == [
-        "Null distributions", "Type-I error and power", "The paper at full scale"]
+        "Null distributions", "Type-I error and power", "The paper at full scale",
+        "Beyond the paper: unequal N and α"]
 
     # Null distributions: uniform shape, M = 20, N = 5,050, α = 0.5, 1,000 replicates.
     assert at.selectbox(key="cal_shape").value == "uniform"
@@ -174,7 +182,7 @@ def test_oversize_request_is_refused_and_keeps_the_results():
     at.select_slider(key="cal_boot").set_value(1000)
     at.radio(key="cal_m_live").set_value(86)
     at.multiselect(key="cal_ns").set_value(list(study.PAPER_N))
-    at.multiselect(key="cal_tests").set_value(list(simulation.TESTS))
+    at.multiselect(key="cal_tests").set_value(list(logic.PAPER_TESTS))
     submit(at)
     # Its numbers and command: test_ui_pages_calibration.py.
     [msg] = errors(at)
@@ -217,18 +225,22 @@ def _paper_rows(at: AppTest) -> pd.DataFrame:
     return table.value
 
 
-def _synthetic_results(tmp_path) -> pd.DataFrame:
-    """A results file for the paper's whole grid, with made-up rates, read back as CSV."""
+def _synthetic_results(tmp_path, tests=logic.PAPER_TESTS) -> pd.DataFrame:
+    """A results file for the paper's whole grid, with made-up rates, read back as CSV (of
+    the paper's two tests, as the file shipped before the normal-score test, or ``tests``
+    with the column n2, as the file made since)."""
     rows = []
-    for c in study.paper_grid():
+    for c in study.paper_grid(tests=tests):
         rate = (c.index % 101) / 100
         a, b, effect = study.PAIRS[c.pair]
         rows.append({
             "cell": c.index, "pair": c.pair, "effect": effect, "population_a": a,
             "population_b": b, "m": c.m, "alpha1": c.alpha1, "alpha2": c.alpha2, "n": c.n,
-            "test": c.test, "rate": rate, "ci_low": max(0.0, rate - 0.01),
+            "n2": c.n2 if "normal_score" in tests else None, "test": c.test, "rate": rate,
+            "ci_low": max(0.0, rate - 0.01),
             "ci_high": min(1.0, rate + 0.01), "rejections": round(rate * 1000),
-            "undefined": 0, "reps": 1000, "n_boot": 500 if c.test == "bootstrap" else "",
+            "undefined": 0, "reps": 1000,
+            "n_boot": 500 if c.test in simulation.BOOTSTRAP_TESTS else "",
             "level": 0.05, "seed": 2022, "seconds": 0.1,
         })
     path = tmp_path / study.RESULTS_FILE
@@ -243,6 +255,7 @@ def test_full_scale_filters_on_a_results_table(synthetic_study):
     results = synthetic_study
     at = start()
     assert study.PAPER_COMMAND in [c.value for c in paper_tab(at).code]
+    assert not paper_tab(at).warning  # the whole grid of its two tests
     assert f"{len(results):,} settings" in " ".join(m.value for m in at.markdown)
     assert len(at.multiselect(key="cal_f_priv").options) == len(study.PAPER_ALPHAS)
     assert len(_paper_rows(at)) == len(results)
@@ -262,6 +275,7 @@ def test_results_file_without_bootstrap_rows_does_not_crash(synthetic_study, mon
     results = synthetic_study
     results = results.iloc[:0] if rows == "header_only" else results[results["test"] == "chisq"]
     monkeypatch.setattr(study, "load_results", lambda: results)
+    monkeypatch.setattr(study, "load_extended", lambda: None)
     at = start()  # checked clean: no exception
     if rows == "header_only":  # no results: how to make them
         assert any(study.PAPER_COMMAND in i for i in infos(at)), infos(at)
@@ -277,6 +291,7 @@ def synthetic_study(monkeypatch, tmp_path):
     st.cache_data.clear()
     results = _synthetic_results(tmp_path)
     monkeypatch.setattr(study, "load_results", lambda: results)
+    monkeypatch.setattr(study, "load_extended", lambda: None)
     yield results
     st.cache_data.clear()
 
@@ -330,3 +345,147 @@ def test_report_holds_the_type_i_error_verdicts(synthetic_study):
     assert kit.parameters["Null distributions: bins M"] == "20"
     assert "Full-scale study: made by" in kit.parameters
     assert len(kit.figures) == 3 and len(kit.tables) == 2
+
+
+def test_the_full_scale_study_with_the_normal_score_test_and_n2(monkeypatch, tmp_path):
+    """A results file made since the normal-score test: three tests and the column n2. The
+    paper's two tests are shown first; the third is one more choice, with its label, its
+    curve and its verdict; n2 (equal to n in the paper's grid) is left out of the table."""
+    st.cache_data.clear()
+    results = _synthetic_results(tmp_path, tests=simulation.TESTS)
+    assert (results["n2"] == results["n"]).all()
+    monkeypatch.setattr(study, "load_results", lambda: results)
+    monkeypatch.setattr(study, "load_extended", lambda: None)
+    at = start()
+    assert not paper_tab(at).warning  # the whole grid of its three tests
+    assert set(_paper_rows(at)["test"]) == {"bootstrap", "chisq"}
+    at.multiselect(key="cal_f_tests").set_value(list(simulation.TESTS))
+    run(at)
+    rows = _paper_rows(at)
+    assert len(rows) == len(results) and "n2" not in rows.columns
+    names = {trace.get("name", "") for trace in chart_traces(at, "cal_fig_paper")}
+    assert any("normal-score contrast" in name for name in names), names
+    verdicts = [f for f in ended_kit(at).findings if f.startswith("Full-scale study")]
+    assert len(verdicts) == 3 and "the normal-score contrast test's type-I error" in verdicts[2]
+    assert (ended_kit(at).parameters["Full-scale study: tests"]
+            == "parametric bootstrap, naive χ², normal-score contrast")
+    st.cache_data.clear()
+
+
+# --- beyond the paper: the extended null grid ----------------------------------------------
+
+def synthetic_extended_grid() -> pd.DataFrame:
+    """The extended grid's whole table with made-up type-I errors: Algorithm 1 at 30% where
+    α₁ ≠ α₂ and 5% elsewhere, the naive test at 90%, the normal-score test at 5% but 10% at
+    N_B / N_A = 100 and M = 9; each with its 95% Wilson interval of R = 1,000."""
+    rows = []
+    for c in study.extended_grid():
+        rate = {"bootstrap": 0.3 if c.alpha1 != c.alpha2 else 0.05, "chisq": 0.9,
+                "normal_score": 0.1 if (c.n2 == 100 * c.n and c.m == 9) else 0.05}[c.test]
+        low, high = simulation.binomial_interval(round(rate * 1000), 1000)
+        a, b, effect = study.PAIRS[c.pair]
+        rows.append({
+            "cell": c.index, "pair": c.pair, "effect": effect, "population_a": a,
+            "population_b": b, "m": c.m, "alpha1": c.alpha1, "alpha2": c.alpha2, "n": c.n,
+            "n2": c.n2, "test": c.test, "rate": rate, "ci_low": low, "ci_high": high,
+            "rejections": round(rate * 1000), "undefined": 0, "reps": 1000,
+            "n_boot": 500 if c.test in simulation.BOOTSTRAP_TESTS else None, "level": 0.05,
+            "seed": 2026, "seconds": 0.1,
+        })
+    return pd.DataFrame(rows, columns=study.COLUMNS)
+
+
+@pytest.fixture
+def synthetic_extended(synthetic_study, monkeypatch):
+    """The extended grid's results: a made-up table (the paper's too), read afresh."""
+    st.cache_data.clear()
+    results = synthetic_extended_grid()
+    monkeypatch.setattr(study, "load_extended", lambda: results)
+    yield results
+    st.cache_data.clear()
+
+
+def _extended_rows(at: AppTest) -> pd.DataFrame:
+    [table] = extended_tab(at).dataframe
+    return table.value
+
+
+def _extended_findings(at: AppTest) -> list[str]:
+    return [f for f in ended_kit(at).findings if f.startswith("Beyond the paper")]
+
+
+def test_the_extended_grid_shows_its_chart_table_findings_and_command(synthetic_extended):
+    results = synthetic_extended
+    at = start({"cal_tab": "Beyond the paper: unequal N and α"})
+    tab = extended_tab(at)
+    assert [c.value for c in tab.code] == [study.EXTENDED_COMMAND]
+    [caption] = [c.value for c in tab.caption if "regenerates" in c.value]
+    assert "R = 1,000 replicates" in caption and "B = 500 bootstrap" in caption
+    assert "(1 + #{T_b ≥ T})/(B + 1)" in caption and "[2.5%, 7.5%]" in caption
+    assert not tab.warning and not tab.info  # the whole grid
+    table = _extended_rows(at)
+    assert list(table.columns) == study.COLUMNS and len(table) == len(results) == 729
+    # The chart: a trace per (M, test), the three M as rows of panels.
+    traces = chart_traces(at, "cal_fig_extended")
+    assert len(traces) == 9 and sum(len(tr["customdata"]) for tr in traces) == 729
+    assert {tr["name"] for tr in traces} == {"parametric bootstrap", "naive χ²",
+                                            "normal-score contrast"}
+    # The verdicts, one per test, in the order of the tests.
+    # (Out of the band as made above: Algorithm 1 at the 6 of 9 privacy pairs with
+    # α₁ ≠ α₂, the normal-score test at M = 9 with N_B = 100 N_A, 27 settings.)
+    outside = results[(results["rate"] < 0.025) | (results["rate"] > 0.075)]
+    assert outside["test"].value_counts().to_dict() == {"bootstrap": 162, "chisq": 243,
+                                                        "normal_score": 27}
+    boot, naive, score = _extended_findings(at)
+    assert "parametric bootstrap test" in boot and "outside [2.5%, 7.5%] in 162 of 243" in boot
+    assert "naive χ² test" in naive and "in all 243 settings" in naive
+    assert "normal-score contrast test" in score and "in 27 of 243 settings" in score
+    kit = ended_kit(at)
+    assert kit.parameters["Beyond the paper: made by"] == study.EXTENDED_COMMAND
+    assert kit.parameters["Beyond the paper: N_A"] == "1,000, 10,000, 100,000"
+    names = [name for name, _ in kit.tables]
+    assert "Beyond the paper: the selected settings" in names
+
+
+def test_the_extended_grid_filters_narrow_the_table_and_the_findings(synthetic_extended):
+    results = synthetic_extended
+    at = start()
+    at.multiselect(key="cal_x_m").set_value([9])
+    at.multiselect(key="cal_x_tests").set_value(["normal_score"])
+    at.multiselect(key="cal_x_ratio").set_value([10, 100])
+    at.multiselect(key="cal_x_a1").set_value([0.01])
+    run(at)
+    table = _extended_rows(at)
+    expected = results[(results["m"] == 9) & (results["test"] == "normal_score")
+                       & (results["n2"] != results["n"]) & (results["alpha1"] == 0.01)]
+    assert len(table) == len(expected) == 3 * 3 * 2
+    pd.testing.assert_frame_equal(table.reset_index(drop=True),
+                                  expected.reset_index(drop=True), check_dtype=False)
+    # N_B = 100 N_A: 9 of the 18 settings are out of the band (made so above).
+    [score] = _extended_findings(at)
+    assert "in 9 of 18 settings" in score and "the farthest from 5%, 10.0%, at M = 9" in score
+    assert ended_kit(at).parameters["Beyond the paper: N_B / N_A"] == "10, 100"
+    # Nothing chosen: a plain message, no table, no finding.
+    at.multiselect(key="cal_x_n").set_value([])
+    run(at)
+    assert not extended_tab(at).dataframe and not _extended_findings(at)
+    assert [i.value for i in extended_tab(at).info] == ["No settings match these filters."]
+
+
+def test_a_link_filters_the_extended_grid(synthetic_extended):
+    at = start({"cal_tab": "Beyond the paper: unequal N and α", "cal_x_m": "86",
+                "cal_x_tests": "parametric bootstrap", "cal_x_a1": ["1", "0.1"],
+                "cal_x_a2": "0.01", "cal_x_n": "100,000", "cal_x_ratio": "1"})
+    assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
+    table = _extended_rows(at)
+    assert len(table) == 2 and set(table["alpha1"]) == {1.0, 0.1}
+    assert set(table["m"]) == {86} and set(table["n2"]) == {100_000}
+    [boot] = _extended_findings(at)
+    assert "in all 2 settings" in boot
+
+
+def test_without_the_extended_file_the_tab_says_how_to_make_it(synthetic_study):
+    at = start()  # synthetic_study: no extended file
+    [note] = [i.value for i in extended_tab(at).info]
+    assert study.EXTENDED_FILE in note and study.EXTENDED_COMMAND in note
+    assert not extended_tab(at).dataframe and not _extended_findings(at)

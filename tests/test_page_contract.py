@@ -9,6 +9,7 @@ tested in its own tests/test_page_*.py; a page without a row in CONTRACTS fails
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 import json
@@ -21,7 +22,10 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import open_page, run, without_help
 from pagekit import (LINK_NOTE, errors, kit, link_notes, metrics, set_by_hand, shown)
+from dpcore import study
+from test_page_calibration import synthetic_extended_grid
 from ui import registry
+from ui.pages import calibration
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DOWNLOADS = json.loads((FIXTURES / "downloads_2026_11.json").read_text(encoding="utf-8"))
@@ -125,6 +129,20 @@ BY_PAGE = {c.page.name: c for c in CONTRACTS}
 MOVES = [pytest.param(c, m, id=f"{c}-{m.key}") for c in CONTRACTS for m in c.moves]
 BAD_LINKS = [pytest.param(c, query, bad, default, id=f"{c}-{bad}")
              for c in CONTRACTS for query, bad, default in c.bad_links]
+
+
+_whole_extended_grid = functools.cache(synthetic_extended_grid)  # made once, only read
+
+
+@pytest.fixture(autouse=True)
+def whole_extended_grid(monkeypatch):
+    """The calibration page's extended null grid as a whole made-up table, whatever the
+    state of its shipped file (absent, or partial while it is computed): its tab shows,
+    and offers for download, what it does with the whole grid."""
+    calibration.extended_results.clear()
+    monkeypatch.setattr(study, "load_extended", _whole_extended_grid)
+    yield
+    calibration.extended_results.clear()
 
 
 def start(c: Contract, query: dict[str, str] | None = None) -> AppTest:

@@ -14,7 +14,7 @@ from dpcore import simulation, study
 from ui.pages import calibration as logic
 
 LIVE = logic.LiveSettings(pair="korea_vs_usa", m=86, ns=tuple(study.PAPER_N), a1=0.1, a2=0.1,
-                          tests=tuple(simulation.TESTS), reps=1000, n_boot=1000, seed=2022)
+                          tests=logic.PAPER_TESTS, reps=1000, n_boot=1000, seed=2022)
 NULL = logic.NullSettings(shape="uniform", m=20, n=5050, alpha=0.5, reps=1000, seed=2022)
 
 
@@ -32,8 +32,14 @@ def test_labels():
     assert [logic.pair_label(p) for p in study.PAIRS] == [
         "Korea vs Korea (type-I error)", "Korea vs USA (large effect)",
         "Korea central vs Korea noncentral (medium effect)"]
-    assert [logic.test_label(x) for x in simulation.TESTS] == ["parametric bootstrap",
-                                                               "naive χ²"]
+    assert [logic.test_label(x) for x in simulation.TESTS] == [
+        "parametric bootstrap", "naive χ²", "normal-score contrast"]
+    assert logic.PAPER_TESTS == ("bootstrap", "chisq")
+    assert [logic.alpha_label(a) for a in logic.EXTENDED_ALPHA_OPTIONS] == ["1", "0.1", "0.01"]
+    assert [logic.ratio_label(r) for r in logic.EXTENDED_RATIO_OPTIONS] == ["1", "10", "100"]
+    assert logic.setting_label({"m": 86, "alpha1": 0.01, "alpha2": 0.1, "n": 1000,
+                                "n2": 100_000}) == (
+        "M = 86, α = (0.01, 0.1), N = (1,000, 100,000)")
     assert logic.m_label(9) == "9 (10-year groups)"
     assert logic.privacy_label((0.1, 0.05)) == "0.1, 0.05"
 
@@ -100,7 +106,7 @@ def test_null_finding():
 
 
 def test_the_cost_of_a_live_run_and_its_study_command(monkeypatch):
-    units = 10 * sum(simulation.work_units(86, 1000, 1000, x) for x in simulation.TESTS)
+    units = 10 * sum(simulation.work_units(86, 1000, 1000, x) for x in logic.PAPER_TESTS)
     assert LIVE.units == units > logic.MAX_UNITS
     message = logic.too_long(LIVE, 300.0)
     assert message.startswith("This run would take about 5.0 minutes here (R·B·M·points = "
@@ -125,7 +131,7 @@ def test_the_cost_of_a_live_run_and_its_study_command(monkeypatch):
     grid = seen["cells"]
     assert {(c.pair, c.m, c.alpha1, c.alpha2) for c in grid} == {("korea_vs_usa", 86, 0.1, 0.1)}
     assert {c.n for c in grid} >= set(study.PAPER_N)
-    assert {c.test for c in grid} == set(simulation.TESTS)
+    assert {c.test for c in grid} == set(logic.PAPER_TESTS)
     assert "--reps 1000" in LIVE.command() and "--boot 1000" in LIVE.command()
 
 
@@ -216,7 +222,7 @@ def test_live_findings_follow_the_effect():
 def study_results() -> pd.DataFrame:
     rows = [{"pair": pair, "effect": study.PAIRS[pair][2], "m": m, "alpha1": a1, "alpha2": a2,
              "n": 1000, "test": test, "rate": 0.05, "ci_low": 0.04, "reps": 1000,
-             "n_boot": 500 if test == "bootstrap" else ""}
+             "n_boot": 500 if test in simulation.BOOTSTRAP_TESTS else ""}
             for pair in study.PAIRS for m in (86, 9) for a1, a2 in ((0.1, 0.1), (1.0, 0.5))
             for test in simulation.TESTS]
     return pd.DataFrame(rows)
@@ -234,8 +240,9 @@ def test_the_study_filter_and_its_findings():
         "korea_vs_korea", 9, 1.0, "chisq"]
     assert logic.StudyFilter((), (86,), (), ()).select(results).empty
     findings = logic.study_findings(results)
-    assert [f.split(":")[0] for f in findings] == ["Full-scale study, Korea vs Korea"] * 2
+    assert [f.split(":")[0] for f in findings] == ["Full-scale study, Korea vs Korea"] * 3
     assert "parametric bootstrap" in findings[0] and "naive χ²" in findings[1]
+    assert "the normal-score contrast test's type-I error" in findings[2]
     assert logic.study_findings(results[results["pair"] != "korea_vs_korea"]) == []
 
 
@@ -250,3 +257,140 @@ def test_what_the_study_tab_says():
         "(a study still running, or stopped early).")
     assert logic.partial_study(pd.DataFrame(index=range(len(study.paper_grid())))) is None
     assert study.PAPER_COMMAND in logic.missing_study()
+    # A file made before the normal-score test, whole for its two tests: not partial.
+    two = pd.DataFrame({"test": [c.test for c in study.paper_grid(tests=logic.PAPER_TESTS)]})
+    assert logic.partial_study(two) is None
+    assert logic.partial_study(two.iloc[1:]).startswith(
+        f"This file holds {len(two) - 1:,} of the grid's {len(two):,} settings")
+
+
+def test_the_paper_table_leaves_out_n2_where_the_sizes_are_equal():
+    rows = pd.DataFrame({"n": [1000, 5000], "n2": [1000, 5000], "rate": [0.05, 0.04]})
+    assert list(logic.paper_table(rows).columns) == ["n", "rate"]
+    assert list(logic.paper_table(rows.assign(n2=None)).columns) == ["n", "rate"]
+    unequal = rows.assign(n2=[1000, 50_000])
+    assert logic.paper_table(unequal) is unequal
+    assert logic.paper_table(rows.drop(columns="n2")).equals(rows.drop(columns="n2"))
+
+
+# --- the extended null grid -----------------------------------------------------------------
+
+def extended_rows(rates, test="bootstrap", reps=1000, **columns) -> pd.DataFrame:
+    """Rows of the extended grid, one per rate, at distinct settings, with 95% Wilson
+    intervals of ``reps`` replicates."""
+    k = len(rates)
+    wilson = [simulation.binomial_interval(round(r * reps), reps) for r in rates]
+    base = {"m": [86, 18, 9] * k, "alpha1": [1.0, 0.1, 0.01] * k,
+            "alpha2": [0.01, 0.1, 1.0] * k, "n": [1000, 10_000, 100_000] * k}
+    table = pd.DataFrame({name: values[:k] for name, values in base.items()})
+    table["n2"] = table["n"] * 10
+    return table.assign(test=test, rate=rates, ci_low=[low for low, _ in wilson],
+                        ci_high=[high for _, high in wilson], reps=reps, **columns)
+
+
+def test_the_extended_filter_keeps_what_it_names():
+    results = pd.DataFrame([
+        {"m": m, "test": x, "alpha1": a1, "alpha2": a2, "n": n, "n2": n * r}
+        for m in logic.EXTENDED_M_OPTIONS for x in simulation.TESTS
+        for a1 in logic.EXTENDED_ALPHA_OPTIONS for a2 in logic.EXTENDED_ALPHA_OPTIONS
+        for n in logic.EXTENDED_N_OPTIONS for r in logic.EXTENDED_RATIO_OPTIONS])
+    assert len(results) == len(study.extended_grid()) == 729
+    everything = logic.ExtendedFilter(
+        logic.EXTENDED_M_OPTIONS, tuple(simulation.TESTS), logic.EXTENDED_ALPHA_OPTIONS,
+        logic.EXTENDED_ALPHA_OPTIONS, logic.EXTENDED_N_OPTIONS, logic.EXTENDED_RATIO_OPTIONS)
+    assert everything.select(results).equals(results)
+    chosen = logic.ExtendedFilter((9,), ("normal_score",), (0.01,), (1.0, 0.1), (10_000,),
+                                  (100,)).select(results)
+    assert chosen[["m", "test", "alpha1", "alpha2", "n", "n2"]].values.tolist() == [
+        [9, "normal_score", 0.01, 1.0, 10_000, 1_000_000],
+        [9, "normal_score", 0.01, 0.1, 10_000, 1_000_000]]
+    assert logic.ExtendedFilter((), (), (), (), (), ()).select(results).empty
+    items = logic.ExtendedFilter((86, 9), ("bootstrap", "normal_score"), (1.0,), (0.1, 0.01),
+                                 (1000, 100_000), (1, 10)).report_items()
+    assert items == {
+        "Beyond the paper: M": "86, 9",
+        "Beyond the paper: tests": "parametric bootstrap, normal-score contrast",
+        "Beyond the paper: α₁": "1", "Beyond the paper: α₂": "0.1, 0.01",
+        "Beyond the paper: N_A": "1,000, 100,000", "Beyond the paper: N_B / N_A": "1, 10",
+        "Beyond the paper: made by": study.EXTENDED_COMMAND}
+    nothing = logic.ExtendedFilter((), (), (), (), (), ()).report_items()
+    assert set(nothing.values()) == {"none", study.EXTENDED_COMMAND}
+    # In the page's report after the other tabs'.
+    both = logic.Settings(logic.TABS[3], NULL, None, None, logic.ExtendedFilter(
+        (9,), (), (), (), (), ())).report_items()
+    assert list(both) == [*NULL.report_items(), *nothing]
+
+
+def test_band_count_against_counts_made_here():
+    """Rates with known places against [2.5%, 7.5%]: counted here with plain comparisons."""
+    rates = [0.05, 0.02, 0.30, 0.10, 0.027, 0.074, 0.0, 0.075, 0.025, 0.08]
+    rows = extended_rows(rates)
+    outside = clearly = crossing = 0
+    for rate, low, high in zip(rows["rate"], rows["ci_low"], rows["ci_high"]):
+        out = not 0.025 <= rate <= 0.075
+        outside += out
+        clearly += high < 0.025 or low > 0.075
+        crossing += (not out) and (low < 0.025 or high > 0.075)
+    # 0.02 and 0.08 reach into the band with their intervals; 0.30, 0.10 and 0 do not.
+    assert (outside, clearly, crossing) == (5, 3, 4)
+    c = logic.band_count(rows)
+    assert (c.settings, c.outside, c.clearly_outside, c.inside_crossing) == (10, 5, 3, 4)
+    assert (c.low, c.high, c.worst["rate"]) == (0.0, 0.30, 0.30)
+
+
+def test_band_sentence_says_how_far_outside_and_how_sure():
+    rows = extended_rows([0.05, 0.02, 0.30, 0.10, 0.08])
+    assert logic.band_sentence(rows, "bootstrap") == (
+        "Beyond the paper, the parametric bootstrap test: its type-I error lies outside "
+        "[2.5%, 7.5%] in 4 of 5 settings (rates from 2.0% to 30.0%; the farthest from 5%, "
+        "30.0%, at M = 9, α = (0.01, 1), N = (100,000, 1,000,000)). In 2 of them the whole "
+        "95% interval lies outside the band; in the other 2 the interval reaches into it, so "
+        "those are outside only by their point estimate.")
+    clear = logic.band_sentence(extended_rows([0.3, 0.9]), "chisq")
+    assert "outside [2.5%, 7.5%] in all 2 settings (rates from 30.0% to 90.0%;" in clear
+    assert clear.endswith(" In each of them the whole 95% interval lies outside the band.")
+    near = logic.band_sentence(extended_rows([0.05, 0.079]), "normal_score")
+    assert "in 1 of 2 settings" in near and near.endswith(
+        " None of them lies outside with its whole 95% interval: each interval reaches into "
+        "the band, so Monte Carlo error alone could put those rates outside.")
+    inside = logic.band_sentence(extended_rows([0.05, 0.026, 0.055]), "normal_score")
+    assert inside == (
+        "Beyond the paper, the normal-score contrast test: its type-I error lies inside "
+        "[2.5%, 7.5%] in all 3 settings (rates from 2.6% to 5.5%). In 1 of them its 95% "
+        "interval crosses an edge of the band, so the rate there is inside only up to Monte "
+        "Carlo error.")
+    one = logic.band_sentence(extended_rows([0.4]), "bootstrap")
+    assert "in the one setting shown (rate 40.0%;" in one
+    assert one.endswith(" Its whole 95% interval lies outside the band there.")
+    # A rate a hair beyond an edge never reads as the edge.
+    edge = logic.band_sentence(extended_rows([0.0751, 0.05], reps=100_000), "bootstrap")
+    assert "rates from 5.00% to 7.51%" in edge and "in 1 of 2 settings" in edge
+
+
+def test_extended_findings_one_per_test_in_order():
+    table = pd.concat([extended_rows([0.05, 0.05], test="normal_score"),
+                       extended_rows([0.3], test="bootstrap"),
+                       extended_rows([0.9, 0.8], test="chisq")], ignore_index=True)
+    boot, naive, score = logic.extended_findings(table)
+    assert boot == logic.band_sentence(table[table["test"] == "bootstrap"], "bootstrap")
+    assert naive.startswith("Beyond the paper, the naive χ² test: its type-I error lies "
+                            "outside [2.5%, 7.5%] in all 2 settings")
+    assert score.startswith("Beyond the paper, the normal-score contrast test: its type-I "
+                            "error lies inside [2.5%, 7.5%] in all 2 settings")
+
+
+def test_what_the_extended_tab_says():
+    rows = extended_rows([0.05, 0.06, 0.04], test="bootstrap", n_boot=500)
+    rows = pd.concat([rows, extended_rows([0.9], test="chisq", n_boot=None)])
+    caption = logic.extended_caption(rows)
+    assert "Korea vs Korea (no difference, so every rate is a type-I error)" in caption
+    assert "4 settings in this file" in caption and "R = 1,000 replicates" in caption
+    assert "B = 500 bootstrap statistics T_b and its p-value is (1 + #{T_b ≥ T})/(B + 1)" \
+        in caption
+    assert "[2.5%, 7.5%]" in caption
+    assert logic.partial_extended(rows) == (
+        "This file holds 4 of the grid's 729 settings (a study still running, or stopped "
+        "early).")
+    assert logic.partial_extended(pd.DataFrame(index=range(729))) is None
+    missing = logic.missing_extended()
+    assert study.EXTENDED_FILE in missing and f"`{study.EXTENDED_COMMAND}`" in missing

@@ -48,3 +48,14 @@ def test_figure_html_is_standalone_and_titled():
     page = dpviz.export.figure_html(go.Figure(go.Scatter(x=[1], y=[2])), "A <b> title")
     assert page.lower().startswith("<!doctype html>") and "plotly.js v" in page
     assert "<title>A &lt;b&gt; title</title>" in page
+
+
+def test_figure_data_joins_the_two_levels_of_a_category_axis():
+    fig = go.Figure([go.Scatter(x=[["a", "a", "b"], ["1", "2", "1"]], y=[5, 6, 7], name="two"),
+                     go.Scatter(x=[["only"], ["one"]], y=[8], name="single point")])
+    data = dpviz.export.figure_data(fig)
+    assert list(data["x"]) == ["a | 1", "a | 2", "b | 1", "only | one"]
+    assert list(data["y"]) == [5, 6, 7, 8]
+    # Plain categories of two points are not taken for two levels.
+    plain = dpviz.export.figure_data(go.Figure(go.Scatter(x=["ab", "cd"], y=[1, 2])))
+    assert list(plain["x"]) == ["ab", "cd"]

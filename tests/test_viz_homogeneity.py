@@ -326,3 +326,100 @@ def test_study_figure_facets_in_the_papers_order():
     assert [t for _, t in xs if t] == ["N per histogram (log scale)"] * 3
     assert [t for t in ys if t] == ["rejection rate (share of replicates)"] * 3
     fig.to_json()
+
+
+def test_rejection_figure_draws_the_normal_score_test_apart():
+    import pandas as pd
+
+    table = pd.concat([_rates(), _rates().query("test == 'bootstrap'").assign(
+        test="normal_score", rate=0.048)], ignore_index=True)
+    by_name = {t.name: t for t in dpviz.homogeneity.rejection_figure(table).data}
+    assert set(by_name) == {"parametric bootstrap", "naive χ²", "normal-score contrast"}
+    colors = {name: t.line.color for name, t in by_name.items()}
+    assert colors == {"parametric bootstrap": COLORS["estimate"], "naive χ²": COLORS["statistic"],
+                      "normal-score contrast": COLORS["original"]}
+    assert by_name["normal-score contrast"].line.dash == "dashdot"
+    np.testing.assert_allclose(by_name["normal-score contrast"].y, [0.048, 0.048])
+
+
+# ---------------------------------------------------------------------------
+# extended_null_figure
+# ---------------------------------------------------------------------------
+
+def _extended_table():
+    """Two M, two privacy pairs, two size pairs and three tests, with distinct made-up rates
+    (the rate is 1% per row, its interval 1 point below and 2 above)."""
+    import pandas as pd
+
+    rows = []
+    for m in (9, 86):
+        for a1, a2 in ((0.01, 0.1), (1.0, 1.0)):
+            for n, n2 in ((10_000, 100_000), (1000, 1000)):
+                for test in ("normal_score", "chisq", "bootstrap"):
+                    rate = 0.01 * (len(rows) + 1)
+                    rows.append(dict(m=m, alpha1=a1, alpha2=a2, n=n, n2=n2, test=test,
+                                     rate=rate, ci_low=rate - 0.01, ci_high=rate + 0.02))
+    return pd.DataFrame(rows)
+
+
+def test_extended_null_figure_panels_points_and_intervals():
+    table = _extended_table()
+    fig = dpviz.homogeneity.extended_null_figure(table)
+    # One row of panels per M, the largest first, named on the right.
+    assert [a.text for a in fig.layout.annotations if a.text.startswith("M =")] == [
+        "M = 86", "M = 9"]
+    by_axis = {"M = 86": "x", "M = 9": "x2"}
+    # A trace per (M, test), in the tests' order; each test in the legend once.
+    assert [(t.xaxis, t.name) for t in fig.data] == [
+        (axis, name) for axis in ("x", "x2")
+        for name in ("parametric bootstrap", "naive χ²", "normal-score contrast")]
+    assert [t.name for t in fig.data if t.showlegend] == [
+        "parametric bootstrap", "naive χ²", "normal-score contrast"]
+    assert {t.marker.color for t in fig.data if t.name == "normal-score contrast"} == {
+        COLORS["original"]}
+    for trace in fig.data:
+        m = 86 if trace.xaxis == by_axis["M = 86"] else 9
+        test = {"parametric bootstrap": "bootstrap", "naive χ²": "chisq",
+                "normal-score contrast": "normal_score"}[trace.name]
+        rows = table[(table["m"] == m) & (table["test"] == test)]
+        outer, inner = trace.x
+        # Weakest privacy first, then the sizes, smallest first.
+        assert list(outer) == ["α = (1, 1)"] * 2 + ["α = (0.01, 0.1)"] * 2
+        assert list(inner) == ["1k/1k", "10k/100k"] * 2
+        expected = rows.set_index(["alpha1", "n"]).loc[
+            [(1.0, 1000), (1.0, 10_000), (0.01, 1000), (0.01, 10_000)]]
+        np.testing.assert_allclose(trace.y, expected["rate"])
+        np.testing.assert_allclose(trace.error_y.array, [0.02] * 4)
+        np.testing.assert_allclose(trace.error_y.arrayminus, [0.01] * 4)
+        assert [list(c[2:]) for c in trace.customdata] == [
+            ["1,000", "1,000"], ["10,000", "100,000"]] * 2
+    assert all(ax.type == "multicategory" for ax in (fig.layout.xaxis, fig.layout.xaxis2))
+    assert fig.layout.scattermode == "group"  # the tests side by side within a setting
+    serialises(fig)
+
+
+def test_extended_null_figure_shades_the_band_and_draws_the_level():
+    fig = dpviz.homogeneity.extended_null_figure(_extended_table(), level=0.05,
+                                                 band=(0.025, 0.075))
+    rects = [s for s in fig.layout.shapes if s.type == "rect"]
+    lines = [s for s in fig.layout.shapes if s.type == "line"]
+    # In each of the two panels: the band shaded and the level line.
+    assert sorted((s.y0, s.y1) for s in rects) == [(0.025, 0.075)] * 2
+    assert {s.yref for s in rects} == {"y", "y2"}
+    assert [(s.y0, s.y1) for s in lines] == [(0.05, 0.05)] * 2
+    assert fig.layout.yaxis.range[0] == 0 and fig.layout.yaxis.range[1] > 0.26  # every interval
+    assert fig.layout.yaxis.tickformat == ".0%"
+    # One M: one panel, titled on its own axis.
+    one = dpviz.homogeneity.extended_null_figure(_extended_table().query("m == 9"))
+    assert len({t.xaxis for t in one.data}) == 1
+    assert one.layout.yaxis.title.text == dpviz.homogeneity.EXTENDED_Y_TITLE
+    serialises(one)
+
+
+def test_extended_null_figure_exports_its_settings():
+    fig = dpviz.homogeneity.extended_null_figure(_extended_table())
+    data = dpviz.export.figure_data(fig)
+    assert list(data.columns) == ["trace", "subplot", "x", "y", "error_low", "error_high"]
+    assert len(data) == len(_extended_table())
+    assert list(data["x"][:2]) == ["α = (1, 1) | 1k/1k", "α = (1, 1) | 10k/100k"]
+    np.testing.assert_allclose(data["error_high"] - data["y"].astype(float), 0.02)

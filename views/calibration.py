@@ -18,16 +18,18 @@ from ui.cache import machine_speed
 from ui.format import fmt_number
 from ui.kit import PageKit, page_header
 from ui.pages import calibration as logic
-from ui.pages.calibration import (TABS, TITLE, LiveSettings, NullSettings, Settings,
-                                  StudyFilter)
+from ui.pages.calibration import (TABS, TITLE, ExtendedFilter, LiveSettings, NullSettings,
+                                  Settings, StudyFilter)
 from ui.text import t
 
 RESULT_KEY = "cal_result"  # session state: the last completed live run, {"params", "table"}
 
 
-def rate_columns() -> dict:
-    """How the tables of rates show their numbers (the CSV keeps them as they are)."""
-    return {"n": st.column_config.NumberColumn(t("N"), format="localized"),
+def rate_columns(sizes: tuple[str, str] = ("N", "N_B")) -> dict:
+    """How the tables of rates show their numbers (the CSV keeps them as they are): the
+    sizes n and n2 (titled ``sizes``) with thousands separators, rates to 3 decimals."""
+    return {"n": st.column_config.NumberColumn(t(sizes[0]), format="localized"),
+            "n2": st.column_config.NumberColumn(t(sizes[1]), format="localized"),
             **{col: st.column_config.NumberColumn(format="%.3f")
                for col in ("rate", "ci_low", "ci_high")}}
 
@@ -118,10 +120,12 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
             a2 = controls.alpha_slider(t("Privacy level α₂ (B)"), key="cal_a2",
                                        default=logic.LIVE_ALPHA_DEFAULT)
             tests = st.multiselect(
-                t("Tests"), list(simulation.TESTS), default=list(simulation.TESTS),
+                t("Tests"), list(simulation.TESTS), default=list(logic.PAPER_TESTS),
                 format_func=logic.test_label, key="cal_tests", bind="query-params",
-                help=t("The parametric bootstrap test (Algorithm 1), and the naive χ² test "
-                       "that treats the noisy counts as exact."))
+                help=t("The parametric bootstrap test (Algorithm 1), the naive χ² test "
+                       "that treats the noisy counts as exact, and this project's "
+                       "normal-score contrast bootstrap (about twice the cost of "
+                       "Algorithm 1)."))
         with f3:
             reps = st.select_slider(
                 t("Replicates R per point"), logic.LIVE_REPS_OPTIONS,
@@ -226,9 +230,11 @@ def read_study_filter(results: pd.DataFrame) -> StudyFilter:
         help=t("The privacy levels of histograms A and B: smaller is stronger privacy, more "
                "noise."))
     tests = g4.multiselect(
-        t("Tests"), list(simulation.TESTS), default=list(simulation.TESTS),
+        t("Tests"), list(simulation.TESTS), default=list(logic.PAPER_TESTS),
         format_func=logic.test_label, key="cal_f_tests", bind="query-params",
-        help=t("The parametric bootstrap test and the naive χ² test."))
+        help=t("The paper's parametric bootstrap test and naive χ² test, and this "
+               "project's normal-score contrast bootstrap (in results files made since it "
+               "was added)."))
     return StudyFilter(tuple(pairs), tuple(ms), tuple(privacy), tuple(tests))
 
 
@@ -249,9 +255,74 @@ def study_tab(kit: PageKit) -> StudyFilter | None:
         return chosen_filter
     kit.chart(logic.rates_figure(chosen, True), key="cal_fig_paper",
               name=t("The paper's study: rejection rate against N"))
-    kit.table(chosen, key="cal_table_paper", name=t("The paper's study: the selected settings"),
-              hide_index=True, column_config=rate_columns())
+    kit.table(logic.paper_table(chosen), key="cal_table_paper",
+              name=t("The paper's study: the selected settings"), hide_index=True,
+              column_config=rate_columns())
     for finding in logic.study_findings(chosen):
+        kit.finding(finding)
+    return chosen_filter
+
+
+# --- Beyond the paper: the extended null grid ------------------------------------------------
+
+
+def read_extended_filter() -> ExtendedFilter:
+    g1, g2, g3 = st.columns(3)
+    ms = g1.multiselect(
+        t("M"), list(logic.EXTENDED_M_OPTIONS), default=list(logic.EXTENDED_M_OPTIONS),
+        key="cal_x_m", bind="query-params",
+        help=t("Bins: 86 single years, 18 five-year or 9 ten-year age groups."))
+    tests = g2.multiselect(
+        t("Tests"), list(simulation.TESTS), default=list(simulation.TESTS),
+        format_func=logic.test_label, key="cal_x_tests", bind="query-params",
+        help=t("Algorithm 1 (the parametric bootstrap), the naive χ² test and this project's "
+               "normal-score contrast bootstrap."))
+    a1 = g3.multiselect(
+        t("α₁ (histogram A)"), list(logic.EXTENDED_ALPHA_OPTIONS),
+        default=list(logic.EXTENDED_ALPHA_OPTIONS), format_func=logic.alpha_label,
+        key="cal_x_a1", bind="query-params",
+        help=t("The privacy level of histogram A: smaller is stronger privacy, more noise."))
+    g4, g5, g6 = st.columns(3)
+    a2 = g4.multiselect(
+        t("α₂ (histogram B)"), list(logic.EXTENDED_ALPHA_OPTIONS),
+        default=list(logic.EXTENDED_ALPHA_OPTIONS), format_func=logic.alpha_label,
+        key="cal_x_a2", bind="query-params",
+        help=t("The privacy level of histogram B."))
+    ns = g5.multiselect(
+        t("N_A (people in A)"), list(logic.EXTENDED_N_OPTIONS),
+        default=list(logic.EXTENDED_N_OPTIONS), format_func=fmt_number, key="cal_x_n",
+        bind="query-params", help=t("The size of histogram A."))
+    ratios = g6.multiselect(
+        t("N_B / N_A"), list(logic.EXTENDED_RATIO_OPTIONS),
+        default=list(logic.EXTENDED_RATIO_OPTIONS), format_func=logic.ratio_label,
+        key="cal_x_ratio", bind="query-params",
+        help=t("How many times larger histogram B is than A: 1 is equal sizes, as in the "
+               "paper."))
+    return ExtendedFilter(tuple(int(m) for m in ms), tuple(tests), tuple(a1), tuple(a2),
+                          tuple(int(n) for n in ns), tuple(ratios))
+
+
+def extended_tab(kit: PageKit) -> ExtendedFilter | None:
+    results = logic.extended_results(study.results_stamp(study.EXTENDED_FILE))
+    if results is None or results.empty:
+        st.info(logic.missing_extended())
+        return None
+    st.caption(logic.extended_caption(results))
+    st.code(study.EXTENDED_COMMAND, language="bash")
+    partial = logic.partial_extended(results)
+    if partial:
+        st.warning(partial)
+    chosen_filter = read_extended_filter()
+    chosen = chosen_filter.select(results)
+    if chosen.empty:
+        st.info(t("No settings match these filters."))
+        return chosen_filter
+    kit.chart(logic.extended_figure(chosen), key="cal_fig_extended",
+              name=t("Beyond the paper: type-I error per setting"))
+    kit.table(chosen, key="cal_table_extended",
+              name=t("Beyond the paper: the selected settings"), hide_index=True,
+              column_config=rate_columns(("N_A", "N_B")))
+    for finding in logic.extended_findings(chosen):
         kit.finding(finding)
     return chosen_filter
 
@@ -263,9 +334,11 @@ def what_the_curves_say() -> None:
             "error is far above 5% — often near 100% — and falls to 5% only when the counts are "
             "so large that the noise no longer matters: tens of millions of people at α = 0.01. "
             "Its high 'power' is the same defect: it rejects everything.\n"
-            "- **The parametric bootstrap test holds its level**, close to 5%, at every N where "
-            "its null can be estimated, with one or with different privacy levels for A and B "
-            "(Figure 12).\n"
+            "- **The parametric bootstrap test holds its level** in the paper's settings, close "
+            "to 5%, at every N where its null can be estimated, with one or with different "
+            "privacy levels for A and B (Figure 12). Beyond them, with privacy levels or sizes "
+            "far apart, it need not: the tab *Beyond the paper* measures it there, beside "
+            "this project's normal-score contrast bootstrap.\n"
             "- **Power costs data.** The bootstrap test's power rises with N; stronger privacy "
             "(smaller α), more bins M and smaller differences all need more people for the same "
             "power: Korea vs USA is found with thousands, the Seoul area vs the rest of Korea "
@@ -285,17 +358,19 @@ def main() -> None:
         "Son, Park & Jung (2022): draw two histograms, release them with Laplace noise, test, "
         "repeat R times, count the rejections."))
     # The open tab is kept in the URL; every tab runs (each is cheap once computed), so the
-    # report holds all three.
+    # report holds all four.
     tabs = st.tabs([t(x) for x in TABS], key="cal_tab", bind="query-params")
-    tab_null, tab_live, tab_paper = tabs
+    tab_null, tab_live, tab_paper, tab_extended = tabs
     with tab_null:
         null = null_tab(kit)
     with tab_live:
         live, shown = live_tab(kit)
     with tab_paper:
         study_filter = study_tab(kit)
+    with tab_extended:
+        extended_filter = extended_tab(kit)
     settings = Settings(tab=st.session_state.get("cal_tab", t(TABS[0])), null=null, live=live,
-                        study=study_filter)
+                        study=study_filter, extended=extended_filter)
     # The report lists the settings behind the results: the live run's are those of the run
     # shown, which may differ from the form's.
     kit.settings(replace(settings, live=shown))

@@ -1,10 +1,11 @@
 """The logic of the page "Test calibration" (views/calibration.py): its settings, its
 computations, and the sentences and tables it shows. No layout here.
 
-The page has three tabs, each with settings of its own: the null distributions
+The page has four tabs, each with settings of its own: the null distributions
 (:class:`NullSettings`), the live simulation of rejection rates in a form
-(:class:`LiveSettings`) and the filters of the shipped full-scale study
-(:class:`StudyFilter`); :class:`Settings` holds them all with the open tab. The sentences
+(:class:`LiveSettings`), the filters of the shipped full-scale study
+(:class:`StudyFilter`) and those of the shipped extended null grid
+(:class:`ExtendedFilter`); :class:`Settings` holds them all with the open tab. The sentences
 are pure functions of these and of the rates (tested in tests/test_ui_pages_calibration.py).
 """
 
@@ -25,8 +26,13 @@ from ui.text import t
 TITLE = registry.CALIBRATION.title
 LEVEL = 0.05  # the level of every test on this page
 TARGET_POWER = 0.8  # the power the sentences measure each test against
-TABS = ("Null distributions", "Type-I error and power", "The paper at full scale")
-TEST_LABELS = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²"}
+TABS = ("Null distributions", "Type-I error and power", "The paper at full scale",
+        "Beyond the paper: unequal N and α")
+TEST_LABELS = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²",
+               "normal_score": "normal-score contrast"}
+# The paper's two tests: shown by default in the live run and the full-scale study (the
+# normal-score contrast bootstrap, this project's, is one more option there).
+PAPER_TESTS = ("bootstrap", "chisq")
 # Work cap of a live run: simulated bins R·(B + 1)·2M summed over its points (about a minute
 # here). Fixed, so what is accepted does not depend on how busy the server is.
 MAX_UNITS = 1e9
@@ -44,6 +50,13 @@ LIVE_REPS_OPTIONS, LIVE_REPS_DEFAULT = (50, 100, 200, 500, 1000), 100
 LIVE_BOOT_OPTIONS, LIVE_BOOT_DEFAULT = (100, 200, 500, 1000), 100
 # The full-scale study's filter of bins.
 STUDY_M_OPTIONS = (86, 18, 9)
+# The extended null grid: its filters' options (the grid of dpcore.study.extended_grid) and
+# the band a calibrated test's type-I error should lie in.
+EXTENDED_M_OPTIONS = (86, 18, 9)
+EXTENDED_ALPHA_OPTIONS = (1.0, 0.1, 0.01)
+EXTENDED_N_OPTIONS = study.EXTENDED_N
+EXTENDED_RATIO_OPTIONS = study.EXTENDED_RATIOS
+TARGET_BAND = (0.025, 0.075)
 
 
 def pair_label(pair: str) -> str:
@@ -64,6 +77,22 @@ def m_label(m: int) -> str:
 def privacy_label(levels: tuple[float, float]) -> str:
     """Privacy levels (α₁, α₂) as the filter shows them: "0.1, 0.1"."""
     return f"{levels[0]:g}, {levels[1]:g}"
+
+
+def alpha_label(alpha: float) -> str:
+    """One privacy level as a filter shows it: "0.01"."""
+    return f"{alpha:g}"
+
+
+def ratio_label(ratio: float) -> str:
+    """N_B / N_A as a filter shows it: "10"."""
+    return f"{ratio:g}"
+
+
+def setting_label(row) -> str:
+    """A setting of the extended grid: "M = 86, α = (0.01, 0.1), N = (1,000, 10,000)"."""
+    return t("M = {m}, α = ({a1:g}, {a2:g}), N = ({n:,}, {n2:,})", m=int(row["m"]),
+             a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]), n2=int(row["n2"]))
 
 
 # --- settings -------------------------------------------------------------------------------
@@ -165,6 +194,42 @@ class StudyFilter:
         }
 
 
+def size_ratio(results: pd.DataFrame) -> pd.Series:
+    """N_B / N_A of each row (to 6 decimals, so that 10 is 10)."""
+    return (results["n2"] / results["n"]).round(6)
+
+
+@dataclass(frozen=True)
+class ExtendedFilter:
+    """Which settings of the shipped extended null grid are shown."""
+
+    ms: tuple[int, ...]  # cal_x_m
+    tests: tuple[str, ...]  # cal_x_tests
+    alpha1s: tuple[float, ...]  # cal_x_a1
+    alpha2s: tuple[float, ...]  # cal_x_a2
+    ns: tuple[int, ...]  # cal_x_n: N_A
+    ratios: tuple[float, ...]  # cal_x_ratio: N_B / N_A
+
+    def select(self, results: pd.DataFrame) -> pd.DataFrame:
+        """The rows of ``results`` that the filter keeps."""
+        keep = (results["m"].isin(self.ms) & results["test"].isin(self.tests)
+                & results["alpha1"].isin(self.alpha1s) & results["alpha2"].isin(self.alpha2s)
+                & results["n"].isin(self.ns) & size_ratio(results).isin(self.ratios))
+        return results[keep]
+
+    def report_items(self) -> dict[str, str]:
+        none = t("none")
+        return {
+            t("Beyond the paper: M"): ", ".join(map(str, self.ms)) or none,
+            t("Beyond the paper: tests"): ", ".join(test_label(x) for x in self.tests) or none,
+            t("Beyond the paper: α₁"): ", ".join(map(alpha_label, self.alpha1s)) or none,
+            t("Beyond the paper: α₂"): ", ".join(map(alpha_label, self.alpha2s)) or none,
+            t("Beyond the paper: N_A"): ", ".join(f"{n:,}" for n in self.ns) or none,
+            t("Beyond the paper: N_B / N_A"): ", ".join(map(ratio_label, self.ratios)) or none,
+            t("Beyond the paper: made by"): study.EXTENDED_COMMAND,
+        }
+
+
 @dataclass(frozen=True)
 class Settings:
     """Every setting of the page's URL: the open tab and each tab's settings."""
@@ -173,12 +238,14 @@ class Settings:
     null: NullSettings
     live: LiveSettings | None  # the form's; for the report, the run shown (None: none yet)
     study: StudyFilter | None  # None: no results of the full-scale study
+    extended: ExtendedFilter | None = None  # None: no results of the extended grid
 
     def report_items(self) -> dict[str, str]:
         """The report's settings: of each tab that shows results."""
         return {**self.null.report_items(),
                 **(self.live.report_items() if self.live else {}),
-                **(self.study.report_items() if self.study else {})}
+                **(self.study.report_items() if self.study else {}),
+                **(self.extended.report_items() if self.extended else {})}
 
 
 # --- computations ---------------------------------------------------------------------------
@@ -195,6 +262,20 @@ def null_stats(shape: str, m: int, n: int, alpha: float, reps: int, seed: int):
 def shipped_results(stamp: float | None) -> pd.DataFrame | None:
     """The shipped study; ``stamp`` (the file's modification time) renews the cache."""
     return study.load_results()
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def extended_results(stamp: float | None) -> pd.DataFrame | None:
+    """The shipped extended null grid; ``stamp`` (the file's modification time) renews the
+    cache."""
+    return study.load_extended()
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def extended_figure(table: pd.DataFrame):
+    """The type-I errors of the extended grid's chosen settings (a resource, as
+    :func:`rates_figure`: never copied, only read after this)."""
+    return dpviz.homogeneity.extended_null_figure(table, level=LEVEL, band=TARGET_BAND)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -391,9 +472,17 @@ def study_intro(results: pd.DataFrame) -> str:
              boots=boot_text)
 
 
+def tests_in(results: pd.DataFrame) -> tuple[str, ...]:
+    """The tests a results file holds (all of simulation.TESTS if it does not say)."""
+    if "test" not in results:
+        return simulation.TESTS
+    return tuple(x for x in simulation.TESTS if x in set(results["test"]))
+
+
 def partial_study(results: pd.DataFrame) -> str | None:
-    """What a results file that does not hold the whole grid lacks; None when it does."""
-    expected = len(study.paper_grid())
+    """What a results file that does not hold the whole grid of its tests lacks (a file
+    made before the normal-score test holds the paper's two); None when it holds it."""
+    expected = len(study.paper_grid(tests=tests_in(results)))
     if len(results) >= expected:
         return None
     return t("This file holds {have:,} of the grid's {expected:,} settings (a study still "
@@ -403,3 +492,129 @@ def partial_study(results: pd.DataFrame) -> str | None:
 def missing_study() -> str:
     return t("The results file of the full study is not in this copy of the project; make it "
              "with `{command}`.", command=study.PAPER_COMMAND)
+
+
+# --- the extended null grid -----------------------------------------------------------------
+
+
+def band_text(band: tuple[float, float] = TARGET_BAND) -> str:
+    return f"[{band[0]:.1%}, {band[1]:.1%}]"
+
+
+@dataclass(frozen=True)
+class BandCount:
+    """Where one test's type-I errors lie against the target band, over some settings."""
+
+    settings: int  # settings shown
+    outside: int  # rate (the point estimate) outside the band
+    clearly_outside: int  # the whole 95% interval outside the band (a subset of outside)
+    inside_crossing: int  # rate inside, but its 95% interval crosses an edge of the band
+    low: float  # the smallest rate
+    high: float  # the largest rate
+    worst: pd.Series  # the row whose rate is farthest from the level
+
+
+def band_count(rows: pd.DataFrame, band: tuple[float, float] = TARGET_BAND) -> BandCount:
+    """Count ``rows`` (one test's rates, at least one) against ``band``: a rate is outside
+    when its point estimate is; clearly outside when its whole 95% interval is."""
+    low, high = band
+    rate = rows["rate"]
+    outside = (rate < low) | (rate > high)
+    clearly = (rows["ci_high"] < low) | (rows["ci_low"] > high)
+    crossing = ~outside & ((rows["ci_low"] < low) | (rows["ci_high"] > high))
+    worst = rows.loc[(rate - LEVEL).abs().idxmax()]
+    return BandCount(len(rows), int(outside.sum()), int(clearly.sum()), int(crossing.sum()),
+                     float(rate.min()), float(rate.max()), worst)
+
+
+def band_sentence(rows: pd.DataFrame, test: str,
+                  band: tuple[float, float] = TARGET_BAND) -> str:
+    """One test's type-I error over the extended grid's chosen settings, against ``band``."""
+    c = band_count(rows, band)
+    decimals = max(1, percent_decimals_apart([c.low, c.high], band[0]),
+                   percent_decimals_apart([c.low, c.high], band[1]))
+
+    def pct(v: float) -> str:
+        return f"{v:.{decimals}%}"
+
+    head = t("Beyond the paper, the {name} test", name=test_label(test))
+    span = (t("rates from {low} to {high}", low=pct(c.low), high=pct(c.high)) if c.settings > 1
+            else t("rate {rate}", rate=pct(c.low)))
+    of = (t("the one setting shown") if c.settings == 1
+          else t("all {n} settings", n=c.settings) if c.outside == c.settings
+          else t("{k} of {n} settings", k=c.outside, n=c.settings))
+    if c.outside == 0:
+        where = (t("all {n} settings", n=c.settings) if c.settings > 1
+                 else t("the one setting shown"))
+        text = t("{head}: its type-I error lies inside {band} in {where} ({span}).", head=head,
+                 band=band_text(band), where=where, span=span)
+        if c.inside_crossing:
+            text += t(" In {k} of them its 95% interval crosses an edge of the band, so the "
+                      "rate there is inside only up to Monte Carlo error.", k=c.inside_crossing)
+        return text
+    text = t("{head}: its type-I error lies outside {band} in {of} ({span}; the farthest from "
+             "{level:.0%}, {worst}, at {at}).", head=head, band=band_text(band), of=of,
+             span=span, level=LEVEL, worst=pct(c.worst["rate"]), at=setting_label(c.worst))
+    reaching = c.outside - c.clearly_outside
+    if reaching == 0:
+        text += (t(" Its whole 95% interval lies outside the band there.") if c.outside == 1
+                 else t(" In each of them the whole 95% interval lies outside the band."))
+    elif c.clearly_outside == 0:
+        text += t(" None of them lies outside with its whole 95% interval: each interval "
+                  "reaches into the band, so Monte Carlo error alone could put those rates "
+                  "outside.")
+    else:
+        text += t(" In {clear} of them the whole 95% interval lies outside the band; in the "
+                  "other {reaching} the interval reaches into it, so those are outside only "
+                  "by their point estimate.", clear=c.clearly_outside, reaching=reaching)
+    return text
+
+
+def extended_findings(chosen: pd.DataFrame,
+                      band: tuple[float, float] = TARGET_BAND) -> list[str]:
+    """Per test shown (in the order of simulation.TESTS): its type-I error against ``band``."""
+    shown = set(chosen["test"])
+    tests = [x for x in simulation.TESTS if x in shown] + sorted(shown - set(simulation.TESTS))
+    return [band_sentence(chosen[chosen["test"] == test], test, band) for test in tests]
+
+
+def extended_caption(results: pd.DataFrame) -> str:
+    """What the extended grid is, with its R and B and the bootstrap p-value."""
+    reps = ", ".join(f"{r:,}" for r in sorted(set(results["reps"])))
+    boots = sorted(set(pd.to_numeric(results["n_boot"], errors="coerce").dropna().astype(int)))
+    boot_text = ", ".join(f"{b:,}" for b in boots) if boots else "–"
+    return t(
+        "Beyond the paper's grid, where Algorithm 1's level is in question: Korea vs Korea "
+        "(no difference, so every rate is a type-I error), M = 86, 18 or 9 age groups, every "
+        "pair of privacy levels α₁, α₂ in {{1, 0.1, 0.01}}, N_A = 1,000, 10,000 or 100,000 "
+        "people in histogram A and N_B = 1, 10 or 100 times as many in B; {settings:,} "
+        "settings in this file. Each rate counts the rejections at the {level:.0%} level in "
+        "R = {reps} replicates, with its 95% Wilson interval; a bootstrap test draws "
+        "B = {boots} bootstrap statistics T_b and its p-value is (1 + #{{T_b ≥ T}})/(B + 1). "
+        "A calibrated test's type-I error should lie in {band}. This command regenerates "
+        "the file exactly:", settings=len(results), level=LEVEL, reps=reps, boots=boot_text,
+        band=band_text())
+
+
+def partial_extended(results: pd.DataFrame) -> str | None:
+    """What an extended-grid file that does not hold the whole grid lacks; None when whole."""
+    expected = len(study.extended_grid())
+    if len(results) >= expected:
+        return None
+    return t("This file holds {have:,} of the grid's {expected:,} settings (a study still "
+             "running, or stopped early).", have=len(results), expected=expected)
+
+
+def missing_extended() -> str:
+    return t("The results file of the extended null grid ({name}) is not in this copy of the "
+             "project; make it with `{command}`.", name=study.EXTENDED_FILE,
+             command=study.EXTENDED_COMMAND)
+
+
+def paper_table(chosen: pd.DataFrame) -> pd.DataFrame:
+    """The full-scale study's rows as its table shows them: without the column n2 (N_B)
+    where it is empty or equal to n everywhere, as in the paper's grid (equal sizes), so
+    the table and its download keep the paper's columns."""
+    if "n2" in chosen and (chosen["n2"].isna() | (chosen["n2"] == chosen["n"])).all():
+        return chosen.drop(columns="n2")
+    return chosen
