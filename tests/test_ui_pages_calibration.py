@@ -59,7 +59,8 @@ def test_report_items_of_every_tab():
         "Simulation: replicates R per point": "1,000",
         "Simulation: bootstrap replicates B": "1,000", "Simulation: seed": "2022"}
     nothing = logic.StudyFilter((), (), (), ())
-    assert set(nothing.report_items().values()) == {"none", study.PAPER_COMMAND}
+    assert set(nothing.report_items().values()) == {"none", study.PAPER_COMMAND,
+                                                     study.SCORE_COMMAND}
     chosen = logic.StudyFilter(("korea_vs_korea",), (18, 9), ((0.1, 0.1), (1.0, 0.5)),
                                ("chisq",)).report_items()
     assert chosen["Full-scale study: privacy (α₁, α₂)"] == "0.1, 0.1; 1, 0.5"
@@ -252,10 +253,15 @@ def test_what_the_study_tab_says():
         f"The paper's grid, {len(results):,} settings, each with R = 1,000 replicates and "
         "B = 500 bootstrap replicates (")
     assert "B = – bootstrap" in logic.study_intro(results[results["test"] == "chisq"])
+    # The shipped grid: the source's two tests everywhere, the normal-score test on the two
+    # pairs with an effect (960 settings).
+    shipped = len(study.shipped_paper_grid())
+    assert shipped == 720 + 240
     assert logic.partial_study(results) == (
-        f"This file holds {len(results):,} of the grid's {len(study.paper_grid()):,} settings "
+        f"This file holds {len(results):,} of the grid's {shipped:,} settings "
         "(a study still running, or stopped early).")
-    assert logic.partial_study(pd.DataFrame(index=range(len(study.paper_grid())))) is None
+    whole = pd.DataFrame({"test": [c.test for c in study.shipped_paper_grid()]})
+    assert logic.partial_study(whole) is None
     assert study.PAPER_COMMAND in logic.missing_study()
     # A file made before the normal-score test, whole for its two tests: not partial.
     two = pd.DataFrame({"test": [c.test for c in study.paper_grid(tests=logic.PAPER_TESTS)]})

@@ -191,6 +191,7 @@ class StudyFilter:
                 "; ".join(privacy_label(ab) for ab in self.privacy) or none,
             t("Full-scale study: tests"): ", ".join(test_label(x) for x in self.tests) or none,
             t("Full-scale study: made by"): study.PAPER_COMMAND,
+            t("Full-scale study, normal-score test: made by"): study.SCORE_COMMAND,
         }
 
 
@@ -482,7 +483,8 @@ def tests_in(results: pd.DataFrame) -> tuple[str, ...]:
 def partial_study(results: pd.DataFrame) -> str | None:
     """What a results file that does not hold the whole grid of its tests lacks (a file
     made before the normal-score test holds the paper's two); None when it holds it."""
-    expected = len(study.paper_grid(tests=tests_in(results)))
+    tests = set(tests_in(results))
+    expected = len([c for c in study.shipped_paper_grid() if c.test in tests])
     if len(results) >= expected:
         return None
     return t("This file holds {have:,} of the grid's {expected:,} settings (a study still "
