@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import _LAYOUT, _TEST_NAMES, COLORS, _log_range, _log_ticks, _rgba
+from dpviz.style import _LAYOUT, _TEST_NAMES, COLORS, OKABE_ITO, _log_range, _log_ticks, _rgba
 
 __all__ = [
     "PLANNER_COLORS",
@@ -23,11 +23,19 @@ __all__ = [
 PLANNER_COLORS = {
     "bootstrap": COLORS["estimate"],  # the parametric bootstrap test (as in rejection_figure)
     "chisq": COLORS["statistic"],  # the naive chi-square test
+    # The normal-score test (dpcore.homogeneity.normal_score_test): black, the one colour of
+    # the palette these figures leave free, so it stays apart from Algorithm 1 in one figure.
+    "normal_score": OKABE_ITO["black"],
     "target": COLORS["original"],  # the target power, the estimate and its interval
     "current": COLORS["theory"],  # the user's current choice (alpha, N)
     "A": COLORS["A"],
     "B": COLORS["B"],
 }
+
+# The tests as the legends name them: the calibration figures' names, and this project's
+# normal-score test (solid, as Algorithm 1; only the naive test is dashed).
+_PLANNER_TEST_NAMES = {**_TEST_NAMES, "normal_score": "normal-score"}
+_ORDER = ("bootstrap", "normal_score", "chisq")  # the legend's order
 
 _PLANNER_X = {
     "n": ("N per group (log scale)", "N %{x:,.0f}", ",.0f"),
@@ -71,7 +79,7 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
         color = PLANNER_COLORS.get(test, PLANNER_COLORS["bootstrap"])
         name = "simulated power (95% Wilson interval)"
         if test is not None and len(tests) > 1:
-            name = f"{_TEST_NAMES.get(test, test)}: {name}"
+            name = f"{_PLANNER_TEST_NAMES.get(test, test)}: {name}"
         p = rows["power"].to_numpy(float)
         fig.add_trace(go.Scatter(
             x=rows[x].to_numpy(float), y=p, mode="lines+markers", name=name,
@@ -143,12 +151,12 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
     data = data.sort_values("alpha1")
     level_text = "the level" if level is None else f"the {level:.0%} level"
     fig = go.Figure()
-    for test in [t for t in ("bootstrap", "chisq") if t in set(data["test"])] + \
-            [t for t in pd.unique(data["test"]) if t not in ("bootstrap", "chisq")]:
+    for test in [t for t in _ORDER if t in set(data["test"])] + \
+            [t for t in pd.unique(data["test"]) if t not in _ORDER]:
         rows = data[data["test"] == test]
         found = rows[rows["n"].notna()]
         color = PLANNER_COLORS.get(test, COLORS["reference"])
-        name = _TEST_NAMES.get(test, test)
+        name = _PLANNER_TEST_NAMES.get(test, test)
         dash = "dash" if test == "chisq" else "solid"
         valid = found["valid"].astype(bool) if "valid" in found else pd.Series(True, found.index)
         fig.add_trace(go.Scatter(

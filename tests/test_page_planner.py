@@ -64,6 +64,7 @@ def test_default_view():
     at = start(fast=False)
     assert not errors(at)
     assert [t.label for t in at.tabs] == list(TABS)  # its controls' defaults: test_links_kept
+    assert at.radio(key="plan_test").value == "bootstrap"  # Algorithm 1, as before the choice
     p1, p2 = korea()
     shown = metrics(at)
     assert shown[TV] == f"{planner.total_variation(p1, p2):.3f}" == "0.057"
@@ -127,15 +128,17 @@ def test_the_answers_move_the_right_way(tab, query, key, value, shown, factor):
 
 
 def test_a_planned_n_inside_the_interval_is_undetermined_not_enough():
-    """α = 0.05 at R = 50: the estimate is below the planned 10,000, the interval's upper end
-    above it. The estimate alone said "enough"; the page says it cannot tell, and how to."""
-    at = start(query={"plan_alpha": "0.05"})
+    """α = 0.063 at R = 50: the estimate is below the planned 10,000, the interval's upper end
+    above it. The estimate alone said "enough"; the page says it cannot tell, and how to.
+    (α = 0.05 was this case before dpcore's homogeneity changes of aa111bc moved the
+    simulated numbers.)"""
+    at = start(query={"plan_alpha": "0.063"})
     assert not errors(at)
     p1, p2 = korea()
-    plan = planner.required_sample_size(p1, p2, 0.05, 0.05, reps=50, n_boot=50, rng=SEED)
+    plan = planner.required_sample_size(p1, p2, 0.063, 0.063, reps=50, n_boot=50, rng=SEED)
     assert plan.n < 10_000 < plan.interval[1]  # the case of the issue
     assert metric(at, "Your planned N").delta == "undetermined at R = 50"
-    verdict = words.data_verdict(plan, page.Settings(alpha1=0.05, alpha2=0.05, reps=50,
+    verdict = words.data_verdict(plan, page.Settings(alpha1=0.063, alpha2=0.063, reps=50,
                                                      n_boot=50))
     assert [i.value for i in at.info] == [verdict.sentence]
     assert verdict.sentence.startswith(
@@ -264,7 +267,9 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert not errors(at)
     [table] = [d.value for d in at.dataframe]
     p1, p2 = korea()
-    expected = planner.frontier(p1, p2, [1, 0.1, 0.01], reps=50, n_boot=50, rng=SEED)
+    # Algorithm 1 and the naive test only: not every test of dpcore's default.
+    expected = planner.frontier(p1, p2, [1, 0.1, 0.01], tests=("bootstrap", "chisq"), reps=50,
+                                n_boot=50, rng=SEED)
     assert table[["alpha1", "test", "n", "valid"]].equals(
         expected[["alpha1", "test", "n", "valid"]])
     assert set(table["test"]) == {"bootstrap", "chisq"}
@@ -288,6 +293,51 @@ def test_frontier_button_marks_the_naive_test_invalid():
     at.select_slider(key="plan_power").set_value(0.9)
     run(at)
     assert any("The settings have changed" in i.value for i in at.info)
+
+
+def test_the_normal_score_test_when_chosen():
+    """Chosen by hand, the searches, the frontier and the report are the normal-score test's;
+    its link (the URL holds the option's label) reopens the view with the same numbers."""
+    at = start()
+    at.radio(key="plan_test").set_value("normal_score")
+    run(at)
+    assert not errors(at)
+    p1, p2 = korea()
+    plan = planner.required_sample_size(p1, p2, 0.1, 0.1, test="normal_score", reps=50,
+                                        n_boot=50, rng=SEED)
+    assert metrics(at)[N_NEEDED] == words.n_text(plan)
+    sentence = words.describe_sample_size(
+        plan, "a difference as large as Korea central vs Korea noncentral")
+    assert "the normal-score test at the 5% level detects" in sentence
+    assert sentence in [m.value for m in (*at.success, *at.warning)]
+    points = [d.value for d in at.dataframe if "power" in d.value]
+    assert points and all(set(d["test"]) == {"normal_score"} for d in points)
+    assert any("One simulated setting of the normal-score test draws" in c.value
+               for c in at.caption)
+    # The frontier: the normal-score test beside the naive one, named so.
+    open_tab(at, FRONTIER)
+    assert any("for the normal-score test and for the naive χ² test" in m.value
+               for m in at.markdown)
+    at = run_frontier(at)
+    assert not errors(at)
+    [table] = [d.value for d in at.dataframe]
+    assert set(table["test"]) == {"normal_score", "chisq"}
+    assert any(c.value.startswith("Solid: the normal-score test;") for c in at.caption)
+    names = {t.get("name") for t in chart_traces(at, "plan_fig_frontier")}
+    assert "normal-score" in names and "parametric bootstrap" not in names
+    # The report says which test.
+    open_tab(at, REPORT)
+    kit = ended_kit(at)
+    assert kit.parameters["Test"] == "normal-score test (this project) at the 5% level"
+    assert kit.findings[0] == sentence
+    assert words.frontier_sentence(table, 0.8).startswith(
+        "For 80% power the normal-score test needs")
+    assert words.frontier_sentence(table, 0.8) in kit.findings
+    # The link: the same numbers in a new session.
+    linked = start(query={"plan_test": "normal-score test"})
+    assert not link_notes(linked)
+    assert linked.radio(key="plan_test").value == "normal_score"
+    assert metrics(linked)[N_NEEDED] == words.n_text(plan)
 
 
 REPORT_FILE = "privacy_utility_planner_report.html"
@@ -324,6 +374,7 @@ def test_report_download_builds_the_html_report(deferred):
     comp = page.make_comparison(page.DEFAULT, p1, p2, datasets.age_bin_labels(10), {})
     assert kit.parameters == {**comp.report_items(),
                               **page.Settings(reps=50, n_boot=50).report_items()}
+    assert kit.parameters["Test"] == "parametric bootstrap test (Algorithm 1) at the 5% level"
     assert kit.notes == words.report_notes()
     assert [name for name, _ in kit.figures] == [
         "The two distributions: Korea central and Korea noncentral",

@@ -91,6 +91,8 @@ def test_privacy_sentence_for_each_status():
      "power of the bootstrap test at N = 12,000, α = 0.1"),
     ("quantity=type1 test=chisq n=500 alpha1=0.1 alpha2=0.05",
      "type-I error of the chi-square test at N = 500, α = (0.1, 0.05)"),
+    ("quantity=power test=normal_score n=1000 alpha1=0.3 alpha2=0.3",
+     "power of the normal-score test at N = 1,000, α = 0.3"),
     ("done", "done"),
     ("", ""),
 ])
@@ -116,7 +118,8 @@ def test_alphas_in_the_sentences_have_three_significant_digits():
 def test_the_default_settings_are_the_pages_defaults():
     assert page.Settings() == page.Settings(
         mode="two", source_a="korea_central", source_b="korea_noncentral", base="korea",
-        effect="shift", direction="older", shift=1, distance=0.05, width=10, level=0.05,
+        effect="shift", direction="older", shift=1, distance=0.05, width=10, test="bootstrap",
+        level=0.05,
         power=0.8, alpha1=0.1, separate=False, alpha2=0.1, n=10_000, reps=200, n_boot=200,
         seed=2022, frontier_range=(0.01, 1.0), frontier_points=5, tab="How much data?")
     assert all(getattr(page.Settings.unset(), f.name) is None for f in fields(page.Settings))
@@ -130,7 +133,20 @@ def test_every_setting_has_its_url_parameter_and_links_carry_them_all():
                           .read_text(encoding="utf-8"))["links"]
     in_links = {key for link in recorded if link["url_path"] == "planner"
                 for key in parse_qs(urlsplit(link["url"]).query)}
-    assert in_links == set(keys.values())
+    # Settings added since the links were recorded; each has a default, so the old links
+    # open as before (tests/test_links_kept.py).
+    added = {"test": "plan_test"}
+    assert in_links == set(keys.values()) - set(added.values())
+    assert all(keys[name] == key and getattr(page.DEFAULT, name) is not None
+               for name, key in added.items())
+    assert page.DEFAULT.test == "bootstrap"  # Algorithm 1, as before the choice
+
+
+def test_the_report_names_the_test_chosen():
+    s = page.Settings(test="normal_score", level=0.01)
+    assert s.report_items()["Test"] == "normal-score test (this project) at the 1% level"
+    assert list(s.report_items()) == list(page.Settings().report_items())
+    assert set(page.TESTS) == set(simulation.BOOTSTRAP_TESTS)
 
 
 def test_the_report_lists_todays_settings():
@@ -298,12 +314,56 @@ def test_the_frontier_says_its_cost_and_refuses_beyond_its_cap():
         "more than the page's cap of 1,000,000,000). Use fewer points" in refusal
 
 
+def test_costs_count_only_the_chosen_test():
+    """One search is of the chosen test, a frontier of it and the naive test: the work of
+    each (simulation.work_units, weighted by cost) and nothing for the other bootstrap test."""
+    s = page.Settings(reps=50, n_boot=50)
+    ns = replace(s, test="normal_score")
+    alphas = page.frontier_alphas(s)
+    per_alpha = planner.TYPICAL_CELLS + 1  # a search and a type-I check
+    for settings in (s, ns):
+        assert page.frontier_tests(settings) == (settings.test, "chisq")
+        assert page.search_units(9, settings) == \
+            planner.TYPICAL_CELLS * simulation.work_units(9, 50, 50, settings.test)
+        assert page.frontier_units(9, settings, alphas) == len(alphas) * per_alpha * (
+            simulation.work_units(9, 50, 50, settings.test)
+            + simulation.work_units(9, 50, 50, "chisq"))
+    assert page.search_units(9, ns) > page.search_units(9, s)
+    # Algorithm 1's words are those of the page before the choice of test.
+    assert page.accuracy_caption(9, s, SPEED).startswith(
+        "One simulated setting draws R·2M·(B + 1) = 45,900 bins, about 0.0046 s here;")
+    units = simulation.work_units(9, 50, 50, "normal_score")
+    assert units > 45_900
+    assert page.accuracy_caption(9, ns, SPEED).startswith(
+        "One simulated setting of the normal-score test draws R·2M·(B + 1) = 45,900 bins, "
+        f"counted as {units:,.0f} at its cost per bin, about {units * SPEED:.2g} s here;")
+    # A search Algorithm 1 can afford and the normal-score test cannot.
+    big = page.Settings(reps=500, n_boot=1000)
+    assert page.search_refusal(comparison(big), big, SPEED) is None
+    refusal = page.search_refusal(comparison(big), replace(big, test="normal_score"), SPEED)
+    one = simulation.work_units(9, 500, 1000, "normal_score")
+    assert refusal.startswith("This search would take about ") and (
+        f"settings of R·2M·(B + 1) = {simulation.work_units(9, 500, 1000):,.0f} drawn bins "
+        f"each, counted as {one:,.0f} each at the cost per bin of the normal-score test, more "
+        "than the page's cap of 200,000,000 per search.") in refusal
+    assert refusal.endswith("or choose the parametric bootstrap test.")
+    # A frontier likewise (5 α; Algorithm 1 fits under the cap, the normal-score test not).
+    wide = page.Settings(reps=500, n_boot=1000)
+    assert page.frontier_refusal(9, wide, alphas, SPEED) is None
+    refusal = page.frontier_refusal(9, replace(wide, test="normal_score"), alphas, SPEED)
+    units = page.frontier_units(9, replace(wide, test="normal_score"), alphas)
+    assert refusal.startswith("This frontier would take about ") and \
+        f"({units:,.0f} drawn bins counted at each test's cost per bin, more than" in refusal
+
+
 def test_a_frontier_is_shown_again_only_for_its_settings():
     comp, s = comparison(), page.Settings(reps=50, n_boot=50)
     params = page.frontier_params(comp, s, [1.0, 0.1])
     last = {"params": params, "table": pd.DataFrame({"x": [1]})}
     assert page.frontier_for(last, comp, replace(s, frontier_points=9)) is last["table"]
     assert page.frontier_for(last, comp, replace(s, power=0.9)) is None
+    assert params["test"] == "bootstrap"
+    assert page.frontier_for(last, comp, replace(s, test="normal_score")) is None
     assert page.frontier_for(None, comp, s) is None
 
 
@@ -439,10 +499,10 @@ def test_your_alpha_against_the_interval_of_the_strongest_affordable():
         "detects the difference less than 80% of the time with N = 20,000 per group.")
 
 
-def frontier_table(n, n_low, chisq_type1) -> pd.DataFrame:
+def frontier_table(n, n_low, chisq_type1, test="bootstrap") -> pd.DataFrame:
     """A frontier at α = 1, 0.1, 0.01: the bootstrap test's N, the naive test's type-I error."""
     alphas = [1.0, 0.1, 0.01]
-    boot = pd.DataFrame({"alpha1": alphas, "test": "bootstrap", "n": n, "n_low": n_low,
+    boot = pd.DataFrame({"alpha1": alphas, "test": test, "n": n, "n_low": n_low,
                          "type1": 0.05, "valid": True})
     chisq = pd.DataFrame({"alpha1": alphas, "test": "chisq", "n": [100.0] * 3,
                           "n_low": [50.0] * 3, "type1": chisq_type1,
@@ -464,3 +524,43 @@ def test_the_frontier_in_words():
     assert words.frontier_findings(valid, 0.05, 0.9) == [
         "For 90% power the parametric bootstrap test needs N = 500 at α = 1; an N not found at "
         "α = 0.1; an N not found at α = 0.01 per group."]
+    assert words.frontier_intro("bootstrap") == (
+        "The N per group needed for the target power across privacy levels, for the parametric "
+        "bootstrap test and for the naive χ² test, with each test's type-I error checked at the "
+        "N it needs (the data drawn from the pooled distribution, no difference). A test whose "
+        "type-I error is clearly above the level is marked *invalid*.")
+    assert words.frontier_caption(table) == (
+        "Solid: the parametric bootstrap test; dashed: the naive χ² test; bars: the Monte Carlo "
+        "intervals of N. The star is your plan: well above the bootstrap curve and its bars "
+        "there is enough data for the target power, well below not; near them the curve does "
+        "not decide it: the tab *How much data?* does, at your α, from its Monte Carlo "
+        "interval.")
+
+
+def test_the_normal_score_test_is_named_in_every_sentence():
+    found = words.describe_sample_size(sample_size_plan(test="normal_score"), "it")
+    assert "so that the normal-score test at the 5% level detects it 80% of the time" in found
+    never = words.describe_sample_size(
+        sample_size_plan(test="normal_score", status="unreachable", n=None,
+                         interval=(5e7, math.inf)), "it")
+    assert "not enough for the normal-score test at the 5% level to detect it" in never
+    privacy = words.describe_privacy(privacy_plan(test="normal_score", level=0.1), "it")
+    assert "the normal-score test at the 10% level still detects it" in privacy
+    for text in (found, never, privacy):
+        assert "bootstrap" not in text
+    table = frontier_table([500.0, 5000.0, np.nan], [400.0, 4000.0, 5e7], [0.05, 0.3, 0.62],
+                           test="normal_score")
+    assert words.frontier_test(table) == "normal_score"
+    assert words.frontier_sentence(table, 0.8) == (
+        "For 80% power the normal-score test needs N = 500 at α = 1; N = 5,000 at α = 0.1; "
+        "more than 50,000,000 at α = 0.01 per group.")
+    assert words.frontier_summary(table, 0.05).endswith(
+        "Only the normal-score test's N can be planned on.")
+    assert words.frontier_intro("normal_score").startswith(
+        "The N per group needed for the target power across privacy levels, for the "
+        "normal-score test and for the naive χ² test,")
+    caption = words.frontier_caption(table)
+    assert caption.startswith("Solid: the normal-score test; dashed: the naive χ² test;")
+    assert "well above the normal-score curve" in caption and "bootstrap" not in caption
+    # A frontier of the naive test alone (or none) is read as Algorithm 1's, as before.
+    assert words.frontier_test(table[table["test"] == "chisq"]) == "bootstrap"

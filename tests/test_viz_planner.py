@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import dpviz
@@ -148,6 +149,32 @@ def test_planner_frontier_figure_all_valid_has_no_invalid_entry():
     assert not any("invalid" in t.name for t in fig.data)
     assert not any(t.name.startswith("your choice") for t in fig.data)
     assert all(t.showlegend is False for t in fig.data if t.name.endswith("holds the level"))
+    serialises(fig)
+
+
+def test_planner_frontier_figure_names_the_normal_score_test_apart_from_algorithm_1():
+    """The planner's frontier of the normal-score test (and dpcore's of all three tests): a
+    solid line of its own colour and name, never drawn or named as Algorithm 1."""
+    table = _frontier_table()
+    ours = table[table["test"] == "bootstrap"].assign(test="normal_score")
+    fig = dpviz.planner.planner_frontier_figure(pd.concat([ours, table[table["test"] == "chisq"]]),
+                                                level=0.05)
+    lines = [t for t in fig.data if t.mode == "lines"]
+    assert [t.name for t in lines] == ["normal-score", "naive χ²"]
+    assert lines[0].line.dash == "solid" and lines[1].line.dash == "dash"
+    color = dpviz.planner.PLANNER_COLORS["normal_score"]
+    assert lines[0].line.color == color != dpviz.planner.PLANNER_COLORS["bootstrap"]
+    assert color not in (dpviz.planner.PLANNER_COLORS["chisq"],
+                         dpviz.planner.PLANNER_COLORS["current"])
+    [points] = [t for t in fig.data if t.name == "normal-score: holds the 5% level"]
+    assert points.marker.color == color and list(points.y) == [46700, 5216, 1520]
+    assert any(t.name == "normal-score: more than the largest N searched" for t in fig.data)
+    every = pd.concat([table, ours])
+    lines = [t for t in dpviz.planner.planner_frontier_figure(every).data if t.mode == "lines"]
+    assert [t.name for t in lines] == ["parametric bootstrap", "normal-score", "naive χ²"]
+    power = dpviz.planner.planner_power_figure(_power_points().assign(test="normal_score"),
+                                               target=0.8)
+    assert _power_trace(power).line.color == color
     serialises(fig)
 
 

@@ -147,6 +147,14 @@ def comparison_controls(s: page.Settings):
 
 
 def level_power_controls(s: page.Settings) -> page.Settings:
+    tests = list(page.TESTS)
+    test = st.radio(
+        t("Test"), tests, index=tests.index(DEFAULT.test), format_func=labels(page.TESTS),
+        key=KEYS["test"], bind="query-params", horizontal=True,
+        help=t("The DP test the plan is for. The parametric bootstrap test is Algorithm 1 of "
+               "the source. The normal-score test (this project) keeps its level where "
+               "Algorithm 1 does not (different N or α in the two groups, strong privacy), and "
+               "costs more to simulate: the time estimates count it."))
     c1, c2 = st.columns(2)
     level = c1.select_slider(
         t("Significance level"), page.LEVELS, value=DEFAULT.level, format_func=percent,
@@ -157,7 +165,7 @@ def level_power_controls(s: page.Settings) -> page.Settings:
         key=KEYS["power"], bind="query-params",
         help=t("How often the test must find the difference described. 80% is the usual "
                "choice; 90% needs more data or weaker privacy."))
-    return replace(s, level=float(level), power=float(power))
+    return replace(s, test=test, level=float(level), power=float(power))
 
 
 def comparison_summary(kit: PageKit, comp: page.Comparison | None,
@@ -212,8 +220,8 @@ def accuracy_controls(s: page.Settings, m: int | None) -> page.Settings:
     n_boot = c2.select_slider(
         t("Bootstrap replicates B"), page.BOOT_GRID, value=DEFAULT.n_boot,
         format_func=fmt_number, key=KEYS["n_boot"], bind="query-params",
-        help=t("Bootstrap replicates of each test (Algorithm 1). The p-value moves in steps of "
-               "1/B; plans are for the B given."))
+        help=t("Bootstrap replicates of the test chosen (Algorithm 1 or the normal-score "
+               "test). The p-value moves in steps of 1/(B + 1); plans are for the B given."))
     with c3:
         seed = controls.seed_control(KEYS["seed"])
     s = replace(s, reps=int(reps), n_boot=int(n_boot), seed=int(seed))
@@ -354,11 +362,7 @@ def frontier_controls(s: page.Settings) -> page.Settings:
 
 
 def frontier_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
-    st.markdown(t(
-        "The N per group needed for the target power across privacy levels, for the parametric "
-        "bootstrap test and for the naive χ² test, with each test's type-I error checked at the "
-        "N it needs (the data drawn from the pooled distribution, no difference). A test whose "
-        "type-I error is clearly above the level is marked *invalid*."))
+    st.markdown(words.frontier_intro(s.test))
     s = frontier_controls(s)
     alphas = page.frontier_alphas(s)
     st.caption(page.frontier_caption(comp.m, s, alphas, machine_speed()))
@@ -394,11 +398,7 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
     report, and with ``warn`` the naive test's flaw is shown as a warning."""
     kit.chart(page.frontier_figure(table, s, level, power), key=f"{prefix}_fig_frontier",
               name=t("The privacy-utility frontier"))
-    st.caption(t("Solid: the parametric bootstrap test; dashed: the naive χ² test; bars: the "
-                 "Monte Carlo intervals of N. The star is your plan: well above the bootstrap "
-                 "curve and its bars there is enough data for the target power, well below "
-                 "not; near them the curve does not decide it: the tab *How much data?* does, "
-                 "at your α, from its Monte Carlo interval."))
+    st.caption(words.frontier_caption(table))
     summary = words.frontier_summary(table, level)
     if warn and summary:
         st.warning(summary, icon=":material/gpp_bad:")
@@ -486,6 +486,12 @@ def explanation() -> None:
             "the estimate runs from the largest simulated value whose power is clearly below "
             "the target to the smallest clearly above it. It holds the true crossing when those "
             "two Wilson intervals do. More replicates R narrow it.\n\n"
+            "**Which test.** The parametric bootstrap test (Algorithm 1) is the source's. The "
+            "normal-score test (this project) estimates each group's N from the noisy total and "
+            "builds its statistic from normal scores; it keeps its level where Algorithm 1 "
+            "does not (different N or α in the two groups, strong privacy), at a higher cost "
+            "per simulated setting. The control *Test* chooses which one the plan is for; the "
+            "frontier runs it beside the naive χ² test.\n\n"
             "**Reproducible.** Every setting (N, α₁, α₂, test) draws from its own random "
             "stream, derived from the seed, so the same address with the same seed gives the "
             "same numbers. Settings already simulated on this server are reused.\n\n"

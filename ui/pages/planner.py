@@ -3,8 +3,11 @@
 Son, Park & Jung (2022), section 5, propose the power of the parametric bootstrap test as
 the utility of a DP histogram mechanism. The page (views/planner.py) asks dpcore.planner
 the two questions of someone who must choose: the N per group needed at a privacy level α,
-the strongest α affordable with N per group, and the whole α-N frontier for the bootstrap
-test and the naive χ² test.
+the strongest α affordable with N per group, and the whole α-N frontier for a bootstrap
+test and the naive χ² test. The bootstrap test is the user's choice (``Settings.test``):
+the source's Algorithm 1 (the default, as every link made before the choice) or this
+project's normal-score test (dpcore.homogeneity.normal_score_test), which keeps its level
+where Algorithm 1 does not and costs more per simulated setting.
 
 Here: :class:`Settings` (everything the URL holds, what the report lists), the comparison
 the test must detect (:class:`Comparison`), the searches, and the sentences and tables the
@@ -42,6 +45,9 @@ SOURCES = {**{k: v.split(" (")[0] for k, v in datasets.POPULATIONS.items()},
 MODES = {"two": "Two populations", "effect": "One population and an effect"}
 EFFECTS = {"shift": "A shift by whole age groups", "tilt": "A total-variation distance"}
 DIRECTIONS = {"older": "older (last bins)", "younger": "younger (first bins)"}
+# The bootstrap tests the searches can plan for (simulation.BOOTSTRAP_TESTS), as the control
+# labels them; the frontier also runs the naive χ² test beside the one chosen.
+TESTS = {"bootstrap": "parametric bootstrap (Algorithm 1)", "normal_score": "normal-score test"}
 LEVELS = (0.01, 0.05, 0.1)
 POWERS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.99)
 REPS_GRID = (50, 100, 200, 500, 1000, 2000)
@@ -103,6 +109,7 @@ class Settings:
     shift: int | None = 1
     distance: float | None = 0.05  # about Korea central vs noncentral (0.057 in 10-year groups)
     width: int | None = 10  # 10-year groups, M = 9: a search takes about a second
+    test: str | None = "bootstrap"  # Algorithm 1: links made before the choice open as before
     level: float | None = 0.05
     power: float | None = 0.8
     alpha1: float | None = 0.1
@@ -120,7 +127,7 @@ class Settings:
     KEYS: ClassVar[dict[str, str]] = {
         "mode": "plan_mode", "source_a": "plan_a", "source_b": "plan_b", "base": "plan_base",
         "effect": "plan_effect", "direction": "plan_direction", "shift": "plan_shift",
-        "distance": "plan_tv", "width": "plan_width", "level": "plan_level",
+        "distance": "plan_tv", "width": "plan_width", "test": "plan_test", "level": "plan_level",
         "power": "plan_power", "alpha1": "plan_alpha", "separate": "plan_alpha_sep",
         "alpha2": "plan_alpha2", "n": "plan_n", "reps": "plan_reps", "n_boot": "plan_boot",
         "seed": "plan_seed", "frontier_range": "plan_fr_range",
@@ -150,9 +157,11 @@ class Settings:
 
     def report_items(self) -> dict[str, str]:
         """The report's settings (after the comparison's: Comparison.report_items)."""
+        test = (t("parametric bootstrap test (Algorithm 1) at the {level:.0%} level",
+                  level=self.level) if self.test == "bootstrap" else
+                t("normal-score test (this project) at the {level:.0%} level", level=self.level))
         return {
-            t("Test"): t("parametric bootstrap test (Algorithm 1) at the {level:.0%} level",
-                         level=self.level),
+            t("Test"): test,
             t("Target power"): f"{self.power:.0%}",
             t("Privacy level"): self.alpha_words(),
             t("People per group N (plan)"): f"{self.n:,}",
@@ -162,6 +171,18 @@ class Settings:
 
 
 DEFAULT = Settings()
+
+
+def test_name(test: str) -> str:
+    """A test in words, as the sentences name it: "the parametric bootstrap test"."""
+    return {"bootstrap": t("the parametric bootstrap test"),
+            "normal_score": t("the normal-score test"),
+            "chisq": t("the naive χ² test")}[test]
+
+
+def frontier_tests(s: Settings) -> tuple[str, str]:
+    """The tests of the frontier: the bootstrap test chosen and the naive χ² test."""
+    return (s.test, "chisq")
 
 
 # --- The comparison -----------------------------------------------------------------------------
@@ -310,18 +331,37 @@ def same_distribution(comp: Comparison) -> Problem | None:
 
 # --- Cost ---------------------------------------------------------------------------------------
 
+def setting_units(m: int, s: Settings) -> float:
+    """Work of one simulated setting of the chosen test: drawn bins weighted by the test's
+    cost per bin (simulation.work_units)."""
+    return simulation.work_units(m, s.reps, s.n_boot, s.test)
+
+
 def search_units(m: int, s: Settings) -> float:
-    """Drawn bins of a typical search: planner.TYPICAL_CELLS simulated settings."""
-    return planner.TYPICAL_CELLS * simulation.work_units(m, s.reps, s.n_boot)
+    """Work of a typical search: planner.TYPICAL_CELLS simulated settings of the chosen test."""
+    return planner.TYPICAL_CELLS * setting_units(m, s)
+
+
+def setting_bins(m: int, s: Settings) -> float:
+    """Bins one simulated setting draws, R·2M·(B + 1), whatever the test costs per bin."""
+    return simulation.work_units(m, s.reps, s.n_boot, "bootstrap")
 
 
 def accuracy_caption(m: int, s: Settings, speed: float) -> str:
-    units = simulation.work_units(m, s.reps, s.n_boot)
+    units = setting_units(m, s)
+    if s.test == "bootstrap":  # the words of the page before the choice of test
+        return t(
+            "One simulated setting draws R·2M·(B + 1) = {units:,.0f} bins, about {one:.2g} s "
+            "here; a search simulates about {cells} settings: about {search}. Settings "
+            "simulated before on this server, with the same seed, are reused.", units=units,
+            one=simulation.estimate_seconds(units, speed), cells=planner.TYPICAL_CELLS,
+            search=fmt_seconds(simulation.estimate_seconds(search_units(m, s), speed)))
     return t(
-        "One simulated setting draws R·2M·(B + 1) = {units:,.0f} bins, about {one:.2g} s here; "
-        "a search simulates about {cells} settings: about {search}. Settings simulated before "
-        "on this server, with the same seed, are reused.", units=units,
-        one=simulation.estimate_seconds(units, speed), cells=planner.TYPICAL_CELLS,
+        "One simulated setting of {test} draws R·2M·(B + 1) = {bins:,.0f} bins, counted as "
+        "{units:,.0f} at its cost per bin, about {one:.2g} s here; a search simulates about "
+        "{cells} settings: about {search}. Settings simulated before on this server, with the "
+        "same seed and test, are reused.", test=test_name(s.test), bins=setting_bins(m, s),
+        units=units, one=simulation.estimate_seconds(units, speed), cells=planner.TYPICAL_CELLS,
         search=fmt_seconds(simulation.estimate_seconds(search_units(m, s), speed)))
 
 
@@ -330,18 +370,28 @@ def search_refusal(comp: Comparison, s: Settings, speed: float) -> str | None:
     units = search_units(comp.m, s)
     if units <= MAX_SEARCH_UNITS:
         return None
+    time = fmt_seconds(simulation.estimate_seconds(units, speed))
+    if s.test == "bootstrap":  # the words of the page before the choice of test
+        return t(
+            "This search would take about {time} here: about {cells} settings of R·2M·(B + 1) "
+            "= {one:,.0f} drawn bins each, more than the page's cap of {cap:,.0f} per search. "
+            "Lower R or B (in the accuracy settings) or use wider age groups (fewer bins M).",
+            time=time, cells=planner.TYPICAL_CELLS, one=setting_units(comp.m, s),
+            cap=MAX_SEARCH_UNITS)
     return t(
         "This search would take about {time} here: about {cells} settings of R·2M·(B + 1) = "
-        "{one:,.0f} drawn bins each, more than the page's cap of {cap:,.0f} per search. Lower "
-        "R or B (in the accuracy settings) or use wider age groups (fewer bins M).",
-        time=fmt_seconds(simulation.estimate_seconds(units, speed)),
-        cells=planner.TYPICAL_CELLS, one=simulation.work_units(comp.m, s.reps, s.n_boot),
-        cap=MAX_SEARCH_UNITS)
+        "{bins:,.0f} drawn bins each, counted as {one:,.0f} each at the cost per bin of {test}, "
+        "more than the page's cap of {cap:,.0f} per search. Lower R or B (in the accuracy "
+        "settings), use wider age groups (fewer bins M), or choose the parametric bootstrap "
+        "test.", time=time, cells=planner.TYPICAL_CELLS, bins=setting_bins(comp.m, s),
+        one=setting_units(comp.m, s), test=test_name(s.test), cap=MAX_SEARCH_UNITS)
 
 
 def frontier_units(m: int, s: Settings, alphas) -> float:
+    """Work of a frontier: at each α a search and a type-I check for each of its tests (the
+    chosen bootstrap test and the naive one), each weighted by its cost."""
     return len(alphas) * (planner.TYPICAL_CELLS + 1) * sum(
-        simulation.work_units(m, s.reps, s.n_boot, test) for test in simulation.TESTS)
+        simulation.work_units(m, s.reps, s.n_boot, test) for test in frontier_tests(s))
 
 
 def alpha_list(alphas) -> str:
@@ -360,10 +410,16 @@ def frontier_refusal(m: int, s: Settings, alphas, speed: float) -> str | None:
     units = frontier_units(m, s, alphas)
     if units <= MAX_FRONTIER_UNITS:
         return None
+    time = fmt_seconds(simulation.estimate_seconds(units, speed))
+    if s.test == "bootstrap":  # the words of the page before the choice of test
+        return t(
+            "This frontier would take about {time} here ({units:,.0f} drawn bins, more than "
+            "the page's cap of {cap:,.0f}). Use fewer points, lower R or B, or wider age "
+            "groups.", time=time, units=units, cap=MAX_FRONTIER_UNITS)
     return t(
-        "This frontier would take about {time} here ({units:,.0f} drawn bins, more than the "
-        "page's cap of {cap:,.0f}). Use fewer points, lower R or B, or wider age groups.",
-        time=fmt_seconds(simulation.estimate_seconds(units, speed)), units=units,
+        "This frontier would take about {time} here ({units:,.0f} drawn bins counted at each "
+        "test's cost per bin, more than the page's cap of {cap:,.0f}). Use fewer points, lower "
+        "R or B, wider age groups, or the parametric bootstrap test.", time=time, units=units,
         cap=MAX_FRONTIER_UNITS)
 
 
@@ -378,14 +434,14 @@ def cell_cache() -> planner.CellCache:
 def sample_size_plan(comp: Comparison, s: Settings, progress=None) -> planner.SampleSizePlan:
     """The N needed per group at the settings' α (cells kept in :func:`cell_cache`)."""
     return planner.required_sample_size(
-        comp.p1, comp.p2, s.alpha1, s.alpha2, power=s.power, level=s.level, reps=s.reps,
-        n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
+        comp.p1, comp.p2, s.alpha1, s.alpha2, power=s.power, level=s.level, test=s.test,
+        reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
 
 
 def privacy_plan(comp: Comparison, s: Settings, progress=None) -> planner.PrivacyPlan:
     """The strongest α affordable with the settings' N, α₂/α₁ kept."""
     return planner.strongest_privacy(
-        comp.p1, comp.p2, s.n, power=s.power, level=s.level, alpha_ratio=s.ratio,
+        comp.p1, comp.p2, s.n, power=s.power, level=s.level, test=s.test, alpha_ratio=s.ratio,
         reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
 
 
@@ -395,17 +451,18 @@ def frontier_alphas(s: Settings) -> list[float]:
 
 
 def frontier(comp: Comparison, s: Settings, progress=None) -> pd.DataFrame:
-    """The N each test needs across the frontier's α, with its type-I error there."""
+    """The N each test (:func:`frontier_tests`) needs across the frontier's α, with its type-I
+    error there."""
     return planner.frontier(
         comp.p1, comp.p2, frontier_alphas(s), power=s.power, level=s.level,
-        alpha_ratio=s.ratio, reps=s.reps, n_boot=s.n_boot, cache=cell_cache(),
-        progress=progress, rng=s.seed)
+        tests=frontier_tests(s), alpha_ratio=s.ratio, reps=s.reps, n_boot=s.n_boot,
+        cache=cell_cache(), progress=progress, rng=s.seed)
 
 
 def frontier_params(comp: Comparison, s: Settings, alphas) -> dict:
     """What a frontier depends on; ``alphas`` None: all but its privacy levels."""
-    params = dict(comp=comp.key, level=s.level, power=s.power, ratio=s.ratio, reps=s.reps,
-                  n_boot=s.n_boot, seed=s.seed)
+    params = dict(comp=comp.key, test=s.test, level=s.level, power=s.power, ratio=s.ratio,
+                  reps=s.reps, n_boot=s.n_boot, seed=s.seed)
     return params if alphas is None else params | {"alphas": tuple(alphas)}
 
 

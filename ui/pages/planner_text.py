@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from dpcore import planner
+from dpcore import planner, simulation
 from ui.format import fmt_sig, fmt_sig_count
 from ui.pages.planner import (REPORT_NOTES, REPS_GRID, SOURCE_NOTE, Comparison, Settings,
-                              alpha_list)
+                              alpha_list, test_name)
 from ui.text import t
 
 
@@ -237,6 +237,8 @@ def _privacy_words(alpha1: float, alpha2: float) -> str:
 def _test_words(test: str, level: float) -> str:
     if test == "bootstrap":
         return t("the DP bootstrap test at the {level:.0%} level", level=level)
+    if test == "normal_score":
+        return t("the normal-score test at the {level:.0%} level", level=level)
     return t("the naive chi-square test at the {level:.0%} level", level=level)
 
 
@@ -313,16 +315,26 @@ def progress_text(label: str) -> str:
     if not {"quantity", "test", "n", "alpha1", "alpha2"} <= fields_.keys():
         return label
     a1, a2 = fields_["alpha1"], fields_["alpha2"]
+    test = {"bootstrap": t("bootstrap"), "normal_score": t("normal-score")}.get(
+        fields_["test"], t("chi-square"))
     return t("{what} of the {test} test at N = {n:,}, {alphas}",
              what=t("type-I error") if fields_["quantity"] == "type1" else t("power"),
-             test=t("bootstrap") if fields_["test"] == "bootstrap" else t("chi-square"),
+             test=test,
              n=int(fields_["n"]),
              alphas=t("α = {a}", a=a1) if a1 == a2 else t("α = ({a1}, {a2})", a1=a1, a2=a2))
 
 
+def frontier_test(table: pd.DataFrame) -> str:
+    """The bootstrap test a frontier was computed for (the one beside the naive test); a
+    frontier computed before the choice of test, or an empty one: Algorithm 1."""
+    tests = set(table["test"]) if "test" in table else set()
+    return next((test for test in simulation.BOOTSTRAP_TESTS if test in tests), "bootstrap")
+
+
 def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
-    """The N the bootstrap test needs at each α of a frontier, in one sentence."""
-    rows = table[table["test"] == "bootstrap"].sort_values("alpha1", ascending=False)
+    """The N the frontier's bootstrap test needs at each α, in one sentence."""
+    test = frontier_test(table)
+    rows = table[table["test"] == test].sort_values("alpha1", ascending=False)
     if rows.empty:
         return None
     parts = []
@@ -336,8 +348,8 @@ def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
                            alpha=row["alpha1"]))
         else:
             parts.append(t("an N not found at α = {alpha:g}", alpha=row["alpha1"]))
-    return t("For {power:.0%} power the parametric bootstrap test needs {parts} per group.",
-             power=power, parts="; ".join(parts))
+    return t("For {power:.0%} power {test} needs {parts} per group.", power=power,
+             test=test_name(test), parts="; ".join(parts))
 
 
 def frontier_summary(table: pd.DataFrame, level: float) -> str | None:
@@ -349,13 +361,38 @@ def frontier_summary(table: pd.DataFrame, level: float) -> str | None:
     return t("The naive χ² test seems to need fewer people at α = {alphas}, but it does not "
              "hold its {level:.0%} level there: with no difference at all it rejects up to "
              "{type1:.0%} of the time (at α = {alpha:g}), so its 'power' means nothing. Only "
-             "the bootstrap test's N can be planned on.",
+             "{test}'s N can be planned on.",
              alphas=alpha_list(sorted(bad["alpha1"], reverse=True)), level=level,
-             type1=worst["type1"], alpha=worst["alpha1"])
+             type1=worst["type1"], alpha=worst["alpha1"], test=_short_name(frontier_test(table)))
+
+
+def _short_name(test: str) -> str:
+    """The bootstrap test as "Only …'s N" names it: "the bootstrap test"."""
+    return t("the bootstrap test") if test == "bootstrap" else test_name(test)
+
+
+def frontier_intro(test: str) -> str:
+    """What the frontier tab computes, for the chosen bootstrap test."""
+    return t("The N per group needed for the target power across privacy levels, for {test} "
+             "and for the naive χ² test, with each test's type-I error checked at the N it "
+             "needs (the data drawn from the pooled distribution, no difference). A test whose "
+             "type-I error is clearly above the level is marked *invalid*.",
+             test=test_name(test))
+
+
+def frontier_caption(table: pd.DataFrame) -> str:
+    """Under the frontier's chart: its lines and the star, for the test it was computed for."""
+    test = frontier_test(table)
+    curve = t("bootstrap") if test == "bootstrap" else t("normal-score")
+    return t("Solid: {test}; dashed: the naive χ² test; bars: the Monte Carlo intervals of N. "
+             "The star is your plan: well above the {curve} curve and its bars there is "
+             "enough data for the target power, well below not; near them the curve does not "
+             "decide it: the tab *How much data?* does, at your α, from its Monte Carlo "
+             "interval.", test=test_name(test), curve=curve)
 
 
 def frontier_findings(table: pd.DataFrame, level: float, power: float) -> list[str]:
-    """The frontier in plain words: the N the bootstrap test needs, the naive test's flaw."""
+    """The frontier in plain words: the N its bootstrap test needs, the naive test's flaw."""
     return [text for text in (frontier_sentence(table, power), frontier_summary(table, level))
             if text]
 
