@@ -77,6 +77,7 @@ __all__ = [
     "source_pvalue",
     "normal_score_test",
     "normal_score_null",
+    "normal_score_estimates",
     "BOOTSTRAP_TESTS",
     "BootstrapTestResult",
     "ChisqTestResult",
@@ -839,6 +840,20 @@ def contrast_statistic(x1, x2, alpha1, alpha2):
 
 def _nearest(n):
     return np.floor(np.asarray(n) + 0.5).astype(np.int64)
+
+
+def normal_score_estimates(x1, x2, alpha1, alpha2):
+    """The normal-score statistic and its null estimates, batched on leading axes.
+
+    Returns ``(statistic, estimate)``: T of :func:`contrast_statistic` and a
+    :class:`MomentNullEstimate` (p0-hat, the moment totals and their nearest
+    integers, which the replicates are drawn with). The same numbers as
+    :func:`normal_score_test` computes on one pair, without validating
+    simulated arrays.
+    """
+    statistic, p0, n1, n2 = _contrast(np.asarray(x1, dtype=float), np.asarray(x2, dtype=float),
+                                      alpha1, alpha2)
+    return statistic, MomentNullEstimate(p0, n1, n2, _nearest(n1), _nearest(n2))
 
 
 def normal_score_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -> np.ndarray:

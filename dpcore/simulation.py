@@ -41,13 +41,12 @@ from dpcore.validation import (
 )
 from dpcore.homogeneity import (
     MAX_BOOT,
-    _contrast,
-    _nearest,
     bootstrap_null,
     chisq_statistic,
     chisq_test,
     estimate_null,
     monte_carlo_pvalue,
+    normal_score_estimates,
     normal_score_null,
 )
 
@@ -146,9 +145,9 @@ def _bootstrap_pvalues(x1, x2, alpha1, alpha2, n_boot, rng) -> np.ndarray:
 
 def _normal_score_pvalues(x1, x2, alpha1, alpha2, n_boot, rng) -> np.ndarray:
     """p-values of the normal-score contrast bootstrap for a batch of private pairs."""
-    statistic, p0, n1, n2 = _contrast(x1, x2, alpha1, alpha2)
-    n_hat = np.stack([_nearest(n1), _nearest(n2)], axis=-1)
-    null = normal_score_null(n_hat, p0, alpha1, alpha2, n_boot=n_boot, rng=rng)
+    statistic, est = normal_score_estimates(x1, x2, alpha1, alpha2)
+    n_hat = np.stack([est.n1_hat, est.n2_hat], axis=-1)
+    null = normal_score_null(n_hat, est.p0_hat, alpha1, alpha2, n_boot=n_boot, rng=rng)
     return monte_carlo_pvalue(null, statistic)
 
 
