@@ -34,6 +34,12 @@ pytestmark = pytest.mark.browser
 PAGES = routed_pages()
 BOOT_LABEL = "Parametric bootstrap p-value"
 NAIVE_LABEL = "Naive χ² test p-value"
+SCORE_LABEL = "Normal-score test p-value"
+
+
+def shown_p(text: str) -> float:
+    """A shown p-value; "< 0.001" (no replicate reached T) is read as its bound."""
+    return float(text.removeprefix("< "))
 LDP_P_LABEL = "p: tell the truth"
 LDP_SOURCE_LABEL = "Data: the users' true answers"
 LDP_ABC = "Three categories A, B, C (k = 3)"
@@ -184,9 +190,10 @@ def histogram_sizes(n: int):
 
 
 def p_values(page, before, now):
-    expect(page.locator('[data-testid="stMetric"]')).to_have_count(4)
-    for label in (NAIVE_LABEL, BOOT_LABEL):
-        assert 0 <= float(now[label]) <= 1, now
+    expect(page.locator('[data-testid="stMetric"]')).to_have_count(5)
+    for label in (NAIVE_LABEL, BOOT_LABEL, SCORE_LABEL):
+        assert 0 <= shown_p(now[label]) <= 1, now
+    assert shown_p(now[SCORE_LABEL]) > 0, now
 
 
 def same_metrics(page, before, now):
@@ -378,15 +385,15 @@ def upload(name: str, content: str):
 
 
 def upload_shows(fragment: str | None):
-    """Check: a valid upload (``fragment`` None) gives the four metrics, an unusable one a
+    """Check: a valid upload (``fragment`` None) gives the five metrics, an unusable one a
     plain error with ``fragment`` and no metric; the controls to fix it are still there."""
     def check(page, before, now):
         errors = page.locator('[data-testid="stAlertContentError"]')
         expect(errors).to_have_count(0 if fragment is None else 1)
-        expect(page.locator('[data-testid="stMetric"]')).to_have_count(4 if fragment is None
+        expect(page.locator('[data-testid="stMetric"]')).to_have_count(5 if fragment is None
                                                                        else 0)
         if fragment is None:
-            assert float(metric(page, BOOT_LABEL).inner_text()) >= 0
+            assert shown_p(metric(page, BOOT_LABEL).inner_text()) >= 0
         else:
             expect(errors).to_contain_text(fragment)
             expect(errors).to_contain_text(re.compile("cannot be used|cannot be compared"))
@@ -565,8 +572,9 @@ def test_degenerate_case_from_url_shows_plain_error(page):
     error = page.locator('[data-testid="stAlertContentError"]')
     expect(error).to_contain_text("The bootstrap test cannot be run", timeout=LOAD_TIMEOUT_MS)
     expect(page.get_by_role("combobox", name="Histogram A")).to_have_value("Shape: Uniform")
-    expect(page.locator('[data-testid="stMetric"]')).to_have_count(3)
-    expect(page.get_by_text("No null distribution: see the message above.")).to_be_visible()
+    expect(page.locator('[data-testid="stMetric"]')).to_have_count(4)
+    expect(page.get_by_text("No null distribution for Algorithm 1: see the message above.")
+           ).to_be_visible()
     wait_idle(page)
     metrics = read_metrics(page)
     assert NAIVE_LABEL in metrics and BOOT_LABEL not in metrics, metrics
