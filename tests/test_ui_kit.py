@@ -396,3 +396,14 @@ def test_percentages_read_apart_from_the_target_they_are_judged_against():
     for k in range(1, 1000):  # every rate of R = 1,000 but 800/1,000
         text = fmt.fmt_percent_apart(k / 1000, 0.8)
         assert (text == "80%") == (k == 800), (k, text)
+
+
+def test_a_p_value_is_never_shown_as_0():
+    from ui import format as fmt
+    from dpcore.homogeneity import chisq_test
+
+    assert fmt.fmt_p(0.0123456) == "0.0123" and fmt.fmt_p(1.0) == "1"
+    assert fmt.fmt_p(2.68e-15) == "2.68e-15"
+    # A statistic so far in the tail that the p-value underflows to 0.
+    res = chisq_test([10_000.0, 1.0, 5.0], [1.0, 10_000.0, 5.0])
+    assert res.pvalue == 0.0 and fmt.fmt_p(res.pvalue) == "< 1e-300"

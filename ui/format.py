@@ -72,6 +72,12 @@ def fmt_sig(v: float, digits: int = 4) -> str:
     return "∞" if math.isinf(v) else f"{v:.{digits}g}"
 
 
+def fmt_p(p: float, digits: int = 3) -> str:
+    """A p-value to ``digits`` significant digits, never "0": a p-value that underflowed
+    to 0 in double precision (below about 1e-308) is written "< 1e-300"."""
+    return "< 1e-300" if p <= 0 else fmt_sig(p, digits)
+
+
 def fmt_sig_count(v: float, digits: int = 3) -> str:
     """A whole number rounded to ``digits`` significant digits, thousands separated:
     451,043 as 451,000 (the precision of an interval whose ends have three digits)."""

@@ -15,7 +15,7 @@ from dpcore import simulation
 from dpcore.homogeneity import HomogeneityResult
 from ui import controls, sources
 from ui.cache import machine_speed
-from ui.format import fmt_sig
+from ui.format import fmt_p
 from ui.kit import PageKit, page_header
 from ui.pages import compare_histograms as logic
 from ui.pages.compare_histograms import LEVEL, TITLE, Settings
@@ -97,7 +97,7 @@ def show_verdict(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
 def show_metrics(result: HomogeneityResult) -> None:
     """The three p-values and the two estimated sizes N̂."""
     m1, m2, m3, *sizes = st.columns(5)
-    m1.metric(t("Naive χ² test p-value"), fmt_sig(result.naive.pvalue, 3),
+    m1.metric(t("Naive χ² test p-value"), fmt_p(result.naive.pvalue),
               help=logic.naive_help(result), border=True)
     m1.caption(logic.naive_caption(result))
     if result.bootstrap is not None:

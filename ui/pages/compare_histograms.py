@@ -16,7 +16,7 @@ import streamlit as st
 from dpcore import datasets, histogram, homogeneity, study
 from dpcore.homogeneity import BootstrapTestResult, HomogeneityResult
 from ui import registry
-from ui.format import fmt_sig
+from ui.format import fmt_p, fmt_sig
 from ui.sources import PairInput, SideInput
 from ui.text import esc, t
 
@@ -275,10 +275,11 @@ def calibration_sentence(settings: Settings, result: HomogeneityResult) -> tuple
 
 def naive_finding(result: HomogeneityResult) -> str:
     naive = result.naive
-    return t("The naive χ² test, which treats the noisy counts as exact, gives p = {p:.3g} "
+    p = fmt_p(naive.pvalue)
+    return t("The naive χ² test, which treats the noisy counts as exact, gives p {p} "
              "(χ² = {stat:,.1f}, df = {df}); on private histograms it rejects far more often "
              "than its level, so it is shown for comparison only.",
-             p=naive.pvalue, stat=naive.statistic, df=naive.df)
+             p=p if p.startswith("<") else f"= {p}", stat=naive.statistic, df=naive.df)
 
 
 def noise_warning(side: NoisySide) -> str:
