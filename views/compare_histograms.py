@@ -96,7 +96,7 @@ def show_verdict(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
 
 def show_metrics(result: HomogeneityResult) -> None:
     """The three p-values and the two estimated sizes N̂."""
-    m1, m2, m3, *sizes = st.columns(5)
+    m1, m2, m3 = st.columns(3)
     m1.metric(t("Naive χ² test p-value"), fmt_p(result.naive.pvalue),
               help=logic.naive_help(result), border=True)
     m1.caption(logic.naive_caption(result))
@@ -109,6 +109,7 @@ def show_metrics(result: HomogeneityResult) -> None:
               border=True, help=t("The normal-score contrast bootstrap (this project): "
                                   "(1 + #{T_b ≥ T}) / (B + 1); never 0."))
     m3.caption(logic.bootstrap_caption(result.normal_score))
+    sizes = st.columns(3)[:2]
     for col, size in zip(sizes, logic.size_estimates(result)):
         col.metric(size.label, size.value, delta=size.delta, delta_color="off", border=True,
                    help=t("Nearest integer of the sum of the debiased counts C̃, eq. (4.3)."))
@@ -138,7 +139,6 @@ def read_null_test(settings: Settings) -> Settings:
 
 
 def show_null_distribution(kit: PageKit, settings: Settings, result: HomogeneityResult) -> None:
-    st.subheader(t("Bootstrap null distribution"))
     boot = logic.null_result(result, settings.null_test)
     if boot is None:
         st.info(t("No null distribution for Algorithm 1: see the message above."))
@@ -278,6 +278,7 @@ def main() -> None:
     show_histograms(kit, settings, result)
     left, right = st.columns(2)
     with left:
+        st.subheader(t("Bootstrap null distribution"))
         settings = read_null_test(settings)
         show_null_distribution(kit, settings, result)
     with right:
