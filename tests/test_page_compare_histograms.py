@@ -310,7 +310,11 @@ def test_report_holds_the_verdict_settings_charts_and_tables():
     kit = ended_kit(at)
     # The verdict without its Markdown: no bold, the names unescaped.
     assert kit.findings[0] == re.sub(r"\\(.)", r"\1", verdict.replace("**", ""))
-    assert f"gives p = {shown[NAIVE]} " in kit.findings[1]
+    # Then what the shipped null grids say about the two tests here, then the naive test.
+    [level] = [i.value for i in (*at.info, *at.warning) if "5% level" in i.value
+               and "under 'no difference'" in i.value]
+    assert kit.findings[1] == level
+    assert f"gives p = {shown[NAIVE]} " in kit.findings[2]
     assert kit.parameters["People N in A"] == "1,000" and kit.parameters["Seed"] == "5"
     assert [name for name, _ in kit.figures] == [
         "Original and private histograms", "Bootstrap null distribution",
