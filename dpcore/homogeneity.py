@@ -637,7 +637,11 @@ def noisy_count_variance(c, alpha):
     alpha = positive_scalar(alpha, "alpha")
     c = np.asarray(c, dtype=float)
     b = 2.0 / alpha
-    e = np.exp(-c / b)
+    return _truncated_laplace_variance(c, b, np.exp(-c / b))
+
+
+def _truncated_laplace_variance(c, b, e):
+    """:func:`noisy_count_variance` given b = 2/alpha and e = exp(-c/b)."""
     return 2.0 * b * b - b * b * e - c * b * e - 0.25 * b * b * e * e
 
 
@@ -652,7 +656,7 @@ def _mean_var_slope(n, p0, alpha):
     e = np.exp(-alpha * lam / 2.0)
     g_prime = 1.0 - 0.5 * e
     b = 2.0 / alpha
-    var = 2.0 * b * b - b * b * e - lam * b * e - 0.25 * b * b * e * e + g_prime ** 2 * lam
+    var = _truncated_laplace_variance(lam, b, e) + g_prime ** 2 * lam
     return lam, var, n[..., None] * g_prime
 
 
