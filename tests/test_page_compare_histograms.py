@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ui import sources
+from browserkit import number
 from conftest import REPO_ROOT, assert_clean, open_page, routed_pages, run, without_help
 from pagekit import kit as ended_kit, errors, link_notes, metrics
 
@@ -40,7 +41,7 @@ def captions(at: AppTest) -> list[str]:
 
 def pvalue(text: str) -> float:
     """A shown p-value; "< 0.002" (no replicate reached T) is read as its bound."""
-    value = float(text.removeprefix("< "))
+    value = number(text.removeprefix("< "))  # 2.68·10⁻¹⁵ as well
     assert 0.0 <= value <= 1.0, text
     return value
 

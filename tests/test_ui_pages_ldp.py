@@ -29,7 +29,13 @@ def settings(data=None, **values) -> page.Settings:
 
 
 def fmt4(v: float) -> str:
-    return f"{v:.4g}"
+    """4 significant digits, powers of ten as people write them (never e-notation)."""
+    text = f"{v:.4g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        return f"{mantissa}·10" + str(int(exponent)).translate(str.maketrans("-0123456789",
+                                                                           "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return text
 
 
 # --- data ------------------------------------------------------------------------------------

@@ -19,12 +19,23 @@ def times_ten(v: float, decimals: int) -> str:
     return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
+def sig_text(v: float, digits: int) -> str:
+    """``v`` to ``digits`` significant digits as ``:g`` writes it, but never in e-notation:
+    where ``:g`` would write 2.9e-05 this writes 2.9·10⁻⁵ (prose, metrics and labels never
+    show "e-05"). Trailing zeros dropped, as ``:g`` does; no "-0"."""
+    text = f"{v + 0.0:.{digits}g}"
+    if "e" not in text or not math.isfinite(v):
+        return text
+    mantissa, exponent = text.split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
 def fmt_big(v: float) -> str:
     """4 significant digits; 10⁴ and above as 7.85·10⁷; ∞ (fits a metric)."""
     if math.isinf(v):
         return "∞"
     if abs(v) < 1e4:
-        return f"{v + 0.0:.4g}"  # + 0.0: no "-0"
+        return sig_text(v, 4)
     return times_ten(v, 2)
 
 
@@ -34,7 +45,7 @@ def fmt_number(v: float) -> str:
         return f"{v / 1_000_000:g}M"
     if v >= 1000:
         return f"{v:,.0f}"
-    return f"{v:g}"
+    return sig_text(v, 6)
 
 
 def fmt_numbers(values) -> str:
@@ -64,12 +75,67 @@ def fmt_param(v: float, digits: int = 4) -> str:
         return fmt_sci(v, digits)
     if abs(v) >= 1e4:
         return f"{v:,.0f}"
-    return f"{v:.{digits}g}"
+    return sig_text(v, digits)
 
 
 def fmt_sig(v: float, digits: int = 4) -> str:
-    """``digits`` significant digits; ∞ for infinity."""
-    return "∞" if math.isinf(v) else f"{v:.{digits}g}"
+    """``digits`` significant digits, never in e-notation (2.9·10⁻⁵); ∞ for infinity."""
+    return "∞" if math.isinf(v) else sig_text(v, digits)
+
+
+def fmt_prob(v: float, digits: int = 4) -> str:
+    """A probability to ``digits`` significant digits, with more where fewer would round it
+    to 0 or 1 (or to its complement's rounding): 0.99995, not 1; 1 and 0 only when exact.
+    Never in e-notation: 2.9·10⁻⁵."""
+    if not 0 < v < 1:
+        return sig_text(v, digits)
+    for more in range(digits, 17):
+        text = sig_text(v, more)
+        if text not in ("0", "1"):
+            return text
+    return sig_text(v, 17)
+
+
+def fmt_pct(v: float, digits: int = 3) -> str:
+    """A probability in percent, ``digits`` significant digits, never rounded to 0% or 100%
+    unless it is exactly that, never in e-notation: 2.9·10⁻⁵%, 99.9995%, 5%."""
+    if v in (0, 1) or not 0 < v < 1:
+        return f"{sig_text(100 * v, digits)}%"
+    for more in range(digits, 17):
+        text = sig_text(100 * v, more)
+        if text not in ("0", "100"):
+            return f"{text}%"
+    return f"{sig_text(100 * v, 17)}%"
+
+
+def _step(width: float) -> float:
+    """The rounding step an interval of ``width`` supports: the power of ten below it."""
+    return 10.0 ** math.floor(math.log10(width)) if width > 0 else 0.0
+
+
+def fmt_estimate(v: float, low: float, high: float, *, count: bool = True) -> str:
+    """An estimate with its interval, rounded to the precision the interval supports:
+    "about 450,000 (436,000–486,000)" for 451,043 in [436,112, 486,020]. The estimate is
+    rounded to the power of ten below the interval's width, its ends to a tenth of that.
+    ``count``: thousands separated whole numbers; else significant digits."""
+    width = float(high) - float(low)
+    step = _step(width)
+    if not (math.isfinite(width) and step > 0):
+        return fmt_count(v) if count else fmt_sig(v)
+
+    def rounded(x: float, by: float) -> str:
+        r = round(x / by) * by
+        if count and by >= 1:
+            return f"{r:,.0f}"
+        decimals = max(0, -math.floor(math.log10(by)))
+        return f"{r:,.{decimals}f}"
+
+    return t_about(rounded(v, step), rounded(low, step / 10), rounded(high, step / 10))
+
+
+def t_about(estimate: str, low: str, high: str) -> str:
+    from ui.text import t  # no cycle at import: ui.text imports nothing from here
+    return t("about {estimate} ({low}–{high})", estimate=estimate, low=low, high=high)
 
 
 def fmt_p(p: float, digits: int = 3) -> str:
