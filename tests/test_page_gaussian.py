@@ -92,7 +92,8 @@ def test_default_view_solves_sigma_with_its_slider_grids_and_every_tab_shows_som
     assert at.number_input(key="gauss_sigma").disabled
     assert at.select_slider(key="gauss_sigma_slider").disabled
     assert not any(at.number_input(key=KEYS[n]).disabled for n in ("eps", "delta", "sensitivity"))
-    assert at.select_slider(key="gauss_sigma_slider").value == 3.0  # nearest to 3.73 in log
+    # The solved σ = 3.73 lies between two steps of the grid: the slider shows it, not 3.
+    assert at.select_slider(key="gauss_sigma_slider").value == SIGMA
     assert at.select_slider(key="gauss_eps_slider").value == 1.0
     assert at.select_slider(key="gauss_delta_slider").value == 1e-5
     assert page.plain_sentence(setting)[0] in markdown_text(at)
@@ -147,14 +148,14 @@ def test_slider_moves_the_number_and_back():
     assert value(at, "eps") == 2.0
     assert value(at, "sigma") == pytest.approx(float(gaussian.gaussian_sigma(2.0, 1e-5)),
                                                rel=1e-12)
-    # Exact values in the boxes: the sliders go to the nearest step in log scale.
+    # Exact values in the boxes: each slider shows the exact value as a step of its own,
+    # never the nearest step of its grid (issue 18: the value shown is the value used).
     set_values(at, eps=0.37, delta=3e-7, sensitivity=7.5)
     for name, v in (("eps", 0.37), ("delta", 3e-7), ("sensitivity", 7.5)):
         slider = at.select_slider(key=f"{KEYS[name]}_slider")
-        assert slider.value == nearest(slider.options, v), name
-        assert value(at, name) == v
-    assert at.select_slider(key="gauss_eps_slider").value == 0.3
-    assert at.select_slider(key="gauss_delta_slider").value == 2e-7
+        assert slider.value == v and value(at, name) == v, name
+    # The exact value is a step of its own only while it is in use.
+    assert "0.37" in at.select_slider(key="gauss_eps_slider").options
     assert value(at, "sigma") == pytest.approx(
         float(gaussian.gaussian_sigma(0.37, 3e-7, 7.5)), rel=1e-12)
     at.select_slider(key="gauss_delta_slider").set_value(1e-3)
@@ -162,23 +163,28 @@ def test_slider_moves_the_number_and_back():
     assert value(at, "delta") == 1e-3 and value(at, "eps") == 0.37
 
 
-def test_solved_value_beyond_the_slider_puts_it_at_its_end():
+def test_solved_value_beyond_the_slider_is_shown_exactly_by_slider_and_box():
+    """Issue 18: at ε = 0.01, δ = 10⁻¹², Δ = 1000 the σ slider showed 10,000 (its end)
+    while σ = 578,998 was used. The slider's range now grows to the value in use."""
     at = set_values(start(), eps=0.01, delta=1e-12, sensitivity=1000.0)
     expected = float(gaussian.gaussian_sigma(0.01, 1e-12, 1000.0))
     assert expected > 10_000
     assert value(at, "sigma") == pytest.approx(expected, rel=1e-12)
-    assert at.select_slider(key="gauss_sigma_slider").value == 10_000
+    slider = at.select_slider(key="gauss_sigma_slider")
+    assert slider.value == pytest.approx(expected, rel=1e-12)
+    assert slider.options[-1] == slider.format_func(slider.value)
 
 
-def test_solved_value_beyond_the_box_is_shown_in_the_results_only():
+def test_solved_value_beyond_the_box_is_shown_in_the_box():
+    """Issue 18: solving for ε at σ = 0.01 gave ε = 5425.5 while the ε slider showed 50 and
+    the box kept its last value; both now show the ε found."""
     at = solve_for(start(), "eps")
     set_values(at, sigma=0.01, sensitivity=1000.0)
     expected = gaussian.solve_gaussian(eps=None, delta=1e-5, sigma=0.01, sensitivity=1000.0).eps
-    assert expected > 10_000  # the ε box stops at 10,000
-    assert value(at, "eps") == pytest.approx(1.0)  # the value found before, kept
-    assert at.select_slider(key="gauss_eps_slider").value == 50.0
-    assert any("outside this box's range" in c.value for c in at.caption)
-    assert metrics(at)["ε (solved)"].startswith(f"{expected:.4e}".split("e")[0])
+    assert expected > 10_000  # beyond the ε box's own range
+    assert value(at, "eps") == pytest.approx(expected, rel=1e-12)
+    assert at.select_slider(key="gauss_eps_slider").value == pytest.approx(expected, rel=1e-12)
+    assert not any("outside this box's range" in c.value for c in at.caption)
 
 
 def test_classical_is_flagged_at_eps_one_and_above():
@@ -305,7 +311,7 @@ def test_release_sum_and_use_its_sensitivity():
     run(at)
     assert at.segmented_control(key="gauss_solve").value == "sigma"
     assert value(at, "sensitivity") == 60.0
-    assert at.select_slider(key="gauss_sens_slider").value == 70.0  # nearest to 60 in log
+    assert at.select_slider(key="gauss_sens_slider").value == 60.0  # the value in use, not a step
     assert value(at, "sigma") == pytest.approx(float(gaussian.gaussian_sigma(1.0, 1e-5, 60.0)),
                                                rel=1e-12)
     assert query_eps(at) == "1"

@@ -10,7 +10,6 @@ import numpy as np
 import streamlit as st
 
 from ui.format import fmt_number
-from ui.links import nearest_on_grid
 from ui.text import t
 
 # Log-scale grids for select sliders, rounded to two significant figures.
@@ -163,9 +162,15 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
 
     ``value``: a value computed elsewhere to show (e.g. solved for, with
     ``disabled``). It is written into the number input's state before the
-    widget is created when it lies within [min_value, max_value], and is
-    returned as it is. Outside those bounds the number input keeps its last
-    value, a caption says so, and the slider goes to the end of its grid.
+    widget is created and is returned as it is; the number input's bounds
+    widen to take it when it lies outside [min_value, max_value].
+
+    The value shown is the value used: the slider's options are its grid with
+    the value in use added in its place (a value typed or solved between two
+    steps, or beyond the grid's ends, is a step of its own while it is in use),
+    so its thumb never shows another number. The value returned is the number
+    as the box shows it (``format``): a float carried through the URL or left
+    by an earlier solution (0.9999999999975212) is used as the box writes it (1).
 
     URL and state: an enabled number input is bound to the URL
     (``bind="query-params"``); a disabled one shows a computed value, not a
@@ -184,9 +189,14 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
     if st.session_state.get(key) is None:
         st.session_state[key] = st.session_state.get(last_key, default)
     forced = None if value is None else float(value)
-    fits = forced is not None and min_value <= forced <= max_value
-    if fits and st.session_state.get(key) != forced:
-        st.session_state[key] = forced
+    if forced is not None:
+        min_value, max_value = min(min_value, forced), max(max_value, forced)
+        if st.session_state.get(key) != forced:
+            st.session_state[key] = forced
+    else:  # a given value: used as the box shows it
+        held = st.session_state.get(key)
+        if held is not None and as_shown(held, format) != held:
+            st.session_state[key] = as_shown(held, format)
     bind = not disabled
     if bind and st.session_state.get(bound_key) is False:
         # Bound again (it was computed until now): a write puts its value in the URL.
@@ -201,7 +211,7 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
         if typed is None:  # the box was cleared: put the last value back
             st.session_state[key] = st.session_state.get(last_key, default)
         else:
-            st.session_state[slider_key] = nearest_on_grid(typed, grid)
+            st.session_state[key] = as_shown(typed, format)
 
     lo, hi = fmt_number(grid[0]), fmt_number(grid[-1])
     c_slider, c_number = st.columns([3, 1], vertical_alignment="bottom")
@@ -217,20 +227,30 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
                                 "nearest step of its scale.", lo=min_value, hi=max_value),
         )
     number = float(_refilled(number, last_key, rerun_key, default))
-    shown = forced if forced is not None else float(number)
-    snapped = nearest_on_grid(shown, grid)
-    if st.session_state.get(slider_key) != snapped:
-        st.session_state[slider_key] = snapped
+    shown = forced if forced is not None else as_shown(number, format)
+    options = with_value(grid, shown)
+    if st.session_state.get(slider_key) != shown:
+        st.session_state[slider_key] = shown
     with c_slider:
         st.select_slider(
-            label, options=grid, format_func=format_func, key=slider_key, disabled=disabled,
+            label, options=options, format_func=format_func, key=slider_key,
+            disabled=disabled,
             on_change=_from_slider,
             help=help + " " + t("Log scale, {lo} to {hi}; the box beside it takes any exact value.",
                                 lo=lo, hi=hi),
         )
-    if forced is not None and not fits:
-        st.caption(t("The value found, {found:.6g}, lies outside this box's range "
-                     "({lo:g} to {hi:g}); it is shown in the results only.", found=forced,
-                     lo=min_value, hi=max_value))
     return shown
+
+
+def as_shown(value: float, format: str = "%.6g") -> float:
+    """``value`` as a number box with ``format`` writes it: the value a reader sees."""
+    return float(format % float(value))
+
+
+def with_value(grid, value: float) -> tuple:
+    """``grid`` with ``value`` added in its sorted place (once): a select slider over it
+    shows ``value`` itself, not the nearest step."""
+    if any(g == value for g in grid):
+        return tuple(grid)
+    return tuple(sorted((*grid, value)))
 
