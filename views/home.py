@@ -7,9 +7,10 @@ the main column and resized to 480 px wide. The pages, their titles and cards co
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
-from ui import registry
+from ui import notation, registry
 from ui.text import t
 
 TITLE = registry.HOME.title
@@ -89,3 +90,10 @@ for section, cards in registry.sections().items():
         for col, c in zip(st.columns(per_row), cards[start:start + per_row]):
             with col:
                 card(c)
+
+st.subheader(t("Notation"), anchor=False)
+st.markdown(t("One symbol means one thing on every page. Where a source writes it otherwise, "
+              "the page says so where the symbol first appears, and the last column here "
+              "gives the source's own symbol."))
+# A static table: its cells wrap, none is cut.
+st.table(pd.DataFrame(notation.notation_rows()).set_index(t("Symbol")))

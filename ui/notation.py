@@ -1,0 +1,80 @@
+"""One symbol per meaning, on every page: the dashboard's notation, and the sources' own.
+
+Every page writes a quantity with the symbol this table gives it; where a source writes it
+otherwise, the page says so once, with :func:`in_source` ("k categories (N in Kang, Lee &
+Hong 2009)"). The home page shows this table. URL parameter names and CSV column names are
+not display labels: they keep their earlier names (``alpha_a``, ``rs_N``, ``M``) so that
+shared links and people's scripts keep working.
+
+tests/test_notation.py checks that no page labels the privacy level "α" without its ε form
+and that every symbol used for a meaning here is the one the pages show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ui.text import t
+
+# The sources, as a page cites them (docs/references.md has the full references).
+SPJ22 = "Son, Park & Jung 2022"
+DRS22 = "Dong, Roth & Su 2022"
+KLH09 = "Kang, Lee & Hong 2009"
+KBR16 = "Kairouz, Bonawitz & Ramage 2016"
+BW18 = "Balle & Wang 2018"
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One symbol and its one meaning on every page, and how the sources write it."""
+
+    symbol: str
+    meaning: str
+    pages: str  # where it appears
+    sources: str = ""  # the sources' own symbol for it, where it differs
+
+
+NOTATION: tuple[Symbol, ...] = (
+    Symbol("ε", "privacy loss: the privacy level of a mechanism; smaller ε, more privacy",
+           "every page", f"α in {SPJ22} (the Laplace mechanism's noise Lap(2/α))"),
+    Symbol("δ", "probability with which the ε promise may fail", "Gaussian mechanism, f-DP"),
+    Symbol("N", "people (users, records) in a data set or histogram", "every page",
+           f"n (records) in {KLH09}"),
+    Symbol("M", "bins of a histogram", "testing pages"),
+    Symbol("k", "categories of one person's answer or value", "randomized response, random "
+           "substitution, f-DP", f"N in {KLH09}"),
+    Symbol("significance level", "a test's tolerated rate of false alarms (type-I error), "
+           "e.g. 5%", "testing pages", f"α in most statistics texts; never α here, where "
+           f"{SPJ22}'s α is the privacy level"),
+    Symbol("α, β", "the type-I and type-II errors of an attacker's test that tries to tell "
+           "D from D′ (the axes of a trade-off curve)", "f-DP", f"as in {DRS22}"),
+    Symbol("σ", "standard deviation of Gaussian noise", "Gaussian mechanism, f-DP"),
+    Symbol("Δ", "L2 sensitivity: how far one person can move a query's answer",
+           "Gaussian mechanism", "S in the Gaussian-mechanism note (source 002)"),
+    Symbol("μ", "the μ of μ-GDP: Δ/σ for the Gaussian mechanism", "f-DP, Gaussian mechanism",
+           f"as in {DRS22}"),
+    Symbol("γ", "ratio of keeping a value to each other value in random substitution",
+           "random substitution", f"as in {KLH09}"),
+    Symbol("l", "values released per record in l-extended random substitution",
+           "random substitution", f"as in {KLH09}"),
+    Symbol("B", "bootstrap replicates of a test's null distribution", "testing pages"),
+    Symbol("R", "repetitions of a simulation", "testing pages, random substitution"),
+)
+
+
+def in_source(source_symbol: str, source: str) -> str:
+    """A source's own symbol, said once where a page first uses the quantity:
+    "(α in Son, Park & Jung 2022)"."""
+    return t("({symbol} in {source})", symbol=source_symbol, source=source)
+
+
+def privacy_level(symbol_subscript: str = "") -> str:
+    """The privacy level of the testing pages, with source 000's symbol: "ε (α in Son, Park
+    & Jung 2022)"; ``symbol_subscript`` for histogram A's or B's ("ε_A")."""
+    return t("ε{sub} {note}", sub=symbol_subscript, note=in_source("α" + symbol_subscript, SPJ22))
+
+
+def notation_rows() -> list[dict[str, str]]:
+    """The notation table as rows, in the reader's language (the home page shows it)."""
+    return [{t("Symbol"): s.symbol, t("Meaning"): t(s.meaning), t("Where"): t(s.pages),
+             t("In the sources"): t(s.sources) if s.sources else "—"} for s in NOTATION]
