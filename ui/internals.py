@@ -5,9 +5,16 @@ its value (an option's label, e.g. ``5-year groups (18 bins)`` for the option 5)
 page kit needs it to tell a link value the page used from one it could not use. This
 module reaches it through Streamlit's session-state internals as Streamlit 1.67 has them.
 
+Streamlit also cuts a metric's value, and a multiselect's chosen options, that do not fit
+their width with an ellipsis ("0.0017…"): a number a reader cannot read. :func:`no_clip`
+lets them wrap instead, with a style sheet that names Streamlit's own element test ids
+(``stMetricValue``, ``stMetricLabel``) and Base Web's tag (``data-baseweb="tag"``), neither
+of them public API.
+
 tests/test_ui_internals.py checks, against the installed Streamlit, that every name used
 here exists and gives the URL form of a widget: an upgrade that changes them fails that
-test loudly instead of silently naming good link values as unusable.
+test loudly instead of silently naming good link values as unusable. The browser test
+tests/test_browser.py::test_no_metric_or_chip_is_cut checks the style sheet on every page.
 """
 
 from __future__ import annotations
@@ -28,3 +35,22 @@ def url_form(key: str) -> list | None:
         return None
     form = metadata.serializer(st.session_state[key])
     return list(form) if isinstance(form, (list, tuple)) else [form]
+
+
+# Metric values and labels, and multiselect chips, wrap rather than end in an ellipsis.
+NO_CLIP_CSS = """<style>
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] *,
+[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
+  white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; overflow-wrap: anywhere;
+}
+[data-testid="stMetricValue"] { height: auto !important; line-height: 1.2; }
+[data-baseweb="tag"] { max-width: none !important; height: auto !important; }
+[data-baseweb="tag"] span { max-width: none !important; white-space: normal !important;
+  overflow: visible !important; text-overflow: clip !important; }
+</style>"""
+
+
+def no_clip() -> None:
+    """Let every metric and multiselect chip of the page show its whole text (see above)."""
+    st.html(NO_CLIP_CSS)

@@ -16,12 +16,24 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 import dpviz
-from ui import links
+from ui import internals, links
 from ui.format import slug
 from ui.text import t
 
 REPORT_TABLE_ROWS = 200  # rows of a table kept in a report
 REPORT_BUTTON_KEY = "page_report_download"
+TRY_KEY = "try_this_open"  # session state: the experiment the reader just opened
+TRY_PARAM = "try"  # URL parameter of an experiment's link: which experiment it opens
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A guided experiment: what to do, the link values that set the page up for it, and
+    what to notice once it is set up."""
+
+    title: str  # what the reader does, in one line ("Set A = B and …")
+    notice: str  # what to notice (Markdown; shown under the button and once it is open)
+    query: dict[str, str]  # the page's URL parameters for it (all others at defaults)
 
 
 @dataclass
@@ -93,6 +105,29 @@ class PageKit:
         """A method note or caveat for the report."""
         self.notes.append(text)
 
+    def try_this(self, page, experiments: list[Experiment]) -> None:
+        """The page's guided experiments, each a link that sets the page up in one click,
+        with what to notice; the one just opened is named above the page's controls.
+
+        The link is ``page`` (a :class:`ui.registry.PageSpec`) with the experiment's values
+        and ``TRY_PARAM``: :func:`page_header` sees that parameter and opens the view as a
+        fresh visit to the link would, every other control back to its default."""
+        opened = st.session_state.get(TRY_KEY)
+        with st.expander(t("Try this"), icon=":material/science:", expanded=False):
+            for i, ex in enumerate(experiments):
+                st.page_link(page.script, label=t(ex.title), icon=":material/play_arrow:",
+                             query_params={**ex.query, TRY_PARAM: str(i)},
+                             help=t("Sets the page up for this experiment, every other "
+                                    "setting back to its default."))
+                st.caption(t(ex.notice))
+        for ex in experiments:
+            # Named while the URL still says what the experiment set (a value equal to
+            # its control's default is left out of the URL by Streamlit).
+            if str(experiments.index(ex)) == opened and all(k not in st.query_params or links.same(
+                    st.query_params.get_all(k), v) for k, v in ex.query.items()):
+                st.info(t("**{title}**. {notice}", title=t(ex.title), notice=t(ex.notice)),
+                        icon=":material/science:")
+
     # --- errors and the end of the page ----------------------------------------------------
 
     def error(self, message: str) -> None:
@@ -156,7 +191,13 @@ class PageKit:
 
 def page_header(title: str) -> PageKit:
     """The page title with its "Share" and "Report" buttons; returns the page's kit."""
+    if TRY_PARAM in st.query_params:  # an experiment's link: a fresh visit to it
+        opened = st.query_params[TRY_PARAM]
+        st.session_state.clear()
+        del st.query_params[TRY_PARAM]
+        st.session_state[TRY_KEY] = opened
     url_in = links.link_values_in_use()
+    internals.no_clip()
     # One row that wraps: in a narrow window the two buttons move below the title rather
     # than shrink until their labels are cut.
     header = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
