@@ -140,8 +140,8 @@ def t_about(estimate: str, low: str, high: str) -> str:
 
 def fmt_p(p: float, digits: int = 3) -> str:
     """A p-value to ``digits`` significant digits, never "0": a p-value that underflowed
-    to 0 in double precision (below about 1e-308) is written "< 1e-300"."""
-    return "< 1e-300" if p <= 0 else fmt_sig(p, digits)
+    to 0 in double precision (below about 1e-308) is written "< 10⁻³⁰⁰"."""
+    return "< 10⁻³⁰⁰" if p <= 0 else fmt_sig(p, digits)
 
 
 def fmt_sig_count(v: float, digits: int = 3) -> str:
