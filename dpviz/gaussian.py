@@ -23,6 +23,24 @@ __all__ = [
 ]
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _num(v: float, digits: int = 4) -> str:
+    """A chart label's number in the statistician's notation, never in e-notation:
+    703,500 (not 7.035e+05), 2.9·10⁻⁵, 0.05, 3.731."""
+    v = float(v)
+    if not np.isfinite(v):
+        return "∞" if v > 0 else "−∞" if v < 0 else "—"
+    if 1e4 <= abs(v) < 1e12:
+        return f"{float(f'{v:.{digits}g}'):,.0f}"
+    text = f"{v + 0.0:.{digits}g}"
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
 # The exact (analytic) calibration is the μ-GDP curve, so it shares G_μ's colour.
 CALIBRATION_COLORS = {
     "analytic": FDP_COLORS["gdp"],
@@ -52,23 +70,23 @@ def privacy_loss_figure(mean: float, var: float, eps: float, *, tail_delta: floa
     weighted[tail] = -np.expm1(eps - x[tail]) * pdf[tail]  # (1 − e^{ε−L})₊: 0 below ε
     fig = go.Figure()
     fig.add_trace(go.Scatter(
-        x=x[tail], y=pdf[tail], fill="tozeroy", mode="none", name=f"P(L > ε) = {tail_delta:.3g}",
+        x=x[tail], y=pdf[tail], fill="tozeroy", mode="none", name=f"P(L > ε) = {_num(tail_delta, 3)}",
         fillcolor=_rgba(CALIBRATION_COLORS["tail"], 0.35), hoverinfo="skip",
     ))
     fig.add_trace(go.Scatter(
         x=x[tail], y=weighted[tail], fill="tozeroy", mode="lines",
-        name=f"exact δ = E[(1 − e^(ε−L))₊] = {exact_delta:.3g}",
+        name=f"exact δ = E[(1 − e^(ε−L))₊] = {_num(exact_delta, 3)}",
         line=dict(color=CALIBRATION_COLORS["analytic"], width=1.5),
         fillcolor=_rgba(CALIBRATION_COLORS["analytic"], 0.55),
-        hovertemplate="L %{x:.3f}<br>(1 − e^(ε−L)) · density %{y:.3g}<extra></extra>",
+        hovertemplate="L %{x:,.4~r}<br>(1 − e^(ε−L)) · density %{y:.3~r}<extra></extra>",
     ))
     fig.add_trace(go.Scatter(
-        x=x, y=pdf, mode="lines", name=f"density of L ~ N({mean:.3g}, {var:.3g})",
+        x=x, y=pdf, mode="lines", name=f"density of L ~ N({_num(mean, 3)}, {_num(var, 3)})",
         line=dict(color=COLORS["original"], width=3),
-        hovertemplate="L %{x:.3f}<br>density %{y:.3g}<extra></extra>",
+        hovertemplate="L %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>",
     ))
     fig.add_vline(x=eps, line=dict(color=COLORS["statistic"], width=2, dash="dash"),
-                  annotation_text=f"ε = {eps:g}", annotation_position="top")
+                  annotation_text=f"ε = {_num(eps, 6)}", annotation_position="top")
     fig.update_layout(height=420, xaxis_title="privacy loss L = ln p₁(o)/p₂(o)",
                       yaxis_title="density", **_LAYOUT)
     fig.update_layout(legend=dict(y=1.1), margin=dict(t=90))
@@ -95,8 +113,8 @@ def calibration_figure(table) -> go.Figure:
             y=[row.name], x=[row.sigma], orientation="h", name=label,
             marker=dict(color=CALIBRATION_COLORS[row.method],
                         pattern=dict(shape="" if row.valid else "/")),
-            text=[f"σ = {row.sigma:.4g} ({row.ratio:.3g}× exact)"], textposition="auto",
-            hovertemplate=f"{row.name}<br>σ %{{x:.5g}}<br>{row.note or 'valid'}<extra></extra>",
+            text=[f"σ = {_num(row.sigma)} ({_num(row.ratio, 3)}× exact)"], textposition="auto",
+            hovertemplate=f"{row.name}<br>σ %{{x:,.5~r}}<br>{row.note or 'valid'}<extra></extra>",
             showlegend=False,
         ))
     fig.update_layout(height=260, xaxis_title="noise standard deviation σ", **_LAYOUT)
@@ -127,16 +145,16 @@ def release_distribution_figure(releases, true_value: float, sigma: float, *,
     fig.add_trace(go.Bar(
         x=mids, y=density, width=width, name=f"{releases.size:,} simulated releases",
         marker_color=COLORS["private"], opacity=0.85,
-        hovertemplate="released %{x:.4g}<br>density %{y:.3g}<extra></extra>",
+        hovertemplate="released %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>",
     ))
     grid = np.linspace(lo, hi, 400)
     fig.add_trace(go.Scatter(
         x=grid, y=stats.norm.pdf(grid, loc=true_value, scale=sigma), mode="lines",
-        name=f"theory N(true, σ²), σ = {sigma:.4g}", line=dict(color=COLORS["theory"], width=3),
+        name=f"theory N(true, σ²), σ = {_num(sigma)}", line=dict(color=COLORS["theory"], width=3),
         hoverinfo="skip",
     ))
     fig.add_vline(x=true_value, line=dict(color=COLORS["original"], width=3),
-                  annotation_text=f"true {true_value:,.4g}", annotation_position="bottom right")
+                  annotation_text=f"true {_num(true_value)}", annotation_position="bottom right")
     fig.update_layout(height=380, xaxis_title="released value", yaxis_title="density",
                       bargap=0, **_LAYOUT)
     fig.update_layout(legend=dict(y=1.1), margin=dict(t=80))

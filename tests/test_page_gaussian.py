@@ -6,7 +6,9 @@ promises: tests/test_page_contract.py.
 from __future__ import annotations
 
 import io
+import json
 import math
+import re
 from urllib.parse import parse_qs
 
 import numpy as np
@@ -14,7 +16,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import assert_clean, run, upload_file, without_help
+from conftest import assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets, gaussian
 from pagekit import (TabbedPage, assert_widgets_keyed_with_help, chart_traces, errors, kit,
                      markdown_text, metrics, warnings)
@@ -55,7 +57,8 @@ def use_method(at: AppTest, method: str) -> AppTest:
 
 
 def fmt5(v: float) -> str:
-    return f"{v:.5g}"
+    """ε, δ, σ or Δ as its control shows it (issue 18: every metric prints the box's value)."""
+    return page.fmt_shown(v)
 
 
 def option_value(text: str) -> float:
@@ -206,8 +209,7 @@ def test_no_solution_shows_a_plain_error(method):
     assert metrics(at)["σ: no solution"] == "—"
     # The rest of the page still works.
     [table] = [d.value for d in at.dataframe if "guarantee" in d.value.columns]
-    assert not np.isfinite(table.set_index("calibration").loc[
-        gaussian.METHOD_NAMES[method], "σ"])
+    assert table.set_index("calibration").loc[gaussian.METHOD_NAMES[method], "σ"] == "—"
     open_tab(at, TABLE)
     assert at.download_button(key="gauss_full_table_csv")
     open_tab(at, LOSS)
@@ -227,7 +229,7 @@ def test_three_calibrations_and_the_privacy_loss():
     table = gaussian.calibration_table(1.0, 1e-5, 1.0).set_index("method")
     for method in ("analytic", "tail", "classical"):
         assert metrics(at)[f"σ, {gaussian.METHOD_NAMES[method]}"] == \
-            f"{table.loc[method, 'sigma']:.4g}"
+            page.fmt_shown(table.loc[method, 'sigma'])
     assert page.tail_bound_texts(table.loc["analytic", "sigma"], table.loc["tail"])[1] in \
         markdown_text(at)
     open_tab(at, LOSS)
@@ -247,8 +249,7 @@ def test_three_calibrations_and_the_privacy_loss():
 def test_link_to_fdp_carries_mu(eps, delta, note):
     at = set_values(start(GDP), eps=eps, delta=delta)
     expected = links.to_fdp_gaussian(float(gaussian.gaussian_mu(eps, delta)))
-    [link] = at.page_link
-    assert link.proto.page.endswith("fdp")
+    [link] = [p for p in at.page_link if p.proto.page.endswith("fdp")]
     assert parse_qs(link.proto.query_string) == {k: [v] for k, v in expected.query.items()}
     assert any(note in c.value for c in at.caption)
 
@@ -276,7 +277,7 @@ def test_release_count():
     assert true_answer(at) == by_age[65:].sum()
     summary = gaussian.release_summary(by_age[65:].sum(), SIGMA)
     shown = metrics(at)
-    assert shown["RMSE (theory = σ)"] == f"{SIGMA:.4g}"
+    assert shown["RMSE (theory = σ)"] == page.fmt_shown(SIGMA)
     assert shown["95% of releases within"] == f"± {summary.half_width:.4g}"
     assert abs(float(shown["One release"].replace(",", "")) - true_answer(at)) < 6 * SIGMA
     assert query_eps(at) == "1"  # Δ = 1: the page's ε
@@ -302,7 +303,7 @@ def test_release_sum_and_use_its_sensitivity():
     at = start(RELEASE)
     at.radio(key="gauss_query").set_value("sum")
     run(at)
-    assert query_eps(at) == f"{float(gaussian.gaussian_epsilon(1e-5, SIGMA, 85.0)):.4g}"
+    assert query_eps(at) == fmt5(float(gaussian.gaussian_epsilon(1e-5, SIGMA, 85.0)))
     assert any("sensitivity is Δ = 85" in i.value for i in at.info)
     at.number_input(key="gauss_upper").set_value(60.0)
     run(at)
@@ -343,9 +344,9 @@ def test_release_histogram(neighbours, sens, width):
                                      neighbours=neighbours), None, np.random.default_rng(2022))
     summary = gaussian.release_summary(data.counts, SIGMA)
     assert metrics(at)["Expected negative bins"] == f"{summary.expected_negative:.3g}"
-    assert metrics(at)["RMSE per bin (= σ)"] == f"{SIGMA:.4g}"
-    assert query_eps(at) == f"{float(gaussian.gaussian_epsilon(1e-5, SIGMA, sens)):.4g}"
-    assert (sens != 1.0) == any("sensitivity is Δ = 1.414" in i.value for i in at.info)
+    assert metrics(at)["RMSE per bin (= σ)"] == page.fmt_shown(SIGMA)
+    assert query_eps(at) == fmt5(float(gaussian.gaussian_epsilon(1e-5, SIGMA, sens)))
+    assert (sens != 1.0) == any("sensitivity is Δ = 1.41421" in i.value for i in at.info)
     assert list(chart_labels(at, "gauss_fig_hist", "true count")) == data.labels
 
 
@@ -505,3 +506,162 @@ def test_the_release_tabs_controls_have_help():
     keys = {name.split()[1] for name in seen}
     assert {"gauss_upper", "gauss_use_sens", "gauss_width", "gauss_neighbours", "gauss_seed",
             "gauss_seed_new", "gauss_col", "gauss_file", "gauss_file_kind"} <= keys, keys
+
+
+# --- issue 18: the value shown is the value used; numbers as people write them ----------------
+
+E_NOTATION = re.compile(r"\d(?:\.\d+)?[eE][+\-−]?\d")
+
+
+def shown_number(text: str) -> float:
+    """A number as the page writes it: "578,998", "1.00001·10⁻⁵", "± 7.3"."""
+    return option_value(text.strip("± "))
+
+
+def page_texts(at: AppTest) -> list[str]:
+    """Everything the page writes: metrics (label and value), Markdown, captions, notes,
+    LaTeX."""
+    out = [f"{m.label} {m.value}" for m in at.metric]
+    for kind in ("markdown", "caption", "info", "warning", "error", "latex"):
+        out += [e.value for e in getattr(at, kind)]
+    return out
+
+
+def test_a_sensitivity_left_by_the_solve_modes_is_not_called_different_from_itself():
+    """Issue 18: /gaussian?gauss_sens=0.9999999999975212&gauss_tab=Release+a+statistic, and
+    a Δ solved as 1.00000016, said "This query's sensitivity is Δ = 1, not the Δ = 1 set
+    above": two values that read the same are one value."""
+    at = start(query={"gauss_sens": "0.9999999999975212", "gauss_tab": RELEASE})
+    assert not any("sensitivity is Δ" in i.value for i in at.info)
+    assert "gauss_use_sens" not in [b.key for b in at.button]
+    assert query_eps(at) == metrics(at)["ε"] == "1"
+    solve_for(at, "sensitivity")
+    assert metrics(at)["Δ (solved)"] == "1"
+    assert not any("sensitivity is Δ" in i.value for i in at.info)
+    assert query_eps(at) == metrics(at)["ε"]
+    # A Δ that reads otherwise is named as it reads, different from the query's.
+    at = start(RELEASE, {"gauss_sens": "1.00001"})
+    [info] = [i.value for i in at.info if "sensitivity is Δ" in i.value]
+    assert "Δ = 1, not the Δ = 1.00001 set above" in info
+
+
+@pytest.mark.parametrize("method", ["tail", "classical"])
+def test_a_release_at_a_positive_eps_is_never_called_0_dp(method):
+    """Issue 18: the release tab said "(0, 1.0·10⁻⁵)-DP" beside a page at ε > 0. Its ε was
+    the exact (analytic) ε of a σ calibrated by the tail bound or the classical formula,
+    which at ε = 10⁻⁴ is 0. The query's ε now comes from the page's calibration (the page's
+    ε itself for the page's Δ); the exact ε is said beside it, named."""
+    at = start(RELEASE, {"gauss_eps": "0.0001", "gauss_method": METHOD_URL[method]})
+    assert metrics(at)["ε"] == "1.0·10⁻⁴" == query_eps(at)
+    assert not any("(0, " in c.value for c in at.caption if "this release is" in c.value)
+    assert not any("(0, " in f for f in kit(at).findings)
+    exact = float(gaussian.gaussian_epsilon(1e-5, value(at, "sigma"), 1.0))
+    assert any("exact (analytic) ε of this σ" in c.value for c in at.caption), exact
+
+
+@pytest.mark.parametrize("query", [
+    {"gauss_eps": "0.01", "gauss_delta": "1e-12", "gauss_sens": "1000"},
+    {"gauss_solve": "ε", "gauss_sigma": "0.01", "gauss_sens": "1000"},
+    {"gauss_solve": "δ", "gauss_sigma": "3.73063", "gauss_eps": "1"},
+    {"gauss_solve": "Δ", "gauss_sigma": "3.73063"},
+    {"gauss_eps": "0.0001234567", "gauss_delta": "0.0000123456"},
+], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+def test_metrics_sentences_and_report_print_the_value_the_control_shows(query):
+    """Issue 18: every metric, sentence and report setting of ε, δ, σ and Δ prints the
+    number its box shows (six significant digits), written as people write numbers."""
+    at = start(query=query)
+    solved = at.segmented_control(key="gauss_solve").value
+    shown = metrics(at)
+    settings = kit(at).parameters
+    sentence = next(m.value for m in at.markdown if m.value.startswith("**In plain words.**"))
+    for name, q in page.QUANTITIES.items():
+        box = float(page.BOX_FORMAT % value(at, name))
+        label = f"{q.symbol} (solved)" if name == solved else q.symbol
+        assert shown_number(shown[label]) == pytest.approx(box, rel=1e-12), name
+        assert shown_number(settings[q.label]) == pytest.approx(box, rel=1e-12), name
+        assert shown[label] == settings[q.label] == page.fmt_shown(value(at, name))
+        # The slider holds the value in use; the box shows it to six digits.
+        assert float(page.BOX_FORMAT % at.select_slider(key=f"{q.key}_slider").value) == box
+    for name in ("sigma", "sensitivity"):
+        assert f"{page.QUANTITIES[name].symbol} = {page.fmt_shown(value(at, name))}" in sentence
+    assert f"({page.fmt_shown(value(at, 'eps'))}, {page.fmt_shown(value(at, 'delta'))})" \
+        in sentence
+
+
+@pytest.mark.parametrize("query", [
+    {"gauss_eps": "0.0001", "gauss_sens": "1000"},  # ε = 10⁻⁴: e^{1e-04} in LaTeX
+    {"gauss_eps": "0.01", "gauss_delta": "1e-12", "gauss_sens": "1000"},  # σ = 578,998
+    *EXTREMES.values(),
+], ids=lambda q: "&".join(f"{k}={v}" for k, v in q.items()))
+def test_no_e_notation_anywhere_on_the_page(query):
+    """Issue 18: prose printed "e^{9.024e−05}" unrendered and chart bars "7.035e+05"; no
+    metric, sentence, caption, formula, table or chart label is in e-notation."""
+    at = start(query=query)
+    for tab in TABS:
+        open_tab(at, tab)
+        for text in page_texts(at):
+            assert not E_NOTATION.search(text), (tab, text)
+        for frame in at.dataframe:
+            for c in frame.value.columns:
+                if frame.value[c].dtype == object:
+                    assert not any(E_NOTATION.search(str(v)) for v in frame.value[c]), (tab, c)
+        for fig in at.get("plotly_chart"):
+            for trace in json.loads(fig.proto.spec)["data"]:
+                for text in [trace.get("name") or "", *(trace.get("text") or [])]:
+                    assert not E_NOTATION.search(str(text)), (tab, text)
+
+
+def test_the_plain_words_render_their_power_of_e_as_latex():
+    at = start(query={"gauss_eps": "0.00009024", "gauss_sens": "1000"})
+    sentence = next(m.value for m in at.markdown if m.value.startswith("**In plain words.**"))
+    assert r"$e^{9.024 \cdot 10^{-5}}$" in sentence
+
+
+def test_delta_is_introduced_with_the_source_002_symbol_and_no_bare_source():
+    at = start()
+    intro = markdown_text(at)
+    assert "(S in the source-002 note on the Gaussian mechanism [GMN25])" in intro
+    for tab in TABS:
+        open_tab(at, tab)
+        assert "the source " not in " ".join(page_texts(at)), tab
+
+
+def test_long_formula_blocks_are_collapsed():
+    """Issue 18: the calibrations' formulas and the privacy loss's are in expanders, closed
+    by default: no formula is drawn outside one."""
+    at = start()
+    for tab in (CALIBRATIONS, LOSS, GDP):
+        open_tab(at, tab)
+        assert at.latex, tab
+        in_expanders = sum(len(e.latex) for e in at.expander)
+        assert in_expanders == len(at.latex), tab
+        assert all(not e.proto.expanded for e in at.expander if e.latex), tab
+
+
+@pytest.mark.parametrize("i", range(len(page.EXPERIMENTS)))
+def test_each_experiment_sets_the_page_up_and_shows_what_it_says(i):
+    ex = page.EXPERIMENTS[i]
+    at = open_page("views/gaussian.py", None)
+    for k in list(at.query_params):
+        del at.query_params[k]
+    for k, v in {**ex.query, "try": str(i)}.items():
+        at.query_params[k] = v
+    at.switch_page("views/gaussian.py")
+    run(at)
+    assert any(ex.title in i.value for i in at.info)
+    texts = " ".join(page_texts(at))
+    if i == 0:
+        assert value(at, "delta") == 1e-12 and value(at, "eps") == 1.0
+        sigma = value(at, "sigma")
+        assert metrics(at)["σ (solved)"] == "6.55782" and "6.55782" in ex.notice
+        assert "3.73063" in ex.notice and page.fmt_shown(SIGMA) == "3.73063"
+        assert sigma / SIGMA < 2 and sigma == pytest.approx(
+            SIGMA * math.sqrt(math.log(1 / 1e-12) / math.log(1 / 1e-5)), rel=0.15)
+    else:
+        assert at.segmented_control(key="gauss_method").value == "classical"
+        assert value(at, "eps") == 10.0
+        assert metrics(at)["σ (solved)"] == "0.484481" and "0.484481" in ex.notice
+        assert metrics(at)[f"σ, {gaussian.METHOD_NAMES['analytic']}"] == "0.499889" and "0.499889" in ex.notice
+        assert "larger: this is not a guarantee" in texts
+        assert "exact δ at this σ and ε is 2.26537·10⁻⁵" in texts and "2.3·10⁻⁵" in ex.notice
+        assert any("would **not** be (ε, δ)-DP" in w for w in warnings(at))

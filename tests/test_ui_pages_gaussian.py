@@ -61,7 +61,7 @@ def test_solve_for_each(name):
     assert getattr(setting, name) == expected
     shown = dict(page.result_metrics(s, solution(s)))
     label = f"{page.QUANTITIES[name].symbol} (solved)"
-    assert shown[label] == (f"{expected:.3g}" if name == "delta" else f"{expected:.5g}")
+    assert shown[label] == page.fmt_shown(expected)
     assert shown["μ = Δ/σ"] == f"{setting.mu:.5g}"
 
 
@@ -70,7 +70,7 @@ def test_the_default_results_and_report():
     sigma = float(gaussian.gaussian_sigma(1.0, 1e-5))
     assert page.DEFAULTS["sigma"] == sigma and sigma == pytest.approx(3.7306, abs=1e-4)
     assert dict(page.result_metrics(s, solution(s))) == {
-        "ε": "1", "δ": "1.0·10⁻⁵", "σ (solved)": f"{sigma:.5g}", "Δ": "1",
+        "ε": "1", "δ": "1.0·10⁻⁵", "σ (solved)": "3.73063", "Δ": "1",
         "μ = Δ/σ": f"{1 / sigma:.5g}"}
     assert s.report_items() == {
         "solved for": "σ", "calibration": "analytic (exact)", "ε: privacy-loss bound": "1",
@@ -79,9 +79,9 @@ def test_the_default_results_and_report():
     assert replace(s, tab=page.LOSS, loss_log=False).report_items()[
         "privacy-loss density axis"] == "linear"
     sentence, verdict = page.plain_sentence(page.solve(s)[0])
-    assert sentence.startswith("**In plain words.** Adding Gaussian noise with σ = 3.731")
+    assert sentence.startswith("**In plain words.** Adding Gaussian noise with σ = 3.73063")
     assert "$e^{1}$ times more likely" in sentence
-    assert verdict == (f"With σ = {sigma:.4g}, the release of a count of sensitivity Δ = 1 is "
+    assert verdict == (f"With σ = {page.fmt_shown(sigma)}, the release of a count of sensitivity Δ = 1 is "
                        f"(1, 1.0·10⁻⁵)-DP, and μ-GDP with μ = Δ/σ = {1 / sigma:.4g}.")
 
 
@@ -124,7 +124,7 @@ def test_three_calibrations_texts():
     assert f"{tail.extra_noise:.1%} more noise" in paragraph
     assert f"would need {tail.variance_ratio:.3g}× as many people" in paragraph
     assert finding.startswith(f"The exact (analytic) calibration needs σ = "
-                              f"{table.loc['analytic', 'sigma']:.4g}")
+                              f"{page.fmt_shown(table.loc['analytic', 'sigma'])}")
 
 
 # ---------------------------------------------------------------------------

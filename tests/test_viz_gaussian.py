@@ -82,3 +82,25 @@ def test_histogram_release_figure():
     assert released.error_y.value == 2.0
     assert true.marker.color == COLORS["original"] and released.marker.color == COLORS["private"]
     serialises(fig)
+
+
+def test_chart_labels_are_never_in_e_notation():
+    """Issue 18: bar labels read "σ = 7.035e+05"; every label, legend name and annotation is
+    written as a statistician writes it (703,500; 9.02·10⁻⁵)."""
+    import re
+
+    from dpcore import gaussian
+
+    e_notation = re.compile(r"\d[eE][+\-]?\d")
+    fig = dpviz.gaussian.calibration_figure(gaussian.calibration_table(0.01, 1e-12, 1000.0))
+    labels = [text for trace in fig.data for text in trace.text]
+    assert labels and not any(e_notation.search(text) for text in labels), labels
+    assert any(re.search(r"σ = \d{3},\d{3} ", text) for text in labels), labels
+    fig = dpviz.gaussian.privacy_loss_figure(2e-9, 4e-9, 1e-4, tail_delta=9.024e-5,
+                                             exact_delta=1.2e-7)
+    fig2 = dpviz.gaussian.release_distribution_figure([1.2e6, 1.3e6], 1.25e6, 7.035e5,
+                                                      half_width=1.4e6)
+    texts = [t.name for t in (*fig.data, *fig2.data)] + [
+        a.text for a in (*fig.layout.annotations, *fig2.layout.annotations)]
+    assert not any(e_notation.search(text) for text in texts), texts
+    assert "P(L > ε) = 9.02·10⁻⁵" in texts and "true 1,250,000" in texts

@@ -14,13 +14,13 @@ import streamlit as st
 
 import dpviz
 from dpcore import gaussian
-from ui import controls, links, sources
-from ui.format import fmt_param, fmt_prob_pct, fmt_sci
+from ui import controls, links, notation, registry, sources
+from ui.format import fmt_param, fmt_prob_pct, fmt_sci, fmt_sig
 from ui.kit import PageKit, page_header
 from ui.links import FdpParams
 from ui.pages import gaussian as page
 from ui.pages.gaussian import (METHOD_LABELS, QUANTITIES, SYMBOLS, TOP_AGE, UPLOAD, Release,
-                               Settings, Solution)
+                               Settings, Solution, fmt_answer, fmt_shown, latex_number)
 from ui.text import plain, t
 
 SOLVE_KEY = "gauss_solve"
@@ -120,12 +120,13 @@ def calibration_metric(col, r) -> None:
         col.metric(label, t("no solution"), border=True, help=plain(r.note, SYMBOLS))
         col.caption(plain(r.note, SYMBOLS))
     elif r.method == "analytic":
-        col.metric(label, fmt_param(r.sigma), border=True, delta=t("the reference"),
+        col.metric(label, fmt_shown(r.sigma), border=True, delta=t("the reference"),
                    delta_color="off", delta_arrow="off",
                    help=t("The smallest σ with δ(ε) ≤ δ: exact."))
         col.caption(t("The exact calibration: the least noise that gives (ε, δ)-DP."))
     else:
-        col.metric(label, fmt_param(r.sigma), delta=t("{ratio:.3g}× the exact σ", ratio=r.ratio),
+        col.metric(label, fmt_shown(r.sigma),
+                   delta=t("{ratio}× the exact σ", ratio=fmt_sig(r.ratio, 3)),
                    delta_color="off", delta_arrow="off", border=True,
                    help=t("σ of this calibration and how it compares with the exact σ."))
         col.caption(page.extra_noise_caption(r))
@@ -135,7 +136,7 @@ def calibrations(kit: PageKit, s: Settings, sol: Solution) -> Settings:
     eps, delta, sens = sol.eps, sol.delta, sol.sensitivity
     st.markdown(t("For ε = {eps}, δ = {delta} and Δ = {sens}: the σ each calibration asks for. "
                   "All three protect, where they apply; the exact one adds the least noise.",
-                  eps=fmt_param(eps), delta=fmt_sci(delta), sens=fmt_param(sens)))
+                  eps=fmt_shown(eps), delta=fmt_shown(delta), sens=fmt_shown(sens)))
     try:
         table = page.calibrations(eps, delta, sens)
     except ValueError as exc:
@@ -160,14 +161,22 @@ def calibrations(kit: PageKit, s: Settings, sol: Solution) -> Settings:
         kit.note(note)
         st.warning(warning, icon=":material/warning:")
     shown = page.calibration_frame(table)
-    kit.table(shown, key="gauss_cal_table", name=t("The three calibrations"), hide_index=True,
-              column_config=dict(zip(shown.columns[1:5], (
-                  st.column_config.NumberColumn(format="%.5g"),
+    # σ written as people write it (a NumberColumn's printf format would show 5.79e+05);
+    # the CSV keeps the numbers.
+    kit.table(page.written(shown, shown.columns[1:2], fmt_shown), csv=shown,
+              key="gauss_cal_table", name=t("The three calibrations"), hide_index=True,
+              column_config=dict(zip(shown.columns[2:5], (
                   st.column_config.NumberColumn(format="%.4f"),
                   st.column_config.NumberColumn(format="%+.1f%%"),
                   st.column_config.NumberColumn(
                       format="%.3f", help=t("(σ / exact σ)²: how many times more data the same "
                                             "accuracy needs."))))))
+    with st.expander(t("The three calibrations' formulas"), expanded=False):
+        calibration_formulas()
+    return s
+
+
+def calibration_formulas() -> None:
     st.latex(r"\begin{aligned}\text{tail bound:}\quad & \Phi\Big(\frac{\Delta}{2\sigma} - "
              r"\frac{\varepsilon\sigma}{\Delta}\Big) = \delta \\ \text{classical:}\quad & "
              r"\sigma = \frac{\Delta\sqrt{2\ln(1.25/\delta)}}{\varepsilon}\quad(\varepsilon < 1)"
@@ -175,7 +184,6 @@ def calibrations(kit: PageKit, s: Settings, sol: Solution) -> Settings:
              r"\frac{\varepsilon\sigma}{\Delta}\Big) - e^{\varepsilon}\,\Phi\Big("
              r"-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big) = \delta"
              r"\end{aligned}")
-    return s
 
 
 # --- 2. The privacy-loss distribution --------------------------------------------------------
@@ -221,15 +229,8 @@ def privacy_loss(kit: PageKit, s: Settings, sol: Solution) -> Settings:
         finding, paragraph = page.privacy_loss_texts(setting, loss)
         kit.finding(finding)
         st.markdown(paragraph)
-        st.latex(r"L \sim N\Big(\frac{\Delta^2}{2\sigma^2},\ \frac{\Delta^2}{\sigma^2}\Big)"
-                 rf"= N({loss.mean:.4g},\ {loss.var:.4g})")
-        st.latex(r"P(L > \varepsilon) = \Phi\Big(\frac{\Delta}{2\sigma} - "
-                 r"\frac{\varepsilon\sigma}{\Delta}\Big)")
-        st.latex(r"\begin{aligned}\delta(\varepsilon) &= \mathbb{E}\big[(1 - "
-                 r"e^{\varepsilon - L})_+\big] \\ &= "
-                 r"\Phi\Big(\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big) - "
-                 r"e^{\varepsilon}\,\Phi\Big(-\frac{\Delta}{2\sigma} - "
-                 r"\frac{\varepsilon\sigma}{\Delta}\Big)\end{aligned}")
+        with st.expander(t("The privacy loss and the two δ's in formulas"), expanded=False):
+            loss_formulas(loss)
     with st.expander(t("Where the privacy loss comes from")):
         st.markdown(t("Take neighbours D, D′ with f(D′) − f(D) = Δ (the worst case) and an "
                       "output o = f(D) + Z, Z ~ N(0, σ²). The two densities differ only in "
@@ -246,6 +247,19 @@ def privacy_loss(kit: PageKit, s: Settings, sol: Solution) -> Settings:
             r" bounds the tail for ε < 1 only. Everything depends on σ and Δ only through "
             r"$\mu = \Delta/\sigma$."))
     return s
+
+
+def loss_formulas(loss) -> None:
+    """The privacy loss's distribution, P(L > ε) and the exact δ(ε), in LaTeX."""
+    st.latex(r"L \sim N\Big(\frac{\Delta^2}{2\sigma^2},\ \frac{\Delta^2}{\sigma^2}\Big)"
+             rf"= N({latex_number(loss.mean)},\ {latex_number(loss.var)})")
+    st.latex(r"P(L > \varepsilon) = \Phi\Big(\frac{\Delta}{2\sigma} - "
+             r"\frac{\varepsilon\sigma}{\Delta}\Big)")
+    st.latex(r"\begin{aligned}\delta(\varepsilon) &= \mathbb{E}\big[(1 - "
+             r"e^{\varepsilon - L})_+\big] \\ &= "
+             r"\Phi\Big(\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big) - "
+             r"e^{\varepsilon}\,\Phi\Big(-\frac{\Delta}{2\sigma} - "
+             r"\frac{\varepsilon\sigma}{\Delta}\Big)\end{aligned}")
 
 
 # --- 3. As μ-GDP -----------------------------------------------------------------------------
@@ -265,33 +279,36 @@ def as_gdp(kit: PageKit, s: Settings, sol: Solution) -> Settings:
         gdp_fig = dpviz.fdp.delta_curve_figure(curve.eps_line, curve.delta_line, mu=mu,
                                                point=(setting.eps, curve.exact),
                                                others=curve.others)
+        for trace in gdp_fig.data:  # dpviz.fdp names its traces with :g (δ = 1e-05)
+            trace.name = page.without_e_notation(trace.name or "") or None
         if gdp_fig.layout.yaxis.type == "log":
             gdp_fig.update_yaxes(title_text=t("δ(ε) (log scale)"))
         kit.chart(gdp_fig, key="gauss_fig_gdp", name=t("Privacy curve δ(ε) as Gaussian DP"))
         kit.finding(t("The mechanism is μ-GDP with μ = Δ/σ = {mu}: (ε, δ(ε))-DP for every ε at "
                       "once, with δ({eps}) = {delta}.", mu=fmt_param(mu),
-                      eps=fmt_param(setting.eps), delta=fmt_sci(curve.exact)))
+                      eps=fmt_shown(setting.eps), delta=fmt_sci(curve.exact)))
     with right:
         st.metric(t("μ = Δ/σ"), fmt_param(mu), border=True,
                   help=t("The mechanism is μ-GDP: no test separates D from D′ better than "
                          "N(0, 1) from N(μ, 1)."))
-        st.metric(t("δ(ε) at ε = {eps}", eps=fmt_param(setting.eps)), fmt_sci(curve.exact),
+        st.metric(t("δ(ε) at ε = {eps}", eps=fmt_shown(setting.eps)), fmt_sci(curve.exact),
                   border=True, help=t("The exact δ: the μ-GDP curve read at the page's ε."))
-        st.latex(r"\begin{aligned}\delta(\varepsilon) &= \Phi\Big(-\frac{\varepsilon}{\mu} + "
-                 r"\frac{\mu}{2}\Big) - e^{\varepsilon}\,\Phi\Big(-\frac{\varepsilon}{\mu} - "
-                 r"\frac{\mu}{2}\Big) \\ \mu &= \Delta/\sigma\end{aligned}")
+        with st.expander(t("δ(ε) of μ-GDP in a formula"), expanded=False):
+            st.latex(r"\begin{aligned}\delta(\varepsilon) &= \Phi\Big(-\frac{\varepsilon}{\mu} + "
+                     r"\frac{\mu}{2}\Big) - e^{\varepsilon}\,\Phi\Big(-\frac{\varepsilon}{\mu}"
+                     r" - \frac{\mu}{2}\Big) \\ \mu &= \Delta/\sigma\end{aligned}")
         link = links.to_fdp_gaussian(mu)
         linked = link.used["mu"]
-        link.show(t("See G_μ with μ = {mu:g} on the f-DP page", mu=linked),
+        link.show(t("See G_μ with μ = {mu} on the f-DP page", mu=fmt_param(linked)),
                   help=t("Opens 'f-DP and Gaussian DP' on its trade-off curves, with this μ."))
         if mu > FdpParams.MU_MAX:
-            st.caption(t("μ = {mu} is beyond that page's slider, which stops at {max:g}: the "
-                         "link opens it at μ = {linked:g}.", mu=fmt_param(mu),
-                         max=FdpParams.MU_MAX, linked=linked))
+            st.caption(t("μ = {mu} is beyond that page's slider, which stops at {max}: the "
+                         "link opens it at μ = {linked}.", mu=fmt_param(mu),
+                         max=fmt_param(FdpParams.MU_MAX), linked=fmt_param(linked)))
         elif abs(linked - mu) > 1e-9:
-            st.caption(t("That page's slider moves in steps of {step:g}: μ = {mu} is rounded to "
-                         "{linked:g} there.", step=FdpParams.MU_STEP, mu=fmt_param(mu),
-                         linked=linked))
+            st.caption(t("That page's slider moves in steps of {step}: μ = {mu} is rounded to "
+                         "{linked} there.", step=fmt_param(FdpParams.MU_STEP), mu=fmt_param(mu),
+                         linked=fmt_param(linked)))
     return s
 
 
@@ -341,28 +358,34 @@ def query_controls(r: Release, upload) -> Release:
         bind="query-params", help=t(DATA_HELP["neighbours"])))
 
 
-def query_guarantee(kit: PageKit, r: Release, setting) -> None:
-    """The guarantee for this query at the page's σ, and the button to use its Δ."""
+def query_guarantee(kit: PageKit, r: Release, setting, method: str) -> None:
+    """The guarantee for this query at the page's σ, and the button to use its Δ.
+
+    The query's ε comes from the page's calibration (``method``), as the page's ε does:
+    for a query of the page's Δ (as the page shows it) it is the page's ε itself, never a
+    value recomputed another way. (The exact analytic ε of a tail-bound or classical σ is
+    a different number, 0 for a tiny ε: "(0, δ)-DP" beside a page at ε > 0. It is said
+    separately, named as the exact ε.)"""
     q_sens = gaussian.query_sensitivity(r.kind, upper=r.upper)
+    same = page.same_as_shown(q_sens, setting.sensitivity)
     try:
-        q_eps = float(gaussian.gaussian_epsilon(setting.delta, setting.sigma, q_sens))
+        q_eps, exact = page.query_epsilon(setting, q_sens, method)
     except ValueError as exc:
         q_eps = None
         kit.error(t("No guarantee can be stated at this δ: {why}", why=plain(str(exc), SYMBOLS)))
     if q_eps is not None:
-        values = dict(delta=fmt_sci(setting.delta), eps=fmt_param(q_eps),
-                      sens=fmt_param(q_sens), sigma=fmt_param(setting.sigma))
+        values = dict(delta=fmt_shown(setting.delta), eps=fmt_shown(q_eps),
+                      sens=fmt_shown(q_sens), sigma=fmt_shown(setting.sigma))
         st.metric(t("ε for this query at δ = {delta}", **values), values["eps"], border=True,
-                  help=t("The exact smallest ε with (ε, δ)-DP for this query's sensitivity at "
-                         "the page's σ and δ."))
+                  help=t("The smallest ε with (ε, δ)-DP for this query's sensitivity at the "
+                         "page's σ and δ, by the page's calibration."))
         st.caption(t("Query sensitivity Δ = {sens}; noise σ = {sigma}: this release is ({eps}, "
                      "{delta})-DP.", **values))
+        if exact is not None:
+            st.caption(page.exact_query_caption(method, exact))
         kit.finding(page.guarantee_finding(r, setting.sigma, q_sens, q_eps, setting.delta))
-    if not math.isclose(q_sens, setting.sensitivity, rel_tol=1e-12):
-        st.info(t("This query's sensitivity is Δ = {q}, not the Δ = {page} set above, so its ε "
-                  "differs from the page's ε = {eps}.", q=fmt_param(q_sens),
-                  page=fmt_param(setting.sensitivity), eps=fmt_param(setting.eps)),
-                icon=":material/info:")
+    if not same:
+        st.info(page.other_sensitivity_text(q_sens, setting), icon=":material/info:")
         st.button(t("Use this query's sensitivity above"), key="gauss_use_sens",
                   on_click=_use_query_sensitivity, args=(q_sens,),
                   icon=":material/arrow_upward:",
@@ -374,7 +397,7 @@ def release_demo(kit: PageKit, s: Settings, sol: Solution) -> Settings:
     setting = sol.setting
     st.markdown(t("Release a statistic of real data with the page's σ. The noise does not "
                   "depend on the data, only on σ: a count of millions and a count of ten get "
-                  "the same ± {sigma}.", sigma=fmt_param(setting.sigma)))
+                  "the same ± {sigma}.", sigma=fmt_shown(setting.sigma)))
     c1, c2, c3 = st.columns(3)
     with c1:
         source = st.selectbox(
@@ -412,7 +435,7 @@ def release_demo(kit: PageKit, s: Settings, sol: Solution) -> Settings:
         kit.error(str(exc))
         return s
     with c3:
-        query_guarantee(kit, r, setting)
+        query_guarantee(kit, r, setting, s.method)
     if r.kind in ("count", "sum"):
         scalar_release(kit, r, data.true_value, setting.sigma, rng)
     else:
@@ -423,12 +446,12 @@ def release_demo(kit: PageKit, s: Settings, sol: Solution) -> Settings:
 def scalar_release(kit: PageKit, r: Release, true_value: float, sigma: float, rng) -> None:
     rel = page.scalar_release(true_value, sigma, rng)
     summary, sim = rel.summary, rel.simulated
-    st.markdown(t("**Query:** {what}. True answer **{true:,.6g}**.", what=page.query_words(r),
-                  true=true_value))
+    st.markdown(t("**Query:** {what}. True answer **{true}**.", what=page.query_words(r),
+                  true=fmt_answer(true_value)))
     m = st.columns(4)
-    m[0].metric(t("One release"), f"{rel.releases[0]:,.6g}", border=True,
+    m[0].metric(t("One release"), fmt_answer(rel.releases[0]), border=True,
                 help=t("The true answer plus one draw of N(0, σ²): what would be published."))
-    m[1].metric(t("RMSE (theory = σ)"), fmt_param(summary.rmse), border=True,
+    m[1].metric(t("RMSE (theory = σ)"), fmt_shown(summary.rmse), border=True,
                 delta=t("simulated {v}", v=fmt_param(sim.rmse)), delta_color="off",
                 delta_arrow="off",
                 help=t("Root mean squared error: σ, the noise is unbiased. Simulated: over "
@@ -453,9 +476,9 @@ def histogram_release(kit: PageKit, labels, counts, sigma: float, rng) -> None:
     st.markdown(t("**Query:** a histogram of {n} counts, {people:,.0f} people; N(0, σ²) noise "
                   "on every count.", n=len(labels), people=counts.sum()))
     m = st.columns(4)
-    m[0].metric(t("RMSE per bin (= σ)"), fmt_param(summary.rmse), border=True,
+    m[0].metric(t("RMSE per bin (= σ)"), fmt_shown(summary.rmse), border=True,
                 help=t("Each count gets its own N(0, σ²) noise."))
-    m[1].metric(t("Expected negative bins"), f"{summary.expected_negative:.3g}", border=True,
+    m[1].metric(t("Expected negative bins"), fmt_sig(summary.expected_negative, 3), border=True,
                 help=t("Σ Φ(−count/σ) over the bins."))
     m[2].metric(t("Largest P(negative) of a bin"),
                 fmt_prob_pct(float(np.max(summary.p_negative))), border=True,
@@ -476,21 +499,20 @@ def histogram_release(kit: PageKit, labels, counts, sigma: float, rng) -> None:
 def sigma_tables(kit: PageKit, s: Settings, sol: Solution) -> Settings:
     st.markdown(t("σ for common (ε, δ) at Δ = {sens}: the analytic (exact) σ; rows ε, columns "
                   "δ. The full table below has all three calibrations.",
-                  sens=fmt_param(sol.sensitivity)))
+                  sens=fmt_shown(sol.sensitivity)))
     table = page.sigma_table(float(sol.sensitivity))
     pivot = page.sigma_pivot(table)
     st.markdown(t("**Exact (analytic) σ**"))
-    kit.table(pivot, key="gauss_pivot", name=t("Noise table (σ): exact calibration"),
-              csv=pivot.rename_axis("ε").reset_index(), column_config={
-                  c: st.column_config.NumberColumn(format="%.4g") for c in pivot.columns})
+    kit.table(page.written(pivot, pivot.columns, fmt_param), key="gauss_pivot",
+              name=t("Noise table (σ): exact calibration"),
+              csv=pivot.rename_axis("ε").reset_index())
     full = page.sigma_full(table)
     st.markdown(t("**All three calibrations**"))
-    kit.table(full, key="gauss_full_table", name=t("Noise table (σ): all three calibrations"),
-              hide_index=True, column_config={
-                  "δ": st.column_config.NumberColumn(format="%.0e"),
-                  **{c: st.column_config.NumberColumn(format="%.4g") for c in full.columns[2:5]},
-                  **{c: st.column_config.NumberColumn(format="%.3f") for c in full.columns[6:8]},
-              })
+    shown = page.written(page.written(full, ["δ"], fmt_sci), full.columns[2:5], fmt_param)
+    kit.table(shown, csv=full, key="gauss_full_table",
+              name=t("Noise table (σ): all three calibrations"), hide_index=True,
+              column_config={
+                  c: st.column_config.NumberColumn(format="%.3f") for c in full.columns[6:8]})
     st.caption(t("The classical σ is not a guarantee for ε ≥ 1; the tail bound's σ always "
                  "protects but is larger than needed."))
     return s
@@ -517,13 +539,15 @@ SECTIONS = dict(zip(page.TABS, (calibrations, needs_setting(privacy_loss), needs
 
 def main() -> None:
     kit = page_header(t(page.TITLE))
+    kit.try_this(registry.GAUSSIAN, list(page.EXPERIMENTS))
     st.markdown(t(
         "The Gaussian mechanism releases a query's answer plus normal noise, "
         r"$M(D) = f(D) + N(0, \sigma^2)$. How much noise gives (ε, δ)-differential privacy "
         "depends on the query's **L2 sensitivity** "
-        r"$\Delta = \max \lVert f(D) - f(D') \rVert_2$ over neighbouring data sets D, D′: "
-        "how far one person can move the answer. Set three of ε, δ, σ and Δ and the page finds "
-        "the fourth, then shows where the number comes from."))
+        r"$\Delta = \max \lVert f(D) - f(D') \rVert_2$ {in_source} over neighbouring data "
+        "sets D, D′: how far one person can move the answer. Set three of ε, δ, σ and Δ and "
+        "the page finds the fourth, then shows where the number comes from.",
+        in_source=notation.in_source("S", t(page.GMN25))))
     with st.container(border=True):
         s, sol = read_controls()
     with st.container(border=True):

@@ -8,6 +8,8 @@ taken from them) and of dpcore.gaussian's results; the view reads the controls i
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from functools import partial
 
@@ -18,13 +20,17 @@ import streamlit as st
 import dpviz
 from dpcore import datasets, fdp, gaussian, uploads
 from dpcore.gaussian import CLASSICAL_MAX_EPS
-from ui.controls import DEFAULT_SEED
-from ui.format import fmt_number, fmt_param, fmt_sci
+from ui.controls import DEFAULT_SEED, as_shown
+from ui.format import fmt_number, fmt_param, fmt_sci, fmt_sig, sig_text, times_ten
+from ui.kit import Experiment
 from ui.sources import AGE_BINNINGS, UPLOAD
 from ui.text import esc, plain, t
 
 CALIBRATION_COLORS = dpviz.gaussian.CALIBRATION_COLORS
 TITLE = "Gaussian mechanism"
+# Source 002 (docs/references.md, [GMN25]): a Korean blog note deriving the privacy loss of
+# the Gaussian mechanism; it writes the sensitivity S.
+GMN25 = "the source-002 note on the Gaussian mechanism [GMN25]"
 TAB_KEY = "gauss_tab"  # the open tab's widget key and URL parameter
 TABS = CALIBRATIONS, LOSS, GDP, RELEASE, TABLE = (
     "Three calibrations", "Privacy loss", "As μ-GDP", "Release a statistic", "σ table")
@@ -149,7 +155,7 @@ class Release:
         if self.kind == "count" and not self.uploaded:
             items[t("age group")] = "{}–{}".format(*self.ages)
         elif self.kind == "sum":
-            items[t("clipping bound U")] = f"{self.upper:g}"
+            items[t("clipping bound U")] = fmt_shown(self.upper)
         elif self.kind in NEIGHBOUR_LABELS:
             if not self.counts_upload:
                 items[t("age groups")] = t(AGE_BINNINGS[self.width])
@@ -182,8 +188,7 @@ class Settings:
             if setting is None and name == self.solve:
                 items[t(q.label)] = t("no solution")
             else:
-                v = getattr(setting or self, name)
-                items[t(q.label)] = fmt_sci(v) if name == "delta" else fmt_param(v, 6)
+                items[t(q.label)] = fmt_shown(getattr(setting or self, name))
         if self.tab == LOSS and setting is not None:
             items[t("privacy-loss density axis")] = t("log scale") if self.loss_log else t("linear")
         if self.release is not None:
@@ -226,9 +231,89 @@ class Solution:
         return self.values["sensitivity"]
 
 
+BOX_FORMAT = "%.6g"  # the number boxes' format (ui.controls.synced_log_input's default)
+
+
+def fmt_shown(v: float) -> str:
+    """One of ε, δ, σ and Δ written as its number box shows it (six significant digits,
+    :data:`BOX_FORMAT`), but as people write numbers: 578,998 (not 578998), 9.024·10⁻⁵ and
+    1.0·10⁻⁵ (not 9.024e-05), 3.73063. Every metric, sentence and report setting of the
+    four uses it, so none of them reads otherwise than the control beside it."""
+    if not math.isfinite(v):
+        return fmt_param(v)
+    x = as_shown(v, BOX_FORMAT)
+    if x == 0:
+        return "0"
+    if abs(x) < 1e-3 or abs(x) >= 1e9:
+        mantissa, exponent = f"{x:.5e}".split("e")
+        mantissa = mantissa.rstrip("0")
+        mantissa += "0" if mantissa.endswith(".") else ""  # 1.0·10⁻⁵, as fmt_sci writes it
+        return times_ten(float(mantissa) * 10.0 ** int(exponent),
+                         len(mantissa.split(".")[1]))
+    if abs(x) >= 1e4:
+        decimals = max(0, 6 - (math.floor(math.log10(abs(x))) + 1))
+        text = f"{x:,.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return sig_text(x, 6)
+
+
+def same_as_shown(a: float, b: float) -> bool:
+    """Two values of ε, δ, σ or Δ that read the same (:func:`fmt_shown`): the page treats
+    them as one. A value carried through the URL or left by a solution
+    (0.9999999999975212) is never called different from the 1 it reads as."""
+    return fmt_shown(a) == fmt_shown(b)
+
+
+def latex_number(v: float, digits: int = 4) -> str:
+    """``v`` for LaTeX as people write it: 9.024 \\cdot 10^{-5}, 703{,}500, 0.5 (never
+    9.024e-05, which LaTeX would print as it is)."""
+    if not math.isfinite(v):
+        return r"\infty" if v > 0 else r"-\infty"
+    if 1e4 <= abs(v) < 1e9:
+        return f"{float(f'{v:.{digits}g}'):,.0f}".replace(",", "{,}")
+    text = sig_text(v, digits)
+    if "·10" in text:
+        mantissa, power = text.split("·10")
+        exponent = power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789"))
+        return rf"{mantissa} \cdot 10^{{{int(exponent)}}}"
+    return text
+
+
 def fmt_quantity(name: str, v: float, digits: int = 5) -> str:
-    """δ as δ-style numbers, ε, σ and Δ to ``digits`` significant digits."""
-    return fmt_sci(v) if name == "delta" else fmt_param(v, digits)
+    """ε, δ, σ or Δ as the results show it: as its control shows it (:func:`fmt_shown`).
+    ``name`` and ``digits`` are kept for callers; the control's precision decides."""
+    return fmt_shown(v)
+
+
+def fmt_answer(v: float) -> str:
+    """A query's true or released answer: six significant digits, thousands separated,
+    never in e-notation (4,123,460, not 4.12346e+06; 1,575.59)."""
+    if not math.isfinite(v):
+        return fmt_param(v)
+    if 1e4 <= abs(v) < 1e15:
+        return f"{float(f'{v:.6g}'):,.0f}"
+    text = sig_text(v, 6)
+    if "·10" not in text and abs(v) >= 1000:
+        whole, _, decimals = text.partition(".")
+        return f"{int(whole):,}" + (f".{decimals}" if decimals else "")
+    return text
+
+
+_E_NUMBER = re.compile(r"(\d+(?:\.\d+)?)[eE]([+\-−]?\d+)")
+
+
+def without_e_notation(text: str) -> str:
+    """``text`` with every number in e-notation written as people write it: "δ = 1e-05" as
+    "δ = 1·10⁻⁵" (for labels built elsewhere, e.g. dpviz.fdp's legend of the δ(ε) curve)."""
+    def power(m: re.Match) -> str:
+        exponent = int(m.group(2).replace("−", "-"))
+        return f"{m.group(1)}·10{str(exponent).translate(str.maketrans('-0123456789', '⁻⁰¹²³⁴⁵⁶⁷⁸⁹'))}"
+    return _E_NUMBER.sub(power, text)
+
+
+def fmt_pct_change(v: float) -> str:
+    """A relative change in percent to one decimal, never in e-notation: 12.3%, 0.0%."""
+    return f"{100 * v:,.1f}%"
 
 
 def result_metrics(s: Settings, sol: Solution) -> list[tuple[str, str]]:
@@ -248,10 +333,10 @@ def result_metrics(s: Settings, sol: Solution) -> list[tuple[str, str]]:
 def plain_sentence(setting: gaussian.GaussianSetting) -> tuple[str, str]:
     """What the completed set means (Markdown), and the report's verdict."""
     s = setting
-    values = dict(sigma=fmt_param(s.sigma), sens=fmt_param(s.sensitivity), eps=fmt_param(s.eps),
-                  delta=fmt_sci(s.delta), mu=fmt_param(s.mu),
-                  power=f"{s.eps:.4g}" if s.eps < 1e4 else r"\varepsilon",
-                  what=t("a count") if s.sensitivity == 1 else t("a query"))
+    values = dict(sigma=fmt_shown(s.sigma), sens=fmt_shown(s.sensitivity), eps=fmt_shown(s.eps),
+                  delta=fmt_shown(s.delta), mu=fmt_param(s.mu),
+                  power=latex_number(s.eps) if s.eps < 1e4 else r"\varepsilon",
+                  what=t("a count") if same_as_shown(s.sensitivity, 1.0) else t("a query"))
     sentence = t(
         "**In plain words.** Adding Gaussian noise with σ = {sigma} to a query that one person "
         "can change by at most Δ = {sens} makes the release ({eps}, {delta})-differentially "
@@ -263,12 +348,12 @@ def plain_sentence(setting: gaussian.GaussianSetting) -> tuple[str, str]:
                 "{delta})-DP, and μ-GDP with μ = Δ/σ = {mu}.", **values)
     if s.method != "analytic" and 0 < s.delta < 1:
         exact = float(gaussian.gaussian_delta(s.eps, s.sigma, s.sensitivity))
-        relation = (t("smaller: this calibration over-protects") if exact < s.delta
-                    else t("larger: this is not a guarantee") if exact > s.delta
-                    else t("the same"))
+        relation = (t("the same") if same_as_shown(exact, s.delta)
+                    else t("smaller: this calibration over-protects") if exact < s.delta
+                    else t("larger: this is not a guarantee"))
         more = t(" Solved with the {method} calibration; the exact δ at this σ and ε is "
                  "{exact}, {relation}.", method=t(METHOD_LABELS[s.method]),
-                 exact=fmt_sci(exact), relation=relation)
+                 exact=fmt_shown(exact), relation=relation)
         sentence, verdict = sentence + more, verdict + more
     return sentence, verdict
 
@@ -276,11 +361,11 @@ def plain_sentence(setting: gaussian.GaussianSetting) -> tuple[str, str]:
 def classical_results_texts(eps: float) -> tuple[str, str]:
     """The classical formula at ε ≥ 1: the report's note, and the page's warning."""
     return (t("Not a guarantee: the classical formula σ = Δ√(2 ln(1.25/δ))/ε is proved for "
-              "ε < 1 only; at ε = {eps:g} it may give less noise than (ε, δ)-DP needs.",
-              eps=eps),
+              "ε < 1 only; at ε = {eps} it may give less noise than (ε, δ)-DP needs.",
+              eps=fmt_shown(eps)),
             t("**Not a guarantee.** The classical formula σ = Δ√(2 ln(1.25/δ))/ε is proved for "
-              "ε < 1 only; at ε = {eps:g} it may give less noise than (ε, δ)-DP needs. See the "
-              "exact δ below, or use the analytic calibration.", eps=eps))
+              "ε < 1 only; at ε = {eps} it may give less noise than (ε, δ)-DP needs. See the "
+              "exact δ below, or use the analytic calibration.", eps=fmt_shown(eps)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -298,8 +383,8 @@ def calibration_notes(table: pd.DataFrame, eps: float) -> pd.DataFrame:
     out = table.copy()
     unproved = (out["method"] == "classical") & ~out["valid"].astype(bool) & (out["note"] == "")
     out.loc[unproved, "note"] = t("not a guarantee: the classical formula is proved for "
-                                  "ε < {max:g} only (here ε = {eps:g})", max=CLASSICAL_MAX_EPS,
-                                  eps=eps)
+                                  "ε < {max} only (here ε = {eps})",
+                                  max=fmt_param(CLASSICAL_MAX_EPS), eps=fmt_shown(eps))
     return out
 
 
@@ -310,31 +395,32 @@ def calibrations(eps: float, delta: float, sens: float) -> pd.DataFrame:
 
 def extra_noise_caption(row) -> str:
     """How a calibration's σ compares with the exact one, in noise and in data."""
-    values = dict(extra=abs(row.extra_noise), ratio=row.variance_ratio)
+    values = dict(extra=fmt_pct_change(abs(row.extra_noise)),
+                  ratio=fmt_sig(row.variance_ratio, 3))
     if row.extra_noise >= 0:
-        return t("{extra:.1%} more noise; {ratio:.3g}× the variance, so {ratio:.3g}× as much "
+        return t("{extra} more noise; {ratio}× the variance, so {ratio}× as much "
                  "data for the same accuracy.", **values)
-    return t("{extra:.1%} less noise; {ratio:.3g}× the variance, so {ratio:.3g}× as much data "
+    return t("{extra} less noise; {ratio}× the variance, so {ratio}× as much data "
              "for the same accuracy.", **values)
 
 
 def tail_bound_texts(exact_sigma: float, tail) -> tuple[str, str]:
     """The tail bound's σ against the exact one: the finding, and the page's paragraph."""
-    values = dict(exact=fmt_param(exact_sigma), sigma=fmt_param(tail.sigma),
-                  extra=tail.extra_noise, ratio=tail.variance_ratio)
+    values = dict(exact=fmt_shown(exact_sigma), sigma=fmt_shown(tail.sigma),
+                  extra=fmt_pct_change(tail.extra_noise), ratio=fmt_sig(tail.variance_ratio, 3))
     finding = t("The exact (analytic) calibration needs σ = {exact}; the tail bound asks for "
-                "{sigma}, {extra:.1%} more noise ({ratio:.3g}× the data for the same "
+                "{sigma}, {extra} more noise ({ratio}× the data for the same "
                 "accuracy).", **values)
     paragraph = t("**The tail bound is sufficient, not necessary.** Asking P(L > ε) ≤ δ "
-                  "protects, but over-protects: it wants σ = {sigma}, {extra:.1%} more noise "
-                  "than the exact {exact}. Noise variance grows {ratio:.3g}×: the same accuracy "
-                  "would need {ratio:.3g}× as many people.", **values)
+                  "protects, but over-protects: it wants σ = {sigma}, {extra} more noise "
+                  "than the exact {exact}. Noise variance grows {ratio}×: the same accuracy "
+                  "would need {ratio}× as many people.", **values)
     return finding, paragraph
 
 
 def classical_texts(eps: float, classical) -> tuple[str, str]:
     """The classical σ beyond ε < 1: the report's note, and the page's warning."""
-    values = dict(eps=fmt_param(eps), sigma=fmt_param(classical.sigma))
+    values = dict(eps=fmt_shown(eps), sigma=fmt_shown(classical.sigma))
     note = t("Classical formula: not a guarantee at ε = {eps}; σ = Δ√(2 ln(1.25/δ))/ε = {sigma} "
              "is proved for ε < 1 only.", **values)
     verdict = (t("It is even below the exact σ: that mechanism would **not** be (ε, δ)-DP.")
@@ -385,9 +471,9 @@ def privacy_loss(s: gaussian.GaussianSetting) -> PrivacyLoss:
 
 def privacy_loss_texts(s: gaussian.GaussianSetting, loss: PrivacyLoss) -> tuple[str, str]:
     """P(L > ε) against the exact δ: the finding, and the page's paragraph."""
-    ratio = (t("{ratio:.3g} times", ratio=loss.tail / loss.exact) if loss.exact > 0
+    ratio = (t("{ratio} times", ratio=fmt_sig(loss.tail / loss.exact, 3)) if loss.exact > 0
              else t("infinitely many times"))
-    values = dict(eps=fmt_param(s.eps), tail=fmt_sci(loss.tail), exact=fmt_sci(loss.exact),
+    values = dict(eps=fmt_shown(s.eps), tail=fmt_sci(loss.tail), exact=fmt_sci(loss.exact),
                   ratio=ratio)
     finding = t("The privacy loss exceeds ε = {eps} with probability {tail}, but the mechanism "
                 "is (ε, δ)-DP already with δ = {exact}, {ratio} smaller: reading δ as "
@@ -397,7 +483,7 @@ def privacy_loss_texts(s: gaussian.GaussianSetting, loss: PrivacyLoss) -> tuple[
         "(ε, δ)-DP already with δ = **{exact}**, {ratio} smaller. An output whose loss is just "
         "above ε breaks the promise only a little; the definition charges it only that excess, "
         "$1 - e^{{\\varepsilon - L}}$, not all of it. Reading δ as $P(L > \\varepsilon)$, as "
-        "the source note does, is sufficient but over-states δ.", **values)
+        "{source} does, is sufficient but over-states δ.", source=t(GMN25), **values)
     return finding, paragraph
 
 
@@ -480,9 +566,9 @@ def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
                     counts=datasets.regroup_ages(by_age, r.width))
     if not r.counts_upload:
         if np.any(values < 0):
-            raise Unreleasable(t('Column "{column}" has a negative value ({value:g}); a '
+            raise Unreleasable(t('Column "{column}" has a negative value ({value}); a '
                                  "histogram of ages needs values of 0 or more.",
-                                 column=esc(r.column), value=values.min()))
+                                 column=esc(r.column), value=fmt_answer(values.min())))
         return Data(labels=datasets.age_bin_labels(r.width),
                     counts=datasets.bin_values(values, width=r.width).astype(float))
     return Data(labels=labels, counts=counts)
@@ -498,17 +584,56 @@ def query_words(r: Release, name=esc) -> str:
         return (t("people aged {lo}–{hi}", lo=lo, hi=hi) if hi < TOP_AGE
                 else t("people aged {lo} and over", lo=lo))
     if r.uploaded:
-        return t('the sum of "{column}" clipped to [0, {upper:g}]', column=name(r.column),
-                 upper=r.upper)
-    return t("the sum of ages clipped to [0, {upper:g}]", upper=r.upper)
+        return t('the sum of "{column}" clipped to [0, {upper}]', column=name(r.column),
+                 upper=fmt_shown(r.upper))
+    return t("the sum of ages clipped to [0, {upper}]", upper=fmt_shown(r.upper))
+
+
+def query_epsilon(setting: gaussian.GaussianSetting, q_sens: float,
+                  method: str) -> tuple[float, float | None]:
+    """The query's ε at the page's σ and δ by the page's calibration, and (for the tail
+    bound and the classical formula) the exact analytic ε beside it, else None.
+
+    A query whose Δ reads as the page's Δ (:func:`same_as_shown`) gets the page's ε itself.
+    The ε of a tail-bound or classical σ is computed with that calibration, as the page's
+    ε is: the exact ε of such a σ is smaller, 0 at a tiny ε (the tail bound at ε = 10⁻⁴,
+    δ = 10⁻⁵ over-protects so much that the exact δ(0) is below δ), and printed alone as
+    "this release is (0, δ)-DP" it contradicted the page's ε > 0. Raises ValueError."""
+    if same_as_shown(q_sens, setting.sensitivity):
+        q_eps = setting.eps
+    else:
+        q_eps = float(gaussian.gaussian_epsilon(setting.delta, setting.sigma, q_sens,
+                                                method=method))
+    exact = (None if method == "analytic" else
+             float(gaussian.gaussian_epsilon(setting.delta, setting.sigma, q_sens)))
+    return q_eps, exact
+
+
+def exact_query_caption(method: str, exact: float) -> str:
+    """The exact ε beside the query's ε of a tail-bound or classical σ."""
+    if exact == 0:
+        return t("That ε comes from the {method} calibration, as the page's does. The exact "
+                 "(analytic) ε of this σ is 0: with this much noise the release is even "
+                 "(0, δ)-DP, at the same δ.", method=t(METHOD_LABELS[method]))
+    return t("That ε comes from the {method} calibration, as the page's does; the exact "
+             "(analytic) ε of this σ is {exact}.", method=t(METHOD_LABELS[method]),
+             exact=fmt_shown(exact))
+
+
+def other_sensitivity_text(q_sens: float, setting: gaussian.GaussianSetting) -> str:
+    """A query whose Δ reads otherwise than the page's: why its ε is not the page's."""
+    where = t("found above") if setting.solved == "sensitivity" else t("set above")
+    return t("This query's sensitivity is Δ = {q}, not the Δ = {page} {where}, so its ε "
+             "differs from the page's ε = {eps}.", q=fmt_shown(q_sens),
+             page=fmt_shown(setting.sensitivity), where=where, eps=fmt_shown(setting.eps))
 
 
 def guarantee_finding(r: Release, sigma: float, q_sens: float, q_eps: float,
                       delta: float) -> str:
     return t("Releasing {query} with σ = {sigma} (query sensitivity Δ = {sens}) is ({eps}, "
              "{delta})-DP.", query=t(QUERY_LABELS.get(r.kind, "a histogram")),
-             sigma=fmt_param(sigma), sens=fmt_param(q_sens), eps=fmt_param(q_eps),
-             delta=fmt_sci(delta))
+             sigma=fmt_shown(sigma), sens=fmt_shown(q_sens), eps=fmt_shown(q_eps),
+             delta=fmt_shown(delta))
 
 
 @dataclass(frozen=True)
@@ -528,16 +653,16 @@ def scalar_release(true_value: float, sigma: float, rng) -> ScalarRelease:
 
 
 def scalar_finding(what: str, true_value: float, rel: ScalarRelease) -> str:
-    return t("The true answer ({what}) is {true:,.6g}; one release gives {first:,.6g}, and 95% "
-             "of releases fall within ± {half} (RMSE σ = {rmse}).", what=what, true=true_value,
-             first=rel.releases[0], half=fmt_param(rel.summary.half_width),
-             rmse=fmt_param(rel.summary.rmse))
+    return t("The true answer ({what}) is {true}; one release gives {first}, and 95% "
+             "of releases fall within ± {half} (RMSE σ = {rmse}).", what=what,
+             true=fmt_answer(true_value), first=fmt_answer(rel.releases[0]),
+             half=fmt_param(rel.summary.half_width), rmse=fmt_shown(rel.summary.rmse))
 
 
 def histogram_finding(labels, sigma: float, summary, released) -> str:
-    return t("Each of the {n} counts gets N(0, σ²) noise, σ = {sigma}: {expected:.3g} bins are "
+    return t("Each of the {n} counts gets N(0, σ²) noise, σ = {sigma}: {expected} bins are "
              "expected below 0, {negative} in this release.", n=len(labels),
-             sigma=fmt_param(sigma), expected=summary.expected_negative,
+             sigma=fmt_shown(sigma), expected=fmt_sig(summary.expected_negative, 3),
              negative=int(np.sum(released < 0)))
 
 
@@ -560,6 +685,15 @@ def sigma_pivot(table: pd.DataFrame) -> pd.DataFrame:
     return pivot
 
 
+def written(frame: pd.DataFrame, columns, fmt) -> pd.DataFrame:
+    """``frame`` with ``columns`` written by ``fmt`` (as text): what a table shows, never in
+    e-notation; its CSV keeps the numbers."""
+    out = frame.copy()
+    for c in columns:
+        out[c] = [fmt(float(v)) for v in frame[c]]
+    return out
+
+
 def sigma_full(table: pd.DataFrame) -> pd.DataFrame:
     """All three calibrations, one row per (ε, δ), columns named as the page shows them."""
     return table.rename(columns={
@@ -568,3 +702,24 @@ def sigma_full(table: pd.DataFrame) -> pd.DataFrame:
         "classical_valid": t("classical valid (ε < 1)"),
         "tail_over_analytic": t("tail / analytic"),
         "classical_over_analytic": t("classical / analytic")})
+
+
+# ---------------------------------------------------------------------------------------
+# Try this: guided experiments (ui.kit.PageKit.try_this)
+# ---------------------------------------------------------------------------------------
+
+EXPERIMENTS = (
+    Experiment(
+        "Ask for δ = 10⁻¹² and watch σ grow only like √log(1/δ)",
+        "δ is ten million times smaller than the default 10⁻⁵, yet σ (solved) grows only from "
+        "3.73063 to 6.55782, not even twice as much noise: σ grows like √(2 ln(1/δ)), so a "
+        "tiny δ is cheap.",
+        {"gauss_delta": "1e-12"}),
+    Experiment(
+        "Switch to the classical calibration at ε = 10 and see it promise what it cannot keep",
+        "The classical σ = Δ√(2 ln(1.25/δ))/ε = 0.484481 is proved for ε < 1 only. Here it is "
+        "below the exact σ 0.499889: the exact δ at this σ is 2.3·10⁻⁵, larger than the "
+        "10⁻⁵ asked for, so the release is not (10, 10⁻⁵)-DP (see the warning and the plain "
+        "words).",
+        {"gauss_method": METHOD_LABELS["classical"], "gauss_eps": "10"}),
+)
