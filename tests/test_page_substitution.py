@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import assert_clean, run, upload_file, without_help
+from conftest import assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets
 from dpcore import substitution as rs
 from pagekit import (TabbedPage, assert_stopped_page_keeps_link_and_report, chart, errors,
@@ -165,7 +165,7 @@ def test_the_privacy_tab_shows_the_privacy_the_breaches_and_the_links():
         .equals(table)  # its CSV and the report keep the numbers
     assert f"{threshold:.4g}" in text(at)
     assert chart(at, "rs_fig_eps").proto.spec
-    ldp_link, fdp_link = at.page_link
+    ldp_link, fdp_link = [k for k in at.page_link if "try=" not in k.proto.query_string]
     for shown_link, (link, label, _) in zip((ldp_link, fdp_link),
                                             (page.ldp_link(s), page.fdp_link(s))):
         assert parse_qs(shown_link.proto.query_string) == {k: [v] for k, v in link.query.items()}
@@ -449,3 +449,43 @@ def test_r_reduced_below_every_step_is_shown_as_the_value_in_use():
     sliders = [w for w in at.select_slider if w.key == "rs_reps"]
     assert not sliders or sliders[0].value == 2
     assert any("Repetitions R = 2" in m.value for m in at.markdown)
+
+
+# --- issue 18: "Try this" ---------------------------------------------------------------------------
+
+def open_experiment(i: int) -> AppTest:
+    """The page as experiment ``i``'s link opens it: a fresh visit with its values."""
+    ex = page.EXPERIMENTS[i]
+    at = open_page("views/substitution.py", None)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, "try": str(i)}.items():
+        at.query_params[key] = value
+    at.switch_page("views/substitution.py")
+    run(at)
+    assert any(ex.title in box.value for box in at.info), [b.value for b in at.info]
+    return at
+
+
+def test_try_l_10_at_gamma_5_eps_l_grows_while_the_error_falls():
+    at = open_experiment(0)
+    assert at.select_slider(key="rs_gamma").value == 5.0
+    assert at.slider(key="rs_l_slider").value == 10 and at.session_state["rs_tab"] == ACCURACY
+    shown = metrics(at)
+    eps_l = float(shown["ε_l (l = 10)"])
+    assert eps_l > math.log(5) and any(f"ε = ln γ = {math.log(5):.4g}" in c.value
+                                       for c in at.caption)
+    exact = float(shown["Exact, A⁻¹Y* (unbiased)"])
+    [fig] = [f for name, f in kit(at).figures if name == "Relative standard error against l"]
+    [curve] = [tr for tr in fig.data
+               if (tr.name or "").startswith("exact") and "unbiased" in tr.name]
+    at_1 = curve.y[list(curve.x).index(1)]
+    assert exact < at_1 / 2  # "less than half its value at l = 1"
+
+
+def test_try_l_10_the_sources_estimate_stays_biased():
+    at = open_experiment(1)
+    assert at.slider(key="rs_l_slider").value == 10 and at.session_state["rs_tab"] == BIAS
+    shown = metrics(at)
+    assert float(shown[f"Relative bias, {SHORT['source']}"].rstrip("%")) > 30
+    assert float(shown[f"Relative bias, {SHORT['unbiased']}"].rstrip("%")) == 0

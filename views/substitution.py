@@ -13,7 +13,7 @@ import dpviz
 import streamlit as st
 
 from dpcore import substitution as rs
-from ui import controls, links, sources
+from ui import controls, links, registry, sources
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig
 from ui.kit import PageKit, page_header
 from ui.pages import substitution as page
@@ -470,6 +470,7 @@ SECTIONS = dict(zip(page.TABS, (release_section, accuracy_section, cost_section,
 
 def main() -> None:
     kit = page_header(t(page.TITLE))
+    kit.try_this(registry.SUBSTITUTION, list(page.EXPERIMENTS))
     st.markdown(t(INTRO))
     with st.expander(t("The γ-diagonal matrix M and its inversion"), expanded=False):
         st.latex(r"M = xG = \frac{1}{\gamma + k - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "

@@ -21,6 +21,7 @@ from dpcore import datasets
 from dpcore import substitution as rs
 from ui import links, sources
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig
+from ui.kit import Experiment
 from ui.links import capped_note, nearest_note
 from ui.notation import KLH09, in_source
 from ui.text import esc, t
@@ -59,6 +60,25 @@ SHORT = {"source": "X̂*/l (source)", "unbiased": "A⁻¹Y* (unbiased)"}
 KINDS = tuple(SHORT)  # the two reconstructions: the source's X̂*/l and the unbiased A⁻¹Y*
 SYMBOLS = {"gamma": "γ", "n_categories": "the number of categories k", "rho1": "ρ₁",
            "rho2": "ρ₂", "reps": "R"}  # dpcore's argument names as the page writes them
+
+
+# "Try this" (ui.kit): each sets the page up through its URL, every other control at its
+# default (tests/test_page_substitution.py checks that what each says to notice is on the page).
+EXPERIMENTS = (
+    Experiment(
+        "Raise l to 10 at γ = 5 and watch ε_l grow while the error falls",
+        "Each record now releases 10 distinct values: **ε_l** is above ε = ln γ of one "
+        "substitution (the caption under γ), while the exact error of the unbiased A⁻¹Y* is "
+        "less than half its value at l = 1 (the chart's curves against l). More values per "
+        "record buy accuracy with privacy, until re-draws and bias take over at larger l.",
+        {"rs_gamma": "5", "rs_l": "10", "rs_tab": "Accuracy"}),
+    Experiment(
+        "Set l = 10 and watch Kang, Lee & Hong's X̂*/l stay biased",
+        "The relative bias of X̂*/l (source) is above 30% of ‖X‖, that of the unbiased A⁻¹Y* "
+        "is 0: re-drawing repeated values makes dividing by l·M wrong unless the data are "
+        "uniform. More records shrink the variance, not this bias.",
+        {"rs_l": "10", "rs_tab": "Bias"}),
+)
 
 
 def amplification(eps: float) -> float:
