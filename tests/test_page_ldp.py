@@ -303,3 +303,31 @@ def test_try_k_20_at_eps_1_most_reports_are_lies():
     assert round(p, 2) == 0.13 and 1 - p == pytest.approx(7 / 8, abs=0.01)  # "about 7 in 8"
     demo = frame(at, "coin u")
     assert len(demo) == 20 and demo["u < p: tells the truth"].sum() < 10
+
+
+def shown_text(at: AppTest) -> list[str]:
+    """Every number-bearing text the page shows: metrics, Markdown, captions, notes, tables."""
+    texts = [f"{m.label}: {m.value}" for m in at.metric]
+    texts += [e.value for kind in ("markdown", "caption", "info", "warning", "error")
+              for e in getattr(at, kind)]
+    texts += [str(v) for d in at.dataframe for v in d.value.astype(str).to_numpy().ravel()]
+    found = kit(at)
+    return texts + found.findings + found.notes + list(found.parameters.values())
+
+
+@pytest.mark.parametrize("query", [
+    {"ldp_eps": "10"}, {"ldp_eps": "0.01"},
+    {"ldp_source": SOURCE_URL["usa"], "ldp_k": "86", "ldp_eps": "10"},
+    {"ldp_source": SOURCE_URL["usa"], "ldp_k": "86", "ldp_eps": "0.01", "ldp_n": "50M"},
+], ids=query_id)
+def test_no_e_notation_and_no_probability_rounded_to_0_or_1(query):
+    at = start(query=query)
+    for tab in TABS:
+        open_tab(at, tab)
+        for text in shown_text(at):
+            assert not E_NOTATION.search(text), (tab, text)
+        shown = metrics(at)
+        for label in ("p: tell the truth", "q: tell a given lie"):
+            assert shown[label] not in ("0", "1"), (label, shown[label])
+        assert all(v not in ("0", "1") for k, v in kit(at).parameters.items()
+                   if k in ("p (truth)", "q (a given lie)"))

@@ -7,6 +7,7 @@ Every page's promises: tests/test_page_contract.py.
 from __future__ import annotations
 
 import math
+import re
 from urllib.parse import parse_qs
 
 import numpy as np
@@ -489,3 +490,70 @@ def test_try_l_10_the_sources_estimate_stays_biased():
     shown = metrics(at)
     assert float(shown[f"Relative bias, {SHORT['source']}"].rstrip("%")) > 30
     assert float(shown[f"Relative bias, {SHORT['unbiased']}"].rstrip("%")) == 0
+
+
+E_NOTATION = re.compile(r"\d[eE][-+]?\d")
+
+
+def shown_text(at: AppTest) -> list[str]:
+    """Every number-bearing text the page shows: metrics, Markdown, captions, notes, tables."""
+    texts = [f"{m.label}: {m.value}" for m in at.metric]
+    texts += [e.value for kind in ("markdown", "caption", "info", "warning", "error")
+              for e in getattr(at, kind)]
+    texts += [str(v) for d in at.dataframe for v in d.value.astype(str).to_numpy().ravel()]
+    found = kit(at)
+    return texts + found.findings + found.notes + list(found.parameters.values())
+
+
+@pytest.mark.parametrize("query", [*EXTREMES.values(), {"rs_gamma": "1,000", "rs_N": "2"},
+                                   {"rs_gamma": "1,000", "rs_N": "200", "rs_l": "49",
+                                    "rs_n": "50M"}], ids=query_id)
+def test_no_e_notation_and_no_probability_rounded_to_0_or_1(query):
+    at = start(query=query)
+    for tab in TABS:
+        open_tab(at, tab)
+        for text in shown_text(at):
+            assert not E_NOTATION.search(text), (tab, text)
+        shown = metrics(at)
+        for label in ("Keep: γx", "Each other value: x"):
+            assert shown[label] not in ("0", "1"), (label, shown[label])
+
+
+def assert_controls_show_the_values_in_use(at: AppTest) -> None:
+    """k, N, l and R as the controls show them are those of the metrics, the settings the
+    report prints and the sentences."""
+    params, shown = kit(at).parameters, metrics(at)
+    k = at.slider(key="rs_N_slider").value
+    assert shown["Categories k"] == str(k) == params["categories k"]
+    ls = [w.value for w in at.slider if w.key == "rs_l_slider"]
+    l = ls[0] if ls else 1
+    assert l_in_metrics(at) == {l} and params["values per record l"] == str(l)
+    assert shown["Records N"] == params["records N"] == \
+        f"{at.select_slider(key='rs_n').value:,}"
+    reps = [w.value for w in at.select_slider if w.key == "rs_reps"]
+    r = reps[0] if reps else int(next(m.value.split("= ")[1] for m in at.markdown
+                                      if m.value.startswith("Repetitions R = ")))
+    assert params["repetitions R"].split(" ")[0] == f"{r:,}"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_states_and_moves_keep_every_control_showing_the_value_in_use(seed):
+    """Issue 18: random link states, then random moves of k and l: after every rerun the
+    controls show the values every number uses."""
+    rng = np.random.default_rng(seed)
+    query = {"rs_gamma": fmt_number(float(rng.choice(links.SubstitutionParams.GAMMA_GRID))),
+             "rs_N": str(int(rng.integers(2, 201))), "rs_l": str(int(rng.integers(1, 200))),
+             "rs_reps": str(int(rng.choice(page.REPS_GRID))),
+             "rs_source": SOURCE_URL[str(rng.choice(["uniform", "normal", "korea"]))]}
+    at = start(query=query)
+    assert_controls_show_the_values_in_use(at)
+    for _ in range(3):
+        n_slider = at.slider(key="rs_N_slider")
+        n_slider.set_value(int(rng.integers(n_slider.min, n_slider.max + 1)))
+        run(at)
+        assert_controls_show_the_values_in_use(at)
+        l_slider = [w for w in at.slider if w.key == "rs_l_slider"]
+        if l_slider:
+            l_slider[0].set_value(int(rng.integers(l_slider[0].min, l_slider[0].max + 1)))
+            run(at)
+            assert_controls_show_the_values_in_use(at)
