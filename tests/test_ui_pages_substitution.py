@@ -186,11 +186,11 @@ def test_the_paper_grid_is_dpcores_in_the_sources_layout():
     wide = page.grid_layout(result["table"])
     assert wide.shape == (8, 4 + 3 * 4)
     assert list(dict.fromkeys(c[0] for c in wide.columns)) == ["data", "l = 1", "l = 2", "l = 4"]
-    assert [c[1] for c in wide.columns[:8]] == ["shape", "N", "γ", "n", "X̂*/l", "A⁻¹Y*",
+    assert [c[1] for c in wide.columns[:8]] == ["shape", "k", "γ", "N", "X̂*/l", "A⁻¹Y*",
                                                  "bound", "draws"]
     assert wide[("data", "shape")].tolist() == ["Uniform"] * 4 + ["Normal"] * 4
-    assert wide[("data", "N")].tolist() == [50, 50, 100, 100] * 2
-    assert wide[("data", "n")].tolist() == [5000, 50000] * 4
+    assert wide[("data", "k")].tolist() == [50, 50, 100, 100] * 2
+    assert wide[("data", "N")].tolist() == [5000, 50000] * 4
     cells = [(row, group) for row in range(len(wide)) for group in ("l = 1", "l = 2", "l = 4")]
     for (row, group), (_, cell) in zip(cells, expected.groupby(
             ["shape", "N", "gamma", "n", "l"], sort=False)):

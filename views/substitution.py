@@ -281,7 +281,7 @@ def paper_grid_section(kit: PageKit, s: page.Settings) -> None:
         return
     result = results[key]
     wide = page.grid_layout(result["table"])
-    counts = [c for c in wide.columns if c[1] in ("N", "n", "draws")]
+    counts = [c for c in wide.columns if c[1] in ("k", "N", "draws")]
     styled = wide.style.format("{:.4f}", subset=[c for c in wide.columns if c[0] != "data"]) \
         .format("{:,.0f}", subset=counts).format("{:g}", subset=[("data", "γ")])
     # Its CSV (and the report) get the full table: one row per cell and estimator. Its name

@@ -450,13 +450,13 @@ def paper_grid(reps: int, seed: int, _progress=None) -> dict:
 
 
 def grid_layout(table: pd.DataFrame) -> pd.DataFrame:
-    """paper_grid's rows in Kang, Lee & Hong's layout: one row per (shape, N, γ, n), a column
+    """paper_grid's rows in Kang, Lee & Hong's layout: one row per (shape, k, γ, N), a column
     group per l with the actual errors, the bound / √l and the mean draws."""
     rows = []
     for (shape, n_cat, gamma, n), group in table.groupby(["shape", "N", "gamma", "n"],
                                                          sort=False):
-        row = {("data", "shape"): t(datasets.SHAPES[shape]), ("data", "N"): int(n_cat),
-               ("data", "γ"): float(gamma), ("data", "n"): int(n)}
+        row = {("data", "shape"): t(datasets.SHAPES[shape]), ("data", "k"): int(n_cat),
+               ("data", "γ"): float(gamma), ("data", "N"): int(n)}
         for l, cell in group.groupby("l", sort=True):
             by = cell.set_index("estimator")
             row |= {(f"l = {l}", "X̂*/l"): by.loc["source", "actual"],
@@ -475,8 +475,8 @@ def grid_intro(reps: int) -> str:
              "releases each (Kang, Lee & Hong use 100). They do not say which normal: here it "
              "is the discretisation of Son, Park & Jung (2022, section 2.3), so the normal rows "
              "need not be their data. Cost: the mean number of random draws, re-draws "
-             "included. The table's columns keep the paper's letters: N categories, n "
-             "records.", reps=f"{reps:,}")
+             "included. Its CSV keeps the paper's letters: N for the categories k, n for "
+             "the records N.", reps=f"{reps:,}")
 
 
 def grid_caption(reps: int, seed: int, seconds: float) -> str:
