@@ -267,7 +267,7 @@ def test_at_eps_10_p_tell_the_truth_is_not_rounded_to_1():
     assert any("p = 0.99995" in c.value for c in at.caption)
 
 
-# --- issue 18: "Try this" ---------------------------------------------------------------------------
+# --- issue 18: "Try this" ----------------------------------------------------------------------
 
 def open_experiment(i: int) -> AppTest:
     """The page as experiment ``i``'s link opens it: a fresh visit with its values."""

@@ -452,7 +452,7 @@ def test_r_reduced_below_every_step_is_shown_as_the_value_in_use():
     assert any("Repetitions R = 2" in m.value for m in at.markdown)
 
 
-# --- issue 18: "Try this" ---------------------------------------------------------------------------
+# --- issue 18: "Try this" ----------------------------------------------------------------------
 
 def open_experiment(i: int) -> AppTest:
     """The page as experiment ``i``'s link opens it: a fresh visit with its values."""

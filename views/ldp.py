@@ -297,9 +297,9 @@ def guarantee_section(kit: PageKit, s: page.Settings) -> None:
 
 INTRO = ("In **local** differential privacy no one is trusted with the raw data: each user "
          "randomises their own answer before sending it. **k-ary randomized response "
-         "(k-RR)** (Kairouz, Bonawitz & Ramage 2016): with probability p a user reports the true answer, otherwise one of the "
-         "other k − 1 answers uniformly at random. No single report can be trusted, yet the "
-         "server can estimate how many users gave each answer, because it knows how the lies "
+         "(k-RR)** (Kairouz, Bonawitz & Ramage 2016): with probability p a user reports the "
+         "true answer, otherwise one of the other k − 1 answers uniformly at random. No single "
+         "report can be trusted, yet the server can estimate how many users gave each answer, because it knows how the lies "
          "are made.")
 SECTIONS = dict(zip(page.TABS, (one_user, aggregate, mse_section, guarantee_section)))
 

@@ -344,7 +344,8 @@ def privacy_section(kit: PageKit, s: page.Settings) -> None:
     st.markdown(t("**The l-extended release (l = {l}).** What a record releases is its set of l "
                   "distinct values.", l=s.l))
     cols = st.columns(3)
-    cols[0].metric(t("Kang, Lee & Hong's bound γ^l: ε = l × ln γ"), fmt_sig(e.eps_bound), border=True,
+    cols[0].metric(t("Kang, Lee & Hong's bound γ^l: ε = l × ln γ"), fmt_sig(e.eps_bound),
+                   border=True,
                    help=t("Section 5.1. Exact for the multiset of l independent draws, without "
                           "re-randomisation."))
     cols[1].metric(t("Exact ε_l of the released set"), fmt_sig(e.eps_l), border=True,
@@ -415,7 +416,8 @@ def links_section(s: page.Settings) -> None:
     helps = (t("Opens 'Randomized response (local DP)' on its guarantee: the same mechanism, "
                "one user at a time, with its estimators."),
              t("Opens 'f-DP and Gaussian DP' on its trade-off curves with random substitution "
-               "(k-RR with e^ε = γ, the same k): how well the best attacker can tell two true values "
+               "(k-RR with e^ε = γ, the same k): how well the best attacker can tell two true "
+               "values "
                "apart from one released value."))
     show_links((page.ldp_link(s), page.fdp_link(s)), helps)
 
@@ -458,9 +460,10 @@ def bias_section(kit: PageKit, s: page.Settings) -> None:
 # ------------------------------------------------------------------------------------------
 
 INTRO = ("**Random substitution** (Kang, Lee & Hong 2009) replaces each record's value u_i by "
-         "u_j with probability m_ji, from a γ-diagonal matrix M: a value is kept γ times as often as it is moved to "
-         "any one other value, so every release is at most γ times more likely under one true "
-         "value than under another (ε = ln γ local differential privacy). The server still "
+         "u_j with probability m_ji, from a γ-diagonal matrix M: a value is kept γ times as "
+         "often as it is moved to any one other value, so every release is at most γ times "
+         "more likely under one true value than under another (ε = ln γ local differential "
+         "privacy). The server still "
          "estimates the true counts X by inverting M. The **l-extended** version releases l "
          "distinct values per record, re-drawing repeats: more accuracy for the same γ, at a "
          "price in draws and in privacy.")
