@@ -93,7 +93,7 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
             x=theory["eps"].to_numpy(float), y=theory["theory"].to_numpy(float), mode="lines",
             name="exact MSE of the unbiased estimator (theory)",
             line=dict(color=COLORS["theory"], width=3, dash="dash"),
-            hovertemplate="ε %{x:g}<br>exact MSE %{y:.4g}<extra>theory</extra>",
+            hovertemplate="ε %{x:~g}<br>exact MSE %{y:,.4~r}<extra>theory</extra>",
         ))
     for method, rows in table.groupby("method", sort=False):
         rows = rows.sort_values("eps")
@@ -104,7 +104,7 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
             line=dict(color=KRR_ESTIMATOR_COLORS.get(method, COLORS["reference"]), width=2),
             marker=dict(size=7),
             error_y=dict(type="data", array=2 * np.nan_to_num(se), thickness=1),
-            hovertemplate="ε %{x:g}<br>MSE %{y:.4g}<extra>" + names.get(method, method)
+            hovertemplate="ε %{x:~g}<br>MSE %{y:,.4~r}<extra>" + names.get(method, method)
                           + "</extra>",
         ))
     fig.add_vline(x=float(current_eps), line=dict(color=COLORS["reference"], width=2, dash="dot"))

@@ -110,14 +110,14 @@ def substitution_error_figure(curves, *, current_l: int, points=None,
         x=l_values, y=curves["bound"].to_numpy(float), mode=_lines(len(l_values)),
         name="Theorem 4.1 bound / √l", line=dict(color=SUBSTITUTION_COLORS["bound"], width=3,
                                                   dash="dash"),
-        hovertemplate="l %{x}<br>bound / √l %{y:.4g}<extra></extra>",
+        hovertemplate="l %{x}<br>bound / √l %{y:,.4~r}<extra></extra>",
     ))
     for kind in ("source", "unbiased"):
         fig.add_trace(go.Scatter(
             x=l_values, y=curves[kind].to_numpy(float), mode=_lines(len(l_values)),
             name=f"exact error, {SUBSTITUTION_NAMES[kind]}",
             line=dict(color=SUBSTITUTION_COLORS[kind], width=2),
-            hovertemplate="l %{x}<br>exact %{y:.4g}<extra>" + SUBSTITUTION_NAMES[kind]
+            hovertemplate="l %{x}<br>exact %{y:,.4~r}<extra>" + SUBSTITUTION_NAMES[kind]
                           + "</extra>",
         ))
     if points is not None:
@@ -129,7 +129,7 @@ def substitution_error_figure(curves, *, current_l: int, points=None,
                             symbol="diamond", line=dict(width=1, color="white")),
                 error_y=dict(type="data", array=[2 * float(np.nan_to_num(row.actual_se))],
                              thickness=1.5, color=SUBSTITUTION_COLORS[row.estimator]),
-                hovertemplate="l %{x}<br>simulated %{y:.4g}<extra>"
+                hovertemplate="l %{x}<br>simulated %{y:,.4~r}<extra>"
                               + SUBSTITUTION_NAMES[row.estimator] + "</extra>",
             ))
     _current_l_line(fig, current_l)
@@ -141,7 +141,7 @@ def substitution_error_figure(curves, *, current_l: int, points=None,
     shown = [curves[c].to_numpy(float) for c in ("bound", "source", "unbiased")]
     if points is not None:
         shown.append(pd.DataFrame(points)["actual"].to_numpy(float))
-    fig.update_yaxes(type="log", tickvals=_log_ticks(np.concatenate(shown)), tickformat=".3~g")
+    fig.update_yaxes(type="log", tickvals=_log_ticks(np.concatenate(shown)), tickformat=",.3~r")
     return fig
 
 
@@ -156,14 +156,14 @@ def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
     table = pd.DataFrame(table).sort_values("l")
     l_values = table["l"].to_numpy(float)
     fig = go.Figure()
-    series = (("bound", "source's bound l × ln γ (from γ^l)", "dash", 3),
+    series = (("bound", "Kang, Lee & Hong's bound l × ln γ (from γ^l)", "dash", 3),
               ("ordered", "exact ε if the order were released", "solid", 2),
               ("exact", "exact ε_l of the released set", "solid", 3))
     for kind, name, dash, width in series:
         fig.add_trace(go.Scatter(
             x=l_values, y=table[kind].to_numpy(float), mode=_lines(len(l_values)), name=name,
             line=dict(color=SUBSTITUTION_COLORS[kind], width=width, dash=dash),
-            hovertemplate="l %{x}<br>ε %{y:.4g}<extra>" + name + "</extra>",
+            hovertemplate="l %{x}<br>ε %{y:,.4~r}<extra>" + name + "</extra>",
         ))
     fig.add_hline(y=float(log_gamma), line=dict(color=COLORS["reference"], width=1.5, dash="dot"))
     # On a log axis an annotation's y is log10 of the value.
@@ -175,37 +175,37 @@ def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
                       yaxis_title="ε (log scale)", **_LAYOUT)
     fig.update_layout(legend=dict(y=1.08), margin=dict(t=90))
     shown = np.concatenate([table[c].to_numpy(float) for c in ("bound", "ordered", "exact")])
-    fig.update_yaxes(type="log", tickvals=_log_ticks(shown), tickformat=".3~g")
+    fig.update_yaxes(type="log", tickvals=_log_ticks(shown), tickformat=",.3~r")
     return fig
 
 
 def substitution_cost_figure(table, *, current_l: int, height: int = 380) -> go.Figure:
-    """Two panels against l: expected draws / (n·l), and the collision probability.
+    """Two panels against l: expected draws / (N·l), and the collision probability.
 
-    ``table`` has the columns ``l``, ``draws_ratio`` (E[draws]/(n·l), 1 means no
+    ``table`` has the columns ``l``, ``draws_ratio`` (E[draws]/(N·l), 1 means no
     re-draws) and ``collision`` (Theorem 5.1's P[s ≥ 2]).
     """
     table = pd.DataFrame(table).sort_values("l")
     l_values = table["l"].to_numpy(float)
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
-        "expected draws / (n·l)", "P[s ≥ 2]: a repeat among l independent draws"))
+        "expected draws / (N·l)", "P[s ≥ 2]: a repeat among l independent draws"))
     fig.add_trace(go.Scatter(
         x=l_values, y=table["draws_ratio"].to_numpy(float), mode="lines+markers",
-        name="expected draws / (n·l)", line=dict(color=SUBSTITUTION_COLORS["draws"], width=2),
-        marker=dict(size=5), hovertemplate="l %{x}<br>draws / (n·l) %{y:.4g}<extra></extra>",
+        name="expected draws / (N·l)", line=dict(color=SUBSTITUTION_COLORS["draws"], width=2),
+        marker=dict(size=5), hovertemplate="l %{x}<br>draws / (N·l) %{y:,.4~r}<extra></extra>",
     ), row=1, col=1)
     fig.add_trace(go.Scatter(
         x=l_values, y=table["collision"].to_numpy(float), mode="lines+markers",
         name="collision probability (Theorem 5.1)",
         line=dict(color=SUBSTITUTION_COLORS["collision"], width=2), marker=dict(size=5),
-        hovertemplate="l %{x}<br>P[s ≥ 2] %{y:.4g}<extra></extra>",
+        hovertemplate="l %{x}<br>P[s ≥ 2] %{y:,.4~r}<extra></extra>",
     ), row=1, col=2)
     fig.add_hline(y=1.0, line=dict(color=COLORS["reference"], width=1), row=1, col=1)
     for col in (1, 2):
         _current_l_line(fig, current_l, row=1, col=col)
     fig.update_layout(height=height, showlegend=False, **_LAYOUT)
     fig.update_xaxes(title_text="l (values released per record)")
-    fig.update_yaxes(title_text="draws / (n·l)", row=1, col=1)
+    fig.update_yaxes(title_text="draws / (N·l)", row=1, col=1)
     fig.update_yaxes(title_text="probability", range=[0, 1.02], row=1, col=2)
     return fig
 
@@ -216,7 +216,7 @@ def substitution_bias_figure(labels, original, exact_bias, estimates, *,
 
     ``exact_bias`` is the source's estimator's exact bias per category;
     ``estimates`` maps ``"source"`` and/or ``"unbiased"`` to replicate
-    estimates, shape (R, N), R ≥ 2: each is drawn as its mean minus
+    estimates, shape (R, k), R ≥ 2: each is drawn as its mean minus
     ``original`` with ± 2 standard errors of that mean (sample standard
     deviation / √R).
     """

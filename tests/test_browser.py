@@ -28,6 +28,7 @@ from browserkit import (
 from conftest import routed_pages
 from dpcore import audit, datasets, fdp, gaussian, ldp, simulation
 from dpcore import substitution as rs
+from ui.format import fmt_prob
 
 pytestmark = pytest.mark.browser
 
@@ -41,6 +42,7 @@ def shown_p(text: str) -> float:
     """A shown p-value; "< 0.001" (no replicate reached T) is read as its bound."""
     return float(text.removeprefix("< "))
 LDP_P_LABEL = "p: tell the truth"
+RS_AGES = "Age groups k (N in Kang, Lee & Hong 2009)"  # the substitution page's N slider
 LDP_SOURCE_LABEL = "Data: the users' true answers"
 LDP_ABC = "Three categories A, B, C (k = 3)"
 
@@ -254,7 +256,7 @@ def sigma_metric(eps: float) -> dict[str, str]:
 
 def krr(eps: float, k: int = 2) -> dict[str, str]:
     p, q = ldp.krr_probabilities(eps, k)
-    return {LDP_P_LABEL: f"{p:.4g}", "q: tell a given lie": f"{q:.4g}"}
+    return {LDP_P_LABEL: fmt_prob(p), "q: tell a given lie": fmt_prob(q)}
 
 
 def eps_l(n_cat: int, gamma: float, l: int) -> dict[str, str]:
@@ -345,11 +347,11 @@ CASES = [
         Step(lambda page: choose(page, "Data: the records' true values",
                                  "Population 2020 by age: USA"),
              shown=("49 is outside 1 … 9; 9 is used",), query={"rs_l": "49"},
-             sliders={"Categories N (age groups)": "10", "Values per record l": "9"}),
-        Step(press("Categories N (age groups)", "End", "86"), metrics=eps_l(86, 1000, 49),
+             sliders={RS_AGES: "10", "Values per record l": "9"}),
+        Step(press(RS_AGES, "End", "86"), metrics=eps_l(86, 1000, 49),
              sliders={"Values per record l": "49"}, query={"rs_N": "86", "rs_l": "49"}),
         Step(lambda page: page.reload(), metrics=eps_l(86, 1000, 49),
-             sliders={"Categories N (age groups)": "86", "Values per record l": "49"}),
+             sliders={RS_AGES: "86", "Values per record l": "49"}),
     )),
     # R = B = 50: a search takes a fraction of a second. α from 0.1 to 0.001 (Lap(2,000)
     # noise per count): stronger privacy needs far more people.

@@ -6,6 +6,7 @@ tests/test_page_contract.py.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs
 
 import numpy as np
@@ -13,13 +14,13 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import run, upload_file, without_help
+from conftest import open_page, run, upload_file, without_help
 from dpcore import datasets, ldp
 from pagekit import (TabbedPage, assert_only_bad_value_reset,
                      assert_stopped_page_keeps_link_and_report, errors, kit, metrics,
                      markdown_text, plain_error, query_id, warnings)
 from ui import links
-from ui.format import fmt_big, fmt_count, fmt_number
+from ui.format import fmt_big, fmt_count, fmt_number, fmt_pct, fmt_prob
 from ui.pages import ldp as page
 
 DEMO, AGGREGATE, MSE, GUARANTEE = TABS = page.TABS
@@ -62,7 +63,7 @@ def test_abc_shares_move_the_data():
     expected = datasets.draw_histogram(datasets.proportions([50, 30, 70]), 10_000,
                                        rng=[SEED, 0])
     np.testing.assert_array_equal(counts_table(at)["true n_v"].to_numpy(), expected)
-    assert any("A 33%, B 20%, C 47%" in c.value for c in at.caption)
+    assert any("A 33.3%, B 20%, C 46.7%" in c.value for c in at.caption)
 
 
 def test_the_aggregate_shows_the_chosen_estimate():
@@ -179,7 +180,7 @@ def test_more_categories_than_the_page_takes_is_a_plain_error(data, kind):
 def test_the_guarantee_shows_its_links_and_what_they_cannot_carry():
     rows = "\n".join(f"c{j},{j + 1}" for j in range(150))
     at = upload(start(GUARANTEE), f"category,count\n{rows}\n".encode(), "counts")
-    rs_link, fdp_link = at.page_link
+    rs_link, fdp_link = [k for k in at.page_link if "try=" not in k.proto.query_string]
     assert parse_qs(rs_link.proto.query_string) == {"rs_tab": ["Privacy"], "rs_gamma": ["3"]}
     assert parse_qs(fdp_link.proto.query_string) == {
         "fdp_tab": ["Trade-off curves"], "fdp_krr_eps": ["1"], "fdp_krr_k": ["100"]}
@@ -222,7 +223,7 @@ def test_the_report_gets_the_settings_and_findings_of_each_tab():
         open_tab(at, tab)
         found = kit(at)
         assert len(found.findings) == 2, found.findings
-        assert f"truth with probability {p:.2%}" in found.findings[0]
+        assert f"truth with probability {fmt_pct(p, 4)}" in found.findings[0]
         assert list(found.parameters) == ["data", "categories k", "users N", "privacy ε",
                                           "p (truth)", "q (a given lie)", "seed",
                                           *([setting] if setting else [])]
@@ -239,3 +240,94 @@ def test_the_report_gets_the_settings_and_findings_of_each_tab():
 def test_a_stopped_page_still_has_its_link_and_report():
     query = {"ldp_source": SOURCE_URL["upload"], "ldp_eps": "0.5"}
     assert_stopped_page_keeps_link_and_report(start(query=query), query)
+
+
+# --- issue 18: probabilities as people write them -------------------------------------------------
+
+E_NOTATION = re.compile(r"\d[eE][-+]?\d")
+
+
+def test_at_eps_10_p_tell_the_truth_is_not_rounded_to_1():
+    """Issue 18: at ε = 10, "p: tell the truth" showed 1 (it is e^10/(e^10 + 1) = 0.99995)."""
+    at = start(GUARANTEE, {"ldp_eps": "10"})
+    p, q = ldp.krr_probabilities(10.0, 2)
+    shown = metrics(at)
+    assert shown["p: tell the truth"] == "0.99995" == fmt_prob(p)
+    assert shown["q: tell a given lie"] == fmt_prob(q) == "4.54·10⁻⁵"
+    found = kit(at)
+    assert found.parameters["p (truth)"] == "0.99995"
+    assert "99.995%" in found.findings[0] and "p = 0.99995" in found.findings[-1]
+    words = "\n".join([markdown_text(at)] + [c.value for c in at.caption] + found.findings
+                      + list(found.parameters.values()))
+    assert "p = 1," not in words and "100%" not in words and "100.00%" not in words
+    assert not E_NOTATION.search(words) and not any(E_NOTATION.search(v) for v in shown.values())
+    open_tab(at, DEMO)
+    assert "u < p = 0.99995" in markdown_text(at)
+    open_tab(at, AGGREGATE)
+    assert any("p = 0.99995" in c.value for c in at.caption)
+
+
+# --- issue 18: "Try this" ----------------------------------------------------------------------
+
+def open_experiment(i: int) -> AppTest:
+    """The page as experiment ``i``'s link opens it: a fresh visit with its values."""
+    ex = page.EXPERIMENTS[i]
+    at = open_page("views/ldp.py", None)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, "try": str(i)}.items():
+        at.query_params[key] = value
+    at.switch_page("views/ldp.py")
+    run(at)
+    assert any(ex.title in box.value for box in at.info), [b.value for b in at.info]
+    return at
+
+
+def test_try_eps_0_1_the_estimates_scatter_around_the_truth():
+    at = open_experiment(0)
+    assert at.select_slider(key="ldp_eps").value == 0.1
+    assert at.session_state["ldp_tab"] == AGGREGATE
+    p, _ = ldp.krr_probabilities(0.1, 2)
+    assert 0.5 < p < 0.55 and metrics(at)["p: tell the truth"] == fmt_prob(p)
+    table = counts_table(at)
+    assert (table["± 2 SE"] > 1000).all()  # "more than ± 1,000 people wide"
+    assert table.loc[table["category"] == "yes", "true n_v"].iloc[0] == pytest.approx(3000, abs=200)
+    assert metrics(at)["Users N"] == "10,000"
+
+
+def test_try_k_20_at_eps_1_most_reports_are_lies():
+    at = open_experiment(1)
+    assert at.selectbox(key="ldp_source").value == "korea"
+    assert at.slider(key="ldp_k").value == 20 and at.select_slider(key="ldp_eps").value == 1.0
+    p = float(metrics(at)["p: tell the truth"])
+    assert round(p, 2) == 0.13 and 1 - p == pytest.approx(7 / 8, abs=0.01)  # "about 7 in 8"
+    demo = frame(at, "coin u")
+    assert len(demo) == 20 and demo["u < p: tells the truth"].sum() < 10
+
+
+def shown_text(at: AppTest) -> list[str]:
+    """Every number-bearing text the page shows: metrics, Markdown, captions, notes, tables."""
+    texts = [f"{m.label}: {m.value}" for m in at.metric]
+    texts += [e.value for kind in ("markdown", "caption", "info", "warning", "error")
+              for e in getattr(at, kind)]
+    texts += [str(v) for d in at.dataframe for v in d.value.astype(str).to_numpy().ravel()]
+    found = kit(at)
+    return texts + found.findings + found.notes + list(found.parameters.values())
+
+
+@pytest.mark.parametrize("query", [
+    {"ldp_eps": "10"}, {"ldp_eps": "0.01"},
+    {"ldp_source": SOURCE_URL["usa"], "ldp_k": "86", "ldp_eps": "10"},
+    {"ldp_source": SOURCE_URL["usa"], "ldp_k": "86", "ldp_eps": "0.01", "ldp_n": "50M"},
+], ids=query_id)
+def test_no_e_notation_and_no_probability_rounded_to_0_or_1(query):
+    at = start(query=query)
+    for tab in TABS:
+        open_tab(at, tab)
+        for text in shown_text(at):
+            assert not E_NOTATION.search(text), (tab, text)
+        shown = metrics(at)
+        for label in ("p: tell the truth", "q: tell a given lie"):
+            assert shown[label] not in ("0", "1"), (label, shown[label])
+        assert all(v not in ("0", "1") for k, v in kit(at).parameters.items()
+                   if k in ("p (truth)", "q (a given lie)"))

@@ -7,6 +7,7 @@ Every page's promises: tests/test_page_contract.py.
 from __future__ import annotations
 
 import math
+import re
 from urllib.parse import parse_qs
 
 import numpy as np
@@ -14,7 +15,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import assert_clean, run, upload_file, without_help
+from conftest import assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets
 from dpcore import substitution as rs
 from pagekit import (TabbedPage, assert_stopped_page_keeps_link_and_report, chart, errors,
@@ -76,7 +77,7 @@ def test_default_view_on_every_tab_and_its_one_release():
     assert at.select_slider(key="rs_gamma").options == [
         fmt_number(g) for g in links.SubstitutionParams.GAMMA_GRID]
     assert at.select_slider(key="rs_reps").value == REPS
-    assert {"Categories N": "50", "Records n": "5,000", "Keep: γx": "0.1695", "ε_l (l = 2)": "2.39",
+    assert {"Categories k": "50", "Records N": "5,000", "Keep: γx": "0.1695", "ε_l (l = 2)": "2.39",
             "Each other value: x": fmt4(rs.gamma_diagonal_matrix(N, GAMMA)[1, 0])}.items() \
         <= metrics(at).items()
     assert "ln γ = 2.303-local differential privacy" in text(at)
@@ -91,7 +92,7 @@ def test_default_view_on_every_tab_and_its_one_release():
     for kind in page.KINDS:
         assert shown[f"‖X̂ − X‖/‖X‖, {SHORT[kind]}"] == fmt4(errors_[kind])
     assert shown["Random draws used"] == f"{release.draws:,}"
-    assert shown["n·l"] == f"{RECORDS * L:,}"
+    assert shown["N·l"] == f"{RECORDS * L:,}"
     for tab in TABS:
         open_tab(at, tab)
         assert at.get("plotly_chart"), tab
@@ -110,7 +111,7 @@ def assert_accuracy(at: AppTest, table: pd.DataFrame) -> None:
 def test_the_accuracy_tab_follows_r_and_the_seed():
     at = start(ACCURACY)
     assert_accuracy(at, page.errors_of(default()))
-    assert "n/√N" in text(at) and "independent" in text(at)
+    assert "N/√k" in text(at) and "independent" in text(at)
     spec = chart(at, "rs_fig_error").proto.spec
     assert "Theorem 4.1 bound" in spec and "simulated" in spec
     at.select_slider(key="rs_reps").set_value(20)
@@ -123,12 +124,12 @@ def test_the_cost_tab_shows_the_draws():
     at = start(COST, {"rs_source": SOURCE_URL["uniform"], "rs_N": "200", "rs_l": "20",
                       "rs_reps": "500"})
     s = default(source="uniform", n_cat=200, l=20, reps=500)
-    assert any(f"R is reduced to {s.reps}" in c.value for c in at.caption)
+    assert any(f"is reduced to R = {s.reps}" in c.value for c in at.caption)
     cost = page.Cost.of(s)
     assert {"Draws, this release": f"{page.one_release(s).draws:,}",
             f"Mean draws over R = {s.reps}": fmt_count(page.errors_of(s)["draws"].iloc[0]),
-            "Expected draws": fmt_count(cost.expected), "n·l": f"{RECORDS * 20:,}",
-            "Expected draws / (n·l)": fmt4(cost.expected / (RECORDS * 20)),
+            "Expected draws": fmt_count(cost.expected), "N·l": f"{RECORDS * 20:,}",
+            "Expected draws / (N·l)": fmt4(cost.expected / (RECORDS * 20)),
             "P[s ≥ 2] (Theorem 5.1)": fmt_big(cost.collision)}.items() <= metrics(at).items()
     assert chart(at, "rs_fig_cost").proto.spec
 
@@ -140,7 +141,7 @@ def test_the_bias_tab_shows_the_bias():
     for kind in page.KINDS:
         assert shown[f"Relative bias, {SHORT[kind]}"] == fmt_rel(errors_.loc[kind, "bias"])
         assert shown[f"Exact error, {SHORT[kind]}"] == fmt4(errors_.loc[kind, "exact"])
-    assert "the source's X̂*/l has the smaller total error" in text(at)
+    assert "Kang, Lee & Hong's (2009) X̂*/l has the smaller total error" in text(at)
     spec = chart(at, "rs_fig_bias").proto.spec
     assert "simulated mean bias" in spec and "R = 100" in spec
     at.slider(key="rs_l_slider").set_value(1)
@@ -157,11 +158,15 @@ def test_the_privacy_tab_shows_the_privacy_the_breaches_and_the_links():
     assert shown["Condition number of M"] == page.condition_number(s)
     assert shown["Exact ε_l of the released set"] == fmt4(e.eps_l)
     threshold = rs.breach_gamma(0.05, 0.5)
-    pd.testing.assert_frame_equal(frame(at, "rs_breach_table"), page.breach_table(
-        page.Settings(s.data, 1000.0, L, s.reps, REPS, SEED, rho1=0.05, rho2=0.5), e, threshold))
+    table = page.breach_table(
+        page.Settings(s.data, 1000.0, L, s.reps, REPS, SEED, rho1=0.05, rho2=0.5), e, threshold)
+    pd.testing.assert_frame_equal(frame(at, "rs_breach_table"), page.breach_shown(table),
+                                  check_dtype=False)
+    assert [csv for name, csv in kit(at).tables if name.startswith("Privacy breaches")][0] \
+        .equals(table)  # its CSV and the report keep the numbers
     assert f"{threshold:.4g}" in text(at)
     assert chart(at, "rs_fig_eps").proto.spec
-    ldp_link, fdp_link = at.page_link
+    ldp_link, fdp_link = [k for k in at.page_link if "try=" not in k.proto.query_string]
     for shown_link, (link, label, _) in zip((ldp_link, fdp_link),
                                             (page.ldp_link(s), page.fdp_link(s))):
         assert parse_qs(shown_link.proto.query_string) == {k: [v] for k, v in link.query.items()}
@@ -196,7 +201,7 @@ def test_two_age_groups_leave_l_1_only():
     at = start(query={"rs_source": SOURCE_URL["usa"], "rs_N": "2", "rs_n": "2,000"})
     assert at.slider(key="rs_N_slider").max == 86
     assert not [s for s in at.slider if s.key == "rs_l_slider"]
-    assert any("l = 1: with N = 2" in c.value for c in at.caption)
+    assert any("l = 1: with k = 2" in c.value for c in at.caption)
     RS.assert_clean_on_every_tab(at)
 
 
@@ -246,7 +251,7 @@ def test_l_from_the_url_beyond_n_is_clamped():
 def test_odd_link_values_of_n_l_and_rho_leave_the_page_clean(query):
     at = start(query=query)
     assert_clean(at)
-    assert not errors(at) and metrics(at)["Categories N"]
+    assert not errors(at) and metrics(at)["Categories k"]
 
 
 EARLIER_NORMAL = "Normal (discretised, the source's shape)"  # the label before issue 17
@@ -280,8 +285,9 @@ def test_upload_values_per_record():
     table = frame(at, "rs_counts_table")
     assert table["category"].tolist() == ["a", "b", "c"]
     assert table["X (true)"].tolist() == [15, 10, 5]
-    assert metrics(at)["Records n"] == "30" and metrics(at)["Categories N"] == "3"
-    assert any("records n = 30: your file's" in c.value for c in at.caption)
+    assert metrics(at)["Records N"] == "30" and metrics(at)["Categories k"] == "3"
+    assert any("records N = 30 (n in Kang, Lee & Hong 2009): your file's" in c.value
+               for c in at.caption)
 
 
 def test_upload_counts_with_labels():
@@ -380,3 +386,174 @@ def test_the_report_gets_the_settings_and_findings_of_each_tab():
 def test_a_stopped_page_still_has_its_link_and_report():
     query = {"rs_source": SOURCE_URL["upload"], "rs_gamma": "5"}
     assert_stopped_page_keeps_link_and_report(start(query=query), query)
+
+
+# --- issue 18: every control shows the value in use ----------------------------------------------
+
+LABEL_L = "ε_l (l = "
+
+
+def l_in_metrics(at: AppTest) -> set[int]:
+    """Every l the metrics name: in "ε_l (l = …)" labels."""
+    return {int(label[len(LABEL_L):-1]) for label in metrics(at) if label.startswith(LABEL_L)}
+
+
+def test_moving_n_updates_the_l_control_and_every_number_in_one_rerun():
+    """Issue 18: at γ = 1,000 and l = 49, N moved to 200 left the l slider at 1 while every
+    metric still used l = 49. In one rerun, the l the slider shows is the l of every metric,
+    sentence and report setting."""
+    at = start(query={"rs_gamma": "1,000", "rs_l": "49"})
+    at.slider(key="rs_N_slider").set_value(200)
+    run(at)
+    shown_l = at.slider(key="rs_l_slider").value
+    assert shown_l == 49
+    assert l_in_metrics(at) == {shown_l}
+    n = int(kit(at).parameters["records N"].replace(",", ""))
+    assert metrics(at)["N·l"] == f"{n * shown_l:,}"
+    assert kit(at).parameters["values per record l"] == str(shown_l)
+    assert f"l = {shown_l}" in kit(at).findings[0]
+
+
+def test_a_new_data_source_updates_n_and_its_slider_in_one_rerun():
+    """The N slider's range changes with the data source (200 shapes, 86 age groups)."""
+    at = start(query={"rs_N": "60"})
+    at.selectbox(key="rs_source").set_value("usa")
+    run(at)
+    assert at.slider(key="rs_N_slider").value == 60
+    assert metrics(at)["Categories k"] == "60"
+    assert kit(at).parameters["categories k"] == "60"
+
+
+def test_the_r_control_shows_the_r_in_use_when_it_is_reduced():
+    """Issue 18: the R slider showed 100 while R was reduced to 2. Its options stop at the R
+    the budget allows; the R chosen stays in the URL (and comes back when N or l allow it)."""
+    query = {"rs_gamma": "1,000", "rs_source": SOURCE_URL["uniform"], "rs_N": "86",
+             "rs_l": "49"}
+    at = start(ACCURACY, query)
+    s = default(source="uniform", n_cat=86, gamma=1000.0, l=49)
+    assert s.reduced and 10 < s.reps < 100
+    control = at.select_slider(key="rs_reps")
+    assert control.value == s.reps and max(control.options, key=int) == str(s.reps)
+    assert f"R = {s.reps} releases" in text(at)
+    assert kit(at).parameters["repetitions R"].startswith(f"{s.reps} ")
+    at.slider(key="rs_l_slider").set_value(2)  # within the budget again: R = 100 comes back
+    run(at)
+    assert at.select_slider(key="rs_reps").value == REPS
+    assert not any("reduced" in c.value for c in at.caption)
+
+
+def test_r_reduced_below_every_step_is_shown_as_the_value_in_use():
+    """N = 200 and l = 49: R = 2, below the smallest step: no slider shows another R."""
+    at = start(query={"rs_gamma": "1,000", "rs_N": "200", "rs_l": "49"})
+    s = default(n_cat=200, gamma=1000.0, l=49)
+    assert s.reps == 2
+    sliders = [w for w in at.select_slider if w.key == "rs_reps"]
+    assert not sliders or sliders[0].value == 2
+    assert any("Repetitions R = 2" in m.value for m in at.markdown)
+
+
+# --- issue 18: "Try this" ----------------------------------------------------------------------
+
+def open_experiment(i: int) -> AppTest:
+    """The page as experiment ``i``'s link opens it: a fresh visit with its values."""
+    ex = page.EXPERIMENTS[i]
+    at = open_page("views/substitution.py", None)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, "try": str(i)}.items():
+        at.query_params[key] = value
+    at.switch_page("views/substitution.py")
+    run(at)
+    assert any(ex.title in box.value for box in at.info), [b.value for b in at.info]
+    return at
+
+
+def test_try_l_10_at_gamma_5_eps_l_grows_while_the_error_falls():
+    at = open_experiment(0)
+    assert at.select_slider(key="rs_gamma").value == 5.0
+    assert at.slider(key="rs_l_slider").value == 10 and at.session_state["rs_tab"] == ACCURACY
+    shown = metrics(at)
+    eps_l = float(shown["ε_l (l = 10)"])
+    assert eps_l > math.log(5) and any(f"ε = ln γ = {math.log(5):.4g}" in c.value
+                                       for c in at.caption)
+    exact = float(shown["Exact, A⁻¹Y* (unbiased)"])
+    [fig] = [f for name, f in kit(at).figures if name == "Relative standard error against l"]
+    [curve] = [tr for tr in fig.data
+               if (tr.name or "").startswith("exact") and "unbiased" in tr.name]
+    at_1 = curve.y[list(curve.x).index(1)]
+    assert exact < at_1 / 2  # "less than half its value at l = 1"
+
+
+def test_try_l_10_the_sources_estimate_stays_biased():
+    at = open_experiment(1)
+    assert at.slider(key="rs_l_slider").value == 10 and at.session_state["rs_tab"] == BIAS
+    shown = metrics(at)
+    assert float(shown[f"Relative bias, {SHORT['source']}"].rstrip("%")) > 30
+    assert float(shown[f"Relative bias, {SHORT['unbiased']}"].rstrip("%")) == 0
+
+
+E_NOTATION = re.compile(r"\d[eE][-+]?\d")
+
+
+def shown_text(at: AppTest) -> list[str]:
+    """Every number-bearing text the page shows: metrics, Markdown, captions, notes, tables."""
+    texts = [f"{m.label}: {m.value}" for m in at.metric]
+    texts += [e.value for kind in ("markdown", "caption", "info", "warning", "error")
+              for e in getattr(at, kind)]
+    texts += [str(v) for d in at.dataframe for v in d.value.astype(str).to_numpy().ravel()]
+    found = kit(at)
+    return texts + found.findings + found.notes + list(found.parameters.values())
+
+
+@pytest.mark.parametrize("query", [*EXTREMES.values(), {"rs_gamma": "1,000", "rs_N": "2"},
+                                   {"rs_gamma": "1,000", "rs_N": "200", "rs_l": "49",
+                                    "rs_n": "50M"}], ids=query_id)
+def test_no_e_notation_and_no_probability_rounded_to_0_or_1(query):
+    at = start(query=query)
+    for tab in TABS:
+        open_tab(at, tab)
+        for text in shown_text(at):
+            assert not E_NOTATION.search(text), (tab, text)
+        shown = metrics(at)
+        for label in ("Keep: γx", "Each other value: x"):
+            assert shown[label] not in ("0", "1"), (label, shown[label])
+
+
+def assert_controls_show_the_values_in_use(at: AppTest) -> None:
+    """k, N, l and R as the controls show them are those of the metrics, the settings the
+    report prints and the sentences."""
+    params, shown = kit(at).parameters, metrics(at)
+    k = at.slider(key="rs_N_slider").value
+    assert shown["Categories k"] == str(k) == params["categories k"]
+    ls = [w.value for w in at.slider if w.key == "rs_l_slider"]
+    l = ls[0] if ls else 1
+    assert l_in_metrics(at) == {l} and params["values per record l"] == str(l)
+    assert shown["Records N"] == params["records N"] == \
+        f"{at.select_slider(key='rs_n').value:,}"
+    reps = [w.value for w in at.select_slider if w.key == "rs_reps"]
+    r = reps[0] if reps else int(next(m.value.split("= ")[1] for m in at.markdown
+                                      if m.value.startswith("Repetitions R = ")))
+    assert params["repetitions R"].split(" ")[0] == f"{r:,}"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_states_and_moves_keep_every_control_showing_the_value_in_use(seed):
+    """Issue 18: random link states, then random moves of k and l: after every rerun the
+    controls show the values every number uses."""
+    rng = np.random.default_rng(seed)
+    query = {"rs_gamma": fmt_number(float(rng.choice(links.SubstitutionParams.GAMMA_GRID))),
+             "rs_N": str(int(rng.integers(2, 201))), "rs_l": str(int(rng.integers(1, 200))),
+             "rs_reps": str(int(rng.choice(page.REPS_GRID))),
+             "rs_source": SOURCE_URL[str(rng.choice(["uniform", "normal", "korea"]))]}
+    at = start(query=query)
+    assert_controls_show_the_values_in_use(at)
+    for _ in range(3):
+        n_slider = at.slider(key="rs_N_slider")
+        n_slider.set_value(int(rng.integers(n_slider.min, n_slider.max + 1)))
+        run(at)
+        assert_controls_show_the_values_in_use(at)
+        l_slider = [w for w in at.slider if w.key == "rs_l_slider"]
+        if l_slider:
+            l_slider[0].set_value(int(rng.integers(l_slider[0].min, l_slider[0].max + 1)))
+            run(at)
+            assert_controls_show_the_values_in_use(at)

@@ -12,7 +12,7 @@ import pytest
 
 from dpcore import datasets, ldp
 from ui import links
-from ui.format import fmt_big
+from ui.format import fmt_big, fmt_pct
 from ui.pages import ldp as page
 from ui.sources import CategoryCounts
 
@@ -67,7 +67,7 @@ def test_shares_all_zero_cannot_be_used_and_shares_used_are_said():
     with pytest.raises(ValueError):
         page.builtin_probabilities("abc", shares=(0, 0, 0))
     _, probs, _ = page.builtin_probabilities("abc", shares=(50, 30, 70))
-    assert page.shares_used(probs) == "Shares used: A 33%, B 20%, C 47% (a skewed default: " \
+    assert page.shares_used(probs) == "Shares used: A 33.3%, B 20%, C 46.7% (a skewed default: " \
         "50/30/20%)."
     assert builtin().what == "10,000 users drawn from a yes/no survey with 30% true “yes”"
 
@@ -99,7 +99,7 @@ def test_p_and_q_are_dpcores_and_the_report_says_them(eps, source, k):
                            "q (a given lie)", "seed"]
     assert items["p (truth)"] == fmt4(p) and items["q (a given lie)"] == fmt4(q)
     assert items["privacy ε"] == f"{eps:g}" and items["seed"] == SEED
-    assert f"truth with probability {p:.2%}" in page.guarantee_finding(s)
+    assert f"truth with probability {fmt_pct(p, 4)}" in page.guarantee_finding(s)
     assert f"{eps:g}-local differential privacy" in page.in_plain_words(s)
 
 

@@ -68,11 +68,15 @@ def test_a_files_counts_and_its_text_escaped_for_markdown():
 def test_reps_are_reduced_to_the_budget_and_the_report_says_so():
     s = settings("uniform", 200, l=20, reps=500)
     assert s.reps == 5_000_000 // (200 * 200 * 21) == 5 and s.reduced
-    assert "R is reduced to 5" in page.reduced_caption(s) and "R = 500" in page.reduced_caption(s)
-    assert s.report_items()["repetitions R"] == "5 (the slider's 500, reduced)"
+    assert "reduced to R = 5" in page.reduced_caption(s) and "R = 500" in page.reduced_caption(s)
+    assert s.report_items()["repetitions R"] == "5 (reduced from the 500 chosen)"
+    assert page.reps_cap(200, 20) == 5 and page.reps_options(5, 5) == (5,)
+    assert page.reps_options(13, 13) == (10, 13) and page.reps_options(100, 1000) == page.REPS_GRID
+    assert [page.reps_from_url(v) for v in ("13", "1,000", "500", "1", "x", "2.5")] == \
+        [13, None, 500, None, None, None]
     assert settings("uniform", 200, l=199, reps=10).reps == page.MIN_REPS
     items = settings(rho1=0.1, rho2=0.6).report_items()
-    assert items == {"data": items["data"], "categories N": N, "records n": "5,000",
+    assert items == {"data": items["data"], "categories k": N, "records N": "5,000",
                      "amplification γ": "10", "ε = ln γ (one substitution)": "2.303",
                      "values per record l": L, "repetitions R": "100", "seed": SEED,
                      "breach: prior ρ₁": "0.1", "breach: posterior ρ₂": "0.6"}
@@ -86,8 +90,8 @@ def test_the_default_mechanism_in_numbers_and_words():
     assert fmt4(page.epsilon_l(s)) == fmt4(rs.extended_epsilon(N, GAMMA, L)) == "2.39"
     assert "ln γ = 2.303-local differential privacy" in page.in_plain_words(s)
     bound = 4 * math.log(GAMMA)
-    assert (f"release is ε = {rs.extended_epsilon(N, GAMMA, 4):.3g}-locally differentially "
-            f"private, against {bound:.3g} for the source's bound") in \
+    assert (f"release is ε_l = {rs.extended_epsilon(N, GAMMA, 4):.3g}-locally differentially "
+            f"private, against {bound:.3g} for Kang, Lee & Hong's (2009) bound") in \
         page.summary_finding(settings(l=4))
 
 
@@ -139,7 +143,7 @@ def test_the_error_curves_and_where_the_bound_stops_bounding():
     first = page.first_l_above_bound(curves)
     above = curves[(curves["source"] > curves["bound"]) | (curves["unbiased"] > curves["bound"])]
     assert first == (int(above["l"].min()) if len(above) else None)
-    assert "n/√N" in page.accuracy_caption(first) and "independent" in page.accuracy_caption(first)
+    assert "N/√k" in page.accuracy_caption(first) and "independent" in page.accuracy_caption(first)
     assert list(page.l_values(settings("uniform", 7, l=6))) == list(range(1, 7))
 
 
@@ -165,7 +169,8 @@ def test_the_bias_is_dpcores():
     assert fmt_rel(errors.loc["unbiased", "bias"]) == "0.000%"
     assert f"π = {rs.inclusion_probability(N, GAMMA, L):.4g}" in page.bias_caption(s)
     # At these settings the biased estimator has the smaller total error.
-    assert "the source's X̂*/l has the smaller total error" in page.bias_against_variance(errors)
+    assert "Kang, Lee & Hong's (2009) X̂*/l has the smaller total error" in \
+        page.bias_against_variance(errors)
     for s in (settings(l=1), settings("uniform", l=4)):
         assert fmt_rel(page.errors_of(s).loc["source", "bias"]) == "0.000%"
     estimates = page.estimates_of(s)
@@ -181,11 +186,11 @@ def test_the_paper_grid_is_dpcores_in_the_sources_layout():
     wide = page.grid_layout(result["table"])
     assert wide.shape == (8, 4 + 3 * 4)
     assert list(dict.fromkeys(c[0] for c in wide.columns)) == ["data", "l = 1", "l = 2", "l = 4"]
-    assert [c[1] for c in wide.columns[:8]] == ["shape", "N", "γ", "n", "X̂*/l", "A⁻¹Y*",
+    assert [c[1] for c in wide.columns[:8]] == ["shape", "k", "γ", "N", "X̂*/l", "A⁻¹Y*",
                                                  "bound", "draws"]
     assert wide[("data", "shape")].tolist() == ["Uniform"] * 4 + ["Normal"] * 4
-    assert wide[("data", "N")].tolist() == [50, 50, 100, 100] * 2
-    assert wide[("data", "n")].tolist() == [5000, 50000] * 4
+    assert wide[("data", "k")].tolist() == [50, 50, 100, 100] * 2
+    assert wide[("data", "N")].tolist() == [5000, 50000] * 4
     cells = [(row, group) for row in range(len(wide)) for group in ("l = 1", "l = 2", "l = 4")]
     for (row, group), (_, cell) in zip(cells, expected.groupby(
             ["shape", "N", "gamma", "n", "l"], sort=False)):
@@ -238,5 +243,5 @@ def test_the_links_to_randomized_response_and_f_dp(source, n_cat, gamma, eps, k,
                           "fdp_show_rs": "true", "fdp_rs_gamma": fmt_number(gamma),
                           "fdp_rs_n": str(n)}
     assert notes == ([] if n == n_cat else
-                     [f"That page's N slider stops at 100: the link opens it at N = 100, not "
+                     [f"That page's k slider stops at 100: the link opens it at k = 100, not "
                       f"{n_cat}."])

@@ -88,8 +88,12 @@ def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, k
         st.session_state.pop(key, None)
     wanted = default if wanted is None else wanted
     value = min(max(wanted, lo), hi)
-    if st.session_state.get(slider_key) != value:
+    # A slider with a new range is a new widget to Streamlit: its state is written again
+    # whenever the range changes, or it would show its minimum while ``value`` is used.
+    range_key = f"{key}_range"
+    if st.session_state.get(slider_key) != value or st.session_state.get(range_key) != (lo, hi):
         st.session_state[slider_key] = value
+    st.session_state[range_key] = (lo, hi)
     st.slider(label, lo, hi, key=slider_key, on_change=_moved, help=help)
     if value != wanted:
         st.caption(t("{label}: {wanted:,} is outside {lo} … {hi}; {value:,} is used.",

@@ -12,8 +12,8 @@ import dpviz
 import streamlit as st
 
 from dpcore import ldp
-from ui import controls, sources
-from ui.format import fmt_big, fmt_count, fmt_param, fmt_sig
+from ui import controls, registry, sources
+from ui.format import fmt_big, fmt_count, fmt_param, fmt_prob, fmt_sig
 from ui.kit import PageKit, page_header
 from ui.pages import ldp as page
 from ui.progress import ProgressBar
@@ -96,10 +96,10 @@ def guarantee(kit: PageKit, s: page.Settings) -> None:
     cols[0].metric(t("Categories k"), f"{s.data.k}", border=True,
                    help=t("How many possible answers each user has."))
     cols[1].metric(t("Users N"), s.data.users, border=True, help=t("How many users report."))
-    cols[2].metric(t("p: tell the truth"), fmt_sig(p), border=True,
+    cols[2].metric(t("p: tell the truth"), fmt_prob(p), border=True,
                    help=t("p = e^ε/(e^ε + k − 1): the probability that a user reports the "
                           "true answer."))
-    cols[3].metric(t("q: tell a given lie"), fmt_sig(q), border=True,
+    cols[3].metric(t("q: tell a given lie"), fmt_prob(q), border=True,
                    help=t("q = (1 − p)/(k − 1) = 1/(e^ε + k − 1): the probability of "
                           "reporting one given other answer."))
     cols[4].metric(t("p/q = e^ε"), fmt_param(p / q), border=True,
@@ -201,11 +201,12 @@ def aggregate(kit: PageKit, s: page.Settings) -> None:
               column_config={"true n_v": whole, "reported N_v": whole,
                              "estimate n̂_v": decimals, "± 2 SE": decimals})
     st.markdown(t("A category's reported count mixes its own truthful users with lies from "
-                  "everyone else; the expected mix is known, so the server can undo it:"))
-    st.latex(r"\mathbb{E}[N_v] = p\,n_v + q\,(N - n_v)\quad\Longrightarrow\quad "
-             r"\hat n_v = \frac{N_v - Nq}{p - q},\qquad "
-             r"\operatorname{Var}(\hat n_v) = \frac{N q(1-q)}{(p-q)^2} + "
-             r"\frac{n_v(1-p-q)}{p-q}")
+                  "everyone else; the expected mix is known, so the server can undo it."))
+    with st.expander(t("The unbiased estimate and its variance as formulas"), expanded=False):
+        st.latex(r"\mathbb{E}[N_v] = p\,n_v + q\,(N - n_v)\quad\Longrightarrow\quad "
+                 r"\hat n_v = \frac{N_v - Nq}{p - q},\qquad "
+                 r"\operatorname{Var}(\hat n_v) = \frac{N q(1-q)}{(p-q)^2} + "
+                 r"\frac{n_v(1-p-q)}{p-q}")
     st.caption(page.pq_caption(s))
 
 
@@ -246,13 +247,14 @@ def mse_section(kit: PageKit, s: page.Settings) -> None:
     cols = st.columns(len(here) + 1)
     for col, (method, row) in zip(cols, here.iterrows()):
         col.metric(names[method], fmt_big(row["mse"]), border=True,
-                   help=t("Mean squared error per category over {reps} replicates, ± {se:.2g} "
-                          "(one standard error).", reps=f"{s.reps:,}", se=row["se"]))
+                   help=t("Mean squared error per category over {reps} replicates, ± {se} "
+                          "(one standard error).", reps=f"{s.reps:,}", se=fmt_sig(row["se"], 2)))
     cols[-1].metric(t("theory (unbiased)"), fmt_big(here.loc["unbiased", "theory"]), border=True,
                     help=t("The unbiased estimator's mean variance over the categories."))
     kit.finding(page.mse_finding(s, here))
-    st.latex(r"\mathrm{MSE}_{\text{unbiased}} = \frac1k\sum_v \operatorname{Var}(\hat n_v) = "
-             r"\frac{N q(1-q)}{(p-q)^2} + \frac{N}{k}\,\frac{1-p-q}{p-q}")
+    with st.expander(t("The unbiased estimator's exact MSE as a formula"), expanded=False):
+        st.latex(r"\mathrm{MSE}_{\text{unbiased}} = \frac1k\sum_v \operatorname{Var}(\hat n_v) = "
+                 r"\frac{N q(1-q)}{(p-q)^2} + \frac{N}{k}\,\frac{1-p-q}{p-q}")
     st.markdown(t(
         "At small ε the unbiased estimator's error grows like 1/ε²; at large ε nearly everyone "
         "tells the truth and the estimators nearly agree."))
@@ -278,9 +280,10 @@ def guarantee_section(kit: PageKit, s: page.Settings) -> None:
              r"\max_{v, w, y}\frac{P(y \mid v)}{P(y \mid w)} = \frac{p}{q} = e^\varepsilon")
     st.caption(page.guarantee_caption(s))
     st.markdown(page.substitution_text(s))
-    st.latex(r"P = \frac{1}{\gamma + k - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "
-             r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
-             r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \gamma = e^\varepsilon")
+    with st.expander(t("The γ-diagonal matrix as a formula"), expanded=False):
+        st.latex(r"P = \frac{1}{\gamma + k - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "
+                 r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
+                 r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \gamma = e^\varepsilon")
     kit.finding(page.guarantee_tab_finding(s))
     helps = (t("Opens 'Random substitution' on its privacy tab: the γ-diagonal matrix above, "
                "and its l-extension, where every record releases l distinct values."),
@@ -294,20 +297,22 @@ def guarantee_section(kit: PageKit, s: page.Settings) -> None:
 
 INTRO = ("In **local** differential privacy no one is trusted with the raw data: each user "
          "randomises their own answer before sending it. **k-ary randomized response "
-         "(k-RR)**: with probability p a user reports the true answer, otherwise one of the "
-         "other k − 1 answers uniformly at random. No single report can be trusted, yet the "
-         "server can estimate how many users gave each answer, because it knows how the lies "
+         "(k-RR)** (Kairouz, Bonawitz & Ramage 2016): with probability p a user reports the "
+         "true answer, otherwise one of the other k − 1 answers uniformly at random. No single "
+         "report can be trusted, yet the server can estimate how many users gave each answer, because it knows how the lies "
          "are made.")
 SECTIONS = dict(zip(page.TABS, (one_user, aggregate, mse_section, guarantee_section)))
 
 
 def main() -> None:
     kit = page_header(t(page.TITLE))
+    kit.try_this(registry.LDP, list(page.EXPERIMENTS))
     st.markdown(t(INTRO))
-    st.latex(r"P(\text{report } y \mid \text{true } v) = \begin{cases} p = "
-             r"\dfrac{e^\varepsilon}{e^\varepsilon + k - 1} & y = v \\[1ex] q = "
-             r"\dfrac{1 - p}{k - 1} & y \ne v \end{cases}\qquad \frac{p}{q} = e^\varepsilon,"
-             r"\qquad \hat n_v = \frac{N_v - Nq}{p - q}")
+    with st.expander(t("k-RR as a formula"), expanded=False):
+        st.latex(r"P(\text{report } y \mid \text{true } v) = \begin{cases} p = "
+                 r"\dfrac{e^\varepsilon}{e^\varepsilon + k - 1} & y = v \\[1ex] q = "
+                 r"\dfrac{1 - p}{k - 1} & y \ne v \end{cases}\qquad \frac{p}{q} = e^\varepsilon,"
+                 r"\qquad \hat n_v = \frac{N_v - Nq}{p - q}")
     settings = settings_or_stop(kit, read_controls)
     with st.container(border=True):
         guarantee(kit, settings)

@@ -13,8 +13,8 @@ import dpviz
 import streamlit as st
 
 from dpcore import substitution as rs
-from ui import controls, links, sources
-from ui.format import fmt_big, fmt_count, fmt_number, fmt_rel
+from ui import controls, links, registry, sources
+from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig
 from ui.kit import PageKit, page_header
 from ui.pages import substitution as page
 from ui.progress import ProgressBar
@@ -34,11 +34,11 @@ def data_controls(seed: int) -> tuple[page.Data | None, str | None, bool]:
     source = st.selectbox(
         t("Data: the records' true values"), names, index=names.index(page.DEFAULT_SOURCE),
         format_func=lambda key: t(page.SOURCES[key]), key=P.SOURCE, bind="query-params",
-        help=t("Uniform or normal data, as in the source's experiments (n records spread "
-               "over N categories as evenly as whole numbers allow; the source does not say "
-               "which normal, so it is discretised as in Son, Park & Jung 2022, section 2.3), "
-               "the ages of a 2020 population grouped into N age groups (n records drawn from "
-               "it), or your own CSV file."))
+        help=t("Uniform or normal data, as in Kang, Lee & Hong's (2009) experiments (N "
+               "records spread over k categories as evenly as whole numbers allow; Kang, Lee & "
+               "Hong (2009) do not say which normal, so it is discretised as in Son, Park & "
+               "Jung 2022, section 2.3), the ages of a 2020 population grouped into k age "
+               "groups (N records drawn from it), or your own CSV file."))
     if source == page.UPLOAD:
         with st.container(border=True):
             upload, problem = sources.category_upload(
@@ -48,23 +48,25 @@ def data_controls(seed: int) -> tuple[page.Data | None, str | None, bool]:
             return None, (problem or t("Upload a CSV file, or pick a built-in data source.")), \
                 problem is None
         data = page.file_data(upload)
-        st.caption(t("Categories N = {n_cat}, records n = {n}: your file's.",
+        st.caption(t("Categories k = {n_cat} (N in Kang, Lee & Hong 2009), records N = {n} "
+                     "(n in Kang, Lee & Hong 2009): your file's.",
                      n_cat=data.counts.size, n=f"{data.counts.sum():,}"))
         return data, None, False
     if source in page.SHAPES:
         n_cat = controls.ranged_slider(
-            t("Categories N"), 2, page.N_MAX, default=page.DEFAULT_N, key=P.N,
-            help=t("How many values u_1 … u_N a record can take. The source uses N = 50 and "
-                   "100."))
+            page.categories_label(), 2, page.N_MAX, default=page.DEFAULT_N, key=P.N,
+            help=t("How many values u_1 … u_k a record can take. Kang, Lee & Hong (2009) call "
+                   "it N and use N = 50 and 100."))
     else:
         n_cat = controls.ranged_slider(
-            t("Categories N (age groups)"), 2, page.K_MAX, default=page.DEFAULT_GROUPS, key=P.N,
-            help=t("The single years of age 0 … 84 and 85+ cut into N groups of (nearly) equal "
-                   "width: N = 86 is one group per year."))
+            page.categories_label(ages=True), 2, page.K_MAX, default=page.DEFAULT_GROUPS,
+            key=P.N,
+            help=t("The single years of age 0 … 84 and 85+ cut into k groups of (nearly) equal "
+                   "width: k = 86 is one group per year."))
     n = controls.log_slider(
-        t("Records n"), controls.N_GRID, default=page.DEFAULT_RECORDS, key="rs_n",
-        help=t("How many records are substituted. The source uses n = 5,000 and 50,000. Log "
-               "scale, 1,000 to 50 million."))
+        page.records_label(), controls.N_GRID, default=page.DEFAULT_RECORDS, key="rs_n",
+        help=t("How many records are substituted. Kang, Lee & Hong (2009) call it n and use "
+               "n = 5,000 and 50,000. Log scale, 1,000 to 50 million."))
     return page.builtin_data(source, n_cat, n, seed), None, False
 
 
@@ -78,10 +80,10 @@ def read_controls() -> tuple[page.Settings | None, str | None, bool]:
             t("Amplification γ"), page.GAMMA_GRID, default=page.DEFAULT_GAMMA, key=P.GAMMA,
             help=t("A record keeps its value γ times as often as it moves to any one other "
                    "value: every output is at most γ times more likely under one true value "
-                   "than under another. Larger γ, less privacy, better accuracy. The source "
-                   "uses 5 and 10. Log scale, 1.1 to 1,000.")))
-        st.caption(t("ε = ln γ = {eps:.4g}: the local differential privacy of one substitution "
-                     "(l = 1).", eps=math.log(gamma)))
+                   "than under another. Larger γ, less privacy, better accuracy. Kang, Lee & "
+                   "Hong (2009) use 5 and 10. Log scale, 1.1 to 1,000.")))
+        st.caption(t("ε = ln γ = {eps}: the local differential privacy of one substitution "
+                     "(l = 1).", eps=fmt_sig(math.log(gamma))))
     with c1:
         data, problem, waiting = data_controls(seed)
     if data is None:
@@ -92,39 +94,77 @@ def read_controls() -> tuple[page.Settings | None, str | None, bool]:
             l = controls.ranged_slider(
                 t("Values per record l"), 1, n_cat - 1, default=page.DEFAULT_L, key="rs_l",
                 help=t("Algorithm 2: each record is substituted l times, a value already drawn "
-                       "is drawn again, and the record releases l distinct values (1 ≤ l < N). "
-                       "l = 1 is Algorithm 1. The source uses l = 1, 2 and 4."))
+                       "is drawn again, and the record releases l distinct values (1 ≤ l < k). "
+                       "l = 1 is Algorithm 1. Kang, Lee & Hong (2009) use l = 1, 2 and 4."))
         else:
             l = 1
-            st.caption(t("l = 1: with N = 2 categories a record releases one value."))
+            st.caption(t("l = 1: with k = 2 categories a record releases one value."))
     with c3:
-        chosen = int(controls.log_slider(
-            t("Repetitions R"), page.REPS_GRID, default=page.DEFAULT_REPS, key="rs_reps",
-            help=t("How many releases are simulated to measure the actual error, the mean cost "
-                   "and the bias (the source uses 100). More repetitions, smaller Monte Carlo "
-                   "error. Log scale, 10 to 500.")))
-        s = page.Settings(data, gamma, int(l), page.budget_reps(chosen, n_cat, int(l)), chosen,
-                          seed)
+        used, chosen = reps_control(n_cat, int(l))
+        s = page.Settings(data, gamma, int(l), used, chosen, seed)
         if s.reduced:
             st.caption(page.reduced_caption(s))
     return s, None, False
+
+
+REPS_KEY = "rs_reps"
+
+
+def reps_control(n_cat: int, l: int) -> tuple[int, int]:
+    """Repetitions R: (the R in use, the R chosen). The control shows the R in use: its
+    steps stop at the R the budget allows for these k and l (page.reps_cap), and below the
+    grid's smallest step the R in use is written instead of a slider. The URL parameter
+    ``rs_reps`` keeps the R chosen (the paper grid's), so it comes back when k or l allow
+    it; a move of the slider is written to it. Not bound to the URL itself: Streamlit would
+    drop a URL value beyond the options of the moment."""
+    moved_key = f"{REPS_KEY}_moved"
+    cap = page.reps_cap(n_cat, l)
+
+    def _moved() -> None:
+        st.session_state[moved_key] = int(st.session_state[REPS_KEY])
+
+    moved = st.session_state.pop(moved_key, None)
+    if moved is not None:  # the user moved the slider: the URL follows
+        if moved == page.DEFAULT_REPS:
+            st.query_params.pop(REPS_KEY, None)
+        else:
+            st.query_params[REPS_KEY] = str(moved)
+    raw = st.query_params.get(REPS_KEY)
+    chosen = page.reps_from_url(raw) if raw is not None else None
+    if raw is not None and chosen is None:  # unusable: dropped, and named by the page kit
+        st.query_params.pop(REPS_KEY, None)
+    chosen = page.DEFAULT_REPS if chosen is None else chosen
+    used = min(chosen, cap)
+    options = page.reps_options(used, cap)
+    help_text = t("How many releases are simulated to measure the actual error, the mean cost "
+                  "and the bias (Kang, Lee & Hong (2009) use 100). More repetitions, smaller "
+                  "Monte Carlo error. Log scale, 10 to 500; at most {cap} for these k and l.",
+                  cap=f"{min(cap, page.REPS_GRID[-1]):,}")
+    if st.session_state.get(REPS_KEY) != used:
+        st.session_state[REPS_KEY] = used
+    if len(options) < 2:
+        st.markdown(t("Repetitions R = {reps}", reps=f"{used:,}"), help=help_text)
+    else:
+        st.select_slider(t("Repetitions R"), options=options, format_func=fmt_number,
+                         key=REPS_KEY, on_change=_moved, help=help_text)
+    return used, chosen
 
 
 def summary(kit: PageKit, s: page.Settings) -> None:
     """The mechanism's probabilities and its privacy, as metrics and in one sentence."""
     keep, other = page.keep_and_move(s)
     cols = st.columns(5)
-    cols[0].metric(t("Categories N"), f"{s.n_categories}", border=True,
+    cols[0].metric(t("Categories k"), f"{s.n_categories}", border=True,
                    help=t("How many values a record can take."))
-    cols[1].metric(t("Records n"), f"{s.n:,}", border=True,
+    cols[1].metric(t("Records N"), f"{s.n:,}", border=True,
                    help=t("How many records are released."))
-    cols[2].metric(t("Keep: γx"), f"{keep:.4g}", border=True,
-                   help=t("m_kk = γx = γ/(γ + N − 1): the probability that one substitution "
+    cols[2].metric(t("Keep: γx"), fmt_prob(keep), border=True,
+                   help=t("m_ii = γx = γ/(γ + k − 1): the probability that one substitution "
                           "keeps a record's value."))
-    cols[3].metric(t("Each other value: x"), f"{other:.4g}", border=True,
-                   help=t("m_hk = x = 1/(γ + N − 1) for h ≠ k: the probability of one given "
+    cols[3].metric(t("Each other value: x"), fmt_prob(other), border=True,
+                   help=t("m_ji = x = 1/(γ + k − 1) for j ≠ i: the probability of one given "
                           "other value."))
-    cols[4].metric(t("ε_l (l = {l})", l=s.l), f"{page.epsilon_l(s):.4g}", border=True,
+    cols[4].metric(t("ε_l (l = {l})", l=s.l), fmt_sig(page.epsilon_l(s)), border=True,
                    help=t("The exact local differential privacy of what a record releases: its "
                           "set of l distinct values (ln γ at l = 1). See the tab Privacy."))
     st.markdown(page.in_plain_words(s))
@@ -144,15 +184,15 @@ def release_section(kit: PageKit, s: page.Settings) -> None:
     cols = st.columns(4)
     errors = page.one_release_errors(s, estimates)
     for col, kind in zip(cols, page.KINDS):
-        col.metric(t("‖X̂ − X‖/‖X‖, {short}", short=page.short(kind)), f"{errors[kind]:.4g}",
+        col.metric(t("‖X̂ − X‖/‖X‖, {short}", short=page.short(kind)), fmt_sig(errors[kind]),
                    border=True,
                    help=t("The relative error of this one release's reconstruction: the length "
                           "of the error vector over the length of the true counts."))
     cols[2].metric(t("Random draws used"), f"{release.draws:,}", border=True,
                    help=t("How many times Algorithm 2 drew a value, re-draws of a value already "
                           "in a record's set included."))
-    cols[3].metric(t("n·l"), f"{s.n * s.l:,}", border=True,
-                   help=t("The values released: l per record. Draws beyond n·l are re-draws."))
+    cols[3].metric(t("N·l"), f"{s.n * s.l:,}", border=True,
+                   help=t("The values released: l per record. Draws beyond N·l are re-draws."))
     kit.chart(dpviz.substitution.substitution_counts_figure(
         s.data.labels, s.x, y, estimates["source"], estimates["unbiased"], l=s.l),
         key="rs_fig_counts", name=t("One release: true, released and reconstructed counts"))
@@ -163,18 +203,20 @@ def release_section(kit: PageKit, s: page.Settings) -> None:
     st.caption(t("At l = 1 both reconstructions are Theorem 3.2's: their markers coincide. They "
                  "can go below 0; the released Y is pulled towards the uniform distribution, "
                  "and the reconstruction undoes that on average.") if s.l == 1 else
-               t("Re-randomisation makes the source's X̂*/l biased unless the data are uniform "
+               t("Re-randomisation makes Kang, Lee & Hong's (2009) X̂*/l biased unless the data "
+                 "are uniform "
                  "(see the tab Bias); A⁻¹Y* is unbiased. Both can go below 0."))
     decimals = st.column_config.NumberColumn(format="%.2f")
     kit.table(page.release_table(s, y, estimates), key="rs_counts_table",
               name=t("One release: counts per category"), hide_index=True,
               column_config={"X̂*/l (source)": decimals, "A⁻¹Y* (unbiased)": decimals})
-    st.latex(r"\hat X = M^{-1}Y:\quad \hat X_i = \frac{\gamma + N - 1}{\gamma - 1}\,Y_i - "
-             r"\frac{n}{\gamma - 1}\ \ (\text{Theorem 3.2}),\qquad "
-             r"\frac{\hat X^*}{l} = \frac{M^{-1}Y^*}{l},\qquad "
-             r"A^{-1}Y^*:\ \hat X_i = \frac{Y^*_i - b\,n}{a}")
-    st.caption(t("A = aI + bJ is the exact expectation matrix of Algorithm 2, E[Y*] = AX (see "
-                 "the tab Bias); at l = 1, A = M and all three coincide."))
+    with st.expander(t("The reconstructions as formulas"), expanded=False):
+        st.latex(r"\hat X = M^{-1}Y:\quad \hat X_i = \frac{\gamma + k - 1}{\gamma - 1}\,Y_i - "
+                 r"\frac{N}{\gamma - 1}\ \ (\text{Theorem 3.2}),\qquad "
+                 r"\frac{\hat X^*}{l} = \frac{M^{-1}Y^*}{l},\qquad "
+                 r"A^{-1}Y^*:\ \hat X_i = \frac{Y^*_i - b\,N}{a}")
+        st.caption(t("A = aI + bJ is the exact expectation matrix of Algorithm 2, E[Y*] = AX "
+                     "(see the tab Bias); at l = 1, A = M and all three coincide."))
 
 
 # --- 2. Accuracy -------------------------------------------------------------------------------
@@ -182,7 +224,7 @@ def release_section(kit: PageKit, s: page.Settings) -> None:
 def accuracy_section(kit: PageKit, s: page.Settings) -> None:
     reps = f"{s.reps:,}"
     st.markdown(t(
-        "The source measures accuracy by the relative standard error σ_X̂/‖X‖, with "
+        "Kang, Lee & Hong (2009) measure accuracy by the relative standard error σ_X̂/‖X‖, with "
         "σ_X̂² = E‖X̂ − X‖². Here it is simulated over R = {reps} releases and computed "
         "exactly; Theorem 4.1 bounds it, and Section 5 divides the bound by √l.", reps=reps))
     errors = page.errors_of(s)
@@ -190,14 +232,14 @@ def accuracy_section(kit: PageKit, s: page.Settings) -> None:
     for col, kind in zip(first, page.KINDS):
         row = errors.loc[kind]
         col.metric(t("Simulated, {short}", short=page.short(kind)),
-                   f"{row['actual']:.4g} ± {row['actual_se']:.2g}", border=True,
+                   page.plus_minus(row["actual"], row["actual_se"]), border=True,
                    help=t("√(mean ‖X̂ − X‖² over R = {reps} releases)/‖X‖ ± one Monte Carlo "
                           "standard error.", reps=reps))
-    first[2].metric(t("Theorem 4.1 bound / √l"), f"{float(errors['bound'].iloc[0]):.4g}",
+    first[2].metric(t("Theorem 4.1 bound / √l"), fmt_sig(float(errors["bound"].iloc[0])),
                     border=True,
-                    help=t("√(N(N − 1)(N + 2γ − 2))/((γ − 1)√n), divided by √l (Section 5.2)."))
+                    help=t("√(k(k − 1)(k + 2γ − 2))/((γ − 1)√N), divided by √l (Section 5.2)."))
     for col, kind in zip(second, page.KINDS):
-        col.metric(t("Exact, {short}", short=page.short(kind)), f"{errors.loc[kind, 'exact']:.4g}",
+        col.metric(t("Exact, {short}", short=page.short(kind)), fmt_sig(errors.loc[kind, "exact"]),
                    border=True,
                    help=t("√E‖X̂ − X‖²/‖X‖ from the exact variance (and squared bias) of "
                           "Algorithm 2 at these true counts."))
@@ -210,16 +252,17 @@ def accuracy_section(kit: PageKit, s: page.Settings) -> None:
     if above is not None:
         kit.note(page.above_note(above))
     st.caption(page.accuracy_caption(above))
-    st.latex(r"\frac{\sigma_{\hat X}}{\|X\|} \le \frac{\sqrt{N(N-1)(N+2\gamma-2)}}"
-             r"{(\gamma-1)\sqrt{n}}\ \ (\text{Theorem 4.1}),\qquad "
-             r"\frac{\sigma_{\hat X^*/l}}{\|X\|} \approx \frac{1}{\sqrt l}\,"
-             r"\frac{\sigma_{\hat X}}{\|X\|}\ \ (\text{Theorem 5.2, independent draws})")
+    with st.expander(t("Theorems 4.1 and 5.2 as formulas"), expanded=False):
+        st.latex(r"\frac{\sigma_{\hat X}}{\|X\|} \le \frac{\sqrt{k(k-1)(k+2\gamma-2)}}"
+                 r"{(\gamma-1)\sqrt{N}}\ \ (\text{Theorem 4.1}),\qquad "
+                 r"\frac{\sigma_{\hat X^*/l}}{\|X\|} \approx \frac{1}{\sqrt l}\,"
+                 r"\frac{\sigma_{\hat X}}{\|X\|}\ \ (\text{Theorem 5.2, independent draws})")
     paper_grid_section(kit, s)
 
 
 def paper_grid_section(kit: PageKit, s: page.Settings) -> None:
     reps = s.reps_chosen
-    st.markdown(t("##### The source's experiment (Section 6)"))
+    st.markdown(t("##### Kang, Lee & Hong's (2009) experiment (Section 6)"))
     st.markdown(page.grid_intro(reps))
     results = st.session_state.setdefault("rs_grid_results", {})  # this session's runs
     key = (reps, s.seed)
@@ -238,10 +281,11 @@ def paper_grid_section(kit: PageKit, s: page.Settings) -> None:
         return
     result = results[key]
     wide = page.grid_layout(result["table"])
-    counts = [c for c in wide.columns if c[1] in ("N", "n", "draws")]
+    counts = [c for c in wide.columns if c[1] in ("k", "N", "draws")]
     styled = wide.style.format("{:.4f}", subset=[c for c in wide.columns if c[0] != "data"]) \
         .format("{:,.0f}", subset=counts).format("{:g}", subset=[("data", "γ")])
-    # Its CSV (and the report) get the full table: one row per cell and estimator.
+    # Its CSV (and the report) get the full table: one row per cell and estimator. Its name
+    # is its CSV file's name, kept as it was.
     kit.table(styled, key="rs_grid_table", csv=result["table"], hide_index=True,
               name=t("The source's grid, R = {reps}, seed {seed}", reps=reps, seed=s.seed))
     st.caption(page.grid_caption(reps, s.seed, result["seconds"]))
@@ -266,8 +310,8 @@ def cost_section(kit: PageKit, s: page.Settings) -> None:
                    help=t("Exactly: each of the l steps of a record is geometric, with a success "
                           "probability that depends on whether its own value is already in its "
                           "set."))
-    cols[3].metric(t("n·l"), f"{s.n * s.l:,}", border=True, help=t("The values released."))
-    cols[4].metric(t("Expected draws / (n·l)"), f"{cost.expected / (s.n * s.l):.4g}",
+    cols[3].metric(t("N·l"), f"{s.n * s.l:,}", border=True, help=t("The values released."))
+    cols[4].metric(t("Expected draws / (N·l)"), fmt_sig(cost.expected / (s.n * s.l)),
                    border=True, help=t("1 means no re-draws."))
     cols[5].metric(t("P[s ≥ 2] (Theorem 5.1)"), fmt_big(cost.collision), border=True,
                    help=t("The probability that l independent draws for one record repeat a "
@@ -276,10 +320,11 @@ def cost_section(kit: PageKit, s: page.Settings) -> None:
     kit.chart(dpviz.substitution.substitution_cost_figure(page.cost_table(s), current_l=s.l),
               key="rs_fig_cost", name=t("Cost of re-draws against l"))
     kit.finding(page.cost_finding(s, cost, release.draws))
-    st.latex(r"P[s \ge 2] = 1 - \frac{(N - l + l\gamma)\prod_{i=1}^{l-1}(N - i)}"
-             r"{(\gamma + N - 1)^l}\ \ (\text{Theorem 5.1})")
+    with st.expander(t("Theorem 5.1 as a formula"), expanded=False):
+        st.latex(r"P[s \ge 2] = 1 - \frac{(k - l + l\gamma)\prod_{i=1}^{l-1}(k - i)}"
+                 r"{(\gamma + k - 1)^l}\ \ (\text{Theorem 5.1})")
     st.caption(t("The own value, weighted γ, is the likeliest repeat: re-draws grow with γ and "
-                 "with l/N. Sampling from the counts here takes O(N²·l) work whatever n."))
+                 "with l/k. Sampling from the counts here takes O(k²·l) work whatever N."))
 
 
 # --- 4. Privacy --------------------------------------------------------------------------------
@@ -291,22 +336,23 @@ def privacy_section(kit: PageKit, s: page.Settings) -> None:
     cols = st.columns(3)
     cols[0].metric(t("γ-amplification"), fmt_number(s.gamma), border=True,
                    help=t("max over outputs y and inputs u, v of P(y | u)/P(y | v) = γ."))
-    cols[1].metric(t("ε = ln γ"), f"{e.log_gamma:.4g}", border=True,
+    cols[1].metric(t("ε = ln γ"), fmt_sig(e.log_gamma), border=True,
                    help=t("The local differential privacy of one substitution."))
     cols[2].metric(t("Condition number of M"), page.condition_number(s), border=True,
-                   help=t("1 + N/(γ − 1): how much inverting M amplifies noise. Strong privacy "
+                   help=t("1 + k/(γ − 1): how much inverting M amplifies noise. Strong privacy "
                           "(γ near 1) means a large condition number."))
     st.markdown(t("**The l-extended release (l = {l}).** What a record releases is its set of l "
                   "distinct values.", l=s.l))
     cols = st.columns(3)
-    cols[0].metric(t("Source's bound γ^l: ε = l × ln γ"), f"{e.eps_bound:.4g}", border=True,
+    cols[0].metric(t("Kang, Lee & Hong's bound γ^l: ε = l × ln γ"), fmt_sig(e.eps_bound),
+                   border=True,
                    help=t("Section 5.1. Exact for the multiset of l independent draws, without "
                           "re-randomisation."))
-    cols[1].metric(t("Exact ε_l of the released set"), f"{e.eps_l:.4g}", border=True,
-                   help=t("ln[π/(1 − π)·(N − l)/l]: the largest ratio of the probabilities of "
+    cols[1].metric(t("Exact ε_l of the released set"), fmt_sig(e.eps_l), border=True,
+                   help=t("ln[π/(1 − π)·(k − l)/l]: the largest ratio of the probabilities of "
                           "one released set under two true values."))
-    cols[2].metric(t("ε if the order were released"), f"{e.eps_ordered:.4g}", border=True,
-                   help=t("ln γ + Σ_{j<l} ln(1 + (γ − 1)/(N − j)): the l values in the order "
+    cols[2].metric(t("ε if the order were released"), fmt_sig(e.eps_ordered), border=True,
+                   help=t("ln γ + Σ_{j<l} ln(1 + (γ − 1)/(k − j)): the l values in the order "
                           "drawn, the worst case the record's own value drawn first."))
     if s.l > 1:
         st.caption(page.overstated_caption(e))
@@ -314,10 +360,11 @@ def privacy_section(kit: PageKit, s: page.Settings) -> None:
         page.epsilon_table(s), current_l=s.l, log_gamma=e.log_gamma), key="rs_fig_eps",
         name=t("Privacy ε against l"))
     kit.finding(page.privacy_finding(s, e))
-    st.latex(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{N-1-j}{\gamma+N-1-j},\qquad "
-             r"\varepsilon_l = \ln\!\Big[\frac{\pi}{1-\pi}\cdot\frac{N-l}{l}\Big]"
-             r"\ \le\ \varepsilon_l^{\text{ordered}} = \ln\gamma + \sum_{j=1}^{l-1}"
-             r"\ln\!\Big(1 + \frac{\gamma-1}{N-j}\Big)\ \le\ l\ln\gamma")
+    with st.expander(t("ε_l as a formula"), expanded=False):
+        st.latex(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{k-1-j}{\gamma+k-1-j},\qquad "
+                 r"\varepsilon_l = \ln\!\Big[\frac{\pi}{1-\pi}\cdot\frac{k-l}{l}\Big]"
+                 r"\ \le\ \varepsilon_l^{\text{ordered}} = \ln\gamma + \sum_{j=1}^{l-1}"
+                 r"\ln\!\Big(1 + \frac{\gamma-1}{k-j}\Big)\ \le\ l\ln\gamma")
     breach_section(kit, s, e)
     links_section(s)
 
@@ -349,27 +396,28 @@ def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> None:
         kit.error(t("These probabilities cannot be used: {why}",
                     why=plain(str(exc), page.SYMBOLS)))
         return
-    kit.table(page.breach_table(s, e, threshold), key="rs_breach_table",
-              name=t("Privacy breaches (Theorem 3.1)"), hide_index=True, column_config={
-                  "ε": st.column_config.NumberColumn(format="%.4g"),
-                  "largest posterior": st.column_config.NumberColumn(format="%.4f")})
+    table = page.breach_table(s, e, threshold)
+    kit.table(page.breach_shown(table), key="rs_breach_table", csv=table,
+              name=t("Privacy breaches (Theorem 3.1)"), hide_index=True)
     kit.settings(s)
     kit.finding(page.breach_finding(s, e, threshold))
     st.caption(page.breach_caption(threshold))
-    st.latex(r"\gamma < \frac{\rho_2(1-\rho_1)}{\rho_1(1-\rho_2)}\ \Longrightarrow\ "
-             r"\text{no }\rho_1\to\rho_2\text{ breach},\qquad "
-             r"P(\text{property}\mid y) \le \frac{\gamma\rho_1}{\gamma\rho_1 + 1 - \rho_1}")
+    with st.expander(t("Theorem 3.1 as a formula"), expanded=False):
+        st.latex(r"\gamma < \frac{\rho_2(1-\rho_1)}{\rho_1(1-\rho_2)}\ \Longrightarrow\ "
+                 r"\text{no }\rho_1\to\rho_2\text{ breach},\qquad "
+                 r"P(\text{property}\mid y) \le \frac{\gamma\rho_1}{\gamma\rho_1 + 1 - \rho_1}")
 
 
 def links_section(s: page.Settings) -> None:
-    """l = 1 is k-RR with k = N and e^ε = γ: links to the LDP and the f-DP pages."""
+    """l = 1 is k-RR with e^ε = γ: links to the LDP and the f-DP pages."""
     st.markdown(t("##### l = 1 is k-ary randomized response\nOne substitution with a γ-diagonal "
-                  "matrix is k-RR with k = N = {n_cat} and e^ε = γ: ε = ln γ = {eps:.4g}.",
-                  n_cat=s.n_categories, eps=math.log(s.gamma)))
+                  "matrix is k-RR with k = {n_cat} and e^ε = γ: ε = ln γ = {eps}.",
+                  n_cat=s.n_categories, eps=fmt_sig(math.log(s.gamma))))
     helps = (t("Opens 'Randomized response (local DP)' on its guarantee: the same mechanism, "
                "one user at a time, with its estimators."),
              t("Opens 'f-DP and Gaussian DP' on its trade-off curves with random substitution "
-               "(k-RR with e^ε = γ, k = N): how well the best attacker can tell two true values "
+               "(k-RR with e^ε = γ, the same k): how well the best attacker can tell two true "
+               "values "
                "apart from one released value."))
     show_links((page.ldp_link(s), page.fdp_link(s)), helps)
 
@@ -379,12 +427,14 @@ def links_section(s: page.Settings) -> None:
 def bias_section(kit: PageKit, s: page.Settings) -> None:
     st.markdown(t(
         "With re-randomisation a record's own value is in its set with probability π and "
-        "each other value with probability b = (l − π)/(N − 1). So E[Y*] = AX with "
-        "A = aI + bJ, not l·MX as for l independent draws (l·γx on the diagonal), and the "
-        "source's X̂*/l = M⁻¹Y*/l is biased unless the data are uniform. A⁻¹Y* is unbiased."))
-    st.latex(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{N-1-j}{\gamma+N-1-j},\quad "
-             r"b = \frac{l-\pi}{N-1},\quad a = \pi - b,\qquad \mathbb E[Y^*] = (aI + bJ)X,"
-             r"\qquad \hat X_i^{\text{unbiased}} = \frac{Y^*_i - b\,n}{a}")
+        "each other value with probability b = (l − π)/(k − 1). So E[Y*] = AX with "
+        "A = aI + bJ, not l·MX as for l independent draws (l·γx on the diagonal), and Kang, "
+        "Lee & Hong's (2009) X̂*/l = M⁻¹Y*/l is biased unless the data are uniform. A⁻¹Y* is "
+        "unbiased."))
+    with st.expander(t("π, a and b as formulas"), expanded=False):
+        st.latex(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{k-1-j}{\gamma+k-1-j},\quad "
+                 r"b = \frac{l-\pi}{k-1},\quad a = \pi - b,\qquad \mathbb E[Y^*] = (aI + bJ)X,"
+                 r"\qquad \hat X_i^{\text{unbiased}} = \frac{Y^*_i - b\,N}{a}")
     st.caption(page.bias_caption(s))
     errors = page.errors_of(s)
     cols = st.columns(4)
@@ -394,7 +444,7 @@ def bias_section(kit: PageKit, s: page.Settings) -> None:
                    help=t("‖E X̂ − X‖/‖X‖, exactly."))
     for col, kind in zip(cols[2:], page.KINDS):
         col.metric(t("Exact error, {short}", short=page.short(kind)),
-                   f"{errors.loc[kind, 'exact']:.4g}", border=True,
+                   fmt_sig(errors.loc[kind, "exact"]), border=True,
                    help=t("√E‖X̂ − X‖²/‖X‖: variance and squared bias."))
     kit.chart(dpviz.substitution.substitution_bias_figure(
         s.data.labels, s.x, rs.reconstruction_bias(s.x, s.gamma, s.l), page.estimates_of(s)),
@@ -409,10 +459,11 @@ def bias_section(kit: PageKit, s: page.Settings) -> None:
 
 # ------------------------------------------------------------------------------------------
 
-INTRO = ("**Random substitution** replaces each record's value u_k by u_h with probability "
-         "m_hk, from a γ-diagonal matrix M: a value is kept γ times as often as it is moved to "
-         "any one other value, so every release is at most γ times more likely under one true "
-         "value than under another (ε = ln γ local differential privacy). The server still "
+INTRO = ("**Random substitution** (Kang, Lee & Hong 2009) replaces each record's value u_i by "
+         "u_j with probability m_ji, from a γ-diagonal matrix M: a value is kept γ times as "
+         "often as it is moved to any one other value, so every release is at most γ times "
+         "more likely under one true value than under another (ε = ln γ local differential "
+         "privacy). The server still "
          "estimates the true counts X by inverting M. The **l-extended** version releases l "
          "distinct values per record, re-drawing repeats: more accuracy for the same γ, at a "
          "price in draws and in privacy.")
@@ -422,11 +473,13 @@ SECTIONS = dict(zip(page.TABS, (release_section, accuracy_section, cost_section,
 
 def main() -> None:
     kit = page_header(t(page.TITLE))
+    kit.try_this(registry.SUBSTITUTION, list(page.EXPERIMENTS))
     st.markdown(t(INTRO))
-    st.latex(r"M = xG = \frac{1}{\gamma + N - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "
-             r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
-             r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \mathbb E[Y] = MX,\qquad "
-             r"\hat X_i = \frac{\gamma + N - 1}{\gamma - 1}\,Y_i - \frac{n}{\gamma - 1}")
+    with st.expander(t("The γ-diagonal matrix M and its inversion"), expanded=False):
+        st.latex(r"M = xG = \frac{1}{\gamma + k - 1}\begin{pmatrix}\gamma & 1 & \cdots & 1 \\ "
+                 r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
+                 r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \mathbb E[Y] = MX,\qquad "
+                 r"\hat X_i = \frac{\gamma + k - 1}{\gamma - 1}\,Y_i - \frac{N}{\gamma - 1}")
     settings = settings_or_stop(kit, read_controls)
     with st.container(border=True):
         summary(kit, settings)

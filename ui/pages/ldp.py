@@ -18,7 +18,8 @@ import streamlit as st
 from dpcore import datasets, ldp
 from ui import links, sources
 from ui.controls import DEFAULT_SEED
-from ui.format import fmt_big, fmt_count, fmt_number, fmt_param, fmt_sig
+from ui.format import fmt_big, fmt_count, fmt_number, fmt_param, fmt_pct, fmt_prob, fmt_sig
+from ui.kit import Experiment
 from ui.links import capped_note, nearest_note
 from ui.text import esc, t
 
@@ -58,6 +59,24 @@ ESTIMATOR_LABELS = {"unbiased": "unbiased", "clip": "clip and renormalise",
 CONSTRAINED = ("clip", "simplex", "ibu")  # the estimators that respect n_v ≥ 0 and Σ n_v = N
 TABS = ("One user at a time", "The aggregate", "Error versus privacy", PARAMS.GUARANTEE_TAB)
 SYMBOLS = {"eps": "ε"}  # dpcore's argument names as the page writes them
+
+# "Try this" (ui.kit): each sets the page up through its URL, every other control at its
+# default (tests/test_page_ldp.py checks that what each says to notice is on the page).
+EXPERIMENTS = (
+    Experiment(
+        "Set ε = 0.1 and watch the estimated counts scatter around the truth",
+        "At ε = 0.1 a user tells the truth with p just above one half, so the reports of "
+        "10,000 users hardly differ from a coin toss: the whiskers (± 2 standard errors) of "
+        "the estimated counts are more than ± 1,000 people wide, against 3,000 true “yes”. "
+        "Press “New draw” to watch the estimates jump.",
+        {"ldp_eps": "0.1", "ldp_tab": "The aggregate"}),
+    Experiment(
+        "Set k = 20 age groups at ε = 1: most reports are lies",
+        "With k = 20 answers, **p: tell the truth** is only about 0.13 at ε = 1: about 7 in 8 "
+        "reports are lies, each spread over 19 other answers. In the table of 20 users, "
+        "count the ones with u < p.",
+        {"ldp_source": links.POPULATION_AGE_LABELS["korea"], "ldp_k": "20", "ldp_eps": "1"}),
+)
 
 
 # --- The data and the settings -------------------------------------------------------------
@@ -117,7 +136,7 @@ class Settings:
         p, q = self.pq
         items = {t("data"): self.data.what, t("categories k"): self.data.k,
                  t("users N"): self.data.users, t("privacy ε"): f"{self.eps:g}",
-                 t("p (truth)"): fmt_sig(p), t("q (a given lie)"): fmt_sig(q),
+                 t("p (truth)"): fmt_prob(p), t("q (a given lie)"): fmt_prob(q),
                  t("seed"): self.seed}
         if self.flips is not None:
             items[t("coin flips of the demo")] = self.flips
@@ -145,7 +164,7 @@ def builtin_probabilities(source: str, *, yes: int = DEFAULT_YES, shares=DEFAULT
 
 def shares_used(probs) -> str:
     return t("Shares used: {shares} (a skewed default: 50/30/20%).",
-             shares=", ".join(f"{c} {p:.0%}" for c, p in zip(CATEGORIES, probs)))
+             shares=", ".join(f"{c} {fmt_pct(p)}" for c, p in zip(CATEGORIES, probs)))
 
 
 def demo_users(probs, seed: int) -> np.ndarray:
@@ -183,9 +202,10 @@ def reps_grid(k: int) -> tuple[int, ...]:
 
 def guarantee_finding(s: Settings) -> str:
     p, q = s.pq
-    return t("Each user tells the truth with probability {p:.2%}; any report is at most "
+    return t("Each user tells the truth with probability {p}; any report is at most "
              "{ratio} times more likely under one true answer than under another: "
-             "{eps}-local differential privacy.", p=p, ratio=fmt_param(p / q), eps=f"{s.eps:g}")
+             "ε = {eps}-local differential privacy.", p=fmt_pct(p, 4), ratio=fmt_param(p / q),
+             eps=f"{s.eps:g}")
 
 
 def in_plain_words(s: Settings) -> str:
@@ -194,12 +214,12 @@ def in_plain_words(s: Settings) -> str:
     others = (t("the other answer") if k == 2 else
               t("one of the other k − 1 = {k1} answers", k1=k - 1))
     return t("**In plain words.** Data: {what}. Each user tells the truth with probability "
-             "p = {p:.2%} and otherwise reports {others} at random (each with probability "
+             "p = {p} and otherwise reports {others} at random (each with probability "
              "q = {q}). Whatever a user's true answer, any report is at most "
              "p/q = $e^{{{eps}}}$ = {ratio} times more likely under it than under another "
-             "answer: **{eps}-local differential privacy**. The server never sees a true "
-             "answer, so it needs no trust.", what=s.data.what_md, p=p, others=others,
-             q=fmt_sig(q), eps=f"{s.eps:g}", ratio=fmt_param(p / q))
+             "answer: **ε = {eps}-local differential privacy**. The server never sees a true "
+             "answer, so it needs no trust.", what=s.data.what_md, p=fmt_pct(p, 4), others=others,
+             q=fmt_prob(q), eps=f"{s.eps:g}", ratio=fmt_param(p / q))
 
 
 # --- 1. One user at a time -------------------------------------------------------------------
@@ -213,7 +233,7 @@ def demo_intro(s: Settings) -> str:
              t(" of your file (its first rows)."))
     return t("Each user flips a biased coin: a uniform number u between 0 and 1. If u < p = "
              "{p} the user reports the true answer; otherwise {others}. Here are {users} "
-             "users{whose}", p=fmt_sig(p), others=others, users=len(s.data.demo), whose=whose)
+             "users{whose}", p=fmt_prob(p), others=others, users=len(s.data.demo), whose=whose)
 
 
 def demo_table(s: Settings) -> pd.DataFrame:
@@ -234,8 +254,8 @@ def demo_caption(told: int, users: int, p: float) -> str:
 
 def demo_finding(told: int, users: int, p: float) -> str:
     return t("In the demo, {told} of {users} users told the truth (expected {expected:.1f} "
-             "at p = {p:.2%}): a single report may well be a lie, so it says little about its "
-             "user.", told=told, users=users, expected=users * p, p=p)
+             "at p = {p}): a single report may well be a lie, so it says little about its "
+             "user.", told=told, users=users, expected=users * p, p=fmt_prob(p))
 
 
 # --- 2. The aggregate --------------------------------------------------------------------------
@@ -294,7 +314,7 @@ def pq_caption(s: Settings) -> str:
     p, q = s.pq
     return t("Here p = {p}, q = {q}, p − q = {d}: every reported count is divided by p − q, "
              "which is small when ε is small or k large.",
-             p=fmt_sig(p), q=fmt_sig(q), d=fmt_sig(p - q))
+             p=fmt_prob(p), q=fmt_prob(q), d=fmt_prob(p - q))
 
 
 # --- Category by category: each estimator against the unbiased one, and what a whisker covers
@@ -514,7 +534,7 @@ def mse_shown(table: pd.DataFrame) -> pd.DataFrame:
 def guarantee_caption(s: Settings) -> str:
     p, q = s.pq
     return t("Here k = {k}, ε = {eps}: p = {p}, q = {q}, p/q = {ratio}.", k=s.data.k,
-             eps=f"{s.eps:g}", p=fmt_sig(p), q=fmt_sig(q), ratio=fmt_param(p / q))
+             eps=f"{s.eps:g}", p=fmt_prob(p), q=fmt_prob(q), ratio=fmt_param(p / q))
 
 
 def substitution_text(s: Settings) -> str:
@@ -531,7 +551,7 @@ def guarantee_tab_finding(s: Settings) -> str:
              "truthfully (p = {p}) under it, as a lie (q = {q}) under any other, a ratio of "
              "e^ε = {ratio}. k-RR with k = {k} is random substitution with a γ-diagonal "
              "matrix, γ = e^ε = {ratio}.",
-             p=fmt_sig(p), q=fmt_sig(q), ratio=fmt_param(p / q), k=s.data.k)
+             p=fmt_prob(p), q=fmt_prob(q), ratio=fmt_param(p / q), k=s.data.k)
 
 
 def substitution_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:

@@ -20,8 +20,10 @@ import streamlit as st
 from dpcore import datasets
 from dpcore import substitution as rs
 from ui import links, sources
-from ui.format import fmt_big, fmt_count, fmt_number, fmt_rel
+from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig
+from ui.kit import Experiment
 from ui.links import capped_note, nearest_note
+from ui.notation import KLH09, in_source
 from ui.text import esc, t
 
 TITLE = "Random substitution"
@@ -49,15 +51,34 @@ UPLOAD = sources.UPLOAD
 # The source's experiments use uniform and normal data; it does not say which normal, so the
 # normal shape is the discretisation of Son, Park & Jung (2022, section 2.3). The normal
 # option's earlier label, which links may carry, is in links.EARLIER_LABELS.
-SHAPES = {"uniform": "Uniform (the source's shape)",
+SHAPES = {"uniform": "Uniform (the source's shape)",  # labels are URL values: kept
           "normal": "Normal (discretised as in Son, Park & Jung 2022)"}
 SOURCES = {**SHAPES, **links.POPULATION_AGE_LABELS, UPLOAD: "Uploaded CSV file"}
 DEFAULT_SOURCE = "normal"  # on uniform data the source's X̂*/l is unbiased: nothing to see
 TABS = ("Release and reconstruction", "Accuracy", "Cost", PARAMS.PRIVACY_TAB, "Bias")
 SHORT = {"source": "X̂*/l (source)", "unbiased": "A⁻¹Y* (unbiased)"}
 KINDS = tuple(SHORT)  # the two reconstructions: the source's X̂*/l and the unbiased A⁻¹Y*
-SYMBOLS = {"gamma": "γ", "n_categories": "the number of categories N", "rho1": "ρ₁",
+SYMBOLS = {"gamma": "γ", "n_categories": "the number of categories k", "rho1": "ρ₁",
            "rho2": "ρ₂", "reps": "R"}  # dpcore's argument names as the page writes them
+
+
+# "Try this" (ui.kit): each sets the page up through its URL, every other control at its
+# default (tests/test_page_substitution.py checks that what each says to notice is on the page).
+EXPERIMENTS = (
+    Experiment(
+        "Raise l to 10 at γ = 5 and watch ε_l grow while the error falls",
+        "Each record now releases 10 distinct values: **ε_l** is above ε = ln γ of one "
+        "substitution (the caption under γ), while the exact error of the unbiased A⁻¹Y* is "
+        "less than half its value at l = 1 (the chart's curves against l). More values per "
+        "record buy accuracy with privacy, until re-draws and bias take over at larger l.",
+        {"rs_gamma": "5", "rs_l": "10", "rs_tab": "Accuracy"}),
+    Experiment(
+        "Set l = 10 and watch Kang, Lee & Hong's X̂*/l stay biased",
+        "The relative bias of X̂*/l (source) is above 30% of ‖X‖, that of the unbiased A⁻¹Y* "
+        "is 0: re-drawing repeated values makes dividing by l·M wrong unless the data are "
+        "uniform. More records shrink the variance, not this bias.",
+        {"rs_l": "10", "rs_tab": "Bias"}),
+)
 
 
 def amplification(eps: float) -> float:
@@ -67,6 +88,27 @@ def amplification(eps: float) -> float:
 
 def short(kind: str) -> str:
     return t(SHORT[kind])
+
+
+# Notation (ui.notation): k categories and N records, as on every page; Kang, Lee & Hong
+# (2009) write N for the categories and n for the records, which the first controls say once.
+CITE = "Kang, Lee & Hong (2009)"
+
+
+def categories_label(ages: bool = False) -> str:
+    """The categories' control: k, with the source's N said once."""
+    return (t("Age groups k {note}", note=in_source("N", KLH09)) if ages else
+            t("Categories k {note}", note=in_source("N", KLH09)))
+
+
+def records_label() -> str:
+    """The records' control: N, with the source's n said once."""
+    return t("Records N {note}", note=in_source("n", KLH09))
+
+
+def plus_minus(value: float, se: float) -> str:
+    """A simulated value ± its Monte Carlo standard error, never in e-notation."""
+    return f"{fmt_sig(value)} ± {fmt_sig(se, 2)}"
 
 
 # --- The data and the settings -------------------------------------------------------------
@@ -126,15 +168,15 @@ class Settings:
     def report_items(self) -> dict[str, object]:
         """The settings in the report: label -> value, as the page writes them."""
         reps = f"{self.reps:,}" if not self.reduced else t(
-            "{reps} (the slider's {chosen}, reduced)", reps=f"{self.reps:,}",
+            "{reps} (reduced from the {chosen} chosen)", reps=f"{self.reps:,}",
             chosen=f"{self.reps_chosen:,}")
-        items = {t("data"): self.data.what, t("categories N"): self.n_categories,
-                 t("records n"): f"{self.n:,}", t("amplification γ"): fmt_number(self.gamma),
-                 t("ε = ln γ (one substitution)"): f"{math.log(self.gamma):.4g}",
+        items = {t("data"): self.data.what, t("categories k"): self.n_categories,
+                 t("records N"): f"{self.n:,}", t("amplification γ"): fmt_number(self.gamma),
+                 t("ε = ln γ (one substitution)"): fmt_sig(math.log(self.gamma)),
                  t("values per record l"): self.l, t("repetitions R"): reps, t("seed"): self.seed}
         if self.rho1 is not None:
-            items |= {t("breach: prior ρ₁"): f"{self.rho1:g}",
-                      t("breach: posterior ρ₂"): f"{self.rho2:g}"}
+            items |= {t("breach: prior ρ₁"): fmt_prob(self.rho1),
+                      t("breach: posterior ρ₂"): fmt_prob(self.rho2)}
         return items
 
 
@@ -143,14 +185,15 @@ def builtin_data(source: str, n_cat: int, n: int, seed: int) -> Data:
     population's ages in n_cat groups (stream [seed, 0])."""
     if source in SHAPES:
         return Data([str(j) for j in range(1, n_cat + 1)], datasets.shape_counts(source, n_cat, n),
-                    t("{n} records over N = {n_cat} categories in the {shape} shape (fixed "
-                      "counts, as the source's theorems hold them)", n=f"{n:,}", n_cat=n_cat,
+                    t("{n} records over k = {n_cat} categories in the {shape} shape (fixed "
+                      "counts, as Kang, Lee & Hong's (2009) theorems hold them)", n=f"{n:,}",
+                      n_cat=n_cat,
                       shape=t(datasets.SHAPES[source]).lower()), source)
     groups = datasets.age_groups(source, n_cat)
     counts = datasets.draw_histogram(datasets.proportions(groups.to_numpy()), n,
                                      rng=[seed, 0]).astype(np.int64)
     return Data(list(groups.index), counts,
-                t("{n} records drawn from the ages of {population} (2020) in N = {n_cat} groups",
+                t("{n} records drawn from the ages of {population} (2020) in k = {n_cat} groups",
                   n=f"{n:,}", population=t(datasets.POPULATIONS[source]), n_cat=n_cat), source)
 
 
@@ -158,16 +201,41 @@ def file_data(upload: sources.CategoryCounts) -> Data:
     return Data(upload.labels, upload.counts.astype(np.int64), upload.what, UPLOAD)
 
 
+def reps_cap(n_cat: int, l: int) -> int:
+    """The largest R with R·N²·(l + 1) within MAX_BINOMIALS (MIN_REPS at least)."""
+    return max(MIN_REPS, MAX_BINOMIALS // (n_cat * n_cat * (l + 1)))
+
+
 def budget_reps(chosen: int, n_cat: int, l: int) -> int:
-    """R reduced so that R·N²·(l + 1) stays within MAX_BINOMIALS (to MIN_REPS at least)."""
-    return min(chosen, max(MIN_REPS, MAX_BINOMIALS // (n_cat * n_cat * (l + 1))))
+    """R reduced so that R·k²·(l + 1) stays within MAX_BINOMIALS (to MIN_REPS at least)."""
+    return min(chosen, reps_cap(n_cat, l))
+
+
+def reps_from_url(text) -> int | None:
+    """R as a link writes it ("100", "1,000", "13"): a whole number from MIN_REPS to the
+    grid's largest step, or None (unusable). A value between the grid's steps is kept: the
+    control offers it as a step of its own (an R reduced to the budget and then chosen)."""
+    try:
+        value = float(str(text).replace(",", ""))
+    except ValueError:
+        return None
+    if not (math.isfinite(value) and value == int(value)):
+        return None
+    return int(value) if MIN_REPS <= value <= REPS_GRID[-1] else None
+
+
+def reps_options(used: int, cap: int) -> tuple[int, ...]:
+    """The R control's steps: the grid's steps up to the budget's cap, with the R in use as
+    a step of its own (so the control shows the R in use, never a larger one)."""
+    return tuple(sorted({r for r in REPS_GRID if r <= cap} | {used}))
 
 
 def reduced_caption(s: Settings) -> str:
-    return t("R is reduced to {reps} for N = {n_cat} and l = {l}, which keeps a rerun under "
-             "about a quarter of a second (about R·N²·(l + 1) ≤ 5·10⁶ random draws). The "
-             "paper grid uses R = {chosen}.", reps=f"{s.reps:,}", n_cat=s.n_categories, l=s.l,
-             chosen=f"{s.reps_chosen:,}")
+    return t("R = {chosen} chosen is reduced to R = {reps} for k = {n_cat} categories and "
+             "l = {l}, which keeps a rerun under about a quarter of a second (about "
+             "R·k²·(l + 1) ≤ 5·10⁶ random draws); R = {chosen} comes back when k or l allow it. "
+             "The paper grid uses R = {chosen}.", reps=f"{s.reps:,}", n_cat=s.n_categories,
+             l=s.l, chosen=f"{s.reps_chosen:,}")
 
 
 # --- The summary (above the tabs) ------------------------------------------------------------
@@ -187,17 +255,17 @@ def in_plain_words(s: Settings) -> str:
     eps_l = epsilon_l(s)
     extended = "" if s.l == 1 else t(
         " With l = {l} every record is substituted {l} times, a value already drawn is drawn "
-        "again, and the record releases its {l} distinct values: exactly **ε_l = {eps_l:.4g}**, "
-        "less than the source's bound l × ln γ = {bound:.4g}.",
-        l=s.l, eps_l=eps_l, bound=s.l * math.log(s.gamma))
+        "again, and the record releases its {l} distinct values: exactly **ε_l = {eps_l}**, "
+        "less than Kang, Lee & Hong's (2009) bound l × ln γ = {bound}.",
+        l=s.l, eps_l=fmt_sig(eps_l), bound=fmt_sig(s.l * math.log(s.gamma)))
     return t("**In plain words.** Data: {what}. One substitution keeps a record's value with "
-             "probability γx = {keep:.2%} and otherwise moves it to one of the other "
-             "N − 1 = {others} values, each with probability x = {other:.4g}. Any output is at "
+             "probability γx = {keep} and otherwise moves it to one of the other "
+             "k − 1 = {others} values, each with probability x = {other}. Any output is at "
              "most γ = {gamma} times more likely under one true value than under another: "
-             "**ln γ = {log_gamma:.4g}-local differential privacy**, k-ary randomized response "
-             "with k = N.{extended}", what=s.data.what_md, keep=keep, others=s.n_categories - 1,
-             other=other, gamma=fmt_number(s.gamma), log_gamma=math.log(s.gamma),
-             extended=extended)
+             "**ε = ln γ = {log_gamma}-local differential privacy**, k-ary randomized response "
+             "with k = {k}.{extended}", what=s.data.what_md, keep=fmt_prob(keep),
+             others=s.n_categories - 1, other=fmt_prob(other), gamma=fmt_number(s.gamma),
+             log_gamma=fmt_sig(math.log(s.gamma)), k=s.n_categories, extended=extended)
 
 
 def summary_finding(s: Settings) -> str:
@@ -206,23 +274,23 @@ def summary_finding(s: Settings) -> str:
               for kind in KINDS}
     eps_l = epsilon_l(s)
     if s.l == 1:
-        return t("With γ = {gamma} and l = 1 (N = {n_cat} categories, n = {n} records) every "
-                 "record's release is ε = ln γ = {eps_l:.3g}-locally differentially private "
-                 "(k-ary randomized response with k = N); the reconstruction M⁻¹Y has a "
-                 "relative standard error σ_X̂/‖X‖ of {unbiased:.3g} (exact).",
-                 gamma=fmt_number(s.gamma), n_cat=s.n_categories, n=f"{s.n:,}", eps_l=eps_l,
-                 unbiased=errors["unbiased"])
-    return t("With γ = {gamma}, l = {l} (N = {n_cat} categories, n = {n} records) every "
-             "record's release is ε = {eps_l:.3g}-locally differentially private, against "
-             "{bound:.3g} for the source's bound l × ln γ; the unbiased reconstruction A⁻¹Y* "
-             "has a relative standard error σ_X̂/‖X‖ of {unbiased:.3g}, the source's X̂*/l "
-             "{source:.3g} (exact).", gamma=fmt_number(s.gamma), l=s.l, n_cat=s.n_categories,
-             n=f"{s.n:,}", eps_l=eps_l, bound=s.l * math.log(s.gamma),
-             unbiased=errors["unbiased"], source=errors["source"])
+        return t("With γ = {gamma} and l = 1 (k = {n_cat} categories, N = {n} records) every "
+                 "record's release is ε = ln γ = {eps_l}-locally differentially private "
+                 "(k-ary randomized response); the reconstruction M⁻¹Y has a "
+                 "relative standard error σ_X̂/‖X‖ of {unbiased} (exact).",
+                 gamma=fmt_number(s.gamma), n_cat=s.n_categories, n=f"{s.n:,}",
+                 eps_l=fmt_sig(eps_l, 3), unbiased=fmt_sig(errors["unbiased"], 3))
+    return t("With γ = {gamma}, l = {l} (k = {n_cat} categories, N = {n} records) every "
+             "record's release is ε_l = {eps_l}-locally differentially private, against "
+             "{bound} for Kang, Lee & Hong's (2009) bound l × ln γ; the unbiased reconstruction "
+             "A⁻¹Y* has a relative standard error σ_X̂/‖X‖ of {unbiased}, Kang, Lee & Hong's "
+             "X̂*/l {source} (exact).", gamma=fmt_number(s.gamma), l=s.l, n_cat=s.n_categories,
+             n=f"{s.n:,}", eps_l=fmt_sig(eps_l, 3), bound=fmt_sig(s.l * math.log(s.gamma), 3),
+             unbiased=fmt_sig(errors["unbiased"], 3), source=fmt_sig(errors["source"], 3))
 
 
 def reduced_note(s: Settings) -> str:
-    return t("R is reduced from {chosen} to {reps} for N = {n_cat} and l = {l}, which keeps a "
+    return t("R is reduced from {chosen} to {reps} for k = {n_cat} and l = {l}, which keeps a "
              "rerun under about a quarter of a second.", chosen=f"{s.reps_chosen:,}",
              reps=f"{s.reps:,}", n_cat=s.n_categories, l=s.l)
 
@@ -291,19 +359,21 @@ def release_intro(s: Settings) -> str:
         return t("One release of Algorithm 1: Y counts how many records released each value. "
                  "The server knows M and inverts it.")
     return t("One release of Algorithm 2 with l = {l}: Y* counts how many records released "
-             "each value (each record counts in {l} categories, so Y* sums to n·l; it is drawn "
+             "each value (each record counts in {l} categories, so Y* sums to N·l; it is drawn "
              "divided by l). The server knows M and inverts it.", l=s.l)
 
 
 def release_finding(s: Settings, errors: dict[str, float], draws: int) -> str:
     if s.l == 1:
         return t("One release of Algorithm 1 (seed {seed}): its reconstruction M⁻¹Y is off by "
-                 "‖X̂ − X‖/‖X‖ = {unbiased:.3g}.", seed=s.seed, unbiased=errors["unbiased"])
+                 "‖X̂ − X‖/‖X‖ = {unbiased}.", seed=s.seed,
+                 unbiased=fmt_sig(errors["unbiased"], 3))
     return t("One release of Algorithm 2 with l = {l} (seed {seed}): the reconstruction is off "
-             "by ‖X̂ − X‖/‖X‖ = {source:.3g} for the source's X̂*/l and {unbiased:.3g} for the "
-             "unbiased A⁻¹Y*; it took {draws} random draws for n·l = {values} released values.",
-             l=s.l, seed=s.seed, source=errors["source"], unbiased=errors["unbiased"],
-             draws=f"{draws:,}", values=f"{s.n * s.l:,}")
+             "by ‖X̂ − X‖/‖X‖ = {source} for Kang, Lee & Hong's (2009) X̂*/l and {unbiased} for "
+             "the unbiased A⁻¹Y*; it took {draws} random draws for N·l = {values} released "
+             "values.", l=s.l, seed=s.seed, source=fmt_sig(errors["source"], 3),
+             unbiased=fmt_sig(errors["unbiased"], 3), draws=f"{draws:,}",
+             values=f"{s.n * s.l:,}")
 
 
 def release_table(s: Settings, y: np.ndarray, estimates: dict[str, np.ndarray]) -> pd.DataFrame:
@@ -331,20 +401,20 @@ def first_l_above_bound(curves: pd.DataFrame) -> int | None:
 
 
 def accuracy_finding(s: Settings, errors: pd.DataFrame) -> str:
-    simulated = {kind: f"{errors.loc[kind, 'actual']:.3g} ± {errors.loc[kind, 'actual_se']:.2g}"
-                 for kind in KINDS}
+    simulated = {kind: f"{fmt_sig(errors.loc[kind, 'actual'], 3)} ± "
+                       f"{fmt_sig(errors.loc[kind, 'actual_se'], 2)}" for kind in KINDS}
     if s.l == 1:
-        numbers = t("{unbiased} (exactly {exact:.3g})", unbiased=simulated["unbiased"],
-                    exact=errors.loc["unbiased", "exact"])
+        numbers = t("{unbiased} (exactly {exact})", unbiased=simulated["unbiased"],
+                    exact=fmt_sig(errors.loc["unbiased", "exact"], 3))
     else:
-        numbers = t("{source} for the source's X̂*/l and {unbiased} for the unbiased A⁻¹Y* "
-                    "(exactly {exact_source:.3g} and {exact_unbiased:.3g})",
+        numbers = t("{source} for Kang, Lee & Hong's (2009) X̂*/l and {unbiased} for the "
+                    "unbiased A⁻¹Y* (exactly {exact_source} and {exact_unbiased})",
                     source=simulated["source"], unbiased=simulated["unbiased"],
-                    exact_source=errors.loc["source", "exact"],
-                    exact_unbiased=errors.loc["unbiased", "exact"])
+                    exact_source=fmt_sig(errors.loc["source", "exact"], 3),
+                    exact_unbiased=fmt_sig(errors.loc["unbiased", "exact"], 3))
     return t("Over R = {reps} simulated releases the relative standard error σ_X̂/‖X‖ is "
-             "{numbers}; Theorem 4.1's bound / √l is {bound:.3g}.", reps=f"{s.reps:,}",
-             numbers=numbers, bound=float(errors["bound"].iloc[0]))
+             "{numbers}; Theorem 4.1's bound / √l is {bound}.", reps=f"{s.reps:,}",
+             numbers=numbers, bound=fmt_sig(float(errors["bound"].iloc[0]), 3))
 
 
 def above_note(first: int) -> str:
@@ -355,9 +425,10 @@ def above_note(first: int) -> str:
 
 def accuracy_caption(first: int | None) -> str:
     return t("At l = 1 the bound sits above the truth: it replaces ‖X‖ by its smallest "
-             "possible value n/√N, which only uniform data reach. Its 1/√l (Theorem 5.2) "
+             "possible value N/√k, which only uniform data reach. Its 1/√l (Theorem 5.2) "
              "assumes the l draws of a record are independent; Algorithm 2 re-draws repeated "
-             "values, so the exact errors fall more slowly, and the source's X̂*/l rises again "
+             "values, so the exact errors fall more slowly, and Kang, Lee & Hong's (2009) X̂*/l "
+             "rises again "
              "once its bias dominates.{here}", here="" if first is None else t(
                  " Here the bound / √l no longer bounds them from l = {first}.", first=first))
 
@@ -379,13 +450,13 @@ def paper_grid(reps: int, seed: int, _progress=None) -> dict:
 
 
 def grid_layout(table: pd.DataFrame) -> pd.DataFrame:
-    """paper_grid's rows in the source's layout: one row per (shape, N, γ, n), a column
+    """paper_grid's rows in Kang, Lee & Hong's layout: one row per (shape, k, γ, N), a column
     group per l with the actual errors, the bound / √l and the mean draws."""
     rows = []
     for (shape, n_cat, gamma, n), group in table.groupby(["shape", "N", "gamma", "n"],
                                                          sort=False):
-        row = {("data", "shape"): t(datasets.SHAPES[shape]), ("data", "N"): int(n_cat),
-               ("data", "γ"): float(gamma), ("data", "n"): int(n)}
+        row = {("data", "shape"): t(datasets.SHAPES[shape]), ("data", "k"): int(n_cat),
+               ("data", "γ"): float(gamma), ("data", "N"): int(n)}
         for l, cell in group.groupby("l", sort=True):
             by = cell.set_index("estimator")
             row |= {(f"l = {l}", "X̂*/l"): by.loc["source", "actual"],
@@ -399,20 +470,22 @@ def grid_layout(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def grid_intro(reps: int) -> str:
-    return t("Every cell of the source's grid: uniform and normal data, (N, γ) = (50, 5) and "
-             "(100, 10), n = 5,000 and 50,000, l = 1, 2 and 4: 24 cells, R = {reps} releases "
-             "each (the source uses 100). The source does not say which normal: here it is "
-             "the discretisation of Son, Park & Jung (2022, section 2.3), so the normal rows "
-             "need not be the source's data. Cost: the mean number of random draws, re-draws "
-             "included.", reps=f"{reps:,}")
+    return t("Every cell of Kang, Lee & Hong's (2009) grid: uniform and normal data, (k, γ) = "
+             "(50, 5) and (100, 10), N = 5,000 and 50,000, l = 1, 2 and 4: 24 cells, R = {reps} "
+             "releases each (Kang, Lee & Hong use 100). They do not say which normal: here it "
+             "is the discretisation of Son, Park & Jung (2022, section 2.3), so the normal rows "
+             "need not be their data. Cost: the mean number of random draws, re-draws "
+             "included. Its CSV keeps the paper's letters: N for the categories k, n for "
+             "the records N.", reps=f"{reps:,}")
 
 
 def grid_caption(reps: int, seed: int, seconds: float) -> str:
-    return t("For each l: the actual errors √(mean ‖X̂ − X‖²)/‖X‖ of X̂*/l (the source's) and "
+    return t("For each l: the actual errors √(mean ‖X̂ − X‖²)/‖X‖ of X̂*/l (Kang, Lee & Hong's) "
+             "and "
              "of A⁻¹Y*, Theorem 4.1's bound / √l, and the mean number of random draws. "
              "R = {reps} releases per cell, seed {seed}; ran in {seconds:.1f} s. Its CSV has "
              "every cell and estimator with the Monte Carlo standard errors, the exact errors, "
-             "the relative bias, n·l and the exact expected draws.",
+             "the relative bias, N·l and the exact expected draws.",
              reps=f"{reps:,}", seed=seed, seconds=seconds)
 
 
@@ -440,12 +513,13 @@ def cost_finding(s: Settings, cost: Cost, draws: int) -> str:
     if s.l == 1:
         return t("At l = 1 every record takes one random draw: no re-draws.")
     ratio = cost.expected / (s.n * s.l)
-    return t("Algorithm 2 is expected to take {expected} random draws for the n·l = {values} "
-             "released values ({ratio:.4g} per value, {redraws:.1%} re-draws; this release "
+    return t("Algorithm 2 is expected to take {expected} random draws for the N·l = {values} "
+             "released values ({ratio} per value, {redraws} re-draws; this release "
              "took {draws}); without re-draws, l = {l} independent draws would repeat a value "
              "for a record with probability {collision} (Theorem 5.1).",
-             expected=fmt_count(cost.expected), values=f"{s.n * s.l:,}", ratio=ratio,
-             redraws=ratio - 1, draws=f"{draws:,}", l=s.l, collision=fmt_big(cost.collision))
+             expected=fmt_count(cost.expected), values=f"{s.n * s.l:,}", ratio=fmt_sig(ratio),
+             redraws=f"{fmt_sig(100 * (ratio - 1), 3)}%", draws=f"{draws:,}", l=s.l,
+             collision=fmt_prob(cost.collision))
 
 
 # --- 4. Privacy --------------------------------------------------------------------------------
@@ -457,7 +531,7 @@ class Privacy:
     log_gamma: float  # ε = ln γ of one substitution
     eps_l: float  # the exact ε_l of the released set
     eps_ordered: float  # ε if the l values were released in the order drawn
-    eps_bound: float  # the source's bound l × ln γ
+    eps_bound: float  # Kang, Lee & Hong's bound l × ln γ
 
     @classmethod
     def of(cls, s: Settings) -> Privacy:
@@ -480,30 +554,34 @@ def epsilon_table(s: Settings) -> pd.DataFrame:
 
 
 def overstated_caption(e: Privacy) -> str:
-    return t("The bound overstates ε by {excess:.4g} (a factor {factor:.4g} in probability "
+    return t("The bound overstates ε by {excess} (a factor {factor} in probability "
              "ratio): the set hides which of its values was drawn first, and a repeated own "
              "value is drawn again instead of being released twice.",
-             excess=e.eps_bound - e.eps_l, factor=amplification(e.eps_bound - e.eps_l))
+             excess=fmt_sig(e.eps_bound - e.eps_l),
+             factor=fmt_big(amplification(e.eps_bound - e.eps_l)))
 
 
 def privacy_finding(s: Settings, e: Privacy) -> str:
     if s.l == 1:
-        return t("One substitution with γ = {gamma} is exactly ε = ln γ = {log_gamma:.3g}-"
+        return t("One substitution with γ = {gamma} is exactly ε = ln γ = {log_gamma}-"
                  "locally differentially private; its price is the condition number of M, "
                  "{condition}: how much inverting M amplifies noise.",
-                 gamma=fmt_number(s.gamma), log_gamma=e.log_gamma, condition=condition_number(s))
-    return t("The source's bound l × ln γ = {bound:.3g} overstates the exact ε_l = {eps_l:.3g} "
-             "by a factor {factor} in probability ratio: the released set hides the order of "
-             "its values (released in the order drawn, ε = {ordered:.3g}).",
-             bound=e.eps_bound, eps_l=e.eps_l, factor=fmt_big(amplification(e.eps_bound - e.eps_l)),
-             ordered=e.eps_ordered)
+                 gamma=fmt_number(s.gamma), log_gamma=fmt_sig(e.log_gamma, 3),
+                 condition=condition_number(s))
+    return t("Kang, Lee & Hong's (2009) bound l × ln γ = {bound} overstates the exact ε_l = "
+             "{eps_l} by a factor {factor} in probability ratio: the released set hides the "
+             "order of its values (released in the order drawn, ε = {ordered}).",
+             bound=fmt_sig(e.eps_bound, 3), eps_l=fmt_sig(e.eps_l, 3),
+             factor=fmt_big(amplification(e.eps_bound - e.eps_l)),
+             ordered=fmt_sig(e.eps_ordered, 3))
 
 
 def breach_table(s: Settings, e: Privacy, threshold: float) -> pd.DataFrame:
-    """Theorem 3.1 for one substitution, the l-extended release and the source's bound."""
+    """Theorem 3.1 for one substitution, the l-extended release and Kang, Lee & Hong's bound
+    (the numbers; the page shows them with ``breach_shown``)."""
     rows = [(t("random substitution, l = 1: γ"), e.log_gamma),
             (t("l-extended release, l = {l}: e^ε_l (exact)", l=s.l), e.eps_l),
-            (t("source's bound, l = {l}: γ^l", l=s.l), e.eps_bound)]
+            (t("Kang, Lee & Hong's bound, l = {l}: γ^l", l=s.l), e.eps_bound)]
     return pd.DataFrame([
         {"release": name, "amplification": fmt_big(amplification(eps)), "ε": eps,
          f"no {s.rho1:g}→{s.rho2:g} breach": "yes" if eps < math.log(threshold) else "no",
@@ -514,33 +592,44 @@ def breach_table(s: Settings, e: Privacy, threshold: float) -> pd.DataFrame:
 def breach_finding(s: Settings, e: Privacy, threshold: float) -> str:
     safe = e.eps_l < math.log(threshold)
     return t("A {rho1}→{rho2} privacy breach is impossible below an amplification of "
-             "{threshold:.4g} (ε < {eps:.3g}): the release with l = {l} {verdict} (ε_l = "
-             "{eps_l:.3g}; a prior of {rho1} becomes a posterior of at most {posterior:.4f}).",
-             rho1=f"{s.rho1:g}", rho2=f"{s.rho2:g}", threshold=threshold,
-             eps=math.log(threshold), l=s.l,
-             verdict=t("rules it out") if safe else t("does not rule it out"), eps_l=e.eps_l,
-             posterior=rs.posterior_bound(s.rho1, amplification(e.eps_l)))
+             "{threshold} (ε < {eps}): the release with l = {l} {verdict} (ε_l = "
+             "{eps_l}; a prior of {rho1} becomes a posterior of at most {posterior}).",
+             rho1=fmt_prob(s.rho1), rho2=fmt_prob(s.rho2), threshold=fmt_sig(threshold),
+             eps=fmt_sig(math.log(threshold), 3), l=s.l,
+             verdict=t("rules it out") if safe else t("does not rule it out"),
+             eps_l=fmt_sig(e.eps_l, 3),
+             posterior=fmt_prob(rs.posterior_bound(s.rho1, amplification(e.eps_l))))
+
+
+def breach_shown(table: pd.DataFrame) -> pd.DataFrame:
+    """``breach_table`` as the page shows it: ε to 4 significant digits and the largest
+    posterior as a probability (0.99995, never a rounded 1), as text; its CSV keeps the
+    numbers."""
+    return table.assign(**{"ε": table["ε"].map(fmt_sig),
+                           "largest posterior": table["largest posterior"].map(fmt_prob)})
 
 
 def breach_caption(threshold: float) -> str:
-    return t("No breach needs an amplification below ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂)) = {threshold:.4g} "
-             "(ε < {eps:.4g}). The largest posterior is γρ₁/(γρ₁ + 1 − ρ₁) with the "
-             "amplification in place of γ.", threshold=threshold, eps=math.log(threshold))
+    return t("No breach needs an amplification below ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂)) = {threshold} "
+             "(ε < {eps}). The largest posterior is γρ₁/(γρ₁ + 1 − ρ₁) with the "
+             "amplification in place of γ.", threshold=fmt_sig(threshold),
+             eps=fmt_sig(math.log(threshold)))
 
 
 def ldp_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
-    """l = 1 is k-RR with k = N and e^ε = γ: the link to the randomized response page's
+    """l = 1 is k-RR with e^ε = γ: the link to the randomized response page's
     guarantee (with the same age groups for a population), its label and what it could not
     carry as it is."""
     log_gamma = math.log(s.gamma)
     link = links.to_ldp(log_gamma, source=s.source, k=s.n_categories)
     eps = link.used["eps"]
     label = (t("See k-RR at ε = {eps} with the same k = {k} age groups on the randomized "
-               "response page", eps=f"{eps:g}", k=s.n_categories)
+               "response page", eps=fmt_number(eps), k=s.n_categories)
              if s.source in datasets.POPULATIONS else
-             t("See k-RR at ε = {eps} on the randomized response page", eps=f"{eps:g}"))
+             t("See k-RR at ε = {eps} on the randomized response page", eps=fmt_number(eps)))
     notes = [] if eps == log_gamma else [
-        nearest_note(t("ln γ = {log_gamma:.4g}", log_gamma=log_gamma), t("ε slider"), f"{eps:g}")]
+        nearest_note(t("ln γ = {log_gamma}", log_gamma=fmt_sig(log_gamma)), t("ε slider"),
+                     fmt_number(eps))]
     return link, label, notes
 
 
@@ -549,11 +638,11 @@ def fdp_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
     it could not carry as it is."""
     link = links.to_fdp_substitution(s.gamma, s.n_categories)
     gamma, n = link.used["gamma"], link.used["n"]
-    label = t("See the trade-off curve of random substitution with γ = {gamma}, N = {n} on the "
+    label = t("See the trade-off curve of random substitution with γ = {gamma}, k = {n} on the "
               "f-DP page", gamma=fmt_number(gamma), n=n)
     notes = []
     if n != s.n_categories:
-        notes.append(capped_note("N", links.FdpParams.K_MAX, n, s.n_categories))
+        notes.append(capped_note("k", links.FdpParams.K_MAX, n, s.n_categories))
     if gamma != s.gamma:
         notes.append(nearest_note(t("γ = {gamma}", gamma=fmt_number(s.gamma)), t("γ slider"),
                                   fmt_number(gamma)))
@@ -563,34 +652,37 @@ def fdp_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
 # --- 5. Bias -----------------------------------------------------------------------------------
 
 def bias_caption(s: Settings) -> str:
-    return t("Here π = {pi:.4g}, against l·γx = {independent:.4g} in l·M.",
-             pi=rs.inclusion_probability(s.n_categories, s.gamma, s.l),
-             independent=s.l * rs.inclusion_probability(s.n_categories, s.gamma, 1))
+    return t("Here π = {pi}, against l·γx = {independent} in l·M.",
+             pi=fmt_prob(rs.inclusion_probability(s.n_categories, s.gamma, s.l)),
+             independent=fmt_sig(s.l * rs.inclusion_probability(s.n_categories, s.gamma, 1)))
 
 
 def smaller_error(errors: pd.DataFrame) -> str:
     source_smaller = errors.loc["source", "exact"] < errors.loc["unbiased", "exact"]
-    return t("the source's X̂*/l") if source_smaller else t("the unbiased A⁻¹Y*")
+    return t("Kang, Lee & Hong's (2009) X̂*/l") if source_smaller else t("the unbiased A⁻¹Y*")
 
 
 def bias_finding(s: Settings, errors: pd.DataFrame) -> str:
     source, unbiased = errors.loc["source", "exact"], errors.loc["unbiased", "exact"]
     if s.l == 1:
         return t("At l = 1 there is no re-randomisation: the reconstruction M⁻¹Y is unbiased "
-                 "(Theorem 3.2), its relative standard error {source:.3g}.", source=source)
-    return t("The source's X̂*/l is biased by {bias} of ‖X‖ (exactly), for any n with these "
-             "proportions; A⁻¹Y* is unbiased. Here {smaller} has the smaller total error "
-             "({source:.3g} for X̂*/l, {unbiased:.3g} for A⁻¹Y*); the variance part of either "
-             "falls like 1/√n.", bias=fmt_rel(errors.loc["source", "bias"]),
-             smaller=smaller_error(errors), source=source, unbiased=unbiased)
+                 "(Theorem 3.2), its relative standard error {source}.",
+                 source=fmt_sig(source, 3))
+    return t("Kang, Lee & Hong's (2009) X̂*/l is biased by {bias} of ‖X‖ (exactly), for any N "
+             "with these proportions; A⁻¹Y* is unbiased. Here {smaller} has the smaller total "
+             "error ({source} for X̂*/l, {unbiased} for A⁻¹Y*); the variance part of either "
+             "falls like 1/√N.", bias=fmt_rel(errors.loc["source", "bias"]),
+             smaller=smaller_error(errors), source=fmt_sig(source, 3),
+             unbiased=fmt_sig(unbiased, 3))
 
 
 def bias_against_variance(errors: pd.DataFrame) -> str:
     return t("**Bias against variance.** Here {smaller} has the smaller total error "
-             "({source:.4g} for X̂*/l, {unbiased:.4g} for A⁻¹Y*): dividing by l·M instead of A "
+             "({source} for X̂*/l, {unbiased} for A⁻¹Y*): dividing by l·M instead of A "
              "shrinks the estimate towards the uniform distribution, which lowers its "
-             "variance. But its relative bias, {bias}, stays the same for any n with these "
-             "proportions, while the variance part of either error falls like 1/√n: with more "
+             "variance. But its relative bias, {bias}, stays the same for any N with these "
+             "proportions, while the variance part of either error falls like 1/√N: with more "
              "records the unbiased reconstruction wins.", smaller=smaller_error(errors),
-             source=errors.loc["source", "exact"], unbiased=errors.loc["unbiased", "exact"],
+             source=fmt_sig(errors.loc["source", "exact"]),
+             unbiased=fmt_sig(errors.loc["unbiased", "exact"]),
              bias=fmt_rel(errors.loc["source", "bias"]))
