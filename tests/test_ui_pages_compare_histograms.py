@@ -164,8 +164,10 @@ def test_tables():
     shown = logic.summary_shown(summary)
     assert list(shown.columns) == list(summary.columns) == ["quantity", "value"]
     values = dict(zip(shown["quantity"], shown["value"]))
-    assert values["N_A"] == "1,000" and values["bootstrap_replicates_B"] == "200"
-    assert values["bootstrap_pvalue"] == f"{result.bootstrap.pvalue:.4g}"
+    assert values["people N in A"] == "1,000" and values["Algorithm 1: replicates B"] == "200"
+    assert values["Algorithm 1: p-value (1 + #{T_b ≥ T}) / (B + 1)"] == (
+        f"{result.bootstrap.pvalue:.4g}")
+    assert len(shown) == len(summary) and not set(shown["quantity"]) & set(summary["quantity"])
 
 
 def test_a_pvalue_below_resolution_is_said_as_a_bound():
@@ -183,8 +185,8 @@ def test_a_pvalue_below_resolution_is_said_as_a_bound():
     assert "p < 1/(B + 1) = 0.002 (none of the 500 replicates reached T)" in verdict
     assert "p = 0 " not in verdict and "p = 0)" not in verdict
     naive = logic.naive_finding(result)
-    assert result.naive.pvalue == 0.0 and "gives p = < 1e-300" not in naive
-    assert "gives p < 1e-300 (" in naive
+    assert result.naive.pvalue == 0.0 and "gives p = <" not in naive
+    assert "gives p < 10⁻³⁰⁰ (" in naive
     summary = dict(result.summary_table().values)
     assert summary["bootstrap_pvalue"] == 1 / 501
     assert summary["bootstrap_pvalue_source_line11"] == 0.0
