@@ -58,7 +58,8 @@ def assert_full_result(at: AppTest) -> dict[str, str]:
     pvalue(shown[BOOT])
     assert 0 < pvalue(shown[SCORE])
     assert count(shown[NHAT_A]) >= 0 and count(shown[NHAT_B]) >= 0
-    verdicts = [v.value for v in (*at.success, *at.warning) if "At the 5% significance level" in v.value]
+    verdicts = [v.value for v in (*at.success, *at.warning)
+                if "At the 5% significance level" in v.value]
     assert len(verdicts) == 1, verdicts
     assert not errors(at), errors(at)
     return shown
@@ -154,7 +155,8 @@ def _assert_degenerate(at: AppTest) -> None:
     pvalue(shown[NAIVE])
     assert 0 in (count(shown[NHAT_A]), count(shown[NHAT_B]))
     # The normal-score test is defined here: its verdict alone is given.
-    [verdict] = [v.value for v in (*at.success, *at.warning) if "At the 5% significance level" in v.value]
+    [verdict] = [v.value for v in (*at.success, *at.warning)
+                 if "At the 5% significance level" in v.value]
     assert "normal-score test" in verdict and "Algorithm 1" not in verdict
     assert any("No null distribution" in i.value for i in at.info)
     assert not [b.key for b in at.download_button if b.key.startswith("cmp_fig_null")]
@@ -307,7 +309,8 @@ def test_private_upload_runs_the_test():
 def test_report_holds_the_verdict_settings_charts_and_tables():
     at = start({"cmp_n": "1,000", "cmp_seed": "5"})
     shown = assert_full_result(at)
-    [verdict] = [v.value for v in (*at.success, *at.warning) if "At the 5% significance level" in v.value]
+    [verdict] = [v.value for v in (*at.success, *at.warning)
+                 if "At the 5% significance level" in v.value]
     kit = ended_kit(at)
     # The verdict without its Markdown: no bold, the names unescaped.
     assert kit.findings[0] == re.sub(r"\\(.)", r"\1", verdict.replace("**", ""))

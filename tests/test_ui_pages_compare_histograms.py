@@ -90,10 +90,10 @@ def test_the_verdict_on_the_page_and_in_the_report():
     shown, plain = logic.verdict(s, result), logic.verdict(s, result, markdown=False)
     found = "finds" if logic.finds_difference(result) else "does not find"
     ours = "finds" if logic.finds_difference(result, "normal_score") else "does not find"
-    assert plain == ('At the 5% significance level, between histogram A (your column "a") and histogram B '
-                     '(your column "we*ird_[c]"): the parametric bootstrap test (Algorithm 1) '
-                     f"{found} a difference (p = {result.bootstrap.pvalue:.3g} from 200 "
-                     f"replicates); the normal-score test {ours} a difference (p = "
+    assert plain == ('At the 5% significance level, between histogram A (your column "a") and '
+                     'histogram B (your column "we*ird_[c]"): the parametric bootstrap test '
+                     f"(Algorithm 1) {found} a difference (p = {result.bootstrap.pvalue:.3g} from "
+                     f"200 replicates); the normal-score test {ours} a difference (p = "
                      f"{result.normal_score.pvalue:.3g} from 200 replicates).")
     # On the page the finding is bold and a user's column name cannot become Markdown.
     assert f"**{found}**" in shown and r'(your column "we\*ird\_\[c\]")' in shown

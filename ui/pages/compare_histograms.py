@@ -125,10 +125,10 @@ EXPERIMENTS = (
         "Give A and B different ε and see which test keeps its significance level",
         "Again the same population on both sides (Korea, single years: M = 86 bins, N = 1,000 "
         "each), but ε_A = 0.01 and ε_B = 1. Algorithm 1 now rejects (p < 5%) although nothing "
-        "differs, and the yellow note under the verdict says why: in simulations at these settings it "
-        "rejects almost every time. The normal-score test keeps its 5% significance level and "
-        "does not reject. Histogram A is mostly noise here, so no test could find a real "
-        "difference either.",
+        "differs, and the yellow note under the verdict says why: in simulations at these "
+        "settings it rejects almost every time. The normal-score test keeps its 5% significance "
+        "level and does not reject. Histogram A is mostly noise here, so no test could find a "
+        "real difference either.",
         {"cmp_a": _KOREA, "cmp_b": _KOREA, "cmp_width": AGE_BINNINGS[1], "cmp_n": "1,000",
          "cmp_alpha_a": "0.01", "cmp_alpha_b": "1"}),
 )
@@ -319,15 +319,15 @@ def calibration_sentence(settings: Settings, result: HomogeneityResult) -> tuple
     sims = t("Korea vs Korea, {reps:,} simulated pairs", reps=size.reps)
     if alg1_ok and ours_ok:
         kind = "ok"
-        text = t("Both tests keep their 5% significance level {where}: under 'no difference' Algorithm 1 "
-                 "rejected {alg1} and the normal-score test {ours} of the time ({sims}). "
-                 "Either can be trusted here.", where=where, alg1=_rate_words(alg1),
+        text = t("Both tests keep their 5% significance level {where}: under 'no difference' "
+                 "Algorithm 1 rejected {alg1} and the normal-score test {ours} of the time "
+                 "({sims}). Either can be trusted here.", where=where, alg1=_rate_words(alg1),
                  ours=_rate_words(ours), sims=sims)
     elif ours_ok:
         kind = "alg1"
-        text = t("Algorithm 1 does not keep its 5% significance level {where}: under 'no difference' it "
-                 "rejected {alg1} of the time, the normal-score test {ours} ({sims}). Trust "
-                 "the normal-score test here.", where=where, alg1=_rate_words(alg1),
+        text = t("Algorithm 1 does not keep its 5% significance level {where}: under 'no "
+                 "difference' it rejected {alg1} of the time, the normal-score test {ours} "
+                 "({sims}). Trust the normal-score test here.", where=where, alg1=_rate_words(alg1),
                  ours=_rate_words(ours), sims=sims)
     else:
         kind = "none"
@@ -430,10 +430,10 @@ def method_note() -> str:
              "statistic T to B histograms simulated under 'no difference' with the same noise. "
              "The normal-score test (this project) does the same with a statistic built from "
              "normal scores of the private counts, refitted on every simulated pair, and keeps "
-             "its 5% significance level where Algorithm 1 does not (unequal N or ε, strong privacy). "
-             "Both p-values are (1 + #{{T_b ≥ T}}) / (B + 1), never 0, with a Monte Carlo "
-             "standard error of at most 0.5/√B; Son, Park & Jung (2022)'s #{{T_b > T}} / B (their "
-             "Algorithm 1, line 11) is in the results table. The naive χ² test refers T to "
+             "its 5% significance level where Algorithm 1 does not (unequal N or ε, strong "
+             "privacy). Both p-values are (1 + #{{T_b ≥ T}}) / (B + 1), never 0, with a Monte "
+             "Carlo standard error of at most 0.5/√B; Son, Park & Jung (2022)'s #{{T_b > T}} / B "
+             "(their Algorithm 1, line 11) is in the results table. The naive χ² test refers T to "
              "χ²(M − 1) as if the counts were not noisy. The privacy level is written ε "
              "{note}.", note=notation.in_source("α", notation.SPJ22))
 
