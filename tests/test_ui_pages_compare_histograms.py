@@ -248,11 +248,14 @@ def test_the_results_table_shows_names_in_words_and_numbers_without_e_notation()
     import pandas as pd
 
     summary = pd.DataFrame({"quantity": ["alpha_A", "alpha_B", "N_hat_A", "chisq_pvalue",
-                                         "bootstrap_pvalue_source_line11"],
-                            "value": [0.1, 0.5, 10_123.0, 2.68e-15, 0.0]})
+                                         "chisq_statistic", "bootstrap_pvalue_source_line11"],
+                            "value": [0.1, 0.5, 10_123.0, 2.68e-15, 6159.07, 0.0]})
     shown = logic.summary_shown(summary)
     assert list(shown["quantity"][:2]) == ["privacy level ε_A", "privacy level ε_B"]
-    assert list(shown["value"]) == ["0.1", "0.5", "10,123", "2.68·10⁻¹⁵", "0"]
+    assert list(shown["value"]) == ["0.1", "0.5", "10,123", "2.68·10⁻¹⁵", "6,159.1", "0"]
+    # A naive p-value that underflowed to 0 is not shown as 0.
+    underflow = logic.summary_shown(summary.assign(value=[0.1, 0.5, 1.0, 0.0, 1.0, 0.0]))
+    assert underflow["value"].iloc[3] == "< 10⁻³⁰⁰"
     assert not shown.to_string().count("alpha") and "e-15" not in shown.to_string()
     assert "Son, Park & Jung (2022)" in shown["quantity"].iloc[-1]
     assert list(summary["quantity"])[0] == "alpha_A"  # the CSV's frame is untouched

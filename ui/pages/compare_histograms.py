@@ -488,12 +488,21 @@ SUMMARY_NAMES = {
 }
 
 
+def _summary_value(quantity: str, value: float) -> str:
+    if quantity == "chisq_pvalue":  # may underflow to 0: "< 10⁻³⁰⁰", never "0"
+        return shown_p(value) if value <= 0 else fmt_sig(value, 4)
+    if value.is_integer():
+        return f"{value:,.0f}"
+    return f"{value:,.1f}" if abs(value) >= 1000 else fmt_sig(value, 4)
+
+
 def summary_shown(summary: pd.DataFrame) -> pd.DataFrame:
-    """The tests and estimates as shown: each quantity in words, whole numbers with
-    thousands separated, others with 4 significant digits (never e-notation: 2.68·10⁻¹⁵);
-    the CSV keeps the names and the numbers."""
+    """The tests and estimates as shown: each quantity in words, whole numbers and numbers
+    from 1,000 on with thousands separated, others with 4 significant digits (never
+    e-notation: 2.68·10⁻¹⁵), the naive p-value never "0"; the CSV keeps the names and the
+    numbers."""
     return summary.assign(
         quantity=[t(SUMMARY_NAMES[q]) if q in SUMMARY_NAMES else q
                   for q in summary["quantity"]],
-        value=[f"{v:,.0f}" if float(v).is_integer() else fmt_sig(float(v), 4)
-               for v in summary["value"]])
+        value=[_summary_value(q, float(v)) for q, v in zip(summary["quantity"],
+                                                            summary["value"])])
