@@ -102,7 +102,7 @@ def null_distribution_figure(
         go.Histogram(
             x=null, histnorm="probability density", name=f"bootstrap null (B = {null.size:,})",
             marker_color=COLORS["estimate"], opacity=0.65, nbinsx=60,
-            hovertemplate="T_b %{x}<br>density %{y:.3g}<extra></extra>",
+            hovertemplate="T_b %{x:,.1f}<br>density %{y:.3~r}<extra></extra>",
         )
     )
     if df is not None:
@@ -133,6 +133,7 @@ def null_distribution_figure(
             annotation_position="bottom left" if statistic > 0.7 * hi else "top right",
         )
     fig.update_layout(height=380, xaxis_title="statistic", yaxis_title="density", **_LAYOUT)
+    fig.update_yaxes(exponentformat="power")  # tiny densities as 10⁻⁴, never 1e-4
     fig.update_xaxes(range=[0, hi])
     return fig
 
@@ -152,7 +153,8 @@ def debias_figure(
     """g(C) = E[X | C] of eq. (4.1) against C, with the observed counts.
 
     Draws g for each privacy level (one curve when they are equal), the
-    line X = C, the thresholds 1/alpha and k(alpha) of eq. (4.2), and each
+    line X = C, the thresholds 1/alpha and k(alpha) of eq. (4.2) (labelled 1/ε and k(ε):
+    the dashboard writes Son, Park & Jung's privacy level α as ε), and each
     observed private count X_j at (C-tilde_j, X_j), i.e. at its debiased
     value. The axes cover every observed count, or with ``zoom`` only the
     region where debiasing acts (up to 3 k(alpha), as the paper's Figure 4);
@@ -180,13 +182,13 @@ def debias_figure(
         fig.add_trace(
             go.Scatter(
                 x=grid, y=expected_noisy_count(grid, t.alpha), mode="lines",
-                name=f"g(C), α = {t.alpha:g}" + ("" if same else f" ({label})"),
+                name=f"g(C), ε = {t.alpha:g}" + ("" if same else f" ({label})"),
                 line=dict(color=COLORS["theory"], width=3, dash=dash),
                 hovertemplate="C %{x:.1f}<br>g(C) %{y:.1f}<extra></extra>",
             )
         )
-        for y, what, pos in ((t.lower, "1/α", "bottom right"), (t.upper, "k(α)", "top right")):
-            if what == "k(α)" and t.upper == t.lower:
+        for y, what, pos in ((t.lower, "1/ε", "bottom right"), (t.upper, "k(ε)", "top right")):
+            if what == "k(ε)" and t.upper == t.lower:
                 continue
             fig.add_hline(
                 y=y, line=dict(color=COLORS["theory"], width=1, dash="dot"),

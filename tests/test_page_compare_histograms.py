@@ -58,7 +58,8 @@ def assert_full_result(at: AppTest) -> dict[str, str]:
     pvalue(shown[BOOT])
     assert 0 < pvalue(shown[SCORE])
     assert count(shown[NHAT_A]) >= 0 and count(shown[NHAT_B]) >= 0
-    verdicts = [v.value for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
+    verdicts = [v.value for v in (*at.success, *at.warning)
+                if "At the 5% significance level" in v.value]
     assert len(verdicts) == 1, verdicts
     assert not errors(at), errors(at)
     return shown
@@ -154,7 +155,8 @@ def _assert_degenerate(at: AppTest) -> None:
     pvalue(shown[NAIVE])
     assert 0 in (count(shown[NHAT_A]), count(shown[NHAT_B]))
     # The normal-score test is defined here: its verdict alone is given.
-    [verdict] = [v.value for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
+    [verdict] = [v.value for v in (*at.success, *at.warning)
+                 if "At the 5% significance level" in v.value]
     assert "normal-score test" in verdict and "Algorithm 1" not in verdict
     assert any("No null distribution" in i.value for i in at.info)
     assert not [b.key for b in at.download_button if b.key.startswith("cmp_fig_null")]
@@ -307,12 +309,13 @@ def test_private_upload_runs_the_test():
 def test_report_holds_the_verdict_settings_charts_and_tables():
     at = start({"cmp_n": "1,000", "cmp_seed": "5"})
     shown = assert_full_result(at)
-    [verdict] = [v.value for v in (*at.success, *at.warning) if "At the 5% level" in v.value]
+    [verdict] = [v.value for v in (*at.success, *at.warning)
+                 if "At the 5% significance level" in v.value]
     kit = ended_kit(at)
     # The verdict without its Markdown: no bold, the names unescaped.
     assert kit.findings[0] == re.sub(r"\\(.)", r"\1", verdict.replace("**", ""))
     # Then what the shipped null grids say about the two tests here, then the naive test.
-    [level] = [i.value for i in (*at.info, *at.warning) if "5% level" in i.value
+    [level] = [i.value for i in (*at.info, *at.warning) if "5% significance level" in i.value
                and "under 'no difference'" in i.value]
     assert kit.findings[1] == level
     assert f"gives p = {shown[NAIVE]} " in kit.findings[2]
@@ -337,3 +340,180 @@ def test_waiting_for_a_file_still_ends_the_page():
     [note] = link_notes(at)
     assert "cmp_seed" in note
     assert "page_report_download" in [b.key for b in at.download_button]
+
+
+# --- issue 18: one notation, numbers without e-notation, guided experiments ---------------------
+
+SOURCE_NOTE = "(α in Son, Park & Jung 2022)"
+E_NOTATION = re.compile(r"(?<![\w.])\d+(\.\d+)?[eE][+-]?\d")
+
+
+def _strings(message) -> list[str]:
+    """Every string field of a protobuf message, nested messages included."""
+    found = []
+    for field, value in message.ListFields():
+        if field.name == "id" or field.name.endswith("_id"):  # element ids, not text
+            continue
+        values = value if isinstance(value, (list, tuple)) or (
+            hasattr(value, "__len__") and not isinstance(value, (str, bytes))
+            and not hasattr(value, "ListFields")) else [value]
+        for v in values:
+            if isinstance(v, str):
+                found.append(v)
+            elif hasattr(v, "ListFields"):
+                found.extend(_strings(v))
+    return found
+
+
+def _chart_texts(spec: str) -> list[str]:
+    """The words of a Plotly chart: trace names and hover templates, titles, annotations
+    (not its data)."""
+    import json
+
+    fig = json.loads(spec)
+    texts = []
+    for trace in fig.get("data", []):
+        texts += [trace.get("name") or "", trace.get("hovertemplate") or ""]
+    layout = fig.get("layout", {})
+
+    def titles(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("text", "title") and isinstance(value, str):
+                    texts.append(value)
+                else:
+                    titles(value)
+        elif isinstance(node, list):
+            for value in node:
+                titles(value)
+
+    titles(layout)
+    return texts
+
+
+def shown_texts(at: AppTest) -> list[str]:
+    """Every text the page shows: labels, helps, options, Markdown, captions, alerts, metric
+    labels, values and helps, expander labels, table headers and cells, chart words."""
+    texts = []
+
+    def walk(node) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            if getattr(node, "type", None) == "plotly_chart":
+                texts.extend(_chart_texts(proto.spec))
+            elif hasattr(proto, "ListFields"):
+                texts.extend(_strings(proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at.main)
+    walk(at.sidebar)
+    for frame in at.dataframe:
+        texts.extend(str(v) for v in frame.value.astype(str).to_numpy().ravel())
+    return texts
+
+
+def without_source_note(text: str) -> str:
+    return re.sub(r"\(α[₁₂_AB]* in Son, Park & Jung 2022\)", "", text)
+
+
+def open_experiment(i: int, query: dict[str, str]) -> AppTest:
+    """The page opened by the link of its experiment ``i`` (as the "Try this" box gives it)."""
+    at = open_page(PAGE, None)
+    for k in list(at.query_params):
+        del at.query_params[k]
+    for k, v in {**query, "try": str(i)}.items():
+        at.query_params[k] = v
+    at.switch_page(PAGE)
+    return run(at)
+
+
+def test_the_privacy_level_is_epsilon_and_alpha_only_names_the_sources_symbol():
+    """ε is the privacy level everywhere on the page (controls, helps, captions, verdict,
+    tables, charts, formulas); α appears only in "(α in Son, Park & Jung 2022)", said once
+    by the first privacy control; the test's level is the significance level; the paper is
+    cited, never "the paper" or "the source"."""
+    at = start({"cmp_alpha_b": "0.5"})  # two g(C) curves in the debiasing chart
+    texts = shown_texts(at)
+    everything = "\n".join(texts)
+    assert at.select_slider(key="cmp_alpha_a").label.startswith("Privacy level ε_A")
+    assert at.select_slider(key="cmp_alpha_b").label.startswith("Privacy level ε_B")
+    assert everything.count(SOURCE_NOTE) == 1, everything.count(SOURCE_NOTE)
+    alpha = [t for t in texts if "α" in without_source_note(t) or r"\alpha" in t]
+    assert not alpha, alpha
+    for words in ("the paper", "the source", "5% level"):
+        assert not [t for t in texts if words in t.lower()], words
+    assert "5% significance level" in everything
+    kit = ended_kit(at)
+    report = "\n".join([*kit.findings, *kit.parameters, *kit.parameters.values(), *kit.notes])
+    assert "α" not in without_source_note(report), report
+    assert kit.parameters["Privacy level ε_A (A)"] == "0.1"
+    assert kit.parameters["Privacy level ε_B (B)"] == "0.5"
+    assert kit.parameters["Significance level"] == "5%"
+
+
+def test_metric_values_are_short_and_nothing_shown_is_in_e_notation():
+    """A naive p-value that underflows to 0 reads "< 10⁻³⁰⁰", not "< 1e-300"; the results
+    table's values are written without e-notation too; every metric value fits its card."""
+    query = {"cmp_a": "korea", "cmp_b": "korea", "cmp_width": "1", "cmp_n": "1,000",
+             "cmp_alpha_a": "0.01", "cmp_alpha_b": "1"}
+    at = start(query)
+    shown = metrics(at)
+    assert shown[NAIVE] == "< 10⁻³⁰⁰"
+    for label, value in shown.items():
+        assert len(value) <= 9, (label, value)
+    bad = [t for t in shown_texts(at) if E_NOTATION.search(t)]
+    assert not bad, bad
+
+
+def test_advanced_controls_and_the_formulas_are_collapsed():
+    """The bootstrap replicates and the seed, and the equations, are in expanders closed on
+    arrival; the values in use are still said beside them."""
+    at = start()
+    expanders = {e.label: e for e in at.expander}
+    advanced = [e for label, e in expanders.items() if "replicates" in label]
+    assert len(advanced) == 1 and not advanced[0].proto.expanded
+    keys = [w.key for w in advanced[0].select_slider] + [w.key for w in advanced[0].number_input]
+    assert "cmp_boot" in keys and "cmp_seed" in keys
+    assert "B = 1,000 replicates, seed 2022" in captions(at)
+    [how] = [e for label, e in expanders.items() if label.startswith("How it works")]
+    assert not how.proto.expanded and how.latex
+
+
+def test_try_this_experiments_set_the_page_up_and_show_what_they_say():
+    from ui.pages.compare_histograms import EXPERIMENTS
+
+    assert len(EXPERIMENTS) == 2
+    same, unequal = EXPERIMENTS
+    assert same.title == "Set A = B and watch the naive test reject identical populations"
+
+    # 1. The same population on both sides, strong privacy: the naive test rejects, the
+    # parametric bootstrap does not.
+    at = open_experiment(0, same.query)
+    assert at.selectbox(key="cmp_a").value == at.selectbox(key="cmp_b").value == "korea"
+    assert at.select_slider(key="cmp_alpha_a").value == 0.05
+    assert at.select_slider(key="cmp_alpha_b").value == 0.05
+    assert [i.value for i in at.info if i.value.startswith(f"**{same.title}**")]
+    shown = metrics(at)
+    assert pvalue(shown[NAIVE]) < 0.05 < pvalue(shown[BOOT])
+    assert pvalue(shown[SCORE]) > 0.05
+    assert not E_NOTATION.search(shown[NAIVE])
+
+    # 2. Identical populations, different ε: Algorithm 1 rejects, the normal-score test not,
+    # and the shipped null grids say Algorithm 1 does not keep its level here.
+    at = open_experiment(1, unequal.query)
+    assert at.select_slider(key="cmp_alpha_a").value == 0.01
+    assert at.select_slider(key="cmp_alpha_b").value == 1.0
+    assert at.select_slider(key="cmp_n").value == 1000
+    assert at.radio(key="cmp_width").value == 1
+    assert [i.value for i in at.info if i.value.startswith(f"**{unequal.title}**")]
+    shown = metrics(at)
+    assert pvalue(shown[BOOT]) < 0.05 < pvalue(shown[SCORE])
+    [level] = [w.value for w in at.warning if "does not keep its 5% significance level" in w.value]
+    assert "Trust the normal-score test here" in level
+    # "In simulations at these settings it rejects almost every time."
+    rate = re.search(r"it rejected (\d+\.\d)%", level)
+    assert "at these settings" in level and float(rate.group(1)) > 90, level
+    # Every other control at its default: a fresh visit.
+    assert at.select_slider(key="cmp_boot").value == 1000
+    assert at.number_input(key="cmp_seed").value == 2022

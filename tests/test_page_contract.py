@@ -117,8 +117,8 @@ CONTRACTS = (
     Contract(
         registry.SUBSTITUTION, "rs_tab",
         moves=(Move("rs_gamma", "select_slider", 5.0, "Keep: γx"),
-               Move("rs_n", "select_slider", 10_000, "Records n"),
-               Move("rs_N_slider", "slider", 20, "Categories N", url_key="rs_N"),
+               Move("rs_n", "select_slider", 10_000, "Records N"),
+               Move("rs_N_slider", "slider", 20, "Categories k", url_key="rs_N"),
                Move("rs_l_slider", "slider", 3, "Random draws used", url_key="rs_l")),
         bad_links=(({"rs_gamma": "abc", "rs_seed": "7"}, "rs_gamma", 10.0),
                    ({"rs_tab": "nope"}, "rs_tab", "Release and reconstruction")),

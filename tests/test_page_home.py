@@ -77,3 +77,25 @@ def test_thumbnails_exist():
             assert im.format == "PNG"
             assert 400 <= im.width <= 600 and im.height < im.width, (path, im.size)
         assert path.stat().st_size < 250_000, path
+
+
+def test_cards_and_learning_path_say_epsilon_for_privacy_and_link_the_notation():
+    """Issue 18: the privacy level is ε on the cards and the learning path (never α, nor
+    "the paper"); the page links its notation table, which is at its bottom."""
+    at = start()
+    texts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    cards = [t for t in texts if any(t in (f"**{p.question}**", p.what) for p in other_pages())]
+    assert len(cards) == 2 * len(other_pages())
+    [path] = [m.value for m in at.markdown if m.value.startswith("1. ")]
+    for text in (*cards, path):
+        assert "α" not in text and "the paper" not in text.lower(), text
+    compare = registry.COMPARE.what
+    assert "privacy level ε" in compare and "share N and ε" in compare
+    assert "strongest ε" not in registry.PLANNER.what and "ε" in registry.PLANNER.what
+    assert "Son, Park & Jung (2022)" in registry.CALIBRATION.what
+    # A link to the notation table near the top, and the table's heading is its anchor.
+    [link] = [t for t in texts if "(#notation)" in t]
+    assert texts.index(link) < texts.index(path)
+    [heading] = [h for h in at.subheader if h.value == "Notation"]
+    assert heading.proto.anchor == "notation"
+    assert at.table  # the table itself

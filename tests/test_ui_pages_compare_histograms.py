@@ -40,8 +40,8 @@ def test_report_items_are_the_reports_labels_and_values():
     assert settings(n_a=2000, n_b=5000, separate_n=True, seed=7).report_items() == {
         "Histogram A": "Uniform", "Histogram B": "Normal", "Bins M": "5",
         "People N in A": "2,000", "People N in B": "5,000",
-        "Privacy level α₁ (A)": "0.1", "Privacy level α₂ (B)": "0.1",
-        "Bootstrap replicates B": "200", "Seed": "7", "Test level": "5%",
+        "Privacy level ε_A (A)": "0.1", "Privacy level ε_B (B)": "0.1",
+        "Bootstrap replicates B": "200", "Seed": "7", "Significance level": "5%",
         "Null distribution shown": "Algorithm 1"}
     uploaded = settings(uploaded_pair(), n_a=None, n_b=None).report_items()
     assert uploaded["People N in A"] == "90 (as uploaded)"
@@ -90,10 +90,10 @@ def test_the_verdict_on_the_page_and_in_the_report():
     shown, plain = logic.verdict(s, result), logic.verdict(s, result, markdown=False)
     found = "finds" if logic.finds_difference(result) else "does not find"
     ours = "finds" if logic.finds_difference(result, "normal_score") else "does not find"
-    assert plain == ('At the 5% level, between histogram A (your column "a") and histogram B '
-                     '(your column "we*ird_[c]"): the parametric bootstrap test (Algorithm 1) '
-                     f"{found} a difference (p = {result.bootstrap.pvalue:.3g} from 200 "
-                     f"replicates); the normal-score test {ours} a difference (p = "
+    assert plain == ('At the 5% significance level, between histogram A (your column "a") and '
+                     'histogram B (your column "we*ird_[c]"): the parametric bootstrap test '
+                     f"(Algorithm 1) {found} a difference (p = {result.bootstrap.pvalue:.3g} from "
+                     f"200 replicates); the normal-score test {ours} a difference (p = "
                      f"{result.normal_score.pvalue:.3g} from 200 replicates).")
     # On the page the finding is bold and a user's column name cannot become Markdown.
     assert f"**{found}**" in shown and r'(your column "we\*ird\_\[c\]")' in shown
@@ -129,9 +129,9 @@ def test_a_histogram_that_is_mostly_noise_is_named():
     assert (a.label, b.label) == ("A", "B") and a.noise == histogram.noise_sd(0.001)
     assert a.mean_count == 200
     assert logic.noise_warning(a) == (
-        "Histogram A is mostly noise: at α = 0.001 the noise on each count has standard "
+        "Histogram A is mostly noise: at ε_A = 0.001 the noise on each count has standard "
         "deviation 2,828, more than the average count per bin (200.0). N̂ and both tests are "
-        "unreliable here; increase N or α, or use wider bins.")
+        "unreliable here; increase N or ε_A, or use wider bins.")
     assert logic.noise_note(a).endswith("(200.0); N̂ and both tests are unreliable here.")
 
 
@@ -146,8 +146,8 @@ def test_metrics_captions_and_estimates():
     assert (a.label, a.caption, b.caption) == ("Estimated N̂ (A)", "true N = 90", "true N = 120")
     assert a.value == f"{result.estimate.n1_hat:,}"
     assert a.delta == f"{result.estimate.n1_hat - 90:+,.0f} vs true N"
-    assert logic.trace_names(s) == ('A: your column "a", α₁ = 0.1',
-                                    'B: your column "we*ird_[c]", α₂ = 0.1')
+    assert logic.trace_names(s) == ('A: your column "a", ε_A = 0.1',
+                                    'B: your column "we*ird_[c]", ε_B = 0.1')
 
 
 def test_tables():
@@ -164,8 +164,10 @@ def test_tables():
     shown = logic.summary_shown(summary)
     assert list(shown.columns) == list(summary.columns) == ["quantity", "value"]
     values = dict(zip(shown["quantity"], shown["value"]))
-    assert values["N_A"] == "1,000" and values["bootstrap_replicates_B"] == "200"
-    assert values["bootstrap_pvalue"] == f"{result.bootstrap.pvalue:.4g}"
+    assert values["people N in A"] == "1,000" and values["Algorithm 1: replicates B"] == "200"
+    assert values["Algorithm 1: p-value (1 + #{T_b ≥ T}) / (B + 1)"] == (
+        f"{result.bootstrap.pvalue:.4g}")
+    assert len(shown) == len(summary) and not set(shown["quantity"]) & set(summary["quantity"])
 
 
 def test_a_pvalue_below_resolution_is_said_as_a_bound():
@@ -183,7 +185,7 @@ def test_a_pvalue_below_resolution_is_said_as_a_bound():
     assert "p < 1/(B + 1) = 0.002 (none of the 500 replicates reached T)" in verdict
     assert "p = 0 " not in verdict and "p = 0)" not in verdict
     naive = logic.naive_finding(result)
-    assert result.naive.pvalue == 0.0 and "gives p = < 10⁻³⁰⁰" not in naive
+    assert result.naive.pvalue == 0.0 and "gives p = <" not in naive
     assert "gives p < 10⁻³⁰⁰ (" in naive
     summary = dict(result.summary_table().values)
     assert summary["bootstrap_pvalue"] == 1 / 501
@@ -203,8 +205,9 @@ def _size_table(alg1_rate):
 
 
 @pytest.mark.parametrize("alg1_rate, kind, says", [
-    (0.05, "ok", "Both tests keep their 5% level at these settings"),
-    (0.002, "alg1", "Algorithm 1 does not keep its 5% level at these settings"),
+    (0.05, "ok", "Both tests keep their 5% significance level at these settings"),
+    (0.002, "alg1", "Algorithm 1 does not keep its 5% significance level at these "
+               "settings"),
 ])
 def test_the_calibration_sentence_says_which_test_to_trust(monkeypatch, alg1_rate, kind, says):
     monkeypatch.setattr(study, "_null_table", lambda: _size_table(alg1_rate))
@@ -218,7 +221,7 @@ def test_the_calibration_sentence_says_which_test_to_trust(monkeypatch, alg1_rat
     # different α): the nearest setting is named and the range is flagged.
     far = settings(n_a=100_000, n_b=100_000, alpha_a=1.0, alpha_b=1.0)
     _, text = logic.calibration_sentence(far, compare(far))
-    assert "nearest simulated setting (M = 5, α = (0.1, 0.1), N = (1,000, 1,000))" in text
+    assert "nearest simulated setting (M = 5, ε_A = 0.1, ε_B = 0.1, N = (1,000, 1,000))" in text
     assert "outside the simulated range" in text
 
 
@@ -236,3 +239,39 @@ def test_measured_size_finds_the_nearest_setting_either_way_round():
     near = study.measured_size(80, 0.9, 1.1, 1200, 900, table=table)
     assert not near.exact and (near.alpha1, near.n1) == (1.0, 1000)
     assert study.measured_size(86, 1, 1, 1000, 1000, table=table.iloc[:0]) is None
+
+
+def test_the_results_table_shows_names_in_words_and_numbers_without_e_notation():
+    """Issue 18: the shown results table names each quantity in the page's notation (ε,
+    not alpha) and writes a tiny p-value as 2.7·10⁻¹⁵, never 2.7e-15; its CSV keeps the
+    quantities' names and the numbers as they are."""
+    import pandas as pd
+
+    summary = pd.DataFrame({"quantity": ["alpha_A", "alpha_B", "N_hat_A", "chisq_pvalue",
+                                         "chisq_statistic", "bootstrap_pvalue_source_line11"],
+                            "value": [0.1, 0.5, 10_123.0, 2.68e-15, 6159.07, 0.0]})
+    shown = logic.summary_shown(summary)
+    assert list(shown["quantity"][:2]) == ["privacy level ε_A", "privacy level ε_B"]
+    assert list(shown["value"]) == ["0.1", "0.5", "10,123", "2.68·10⁻¹⁵", "6,159.1", "0"]
+    # A naive p-value that underflowed to 0 is not shown as 0.
+    underflow = logic.summary_shown(summary.assign(value=[0.1, 0.5, 1.0, 0.0, 1.0, 0.0]))
+    assert underflow["value"].iloc[3] == "< 10⁻³⁰⁰"
+    assert not shown.to_string().count("alpha") and "e-15" not in shown.to_string()
+    assert "Son, Park & Jung (2022)" in shown["quantity"].iloc[-1]
+    assert list(summary["quantity"])[0] == "alpha_A"  # the CSV's frame is untouched
+
+
+def test_the_per_bin_tables_headers_are_symbols_its_csv_columns_stay():
+    s = settings(uploaded_pair(), n_a=None, n_b=None)
+    table = logic.per_bin_table(s, compare(s))
+    assert list(table.columns)[:3] == ["bin", "original_A", "private_A"]
+    headers = {c: logic.per_bin_header(c) for c in table.columns}
+    assert headers["original_A"] == "C (A)" and headers["private_A"] == "X (A)"
+    assert headers["debiased_B"] == "C̃ (B)" and headers["rescaled_B"] == "Ĉ (B)"
+    assert headers["p0_hat"] == "p̂₀"
+
+
+def test_p_values_are_shown_without_e_notation():
+    assert logic.shown_p(0.0) == "< 10⁻³⁰⁰"
+    assert logic.shown_p(2.68e-15) == "2.68·10⁻¹⁵"
+    assert logic.shown_p(0.00170123) == "0.0017"

@@ -423,3 +423,19 @@ def test_extended_null_figure_exports_its_settings():
     assert len(data) == len(_extended_table())
     assert list(data["x"][:2]) == ["α = (1, 1) | 1k/1k", "α = (1, 1) | 10k/100k"]
     np.testing.assert_allclose(data["error_high"] - data["y"].astype(float), 0.02)
+
+
+def test_compare_page_figures_write_epsilon_and_no_e_notation():
+    """Issue 18: the debiasing chart labels the privacy level ε (1/ε, k(ε), g(C) at ε = …),
+    never α; the null distribution's tiny densities are written in powers of ten, not
+    e-notation, on the axis and on hover."""
+    fig = debias_figure(0.05, 0.2, [1.0, 2.0], [3.0, 4.0], [0.0, 0.0], [0.0, 0.0])
+    words = [t.name or "" for t in fig.data] + _annotation_texts(fig)
+    assert not [w for w in words if "α" in w], words
+    assert any(w.startswith("1/ε = ") for w in words) and any(w.startswith("k(ε) = ")
+                                                               for w in words)
+    assert [t.name for t in _g_curves(fig)] == ["g(C), ε = 0.05 (A)", "g(C), ε = 0.2 (B)"]
+    null = np.random.default_rng(0).chisquare(5, 500) * 1e4
+    fig = null_distribution_figure(null, 3e4, 1e5, df=5)
+    assert fig.layout.yaxis.exponentformat == "power"
+    assert "%{y:.3~r}" in fig.data[0].hovertemplate and "g}" not in fig.data[0].hovertemplate

@@ -54,9 +54,9 @@ COMPARE = PageSpec(
     "Testing private data", "compare_histograms",
     "Two age histograms are released with privacy noise: are the populations behind them "
     "the same?",
-    "Move the privacy level α and watch Laplace noise blur real 2020 histograms; the usual "
+    "Move the privacy level ε and watch Laplace noise blur real 2020 histograms; the usual "
     "χ² test is fooled by the noise, the parametric bootstrap test of Son, Park & Jung "
-    "(2022) is not when both share N and α, and the normal-score test holds its level "
+    "(2022) is not when both share N and ε, and the normal-score test holds its level "
     "when they differ.",
     "compare_histograms.png")
 CALIBRATION = PageSpec(
@@ -64,8 +64,8 @@ CALIBRATION = PageSpec(
     "views/calibration.py", "Test calibration", ":material/tune:",
     "Testing private data", "test_calibration",
     "Can the test be trusted, and how much data does it need?",
-    "Type-I error and power by simulation, live or from the paper's full grid of 720 "
-    "settings, each rate with its 95% interval.",
+    "Type-I error and power by simulation, live or from the full grid of 720 settings of "
+    "Son, Park & Jung (2022), each rate with its 95% interval.",
     "test_calibration.png")
 PLANNER = PageSpec(
     "views/planner.py", "Privacy–utility planner", ":material/balance:",
@@ -73,7 +73,8 @@ PLANNER = PageSpec(
     "How many people does a privacy level need, and how much privacy can a sample size "
     "afford?",
     "Say what difference the study must detect and how often; get the N needed, the "
-    "strongest α, the frontier between them and a one-page report.",
+    "strongest privacy (the smallest ε) a sample size affords, the frontier between them "
+    "and a one-page report.",
     "planner.png")
 FDP = PageSpec(
     "views/fdp.py", "f-DP and Gaussian DP", ":material/shield:",

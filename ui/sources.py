@@ -33,8 +33,9 @@ def source_picker(side: str, *, default: str, key: str) -> str:
     return st.selectbox(
         t("Histogram {side}", side=side), keys, index=keys.index(default),
         format_func=SOURCE_LABELS.get, key=key, bind="query-params",
-        help=t("A built-in 2020 population by age, one of the paper's shapes "
-               "(section 2.3: uniform, increasing, normal), or a column of your own CSV file."),
+        help=t("A built-in 2020 population by age, one of the shapes of Son, Park & Jung "
+               "(2022, section 2.3: uniform, increasing, normal), or a column of your own CSV "
+               "file."),
     )
 
 
@@ -218,8 +219,8 @@ def _binning_control(sources: list[str], upload: Upload | None, key: str):
         width = st.radio(
             t("Age groups (bins M)"), list(AGE_BINNINGS), index=1, format_func=AGE_BINNINGS.get,
             key=f"{key}_width", bind="query-params", horizontal=True,
-            help=t("The paper's three binnings: 1-year (0..84, 85+), 5-year (0–4 … 80–84, 85+) "
-                   "and 10-year (0–9 … 70–79, 80+) age groups."),
+            help=t("The three binnings of Son, Park & Jung (2022): 1-year (0..84, 85+), 5-year "
+                   "(0–4 … 80–84, 85+) and 10-year (0–9 … 70–79, 80+) age groups."),
         )
         return int(width), len(datasets.age_bin_labels(width))
     if upload_counts:
@@ -343,8 +344,8 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
             private = st.checkbox(
                 t("These counts are already differentially private (test them as they are)"),
                 key=f"{key}_private",
-                help=t("For two published private histograms X₁, X₂: no noise is added; give "
-                       "the privacy levels α₁, α₂ they were released with."),
+                help=t("For two published private histograms X_A, X_B: no noise is added; give "
+                       "the privacy levels ε_A, ε_B they were released with."),
             )
     return PairInput(_labels(width, m, upload, sources, lo_hi), a, b, private)
 

@@ -13,9 +13,8 @@ import streamlit as st
 import dpviz
 from dpcore import simulation
 from dpcore.homogeneity import HomogeneityResult
-from ui import controls, sources
+from ui import controls, registry, sources
 from ui.cache import machine_speed
-from ui.format import fmt_p
 from ui.kit import PageKit, page_header
 from ui.pages import compare_histograms as logic
 from ui.pages.compare_histograms import LEVEL, TITLE, Settings
@@ -35,23 +34,33 @@ def read_settings(kit: PageKit) -> Settings:
                                                   key="cmp_n", default=10_000)
                 separate = st.checkbox(
                     t("Different N for B"), key="cmp_n_sep", bind="query-params",
-                    help=t("Draw histogram B with its own sample size N (the paper's section "
-                           "4.2 gives each histogram its own total N_i; its simulations use one "
-                           "N for both); otherwise A and B have the same N."))
+                    help=t("Draw histogram B with its own sample size N (Son, Park & Jung "
+                           "(2022), section 4.2, give each histogram its own total N_i; their "
+                           "simulations use one N for both); otherwise A and B have the same "
+                           "N."))
                 n_b = (controls.sample_size_slider(t("Sample size N for B"), key="cmp_n_b",
                                                    default=n_a) if separate else n_a)
             else:
                 st.caption(t("Both histograms are used as uploaded; no sampling."))
         with c2:
-            alpha_a = controls.alpha_slider(t("Privacy level α₁ (histogram A)"), key="cmp_alpha_a")
-            alpha_b = controls.alpha_slider(t("Privacy level α₂ (histogram B)"), key="cmp_alpha_b")
+            st.caption(logic.privacy_caption())
+            alpha_a = controls.log_slider(
+                t("Privacy level ε_A (histogram A)"), controls.ALPHA_GRID, default=0.1,
+                key="cmp_alpha_a", help=logic.privacy_help("A", first=True))
+            alpha_b = controls.log_slider(
+                t("Privacy level ε_B (histogram B)"), controls.ALPHA_GRID, default=0.1,
+                key="cmp_alpha_b", help=logic.privacy_help("B", first=False))
         with c3:
-            boot = controls.log_slider(
-                t("Bootstrap replicates B"), controls.BOOT_GRID, default=1000, key="cmp_boot",
-                help=t("Number of null histograms simulated by the parametric bootstrap. More "
-                       "replicates give a more precise p-value (its standard error is at most "
-                       "0.5/√B)."))
-            seed = controls.seed_control("cmp_seed")
+            with st.expander(t("Advanced: bootstrap replicates and seed"), expanded=False,
+                             icon=":material/tune:"):
+                boot = controls.log_slider(
+                    t("Bootstrap replicates B"), controls.BOOT_GRID, default=1000,
+                    key="cmp_boot",
+                    help=t("Number of null histograms simulated by the parametric bootstrap. "
+                           "More replicates give a more precise p-value (its standard error "
+                           "is at most 0.5/√B)."))
+                seed = controls.seed_control("cmp_seed")
+            st.caption(logic.advanced_caption(boot, seed))
     pair.stop_if_unusable(kit)
     source_a, source_b = st.session_state["cmp_a"], st.session_state["cmp_b"]
     width = (int(st.session_state["cmp_width"]) if logic.uses_age_groups(source_a, source_b)
@@ -97,7 +106,7 @@ def show_verdict(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
 def show_metrics(result: HomogeneityResult) -> None:
     """The three p-values and the two estimated sizes N̂."""
     m1, m2, m3 = st.columns(3)
-    m1.metric(t("Naive χ² test p-value"), fmt_p(result.naive.pvalue),
+    m1.metric(t("Naive χ² test p-value"), logic.shown_p(result.naive.pvalue),
               help=logic.naive_help(result), border=True)
     m1.caption(logic.naive_caption(result))
     if result.bootstrap is not None:
@@ -159,8 +168,8 @@ def read_zoom(settings: Settings) -> Settings:
     """The settings with the debiasing chart's zoom."""
     zoom = st.toggle(t("Zoom on small counts, where debiasing acts"), key="cmp_zoom",
                      bind="query-params",
-                     help=t("Show C up to 3 k(α), the small counts where g(C) lies above C "
-                            "(the paper's Figure 4), instead of every count."))
+                     help=t("Show C up to 3 k(ε), the small counts where g(C) lies above C "
+                            "(Figure 4 of Son, Park & Jung 2022), instead of every count."))
     return replace(settings, zoom=zoom)
 
 
@@ -174,8 +183,9 @@ def show_debiasing(kit: PageKit, settings: Settings, result: HomogeneityResult) 
         key="cmp_fig_debias", name=t("Debiasing the noisy counts"),
     )
     st.caption(t("Truncating at 0 biases small counts upwards: E[X | C] = g(C) lies above the "
-                 "line X = C, as in the paper's Figure 4. Each noisy count X is mapped back to "
-                 "C̃ (the inverse of g in between the thresholds, the paper's eq. (4.2))."))
+                 "line X = C, as in Figure 4 of Son, Park & Jung (2022). Each noisy count X is "
+                 "mapped back to C̃ (the inverse of g in between the thresholds, their eq. "
+                 "(4.2))."))
 
 
 def show_numbers(kit: PageKit, settings: Settings, result: HomogeneityResult) -> None:
@@ -183,7 +193,8 @@ def show_numbers(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
     t1, t2 = st.columns([2, 1])
     with t1:
         per_bin = logic.per_bin_table(settings, result)
-        formats = {col: st.column_config.NumberColumn(format=logic.per_bin_format(col))
+        formats = {col: st.column_config.NumberColumn(logic.per_bin_header(col),
+                                                      format=logic.per_bin_format(col))
                    for col in per_bin.columns if col != "bin"}
         kit.table(per_bin, key="cmp_table_hist", name=t("Counts per bin"), hide_index=True,
                   column_config=formats)
@@ -197,12 +208,13 @@ def show_numbers(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
 
 
 def explain() -> None:
-    """The mechanism, the estimators and the test, with the paper's equations."""
+    """The mechanism, the estimators and the test, with the equations of Son, Park & Jung
+    (2022); their privacy level α is written ε here."""
     with st.expander(t("How it works: the mechanism, the estimators and the test"),
                      expanded=False):
         st.markdown(t("**The release (2.4).** Every count $C_j$ gets Laplace noise and is "
                       "truncated at 0:"))
-        st.latex(r"X_j = \max\{0,\; C_j + Z_j\},\qquad Z_j \sim \mathrm{Lap}(2/\alpha)")
+        st.latex(r"X_j = \max\{0,\; C_j + Z_j\},\qquad Z_j \sim \mathrm{Lap}(2/\varepsilon)")
         st.markdown(t("**The statistic (2.3)**, computed on the private histograms:"))
         st.latex(
             r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}},\qquad "
@@ -214,15 +226,16 @@ def explain() -> None:
             "(section 2.3)."))
         st.markdown(t("**Debiasing (4.1)–(4.2).** Because of the truncation, small counts come "
                       "out too large on average:"))
-        st.latex(r"g(C) = E[X \mid C] = C + \frac{1}{\alpha} e^{-\alpha C/2}")
+        st.latex(r"g(C) = E[X \mid C] = C + \frac{1}{\varepsilon} e^{-\varepsilon C/2}")
         st.latex(
-            r"\tilde C = \begin{cases} 0 & X \le 1/\alpha \\ g^{-1}(X) & 1/\alpha < X < k(\alpha)"
-            r" \\ X & \text{otherwise} \end{cases},\qquad g^{-1}(x) = x + \tfrac{2}{\alpha}\,"
-            r"W_0\!\left(-\tfrac12 e^{-\alpha x/2}\right)"
+            r"\tilde C = \begin{cases} 0 & X \le 1/\varepsilon \\ g^{-1}(X) & 1/\varepsilon < X"
+            r" < k(\varepsilon) \\ X & \text{otherwise} \end{cases},\qquad g^{-1}(x) = x + "
+            r"\tfrac{2}{\varepsilon}\,W_0\!\left(-\tfrac12 e^{-\varepsilon x/2}\right)"
         )
         st.markdown(t(
-            "where $k(\\alpha) = g(C^*)$ and $C^*$ is where the bias $g(C) - C$ falls below 5; "
-            "$W_0$ is the Lambert W function, which gives the inverse in closed form."))
+            "where $k(\\varepsilon) = g(C^*)$ and $C^*$ is where the bias $g(C) - C$ falls "
+            "below 5; $W_0$ is the Lambert W function, which gives the inverse in closed "
+            "form."))
         st.markdown(t("**Estimates under 'no difference' (4.3):**"))
         st.latex(
             r"\hat N_i = \operatorname{round}\Big(\sum_j \tilde C_{ij}\Big),\quad "
@@ -232,21 +245,22 @@ def explain() -> None:
         st.markdown(t(
             "**The parametric bootstrap (Algorithm 1).** $B$ times: draw "
             "$U_i \\sim \\mathrm{Multinomial}(\\hat N_i, \\hat p_0)$, release them with the same "
-            "noise, $Y_i = \\max\\{0, U_i + \\mathrm{Lap}(2/\\alpha_i)\\}$, and compute $T_b$ "
-            "with $E_{ij} = \\hat N_i (Y_{1j} + Y_{2j}) / (\\hat N_1 + \\hat N_2)$. Line 11 "
-            "of the source takes the share of $T_b$ above $T$, which is 0 when no replicate "
-            "reaches $T$; the page reports the Monte Carlo p-value, which counts $T$ itself "
-            "among the $B + 1$ values and is never 0:"))
+            "noise, $Y_i = \\max\\{0, U_i + \\mathrm{Lap}(2/\\varepsilon_i)\\}$ ($\\varepsilon_1 "
+            "= \\varepsilon_A$, $\\varepsilon_2 = \\varepsilon_B$), and compute $T_b$ with "
+            "$E_{ij} = \\hat N_i (Y_{1j} + Y_{2j}) / (\\hat N_1 + \\hat N_2)$. Line 11 of "
+            "Algorithm 1 in Son, Park & Jung (2022) takes the share of $T_b$ above $T$, which "
+            "is 0 when no replicate reaches $T$; the page reports the Monte Carlo p-value, "
+            "which counts $T$ itself among the $B + 1$ values and is never 0:"))
         st.latex(r"p = \frac{1 + \#\{b : T_b \ge T\}}{B + 1}")
         st.markdown(t(
             "**The normal-score test (this project).** Algorithm 1 computes $T$ with "
             "$n_i = \\sum_j X_{ij}$ but each $T_b$ with $\\hat N_i$, and $\\hat N_i$ is far too "
-            "large when α is small, so with unequal N or α its level drifts far from 5%. The "
-            "normal-score test estimates $N_i$ by matching the expected noisy total, "
-            "$\\sum_j g_i(N_i \\hat p_{0j}) = \\sum_j X_{ij}$, turns each private count into a "
-            "normal score $z_{ij} = \\Phi^{-1}(F_{ij}(X_{ij}))$ under the fitted null (Laplace "
-            "noise on a normal count, truncated at 0; standardised), and compares the two "
-            "histograms bin by bin:"))
+            "large when ε is small, so with unequal N or ε its significance level drifts far "
+            "from 5%. The normal-score test estimates $N_i$ by matching the expected noisy "
+            "total, $\\sum_j g_i(N_i \\hat p_{0j}) = \\sum_j X_{ij}$, turns each private count "
+            "into a normal score $z_{ij} = \\Phi^{-1}(F_{ij}(X_{ij}))$ under the fitted null "
+            "(Laplace noise on a normal count, truncated at 0; standardised), and compares the "
+            "two histograms bin by bin:"))
         st.latex(r"T = \sum_{j=1}^{M} \frac{(a_{2j} z_{1j} - a_{1j} z_{2j})^2}{a_{1j}^2 + a_{2j}^2}")
         st.markdown(t(
             "where $a_{ij}$ is how much $z_{ij}$ moves with $p_{0j}$, so an error in $\\hat p_0$ "
@@ -256,14 +270,15 @@ def explain() -> None:
 
 def main() -> None:
     kit = page_header(t(TITLE))
+    kit.try_this(registry.COMPARE, list(logic.EXPERIMENTS))
     st.markdown(t(
         "Two histograms are released with differential privacy: Laplace noise is added to every "
         "count and negative results are set to 0. Are the two populations behind them the same? "
         "The usual chi-square test gets this wrong on noisy counts. The **parametric bootstrap "
         "test** of Son, Park & Jung (2022) uses only the private histograms and their privacy "
-        "levels α, and keeps its error rate when both histograms have the same N and α and "
+        "levels ε, and keeps its error rate when both histograms have the same N and ε and "
         "enough people per bin; the **normal-score test** added here keeps it also with "
-        "different N or α. Below, the page says which to trust at your settings."))
+        "different N or ε. Below, the page says which to trust at your settings."))
     settings = read_settings(kit)
     announce_boot_limit(kit, settings)
     try:

@@ -33,7 +33,7 @@ LEARNING_PATH = (
      "the other standard mechanism, and the δ of (ε, δ): how much noise each calibration "
      "asks for."),
     (registry.PLANNER,
-     "put it together: choose the privacy level and the sample size of a study."),
+     "put it together: choose the privacy level ε and the sample size N of a study."),
     (registry.SUBSTITUTION,
      "further: randomized response generalised, and what repeated releases cost in "
      "privacy."),
@@ -57,6 +57,12 @@ st.markdown(t(
     "the **2020 population by age** of the USA and of Korea (nationally, and the capital "
     "region against the rest of the country), or your own CSV file. Every number on screen "
     "is computed live, as you move, by `dpcore`, this project's own Python package."
+))
+st.markdown(t(
+    "One notation on every page: **ε** is the privacy level (smaller ε, more privacy), **N** "
+    "the people in a data set, **k** the categories of one answer, **M** the bins of a "
+    "histogram. The [notation table](#notation) at the bottom of this page lists every symbol, "
+    "and how the sources write it where they differ."
 ))
 
 path_col, tip_col = st.columns([3, 2], gap="large")
@@ -91,9 +97,11 @@ for section, cards in registry.sections().items():
             with col:
                 card(c)
 
-st.subheader(t("Notation"), anchor=False)
-st.markdown(t("One symbol means one thing on every page. Where a source writes it otherwise, "
-              "the page says so where the symbol first appears, and the last column here "
-              "gives the source's own symbol."))
+st.subheader(t("Notation"), anchor="notation")
+st.markdown(t("One symbol means one thing on every page. Where a source writes it otherwise "
+              "(Son, Park & Jung 2022 write the privacy level α), the page says so where the "
+              "symbol first appears, and the last column here gives the source's own symbol. "
+              "Links and downloaded CSV files keep their earlier names (such as `alpha_a`), so "
+              "links people have shared and their scripts keep working."))
 # A static table: its cells wrap, none is cut.
 st.table(pd.DataFrame(notation.notation_rows()).set_index(t("Symbol")))

@@ -15,9 +15,10 @@ import streamlit as st
 
 from dpcore import datasets, histogram, homogeneity, study
 from dpcore.homogeneity import BootstrapTestResult, HomogeneityResult
-from ui import registry
-from ui.format import fmt_p, fmt_sig
-from ui.sources import PairInput, SideInput
+from ui import notation, registry
+from ui.format import fmt_p, fmt_sig, sig_text
+from ui.kit import Experiment
+from ui.sources import AGE_BINNINGS, SOURCE_LABELS, PairInput, SideInput
 from ui.text import esc, t
 
 TITLE = registry.COMPARE.title
@@ -45,7 +46,7 @@ class Settings:
     n_a: int | None  # cmp_n: people drawn for A; None when nothing is drawn
     separate_n: bool  # cmp_n_sep: B has a sample size of its own
     n_b: int | None  # cmp_n_b when separate_n, else n_a
-    alpha_a: float  # cmp_alpha_a: privacy level α₁ of histogram A
+    alpha_a: float  # cmp_alpha_a: privacy level ε_A of histogram A (α₁ in SPJ22)
     alpha_b: float  # cmp_alpha_b
     boot: int  # cmp_boot: bootstrap replicates B as chosen (see n_boot)
     seed: int  # cmp_seed
@@ -64,12 +65,72 @@ class Settings:
             t("Bins M"): f"{self.bins:,}",
             t("People N in A"): people(self.pair, self.pair.a, self.n_a),
             t("People N in B"): people(self.pair, self.pair.b, self.n_b),
-            t("Privacy level α₁ (A)"): f"{self.alpha_a:g}",
-            t("Privacy level α₂ (B)"): f"{self.alpha_b:g}",
+            t("Privacy level ε_A (A)"): fmt_eps(self.alpha_a),
+            t("Privacy level ε_B (B)"): fmt_eps(self.alpha_b),
             t("Bootstrap replicates B"): f"{self.n_boot:,}", t("Seed"): f"{self.seed}",
-            t("Test level"): f"{LEVEL:.0%}",
+            t("Significance level"): f"{LEVEL:.0%}",
             t("Null distribution shown"): t(TEST_NAMES[self.null_test]),
         }
+
+
+# --- numbers and symbols as the page writes them ----------------------------------------------
+
+
+def fmt_eps(value: float) -> str:
+    """A privacy level as the controls show it (0.001 … 10), never in e-notation."""
+    return sig_text(value, 6)
+
+
+def shown_p(p: float) -> str:
+    """A naive p-value as the page shows it: :func:`ui.format.fmt_p` (2.68·10⁻¹⁵; one that
+    underflowed to 0 as "< 10⁻³⁰⁰")."""
+    return fmt_p(p)
+
+
+def privacy_help(side: str, *, first: bool) -> str:
+    """The help of histogram ``side``'s privacy control; the first names the source's α."""
+    source = (" " + notation.in_source("α" + ("₁" if side == "A" else "₂"), notation.SPJ22)
+              if first else "")
+    return t("Privacy level ε_{side} of histogram {side}{source}: the Laplace mechanism adds "
+             "noise Lap(2/ε_{side}) to every count of histogram {side}. Smaller ε = stronger "
+             "privacy = more noise. Log scale, 0.001 to 10.", side=side, source=source)
+
+
+def privacy_caption() -> str:
+    """Said once, by the first privacy control: the source's own symbol."""
+    return t("ε is the privacy level {note}: noise Lap(2/ε) on every count.",
+             note=notation.in_source("α", notation.SPJ22))
+
+
+def advanced_caption(boot: int, seed: int) -> str:
+    """The values of the collapsed advanced controls, said beside them."""
+    return t("B = {boot:,} replicates, seed {seed}", boot=boot, seed=seed)
+
+
+# --- guided experiments ("Try this") ------------------------------------------------------
+
+#: The page's guided experiments, each a link (the page's URL parameters) and what to notice;
+#: tests/test_page_compare_histograms.py opens each and checks the notice on the page.
+_KOREA = SOURCE_LABELS["korea"]  # a selectbox's URL value is its option's label
+EXPERIMENTS = (
+    Experiment(
+        "Set A = B and watch the naive test reject identical populations",
+        "Both histograms are drawn from the same population (Korea, N = 10,000 each) with "
+        "strong privacy, ε_A = ε_B = 0.05. The naive χ² test's p-value is tiny: it takes the "
+        "noise for a difference. The parametric bootstrap test of Son, Park & Jung (2022) "
+        "simulates that noise and does not reject (p well above 5%).",
+        {"cmp_a": _KOREA, "cmp_b": _KOREA, "cmp_alpha_a": "0.05", "cmp_alpha_b": "0.05"}),
+    Experiment(
+        "Give A and B different ε and see which test keeps its significance level",
+        "Again the same population on both sides (Korea, single years: M = 86 bins, N = 1,000 "
+        "each), but ε_A = 0.01 and ε_B = 1. Algorithm 1 now rejects (p < 5%) although nothing "
+        "differs, and the yellow note under the verdict says why: in simulations at these "
+        "settings it rejects almost every time. The normal-score test keeps its 5% significance "
+        "level and does not reject. Histogram A is mostly noise here, so no test could find a "
+        "real difference either.",
+        {"cmp_a": _KOREA, "cmp_b": _KOREA, "cmp_width": AGE_BINNINGS[1], "cmp_n": "1,000",
+         "cmp_alpha_a": "0.01", "cmp_alpha_b": "1"}),
+)
 
 
 def uses_age_groups(source_a: str, source_b: str) -> bool:
@@ -162,7 +223,8 @@ def bootstrap_error_finding(result: HomogeneityResult) -> str:
 
 
 def finds_difference(result: HomogeneityResult, test: str = "bootstrap") -> bool:
-    """The test's verdict at the 5% level (p-value < 5%, the same as T > critical value)."""
+    """The test's verdict at the 5% significance level (p-value < 5%, the same as T > critical
+    value)."""
     boot = result.bootstrap if test == "bootstrap" else result.normal_score
     return boot.rejects(LEVEL)
 
@@ -200,7 +262,8 @@ def verdict(settings: Settings, result: HomogeneityResult, *, markdown: bool = T
                  else t("the normal-score test"))
         parts.append(t("{test} {found} a difference ({p})", test=label, found=found,
                        p=_p_words(boot)))
-    return t("At the 5% level, between histogram A ({a}) and histogram B ({b}): {parts}.",
+    return t("At the 5% significance level, between histogram A ({a}) and histogram B ({b}): "
+             "{parts}.",
              a=name_a, b=name_b, parts=t("; ").join(parts))
 
 
@@ -231,8 +294,9 @@ def _rate_words(rate: tuple[float, float, float]) -> str:
 
 
 def _setting_words(size: study.MeasuredSize) -> str:
-    return t("M = {m}, α = ({a1:g}, {a2:g}), N = ({n1}, {n2})", m=size.m, a1=size.alpha1,
-             a2=size.alpha2, n1=f"{size.n1:,}", n2=f"{size.n2:,}")
+    return t("M = {m}, ε_A = {a1}, ε_B = {a2}, N = ({n1}, {n2})", m=size.m,
+             a1=fmt_eps(size.alpha1), a2=fmt_eps(size.alpha2), n1=f"{size.n1:,}",
+             n2=f"{size.n2:,}")
 
 
 def calibration_sentence(settings: Settings, result: HomogeneityResult) -> tuple[str, str] | None:
@@ -254,15 +318,15 @@ def calibration_sentence(settings: Settings, result: HomogeneityResult) -> tuple
     sims = t("Korea vs Korea, {reps:,} simulated pairs", reps=size.reps)
     if alg1_ok and ours_ok:
         kind = "ok"
-        text = t("Both tests keep their 5% level {where}: under 'no difference' Algorithm 1 "
-                 "rejected {alg1} and the normal-score test {ours} of the time ({sims}). "
-                 "Either can be trusted here.", where=where, alg1=_rate_words(alg1),
+        text = t("Both tests keep their 5% significance level {where}: under 'no difference' "
+                 "Algorithm 1 rejected {alg1} and the normal-score test {ours} of the time "
+                 "({sims}). Either can be trusted here.", where=where, alg1=_rate_words(alg1),
                  ours=_rate_words(ours), sims=sims)
     elif ours_ok:
         kind = "alg1"
-        text = t("Algorithm 1 does not keep its 5% level {where}: under 'no difference' it "
-                 "rejected {alg1} of the time, the normal-score test {ours} ({sims}). Trust "
-                 "the normal-score test here.", where=where, alg1=_rate_words(alg1),
+        text = t("Algorithm 1 does not keep its 5% significance level {where}: under 'no "
+                 "difference' it rejected {alg1} of the time, the normal-score test {ours} "
+                 "({sims}). Trust the normal-score test here.", where=where, alg1=_rate_words(alg1),
                  ours=_rate_words(ours), sims=sims)
     else:
         kind = "none"
@@ -275,7 +339,7 @@ def calibration_sentence(settings: Settings, result: HomogeneityResult) -> tuple
 
 def naive_finding(result: HomogeneityResult) -> str:
     naive = result.naive
-    p = fmt_p(naive.pvalue)
+    p = shown_p(naive.pvalue)
     return t("The naive χ² test, which treats the noisy counts as exact, gives p {p} "
              "(χ² = {stat:,.1f}, df = {df}); on private histograms it rejects far more often "
              "than its level, so it is shown for comparison only.",
@@ -283,17 +347,18 @@ def naive_finding(result: HomogeneityResult) -> str:
 
 
 def noise_warning(side: NoisySide) -> str:
-    return t("Histogram {label} is mostly noise: at α = {alpha:g} the noise on each count has "
-             "standard deviation {noise:,.0f}, more than the average count per bin ({mean:,.1f})."
-             " N̂ and both tests are unreliable here; increase N or α, or use wider bins.",
-             label=side.label, alpha=side.alpha, noise=side.noise, mean=side.mean_count)
+    return t("Histogram {label} is mostly noise: at ε_{label} = {alpha} the noise on each count "
+             "has standard deviation {noise:,.0f}, more than the average count per bin "
+             "({mean:,.1f}). N̂ and both tests are unreliable here; increase N or ε_{label}, or "
+             "use wider bins.", label=side.label, alpha=fmt_eps(side.alpha), noise=side.noise,
+             mean=side.mean_count)
 
 
 def noise_note(side: NoisySide) -> str:
-    return t("Histogram {label} is mostly noise: at α = {alpha:g} the noise on each count has "
-             "standard deviation {noise:,.0f}, more than the average count per bin ({mean:,.1f})"
-             "; N̂ and both tests are unreliable here.",
-             label=side.label, alpha=side.alpha, noise=side.noise, mean=side.mean_count)
+    return t("Histogram {label} is mostly noise: at ε_{label} = {alpha} the noise on each count "
+             "has standard deviation {noise:,.0f}, more than the average count per bin "
+             "({mean:,.1f}); N̂ and both tests are unreliable here.", label=side.label,
+             alpha=fmt_eps(side.alpha), noise=side.noise, mean=side.mean_count)
 
 
 def naive_help(result: HomogeneityResult) -> str:
@@ -308,7 +373,8 @@ def naive_caption(result: HomogeneityResult) -> str:
 def bootstrap_caption(boot: BootstrapTestResult) -> str:
     """T and the critical value: T > critical value exactly when p < 5%."""
     crit = boot.critical_value(LEVEL)
-    crit_text = (t("none (B too small to reject at 5%)") if crit == float("inf")
+    crit_text = (t("none (B too small to reject at the 5% significance level)")
+                 if crit == float("inf")
                  else f"{crit:,.1f}")
     return t("T = {stat:,.1f}; 5% critical value {crit}", stat=boot.statistic, crit=crit_text)
 
@@ -354,8 +420,8 @@ def size_estimates(result: HomogeneityResult) -> list[SizeEstimate]:
 
 def trace_names(settings: Settings) -> tuple[str, str]:
     """The legend names of histograms A and B in the chart (Plotly: not Markdown)."""
-    return (t("A: {name}, α₁ = {alpha:g}", name=settings.pair.a.name, alpha=settings.alpha_a),
-            t("B: {name}, α₂ = {alpha:g}", name=settings.pair.b.name, alpha=settings.alpha_b))
+    return (t("A: {name}, ε_A = {eps}", name=settings.pair.a.name, eps=fmt_eps(settings.alpha_a)),
+            t("B: {name}, ε_B = {eps}", name=settings.pair.b.name, eps=fmt_eps(settings.alpha_b)))
 
 
 def method_note() -> str:
@@ -363,10 +429,12 @@ def method_note() -> str:
              "statistic T to B histograms simulated under 'no difference' with the same noise. "
              "The normal-score test (this project) does the same with a statistic built from "
              "normal scores of the private counts, refitted on every simulated pair, and keeps "
-             "its 5% level where Algorithm 1 does not (unequal N or α, strong privacy). Both "
-             "p-values are (1 + #{T_b ≥ T}) / (B + 1), never 0, with a Monte Carlo standard "
-             "error of at most 0.5/√B; the source's #{T_b > T} / B is in the results table. The "
-             "naive χ² test refers T to χ²(M − 1) as if the counts were not noisy.")
+             "its 5% significance level where Algorithm 1 does not (unequal N or ε, strong "
+             "privacy). Both p-values are (1 + #{{T_b ≥ T}}) / (B + 1), never 0, with a Monte "
+             "Carlo standard error of at most 0.5/√B; Son, Park & Jung (2022)'s #{{T_b > T}} / B "
+             "(their Algorithm 1, line 11) is in the results table. The naive χ² test refers T to "
+             "χ²(M − 1) as if the counts were not noisy. The privacy level is written ε "
+             "{note}.", note=notation.in_source("α", notation.SPJ22))
 
 
 # --- tables -----------------------------------------------------------------------------------
@@ -377,6 +445,19 @@ def per_bin_table(settings: Settings, result: HomogeneityResult) -> pd.DataFrame
     return result.histogram_table(settings.pair.labels).reset_index()
 
 
+#: The per-bin table's headers as shown (its CSV keeps the column names).
+_PER_BIN_HEADERS = {"original": "C", "private": "X", "debiased": "C̃", "rescaled": "Ĉ"}
+
+
+def per_bin_header(column: str) -> str:
+    """The shown header of a per-bin column: its symbol and histogram, "C̃ (A)"."""
+    if column == "p0_hat":
+        return "p̂₀"
+    kind, _, side = column.rpartition("_")
+    return t("{symbol} ({side})", symbol=_PER_BIN_HEADERS[kind], side=side) \
+        if kind in _PER_BIN_HEADERS else column
+
+
 def per_bin_format(column: str) -> str:
     """The printf format a column of the per-bin table is shown with."""
     if column == "p0_hat":
@@ -384,8 +465,43 @@ def per_bin_format(column: str) -> str:
     return "%.0f" if column.startswith("original") else "%.1f"
 
 
+#: The results table's quantities in words, as shown (the CSV keeps their names).
+SUMMARY_NAMES = {
+    "alpha_A": "privacy level ε_A", "alpha_B": "privacy level ε_B", "bins_M": "bins M",
+    "N_A": "people N in A", "N_B": "people N in B",
+    "N_hat_A": "estimated N̂ of A (eq. 4.3)", "N_hat_B": "estimated N̂ of B (eq. 4.3)",
+    "chisq_statistic": "naive χ² statistic", "chisq_df": "naive χ² degrees of freedom",
+    "chisq_pvalue": "naive χ² p-value",
+    "bootstrap_statistic_T": "Algorithm 1: statistic T",
+    "bootstrap_replicates_B": "Algorithm 1: replicates B",
+    "bootstrap_critical_value_5pct": "Algorithm 1: 5% critical value",
+    "bootstrap_pvalue": "Algorithm 1: p-value (1 + #{T_b ≥ T}) / (B + 1)",
+    "bootstrap_pvalue_source_line11": "Algorithm 1: #{T_b > T} / B, line 11 of Son, Park & "
+                                      "Jung (2022)",
+    "normal_score_N_hat_A": "normal-score test: estimated N of A",
+    "normal_score_N_hat_B": "normal-score test: estimated N of B",
+    "normal_score_statistic_T": "normal-score test: statistic T",
+    "normal_score_replicates_B": "normal-score test: replicates B",
+    "normal_score_critical_value_5pct": "normal-score test: 5% critical value",
+    "normal_score_pvalue": "normal-score test: p-value",
+}
+
+
+def _summary_value(quantity: str, value: float) -> str:
+    if quantity == "chisq_pvalue":  # may underflow to 0: "< 10⁻³⁰⁰", never "0"
+        return shown_p(value) if value <= 0 else fmt_sig(value, 4)
+    if value.is_integer():
+        return f"{value:,.0f}"
+    return f"{value:,.1f}" if abs(value) >= 1000 else fmt_sig(value, 4)
+
+
 def summary_shown(summary: pd.DataFrame) -> pd.DataFrame:
-    """The tests and estimates as shown: whole numbers with thousands separated, others
-    with 4 significant digits (the CSV keeps the numbers)."""
-    return summary.assign(value=[f"{v:,.0f}" if float(v).is_integer() else f"{v:.4g}"
-                                 for v in summary["value"]])
+    """The tests and estimates as shown: each quantity in words, whole numbers and numbers
+    from 1,000 on with thousands separated, others with 4 significant digits (never
+    e-notation: 2.68·10⁻¹⁵), the naive p-value never "0"; the CSV keeps the names and the
+    numbers."""
+    return summary.assign(
+        quantity=[t(SUMMARY_NAMES[q]) if q in SUMMARY_NAMES else q
+                  for q in summary["quantity"]],
+        value=[_summary_value(q, float(v)) for q, v in zip(summary["quantity"],
+                                                            summary["value"])])
