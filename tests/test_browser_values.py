@@ -98,7 +98,7 @@ def test_a_try_this_experiment_opens_in_one_click(page):
     wait_idle(page)
     page.get_by_text("Try this").click()
     page.get_by_role("link", name=first.title).click()
-    expect(page.get_by_role("alert").filter(has_text=first.title)).to_be_visible()
+    expect(page.locator('[data-testid="stAlert"]').filter(has_text=first.title)).to_be_visible()
     wait_idle(page)
     assert "try=" not in page.url and "cmp_boot=" not in page.url  # back to its default
     for key, value in first.query.items():

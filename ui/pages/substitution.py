@@ -475,7 +475,7 @@ def grid_intro(reps: int) -> str:
              "releases each (Kang, Lee & Hong use 100). They do not say which normal: here it "
              "is the discretisation of Son, Park & Jung (2022, section 2.3), so the normal rows "
              "need not be their data. Cost: the mean number of random draws, re-draws "
-             "included. Its CSV keeps the paper's letters: N for the categories k, n for "
+             "included. Its CSV keeps Kang, Lee & Hong's letters: N for the categories k, n for "
              "the records N.", reps=f"{reps:,}")
 
 
