@@ -489,3 +489,40 @@ def test_without_the_extended_file_the_tab_says_how_to_make_it(synthetic_study):
     [note] = [i.value for i in extended_tab(at).info]
     assert study.EXTENDED_FILE in note and study.EXTENDED_COMMAND in note
     assert not extended_tab(at).dataframe and not _extended_findings(at)
+
+
+# --- issue 18: the number box shows the value in use -------------------------------------------
+
+def _captions(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("typed, used", [(10, 100), (50_000_000, 10_000_000)],
+                         ids=["below", "above"])
+def test_a_typed_n_outside_the_range_is_used_clamped_and_said(typed, used):
+    """Typing N = 10 in the box of the null distributions was silently ignored (the box
+    turned red, "Press Enter to apply", and the page kept computing with N = 5,050): the
+    value is now taken to the nearest end of the range, the box shows it, a caption says
+    so, and the metrics, finding and report are of that N."""
+    at = start()
+    at.number_input(key="cal_n").set_value(typed)
+    run(at)
+    assert at.number_input(key="cal_n").value == used
+    said = [c for c in _captions(at) if f"N = {used:,} is used" in c]
+    assert said and f"{typed:,}" in said[0], _captions(at)
+    kit = ended_kit(at)
+    assert kit.parameters["Null distributions: histogram size N"] == f"{used:,}"
+    assert any(f"N = {used:,}" in f for f in kit.findings), kit.findings
+    # A value inside the range is taken as typed, and the note goes.
+    at.number_input(key="cal_n").set_value(2000)
+    run(at)
+    assert at.number_input(key="cal_n").value == 2000
+    assert not [c for c in _captions(at) if "is used" in c]
+
+
+def test_a_linked_n_outside_the_range_is_used_clamped_and_said():
+    at = start({"cal_n": "10"})
+    assert at.number_input(key="cal_n").value == 100
+    assert [c for c in _captions(at) if "N = 100 is used" in c], _captions(at)
+    assert not link_notes(at), link_notes(at)
+    assert ended_kit(at).parameters["Null distributions: histogram size N"] == "100"

@@ -37,7 +37,7 @@ def rate_columns(sizes: tuple[str, str] = ("N", "N_B")) -> dict:
 # --- Figures 2-3 ------------------------------------------------------------------------------
 
 
-def read_null_settings() -> NullSettings:
+def read_null_settings(kit: PageKit) -> NullSettings:
     c1, c2, c3 = st.columns(3)
     with c1:
         shape = st.selectbox(t("Shape p₀"), list(datasets.SHAPES),
@@ -48,10 +48,12 @@ def read_null_settings() -> NullSettings:
                              key="cal_m", bind="query-params",
                              help=t("The paper shows M = 20 and M = 100."))
     with c2:
-        n = st.number_input(
-            t("Histogram size N"), min_value=logic.NULL_N_MIN, max_value=logic.NULL_N_MAX,
-            value=logic.NULL_N_DEFAULT, step=logic.NULL_N_STEP, key="cal_n", bind="query-params",
-            help=t("Counts per histogram; the paper uses 5,050 (= 1 + 2 + … + 100)."))
+        n = logic.number_box(
+            t("Histogram size N"), logic.NULL_N_MIN, logic.NULL_N_MAX,
+            default=logic.NULL_N_DEFAULT, step=logic.NULL_N_STEP, key="cal_n", symbol="N",
+            url_in=kit.url_in,
+            help=t("People per histogram, from {low:,} to {high:,}; the paper uses 5,050 "
+                   "(= 1 + 2 + … + 100).", low=logic.NULL_N_MIN, high=logic.NULL_N_MAX))
         alpha = controls.alpha_slider(t("Privacy level α"), key="cal_alpha",
                                       default=logic.NULL_ALPHA_DEFAULT)
     with c3:
@@ -72,7 +74,7 @@ def null_tab(kit: PageKit) -> NullSettings:
     st.latex(r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}} "
              r"\;\overset{H_0}{\sim}\; \chi^2_{M-1}\ \text{(without DP)},\qquad "
              r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
-    null = read_null_settings()
+    null = read_null_settings(kit)
     ns = logic.null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
     kit.chart(dpviz.homogeneity.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
                                                        alpha=null.alpha),

@@ -20,7 +20,8 @@ import streamlit as st
 import dpviz
 from dpcore import datasets, planner, simulation, study
 from ui import registry
-from ui.format import fmt_number, fmt_numbers, percent_decimals_apart
+from ui.format import fmt_number, fmt_numbers, fmt_sig, percent_decimals_apart
+from ui.notation import SPJ22, in_source
 from ui.text import t
 
 TITLE = registry.CALIBRATION.title
@@ -93,6 +94,69 @@ def setting_label(row) -> str:
     """A setting of the extended grid: "M = 86, α = (0.01, 0.1), N = (1,000, 10,000)"."""
     return t("M = {m}, α = ({a1:g}, {a2:g}), N = ({n:,}, {n2:,})", m=int(row["m"]),
              a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]), n2=int(row["n2"]))
+
+
+# --- a number box that shows the value in use ------------------------------------------------
+
+
+def outside_note(symbol: str, asked: float, used: float, low: float, high: float) -> str:
+    """Why a number outside a box's range was replaced by the range's nearest end."""
+    end = (t("below the smallest the page allows, {low}", low=_num(low)) if asked < low
+           else t("above the largest the page allows, {high}", high=_num(high)))
+    return t("{symbol} = {asked} is {end}: {symbol} = {used} is used.", symbol=symbol,
+             asked=_num(asked), end=end, used=_num(used))
+
+
+def _num(v: float) -> str:
+    return f"{int(v):,}" if float(v) == int(v) else fmt_sig(float(v), 6)
+
+
+def number_box(label: str, low: float, high: float, *, default, key: str, symbol: str,
+               url_in: dict, **kwargs):
+    """A number box, kept in the URL parameter ``key``, that shows the value the page
+    computes with. A number typed (or linked) outside [low, high] is not refused by the
+    box, which then turned red and kept the old value silently ("Press Enter to apply"):
+    it is replaced by the range's nearest end, which the box shows, and a caption says
+    so. ``url_in``: the kit's link values in use (a linked value replaced here is said by
+    the caption, not named as unusable)."""
+    note_key = f"{key}_outside"
+    whole = isinstance(default, int)
+
+    def used(v: float):
+        clamped = min(max(v, low), high)
+        return int(round(clamped)) if whole else float(clamped)
+
+    def clamp() -> None:
+        v = st.session_state.get(key)
+        if v is None:
+            st.session_state[key] = default
+            v = default
+        if used(v) != v:
+            st.session_state[key] = used(v)
+            st.session_state[note_key] = (v, used(v))
+        else:
+            st.session_state.pop(note_key, None)
+
+    pending_key, carried_key = f"{key}_pending", f"{key}_link_in"
+    if pending_key in st.session_state:  # the rerun after a linked value outside the range
+        st.session_state[key] = st.session_state.pop(pending_key)
+        url_in.update(st.session_state.pop(carried_key, {}))
+    value = st.number_input(label, value=default, key=key, bind="query-params",
+                            on_change=clamp, **kwargs)
+    if used(value) != value:
+        # A link's value outside the range: Streamlit seeds the box from the URL on the
+        # first run whatever the session holds, so the value in use is set on a rerun (the
+        # link's other values, to be checked at the end of the page, carried over to it).
+        st.session_state[pending_key] = used(value)
+        st.session_state[note_key] = (value, used(value))
+        st.session_state[carried_key] = {k: v for k, v in url_in.items() if k != key}
+        st.rerun()
+    note = st.session_state.get(note_key)
+    if note is not None and note[1] == value:
+        st.caption(outside_note(symbol, note[0], note[1], low, high))
+    else:
+        st.session_state.pop(note_key, None)
+    return value
 
 
 # --- settings -------------------------------------------------------------------------------
