@@ -27,7 +27,7 @@ DATA, PRIVACY, FRONTIER, REPORT = TABS = page.TABS
 FAST = {"plan_reps": "50", "plan_boot": "50"}
 SEED = controls.DEFAULT_SEED
 N_NEEDED, N_INTERVAL = "N needed per group", "Monte Carlo interval for N"
-ALPHA_NEEDED, ALPHA_INTERVAL = "Strongest privacy α", "Monte Carlo interval for α"
+ALPHA_NEEDED, ALPHA_INTERVAL = "Strongest privacy ε", "Monte Carlo interval for ε"
 TV = "Effect size: total-variation distance"
 
 # The machine speed behind the time estimates is pinned (conftest.py).
@@ -70,8 +70,10 @@ def test_default_view():
     assert shown[TV] == f"{planner.total_variation(p1, p2):.3f}" == "0.057"
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=200, n_boot=200, rng=SEED)
     # The estimate to the three significant digits of its interval's ends.
-    assert shown[N_NEEDED] == words.n_text(plan) == f"{float(f'{plan.n:.3g}'):,.0f}"
-    assert shown[N_INTERVAL] == f"{plan.interval[0]:,.0f} – {plan.interval[1]:,.0f}"
+    # The estimate to the precision of its interval: "about 5,200" beside "4,860–5,420".
+    estimate, low, high = words.estimate_parts(plan.n, *plan.interval)
+    assert shown[N_NEEDED] == words.n_text(plan) == f"about {estimate}"
+    assert shown[N_INTERVAL] == words.n_interval_text(plan) == f"{low}–{high}"
     assert metric(at, "Your planned N").value == "10,000"
     # 10,000 is above the interval: enough.
     assert plan.interval[1] <= 10_000 and metric(at, "Your planned N").delta == "enough"
@@ -91,12 +93,13 @@ def test_privacy_tab_shows_the_strongest_alpha():
     plan = planner.strongest_privacy(p1, p2, 10_000, reps=50, n_boot=50, rng=SEED)
     assert plan.status == "found"
     shown = metrics(at)
-    assert shown[ALPHA_NEEDED] == f"{plan.alpha:.3g}"
-    assert shown[ALPHA_INTERVAL] == f"{plan.interval[0]:.3g} – {plan.interval[1]:.3g}"
-    assert shown["Your α"] == "0.1"
+    assert shown[ALPHA_NEEDED] == words.alpha_text(plan)
+    assert shown[ALPHA_NEEDED].startswith("about ")
+    assert shown[ALPHA_INTERVAL] == f"{plan.interval[0]:.3g}–{plan.interval[1]:.3g}"
+    assert shown["Your ε"] == "0.1"
     verdict = words.privacy_verdict(plan, page.Settings(reps=50, n_boot=50))
     assert verdict.label == "affordable" and plan.interval[1] <= 0.1
-    assert metric(at, "Your α").delta == verdict.label
+    assert metric(at, "Your ε").delta == verdict.label
     sentence, shown_verdict = [s.value for s in at.success]
     assert sentence == words.describe_privacy(
         plan, "a difference as large as Korea central vs Korea noncentral")
@@ -117,9 +120,9 @@ def test_privacy_tab_shows_the_strongest_alpha():
         "more data affords stronger privacy"])
 def test_the_answers_move_the_right_way(tab, query, key, value, shown, factor):
     at = start(tab, query)
-    before = float(metrics(at)[shown].replace(",", ""))
+    before = float(metrics(at)[shown].replace(",", "").removeprefix("about "))
     at.select_slider(key=key).set_value(value)
-    after = float(metrics(run(at))[shown].replace(",", ""))
+    after = float(metrics(run(at))[shown].replace(",", "").removeprefix("about "))
     assert after > factor * before if factor >= 1 else after < factor * before, (before, after)
     if key == "plan_alpha":
         assert metric(at, "Your planned N").delta == "not enough"
@@ -161,7 +164,7 @@ def test_query_params_set_the_view_and_reproduce_the_numbers():
     plan = planner.required_sample_size(p1, p2, 0.5, 1.0, power=0.9, reps=50, n_boot=50, rng=7)
     first = metrics(at)
     assert first[N_NEEDED] == words.n_text(plan)
-    assert "privacy levels α₁ = 0.5 and α₂ = 1" in [s.value for s in at.success][0]
+    assert "privacy levels ε_A = 0.5 and ε_B = 1" in [s.value for s in at.success][0]
     # The same URL in a new session shows the same numbers.
     st.cache_resource.clear()  # nothing reused: simulated again
     assert metrics(start(query=URL_VIEW)) == first
@@ -177,8 +180,8 @@ def test_tab_from_the_url_and_the_ratio_of_privacy_levels():
     p1, p2 = korea()
     plan = planner.strongest_privacy(p1, p2, 50_000, alpha_ratio=2.0, reps=50, n_boot=50,
                                      rng=SEED)
-    assert metrics(at)["Strongest privacy α₁"] == f"{plan.alpha:.3g}"
-    assert "(and α₂ = 2 α₁)" in [s.value for s in at.success][0]
+    assert metrics(at)["Strongest privacy ε_A"] == words.alpha_text(plan)
+    assert "(and ε_B = 2 ε_A)" in [s.value for s in at.success][0]
 
 
 # --- one population and an effect --------------------------------------------------------------
@@ -255,7 +258,7 @@ def run_frontier(at: AppTest) -> AppTest:
     at.select_slider(key="plan_fr_range").set_value((0.01, 1.0))
     at.slider(key="plan_fr_points").set_value(3)
     run(at)
-    assert any("α = 1, 0.1, 0.01" in c.value for c in at.caption)
+    assert any("ε = 1, 0.1, 0.01" in c.value for c in at.caption)
     at.button(key="plan_fr_run").click()
     return run(at)
 
@@ -361,7 +364,7 @@ def test_report_download_builds_the_html_report(deferred):
     data_plan = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=50, n_boot=50, rng=SEED)
     privacy = planner.strongest_privacy(p1, p2, 10_000, reps=50, n_boot=50, rng=SEED)
     assert shown[N_NEEDED] == words.n_text(data_plan)
-    assert shown[ALPHA_NEEDED] == f"{privacy.alpha:.3g}"
+    assert shown[ALPHA_NEEDED] == words.alpha_text(privacy)
     difference = "a difference as large as Korea central vs Korea noncentral"
     findings = [words.describe_sample_size(data_plan, difference),
                 words.describe_privacy(privacy, difference)]
@@ -378,9 +381,9 @@ def test_report_download_builds_the_html_report(deferred):
     assert kit.notes == words.report_notes()
     assert [name for name, _ in kit.figures] == [
         "The two distributions: Korea central and Korea noncentral",
-        "Power against N at α = 0.1", "Power against α with N = 10,000 per group"]
+        "Power against N at ε = 0.1", "Power against ε with N = 10,000 per group"]
     assert [name for name, _ in kit.tables] == ["Simulated power against N",
-                                               "Simulated power against α"]
+                                               "Simulated power against ε"]
     help_ = {b.key: b.help for b in at.download_button}["plan_dl_report"]  # the header's file
     assert "The Report button at the top of the page gives the same file." in help_
     html_ = tab_report(deferred)
@@ -410,3 +413,29 @@ def test_an_unusable_value_of_a_hidden_control_is_kept_quietly():
     at = start(query={"plan_fr_points": "1000"})
     assert not link_notes(at)
     assert N_NEEDED in metrics(at)
+
+
+# --- issue 18: every box shows the value in use ------------------------------------------------
+
+def test_a_distance_typed_outside_the_box_is_used_clamped_and_said():
+    """A d typed above 0.999 was refused by the box (red, "Press Enter to apply") and the old
+    d kept silently: it is taken to 0.999, which the box shows and a caption states."""
+    at = start(query={"plan_mode": EFFECT, "plan_effect": "A total-variation distance"})
+    at.number_input(key="plan_tv").set_value(1.5)
+    run(at)
+    assert at.number_input(key="plan_tv").value == 0.999
+    assert [c.value for c in at.caption if "d = 1.5 is above" in c.value
+            and "d = 0.999 is used" in c.value]
+    # d = 0.999 is further than these two populations allow: the plain error says so.
+    plain_error(at, "These distributions cannot be used: d must be below")
+
+
+def test_n_needed_on_the_page_is_rounded_to_its_interval():
+    """The metric shows "about …" to the precision of its Monte Carlo interval, with the
+    interval beside it; its help and the chart's legend give both."""
+    at = start()
+    shown = metrics(at)
+    assert shown[N_NEEDED].startswith("about ") and "–" in shown[N_INTERVAL]
+    estimate = shown[N_NEEDED].removeprefix("about ")
+    assert any(f"estimate: about {estimate} ({shown[N_INTERVAL]})" == t.get("name")
+               for t in chart_traces(at, "plan_fig_data"))
