@@ -123,7 +123,7 @@ def test_default_view():
     assert set(table["reps"]) == {100}
     assert_rates(table)
     assert live_caption(at).startswith(
-        "Korea vs Korea (type-I error), M = 18, α₁ = 0.1, α₂ = 0.1,")
+        "Korea vs Korea (type-I error), M = 18, ε_A = 0.1, ε_B = 0.1,")
     assert not [i for i in infos(at) if CHANGED in i]
 
 
@@ -309,7 +309,7 @@ def test_a_link_runs_its_simulation_and_filters_the_study(synthetic_study):
     table = live_table(at)
     assert sorted(set(table["n"])) == [1000, 10_000] and set(table["test"]) == {"bootstrap"}
     assert set(table["reps"]) == {50}
-    assert live_caption(at).startswith("Korea vs USA (large effect), M = 9, α₁ = 1, α₂ = 0.5,")
+    assert live_caption(at).startswith("Korea vs USA (large effect), M = 9, ε_A = 1, ε_B = 0.5,")
     rows = _paper_rows(at)
     assert (rows["pair"] == "korea_vs_korea").all() and set(rows["m"]) == {9, 18}
     assert (rows["test"] == "chisq").all() and len(rows) > 0
@@ -331,7 +331,7 @@ def test_report_holds_the_type_i_error_verdicts(synthetic_study):
     kit = ended_kit(at)
     null, boot, naive, *study_findings = kit.findings
     shown = metrics(at)
-    assert null.startswith("Null distributions (Uniform, M = 20, N = 5,050, α = 0.5)")
+    assert null.startswith("Null distributions (Uniform, M = 20, N = 5,050, ε = 0.5)")
     assert f"{shown[TYPE1_NO_DP]} of 1,000 histogram pairs without privacy" in null
     assert f"and {shown[TYPE1_DP]} with privacy" in null
     # The default live run: Korea vs Korea, so the rates are type-I errors.

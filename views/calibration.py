@@ -49,13 +49,14 @@ def read_null_settings(kit: PageKit) -> NullSettings:
                              help=t("The paper shows M = 20 and M = 100."))
     with c2:
         n = logic.number_box(
-            t("Histogram size N"), logic.NULL_N_MIN, logic.NULL_N_MAX,
+            t("People per histogram N"), logic.NULL_N_MIN, logic.NULL_N_MAX,
             default=logic.NULL_N_DEFAULT, step=logic.NULL_N_STEP, key="cal_n", symbol="N",
             url_in=kit.url_in,
             help=t("People per histogram, from {low:,} to {high:,}; the paper uses 5,050 "
                    "(= 1 + 2 + … + 100).", low=logic.NULL_N_MIN, high=logic.NULL_N_MAX))
-        alpha = controls.alpha_slider(t("Privacy level α"), key="cal_alpha",
-                                      default=logic.NULL_ALPHA_DEFAULT)
+        alpha = controls.log_slider(logic.privacy_label_first(), controls.ALPHA_GRID,
+                                    default=logic.NULL_ALPHA_DEFAULT, key="cal_alpha",
+                                    help=logic.privacy_help())
     with c3:
         reps = st.select_slider(
             t("Null replicates"), logic.NULL_REPS_OPTIONS, value=logic.NULL_REPS_DEFAULT,
@@ -117,10 +118,12 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
                 help=t("The paper's three age groupings: single years, 5-year or 10-year "
                        "groups."))
         with f2:
-            a1 = controls.alpha_slider(t("Privacy level α₁ (A)"), key="cal_a1",
-                                       default=logic.LIVE_ALPHA_DEFAULT)
-            a2 = controls.alpha_slider(t("Privacy level α₂ (B)"), key="cal_a2",
-                                       default=logic.LIVE_ALPHA_DEFAULT)
+            a1 = controls.log_slider(t("Privacy level ε_A (A)"), controls.ALPHA_GRID,
+                                     default=logic.LIVE_ALPHA_DEFAULT, key="cal_a1",
+                                     help=logic.privacy_help(t(" of histogram A")))
+            a2 = controls.log_slider(t("Privacy level ε_B (B)"), controls.ALPHA_GRID,
+                                     default=logic.LIVE_ALPHA_DEFAULT, key="cal_a2",
+                                     help=logic.privacy_help(t(" of histogram B")))
             tests = st.multiselect(
                 t("Tests"), list(simulation.TESTS), default=list(logic.PAPER_TESTS),
                 format_func=logic.test_label, key="cal_tests", bind="query-params",
@@ -147,7 +150,7 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
                 help=t("Random seed of the simulation. The same seed and settings reproduce "
                        "exactly the same rates."))
         ns = st.multiselect(
-            t("Sample sizes N"), controls.N_GRID, default=list(study.PAPER_N),
+            t("People per histogram N (one point each)"), controls.N_GRID, default=list(study.PAPER_N),
             format_func=fmt_number, key="cal_ns", bind="query-params",
             help=t("Counts per histogram, one point of the curve each. The paper's grid is "
                    "$10^k$ and $5 \\cdot 10^k$ for $k = 3, \\dots, 7$."))
@@ -227,7 +230,7 @@ def read_study_filter(results: pd.DataFrame) -> StudyFilter:
         help=t("Bins: 86 single years, 18 five-year or 9 ten-year age groups."))
     levels = logic.privacy_levels(results)
     privacy = g3.multiselect(
-        t("Privacy (α₁, α₂)"), levels, default=levels, format_func=logic.privacy_label,
+        t("Privacy (ε_A, ε_B)"), levels, default=levels, format_func=logic.privacy_label,
         key="cal_f_priv", bind="query-params",
         help=t("The privacy levels of histograms A and B: smaller is stronger privacy, more "
                "noise."))
@@ -283,13 +286,13 @@ def read_extended_filter() -> ExtendedFilter:
         help=t("Algorithm 1 (the parametric bootstrap), the naive χ² test and this project's "
                "normal-score contrast bootstrap."))
     a1 = g3.multiselect(
-        t("α₁ (histogram A)"), list(logic.EXTENDED_ALPHA_OPTIONS),
+        t("ε_A (histogram A)"), list(logic.EXTENDED_ALPHA_OPTIONS),
         default=list(logic.EXTENDED_ALPHA_OPTIONS), format_func=logic.alpha_label,
         key="cal_x_a1", bind="query-params",
         help=t("The privacy level of histogram A: smaller is stronger privacy, more noise."))
     g4, g5, g6 = st.columns(3)
     a2 = g4.multiselect(
-        t("α₂ (histogram B)"), list(logic.EXTENDED_ALPHA_OPTIONS),
+        t("ε_B (histogram B)"), list(logic.EXTENDED_ALPHA_OPTIONS),
         default=list(logic.EXTENDED_ALPHA_OPTIONS), format_func=logic.alpha_label,
         key="cal_x_a2", bind="query-params",
         help=t("The privacy level of histogram B."))
@@ -337,18 +340,18 @@ def what_the_curves_say() -> None:
         st.markdown(t(
             "- **The naive χ² test does not hold its level.** On private histograms its type-I "
             "error is far above 5% — often near 100% — and falls to 5% only when the counts are "
-            "so large that the noise no longer matters: tens of millions of people at α = 0.01. "
+            "so large that the noise no longer matters: tens of millions of people at ε = 0.01. "
             "Its high 'power' is the same defect: it rejects everything.\n"
             "- **The parametric bootstrap test holds its level** in the paper's settings, close "
             "to 5%, once N is large enough for the noise, with one or with different privacy "
-            "levels for A and B (Figure 12); at α = 0.01 and N = 1,000 it rejects too rarely "
+            "levels for A and B (Figure 12); at ε = 0.01 and N = 1,000 it rejects too rarely "
             "(1.3% at M = 86). Beyond them, with privacy levels or sizes "
             "far apart, it need not: the tab *Beyond the paper* measures it there, beside "
             "this project's normal-score contrast bootstrap.\n"
             "- **Power costs data.** The bootstrap test's power rises with N; stronger privacy "
-            "(smaller α), more bins M and smaller differences all need more people for the same "
+            "(smaller ε), more bins M and smaller differences all need more people for the same "
             "power: Korea vs USA is found with thousands, the Seoul area vs the rest of Korea "
-            "needs tens of thousands at α = 0.1.\n"
+            "needs tens of thousands at ε = 0.1.\n"
             "- When privacy is so strong that a histogram's debiased total N̂ is 0, the "
             "bootstrap test cannot be run; such replicates count as not rejecting and are "
             "listed as *undefined*."))
