@@ -526,3 +526,48 @@ def test_a_linked_n_outside_the_range_is_used_clamped_and_said():
     assert [c for c in _captions(at) if "N = 100 is used" in c], _captions(at)
     assert not link_notes(at), link_notes(at)
     assert ended_kit(at).parameters["Null distributions: histogram size N"] == "100"
+
+
+# --- issue 18: "Try this" ------------------------------------------------------------------------
+
+def open_experiment(index: int) -> AppTest:
+    """The page as the experiment's link opens it (after another visit)."""
+    ex = logic.EXPERIMENTS[index]
+    at = open_page(PAGE, None, timeout=180)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, "try": str(index)}.items():
+        at.query_params[key] = value
+    at.switch_page(PAGE)
+    run(at)
+    assert [i for i in infos(at) if ex.title in i], infos(at)
+    assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
+    return at
+
+
+def _percent(text: str) -> float:
+    return float(text.rstrip("%")) / 100
+
+
+def test_experiment_naive_test_rejects_identical_histograms():
+    at = open_experiment(0)
+    assert at.select_slider(key="cal_alpha").value == 0.01
+    assert at.number_input(key="cal_n").value == logic.NULL_N_DEFAULT  # the rest at defaults
+    shown = metrics(at)
+    # What the notice says to notice: far above 5% (near 100%) with DP, near 5% without.
+    assert _percent(shown[TYPE1_DP]) > 0.9, shown
+    assert _percent(shown[TYPE1_NO_DP]) < 0.1, shown
+
+
+def test_experiment_power_falls_at_strong_privacy():
+    at = open_experiment(1)
+    assert at.selectbox(key="cal_pair").value == "korea_vs_usa"
+    assert at.select_slider(key="cal_a1").value == at.select_slider(key="cal_a2").value == 0.01
+    assert at.multiselect(key="cal_tests").value == ["bootstrap"]
+    table = live_table(at).set_index("n")
+    assert set(table["test"]) == {"bootstrap"} and set(table["reps"]) == {50}
+    # Close to 0 at N = 10,000; found from about N = 50,000 on.
+    assert table.loc[10_000, "rate"] < 0.2, table
+    assert (table.loc[table.index >= 50_000, "rate"] >= 0.8).all(), table
+    assert live_caption(at).startswith("Korea vs USA (large effect), M = 18, ε_A = 0.01, "
+                                       "ε_B = 0.01,")

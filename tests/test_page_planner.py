@@ -439,3 +439,46 @@ def test_n_needed_on_the_page_is_rounded_to_its_interval():
     estimate = shown[N_NEEDED].removeprefix("about ")
     assert any(f"estimate: about {estimate} ({shown[N_INTERVAL]})" == t.get("name")
                for t in chart_traces(at, "plan_fig_data"))
+
+
+# --- issue 18: "Try this" ------------------------------------------------------------------------
+
+def open_experiment(index: int) -> AppTest:
+    """The page as the experiment's link opens it (after another visit)."""
+    from conftest import open_page
+
+    ex = page.EXPERIMENTS[index]
+    at = open_page("views/planner.py", None, timeout=120)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, "try": str(index)}.items():
+        at.query_params[key] = value
+    at.switch_page("views/planner.py")
+    run(at)
+    assert [i.value for i in at.info if ex.title in i.value], [i.value for i in at.info]
+    assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
+    return at
+
+
+def test_experiment_how_many_people_at_strong_privacy():
+    at = open_experiment(0)
+    assert at.select_slider(key="plan_alpha").value == 0.01
+    assert at.select_slider(key="plan_power").value == 0.8
+    assert at.select_slider(key="plan_reps").value == 100
+    shown = metrics(at)
+    n = float(shown[N_NEEDED].removeprefix("about ").replace(",", ""))
+    # "about 45,000 … more than eight times the N that ε = 0.1 needs"; yours not enough.
+    assert 40_000 <= n <= 50_000, shown
+    p1, p2 = korea()
+    weak = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=100, n_boot=100, rng=SEED)
+    assert n > 8 * weak.n
+    assert metric(at, "Your planned N").delta == "not enough"
+
+
+def test_experiment_strongest_privacy_for_your_n():
+    at = open_experiment(1)
+    assert at.session_state["plan_tab"] == PRIVACY
+    assert at.select_slider(key="plan_n").value == 10_000
+    shown = metrics(at)
+    assert shown[ALPHA_NEEDED] == "about 0.05", shown
+    assert metric(at, "Your ε").value == "0.1" and metric(at, "Your ε").delta == "affordable"

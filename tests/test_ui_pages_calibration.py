@@ -349,7 +349,8 @@ def test_band_sentence_says_how_far_outside_and_how_sure():
     assert logic.band_sentence(rows, "bootstrap") == (
         "Beyond the paper, the parametric bootstrap test: its type-I error lies outside "
         "[2.5%, 7.5%] in 4 of 5 settings (rates from 2.0% to 30.0%; the farthest from 5%, "
-        "30.0%, at M = 9, (ε_A, ε_B) = (0.01, 1), (N_A, N_B) = (100,000, 1,000,000)). In 2 of them the whole "
+        "30.0%, at M = 9, (ε_A, ε_B) = (0.01, 1), (N_A, N_B) = (100,000, 1,000,000)). "
+        "In 2 of them the whole "
         "95% interval lies outside the band; in the other 2 the interval reaches into it, so "
         "those are outside only by their point estimate.")
     clear = logic.band_sentence(extended_rows([0.3, 0.9]), "chisq")

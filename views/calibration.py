@@ -13,7 +13,7 @@ import streamlit as st
 
 import dpviz
 from dpcore import datasets, simulation, study
-from ui import controls
+from ui import controls, registry
 from ui.cache import machine_speed
 from ui.format import fmt_number
 from ui.kit import PageKit, page_header
@@ -38,7 +38,7 @@ def rate_columns(sizes: tuple[str, str] = ("N", "N_B")) -> dict:
 
 
 def read_null_settings(kit: PageKit) -> NullSettings:
-    c1, c2, c3 = st.columns(3)
+    c1, c2 = st.columns(2)
     with c1:
         shape = st.selectbox(t("Shape p₀"), list(datasets.SHAPES),
                              format_func=lambda s: t(datasets.SHAPES[s]), key="cal_shape",
@@ -57,13 +57,16 @@ def read_null_settings(kit: PageKit) -> NullSettings:
         alpha = controls.log_slider(logic.privacy_label_first(), controls.ALPHA_GRID,
                                     default=logic.NULL_ALPHA_DEFAULT, key="cal_alpha",
                                     help=logic.privacy_help())
-    with c3:
-        reps = st.select_slider(
+    # Rarely changed: collapsed.
+    with st.expander(t("Replicates and seed"), expanded=False):
+        c3, c4 = st.columns(2)
+        reps = c3.select_slider(
             t("Null replicates"), logic.NULL_REPS_OPTIONS, value=logic.NULL_REPS_DEFAULT,
             key="cal_reps_null", bind="query-params",
             help=t("How many pairs of histograms are drawn under 'no difference'. More "
                    "replicates, smoother histograms and more precise type-I errors."))
-        seed = controls.seed_control("cal_seed")
+        with c4:
+            seed = controls.seed_control("cal_seed")
     return NullSettings(shape, int(m), int(n), alpha, reps, seed)
 
 
@@ -72,9 +75,11 @@ def null_tab(kit: PageKit) -> NullSettings:
         "Under 'no difference' the naive statistic should follow the χ²(M − 1) density. Without "
         "privacy it does; with privacy the noise shifts it right and spreads it, by an amount "
         "that depends on the shape and on M (the paper's Figures 2–3)."))
-    st.latex(r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}} "
-             r"\;\overset{H_0}{\sim}\; \chi^2_{M-1}\ \text{(without DP)},\qquad "
-             r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
+    with st.expander(t("The naive statistic and its type-I error, as formulas"),
+                     expanded=False):
+        st.latex(r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}} "
+                 r"\;\overset{H_0}{\sim}\; \chi^2_{M-1}\ \text{(without DP)},\qquad "
+                 r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
     null = read_null_settings(kit)
     ns = logic.null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
     kit.chart(dpviz.homogeneity.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
@@ -138,22 +143,26 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
                 bind="query-params",
                 help=t("More replicates, narrower intervals: the interval half-width at 5% is "
                        "about $1.96\\sqrt{0.05 \\cdot 0.95 / R}$."))
-            n_boot = st.select_slider(
+        ns = st.multiselect(
+            t("People per histogram N (one point each)"), controls.N_GRID,
+            default=list(study.PAPER_N),
+            format_func=fmt_number, key="cal_ns", bind="query-params",
+            help=t("People per histogram, one point of the curve each. The paper's grid is "
+                   "$10^k$ and $5 \\cdot 10^k$ for $k = 3, \\dots, 7$."))
+        # Rarely changed: collapsed.
+        with st.expander(t("Bootstrap replicates and seed"), expanded=False):
+            b1, b2 = st.columns(2)
+            n_boot = b1.select_slider(
                 t("Bootstrap replicates B"), logic.LIVE_BOOT_OPTIONS,
                 value=logic.LIVE_BOOT_DEFAULT, format_func=fmt_number, key="cal_boot",
                 bind="query-params",
                 help=t("Bootstrap replicates of each bootstrap test (Algorithm 1): its p-value "
                        "moves in steps of 1/B."))
-            seed = st.number_input(
+            seed = b2.number_input(
                 t("Seed"), min_value=0, max_value=2**31 - 1, value=controls.DEFAULT_SEED,
                 key="cal_live_seed", bind="query-params",
                 help=t("Random seed of the simulation. The same seed and settings reproduce "
                        "exactly the same rates."))
-        ns = st.multiselect(
-            t("People per histogram N (one point each)"), controls.N_GRID, default=list(study.PAPER_N),
-            format_func=fmt_number, key="cal_ns", bind="query-params",
-            help=t("Counts per histogram, one point of the curve each. The paper's grid is "
-                   "$10^k$ and $5 \\cdot 10^k$ for $k = 3, \\dots, 7$."))
         submitted = st.form_submit_button(
             t("Run simulation"), type="primary", icon=":material/play_arrow:",
             help=t("Simulate the rejection rates with these settings (the link to this view "
@@ -248,11 +257,12 @@ def study_tab(kit: PageKit) -> StudyFilter | None:
     if results is None or results.empty:
         st.info(logic.missing_study())
         return None
-    st.markdown(logic.study_intro(results))
-    st.code(study.PAPER_COMMAND, language="bash")
-    st.caption(t("The normal-score test on the two pairs with an effect (its type-I error is in "
-                 "the last tab), in its own file and seed:"))
-    st.code(study.SCORE_COMMAND, language="bash")
+    with st.expander(t("How this study was made: its commands"), expanded=False):
+        st.markdown(logic.study_intro(results))
+        st.code(study.PAPER_COMMAND, language="bash")
+        st.caption(t("The normal-score test on the two pairs with an effect (its type-I error "
+                     "is in the last tab), in its own file and seed:"))
+        st.code(study.SCORE_COMMAND, language="bash")
     partial = logic.partial_study(results)
     if partial:
         st.warning(partial)
@@ -315,8 +325,9 @@ def extended_tab(kit: PageKit) -> ExtendedFilter | None:
     if results is None or results.empty:
         st.info(logic.missing_extended())
         return None
-    st.caption(logic.extended_caption(results))
-    st.code(study.EXTENDED_COMMAND, language="bash")
+    with st.expander(t("How this grid was made: its settings and command"), expanded=False):
+        st.caption(logic.extended_caption(results))
+        st.code(study.EXTENDED_COMMAND, language="bash")
     partial = logic.partial_extended(results)
     if partial:
         st.warning(partial)
@@ -359,6 +370,7 @@ def what_the_curves_say() -> None:
 
 def main() -> None:
     kit = page_header(t(TITLE))
+    kit.try_this(registry.CALIBRATION, list(logic.EXPERIMENTS))
     st.markdown(t(
         "Can the tests of the *Compare two private histograms* page be trusted, and how much "
         "data do they need? A test's **type-I error** is how often it finds a difference when "

@@ -153,7 +153,8 @@ def level_power_controls(s: page.Settings) -> page.Settings:
         t("Test"), tests, index=tests.index(DEFAULT.test), format_func=labels(page.TESTS),
         key=KEYS["test"], bind="query-params", horizontal=True,
         help=t("The DP test the plan is for. The parametric bootstrap test is Algorithm 1 of "
-               "Son, Park & Jung (2022). The normal-score test (this project) keeps its level where "
+               "Son, Park & Jung (2022). The normal-score test (this project) keeps its level "
+               "where "
                "Algorithm 1 does not (different N or ε in the two groups, strong privacy), and "
                "costs more to simulate: the time estimates count it."))
     c1, c2 = st.columns(2)
@@ -524,6 +525,7 @@ SECTIONS = {page.DATA_TAB: data_section, page.PRIVACY_TAB: privacy_section,
 
 def main() -> None:
     kit = page_header(t(page.TITLE))
+    kit.try_this(registry.PLANNER, list(page.EXPERIMENTS))
     st.markdown(t(
         "Differential privacy costs accuracy: the smaller the privacy level ε, the more noise, "
         "and the more people are needed to see a difference between two groups. Following "

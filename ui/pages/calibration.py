@@ -22,6 +22,7 @@ from dpcore import datasets, planner, simulation, study
 from ui import registry
 from ui.format import fmt_number, fmt_numbers, fmt_sig, percent_decimals_apart
 from ui.notation import SPJ22, in_source, privacy_level
+from ui.kit import Experiment
 from ui.text import t
 
 TITLE = registry.CALIBRATION.title
@@ -59,6 +60,25 @@ EXTENDED_N_OPTIONS = study.EXTENDED_N
 EXTENDED_RATIO_OPTIONS = study.EXTENDED_RATIOS
 TARGET_BAND = (0.025, 0.075)
 
+# Guided experiments ("Try this"): each sets the page up through its URL, all else default.
+EXPERIMENTS = (
+    Experiment(
+        "Set ε = 0.01 and watch the naive χ² test reject identical histograms",
+        "There is no difference at all, yet *Naive type-I error with DP* is far above the "
+        "test's 5% level (near 100%), while *Naive type-I error without DP* stays near 5%: "
+        "the noise, not the data, makes the naive test reject.",
+        {"cal_alpha": "0.01"}),
+    Experiment(
+        "Compare Korea with the USA at ε = 0.01 and see the power fall",
+        "A large difference, yet at ε = 0.01 the parametric bootstrap test's power at "
+        "N = 10,000 people per histogram is close to 0 (at the default ε = 0.1 it is 100% "
+        "there); it finds the difference only from about N = 50,000 on. Ten times stronger "
+        "privacy costs about ten times the people.",
+        {"cal_tab": "Type-I error and power", "cal_pair": "Korea vs USA (large effect)",
+         "cal_a1": "0.01", "cal_a2": "0.01", "cal_tests": "parametric bootstrap",
+         "cal_reps": "50"}),
+)
+
 
 def pair_label(pair: str) -> str:
     """A pair of populations with its effect: "Korea vs USA (large effect)"."""
@@ -93,8 +113,8 @@ def ratio_label(ratio: float) -> str:
 def setting_label(row) -> str:
     """A setting of the extended grid: "M = 86, (ε_A, ε_B) = (0.01, 0.1), (N_A, N_B) =
     (1,000, 10,000)"."""
-    return t("M = {m}, (ε_A, ε_B) = ({a1:g}, {a2:g}), (N_A, N_B) = ({n:,}, {n2:,})", m=int(row["m"]),
-             a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]), n2=int(row["n2"]))
+    return t("M = {m}, (ε_A, ε_B) = ({a1:g}, {a2:g}), (N_A, N_B) = ({n:,}, {n2:,})",
+             m=int(row["m"]), a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]), n2=int(row["n2"]))
 
 
 # --- a number box that shows the value in use ------------------------------------------------

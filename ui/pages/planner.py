@@ -35,6 +35,7 @@ from dpcore import datasets, planner, simulation, uploads
 from ui import sources
 from ui import text as ui_text
 from ui.format import fmt_seconds
+from ui.kit import Experiment
 from ui.text import t
 
 TITLE = "Privacy–utility planner"
@@ -77,6 +78,24 @@ REPORT_NOTES = (
     "clearly above it.",
     "The naive χ² test does not hold its level on private histograms: its type-I error is far "
     "above the level, so its power cannot be planned on.",
+)
+
+# Guided experiments ("Try this"): each sets the page up through its URL, all else default
+# (R = B = 100: a search takes about a second).
+EXPERIMENTS = (
+    Experiment(
+        "Ask for 80% power at ε = 0.01 and read how many people you need",
+        "*N needed per group* is about 45,000, with its Monte Carlo interval beside it: "
+        "more than eight times the N that ε = 0.1 needs for the same difference. Your "
+        "planned N = 10,000 is marked *not enough*.",
+        {"plan_alpha": "0.01", "plan_power": "80%", "plan_reps": "100", "plan_boot": "100"}),
+    Experiment(
+        "Keep N = 10,000 people per group and find the strongest privacy for 80% power",
+        "*Strongest privacy ε* is about 0.05, below your ε = 0.1, which is marked "
+        "*affordable*: with 10,000 people per group the test keeps 80% power at about twice "
+        "as strong privacy.",
+        {"plan_tab": "How much privacy?", "plan_n": "10,000", "plan_reps": "100",
+         "plan_boot": "100"}),
 )
 
 
