@@ -268,7 +268,11 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert any("Press *Compute the frontier*" in i.value for i in at.info)
     at = run_frontier(at)
     assert not errors(at)
-    [table] = [d.value for d in at.dataframe]
+    [shown] = [d.value for d in at.dataframe]
+    # The table's numbers (its CSV); it shows N to the precision of each interval.
+    table = dict(ended_kit(at).tables)["The frontier"]
+    assert list(shown["n"]) == words.frontier_n_texts(table)
+    assert all(n == "–" or n.startswith("about ") for n in shown["n"])
     p1, p2 = korea()
     # Algorithm 1 and the naive test only: not every test of dpcore's default.
     expected = planner.frontier(p1, p2, [1, 0.1, 0.01], tests=("bootstrap", "chisq"), reps=50,
@@ -323,7 +327,7 @@ def test_the_normal_score_test_when_chosen():
                for m in at.markdown)
     at = run_frontier(at)
     assert not errors(at)
-    [table] = [d.value for d in at.dataframe]
+    table = dict(ended_kit(at).tables)["The frontier"]
     assert set(table["test"]) == {"normal_score", "chisq"}
     assert any(c.value.startswith("Solid: the normal-score test;") for c in at.caption)
     names = {t.get("name") for t in chart_traces(at, "plan_fig_frontier")}
@@ -381,9 +385,9 @@ def test_report_download_builds_the_html_report(deferred):
     assert kit.notes == words.report_notes()
     assert [name for name, _ in kit.figures] == [
         "The two distributions: Korea central and Korea noncentral",
-        "Power against N at ε = 0.1", "Power against ε with N = 10,000 per group"]
+        "Power against N at α = 0.1", "Power against α with N = 10,000 per group"]
     assert [name for name, _ in kit.tables] == ["Simulated power against N",
-                                               "Simulated power against ε"]
+                                               "Simulated power against α"]
     help_ = {b.key: b.help for b in at.download_button}["plan_dl_report"]  # the header's file
     assert "The Report button at the top of the page gives the same file." in help_
     html_ = tab_report(deferred)

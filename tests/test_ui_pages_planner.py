@@ -611,3 +611,10 @@ def test_no_e_notation_in_the_planners_words():
                                     "it")]
     for text in texts:
         assert not re.search(r"\d[eE][-+]?\d", text), text
+
+
+def test_the_frontier_table_shows_n_to_the_precision_of_its_interval():
+    table = frontier_table([451_043.0, 5043.0, np.nan], [436_112.0, 4000.0, 5e7],
+                           [0.05, 0.05, 0.05]).assign(n_high=[486_020.0, 6000.0, np.inf] * 2)
+    texts = words.frontier_n_texts(table)
+    assert texts[:3] == ["about 450,000", "about 5,000", "–"]

@@ -349,7 +349,8 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> No
               name=page.privacy_figure_name(s))
     st.caption(words.privacy_caption(plan, s))
     with st.expander(t("The simulated points")):
-        points_table(kit, plan.points, "plan_points_privacy", t("Simulated power against ε"))
+        # The name is the download's file name: kept with the symbol it had (α).
+        points_table(kit, plan.points, "plan_points_privacy", t("Simulated power against α"))
 
 
 # --- 3. Frontier --------------------------------------------------------------------------------
@@ -412,11 +413,13 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
         st.warning(summary, icon=":material/gpp_bad:")
     for sentence in words.frontier_findings(table, level, power):
         kit.finding(sentence)
-    kit.table(table, key=f"{prefix}_frontier_table", name=t("The frontier"), hide_index=True,
-              column_config={
+    # The N needed shown to the precision of its interval; the CSV keeps the numbers.
+    shown = table.assign(n=words.frontier_n_texts(table))
+    kit.table(shown, csv=table, key=f"{prefix}_frontier_table", name=t("The frontier"),
+              hide_index=True, column_config={
                   "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.3g"),
                   "alpha2": st.column_config.NumberColumn(t("ε_B"), format="%.3g"),
-                  "n": st.column_config.NumberColumn(t("N needed"), format="localized"),
+                  "n": st.column_config.TextColumn(t("N needed")),
                   "n_low": st.column_config.NumberColumn(format="localized"),
                   "n_high": st.column_config.NumberColumn(format="localized"),
                   "type1": st.column_config.NumberColumn(t("type-I error"), format="%.3f"),
@@ -463,7 +466,7 @@ def report_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> Non
         kit.chart(page.privacy_figure(privacy, s), key="plan_report_fig_privacy",
                   name=page.privacy_figure_name(s))
         points_table(kit, privacy.points, "plan_report_points_privacy",
-                     t("Simulated power against ε"))
+                     t("Simulated power against α"))
         if frontier is not None:
             frontier_outputs(kit, frontier, s, s.level, s.power, "plan_report", warn=False)
 

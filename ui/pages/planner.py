@@ -528,11 +528,16 @@ def privacy_figure(plan: planner.PrivacyPlan, s: Settings):
 
 
 def data_figure_name(s: Settings) -> str:
-    return t("Power against N at {alphas}", alphas=s.alpha_words())
+    # The name is the download's file name (power_against_n_at_alpha_0_1.csv): kept with the
+    # symbol it had, α, so that people's scripts keep finding the files.
+    alphas = (t("α = {alpha:g}", alpha=s.alpha1) if s.same_alpha else
+              t("α₁ = {alpha1:g}, α₂ = {alpha2:g}", alpha1=s.alpha1, alpha2=s.alpha2))
+    return t("Power against N at {alphas}", alphas=alphas)
 
 
 def privacy_figure_name(s: Settings) -> str:
-    return t("Power against ε with N = {n:,} per group", n=s.n)
+    # The download's file name (power_against_alpha_with_n_….csv): kept, as above.
+    return t("Power against α with N = {n:,} per group", n=s.n)
 
 
 def frontier_figure(table: pd.DataFrame, s: Settings, level: float, power: float):

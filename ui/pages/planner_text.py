@@ -440,6 +440,22 @@ def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
              test=test_name(test), parts="; ".join(parts))
 
 
+def frontier_n_texts(table: pd.DataFrame) -> list[str]:
+    """The frontier table's N needed as it shows them: "about 5,000" to the precision of each
+    row's Monte Carlo interval (n_low, n_high), never 5,043; its CSV keeps the numbers."""
+    texts = []
+    for _, row in table.iterrows():
+        n = pd.to_numeric(row["n"], errors="coerce")
+        low = pd.to_numeric(row.get("n_low", np.nan), errors="coerce")
+        high = pd.to_numeric(row.get("n_high", np.nan), errors="coerce")
+        if pd.isna(n):
+            texts.append("–")
+            continue
+        parts = estimate_parts(n, low, high) if pd.notna(low) and pd.notna(high) else None
+        texts.append(t("about {n}", n=parts[0]) if parts else n_estimate(n))
+    return texts
+
+
 def frontier_summary(table: pd.DataFrame, level: float) -> str | None:
     """One sentence on the naive test's invalid points, if any."""
     bad = table[(table["test"] == "chisq") & ~table["valid"].astype(bool)]
