@@ -571,3 +571,29 @@ def test_experiment_power_falls_at_strong_privacy():
     assert (table.loc[table.index >= 50_000, "rate"] >= 0.8).all(), table
     assert live_caption(at).startswith("Korea vs USA (large effect), M = 18, ε_A = 0.01, "
                                        "ε_B = 0.01,")
+
+
+# --- issue 18: one notation, no e-notation --------------------------------------------------------
+
+# Where "α" may still be shown: Son, Park & Jung (2022)'s symbol, said beside ε; and the tab
+# whose label is its URL value (links made before the notation name it so).
+ALPHA_ALLOWED = ("(α in Son, Park & Jung 2022)", "Beyond the paper: unequal N and α")
+
+
+def assert_notation_and_numbers(at: AppTest) -> None:
+    from shown import shown_texts, with_e_notation
+
+    texts = shown_texts(at)
+    assert not with_e_notation(texts), with_e_notation(texts)
+    bare = [s for s in texts if "α" in s and not any(ok in s for ok in ALPHA_ALLOWED)]
+    assert not bare, bare
+    assert "Privacy level ε (α in Son, Park & Jung 2022)" in texts  # said once, at the first
+    kit = ended_kit(at)
+    report = [*kit.findings, *kit.parameters, *kit.parameters.values(), *kit.notes]
+    assert not [s for s in report if "α" in s], report
+    assert not with_e_notation(report), with_e_notation(report)
+
+
+def test_the_privacy_level_is_epsilon_and_no_number_is_in_e_notation():
+    assert_notation_and_numbers(start())
+    assert_notation_and_numbers(open_experiment(1))

@@ -486,3 +486,25 @@ def test_experiment_strongest_privacy_for_your_n():
     shown = metrics(at)
     assert shown[ALPHA_NEEDED] == "about 0.05", shown
     assert metric(at, "Your ε").value == "0.1" and metric(at, "Your ε").delta == "affordable"
+
+
+# --- issue 18: one notation, no e-notation --------------------------------------------------------
+
+def assert_notation_and_numbers(at: AppTest) -> None:
+    from shown import shown_texts, with_e_notation
+
+    texts = shown_texts(at)
+    assert not with_e_notation(texts), with_e_notation(texts)
+    bare = [s for s in texts if "α" in s and "(α in Son, Park & Jung 2022)" not in s]
+    assert not bare, bare
+    assert "Privacy level ε (α in Son, Park & Jung 2022)" in texts  # said once, at the first
+    kit = ended_kit(at)
+    report = [*kit.findings, *kit.parameters, *kit.parameters.values()]
+    assert not [s for s in report if "α" in s], report
+    assert not with_e_notation(report), with_e_notation(report)
+
+
+@pytest.mark.parametrize("tab, query", [
+    (DATA, {}), (PRIVACY, {"plan_alpha_sep": "true", "plan_alpha2": "0.2"}), (REPORT, {})])
+def test_the_privacy_level_is_epsilon_and_no_number_is_in_e_notation(tab, query):
+    assert_notation_and_numbers(start(tab, query))

@@ -195,8 +195,8 @@ def choice_controls(s: page.Settings) -> page.Settings:
     with c1:
         alpha1 = controls.log_slider(
             privacy_label_first(), controls.ALPHA_GRID, default=DEFAULT.alpha1,
-            key=KEYS["alpha1"], help=privacy_help(t(" (with a different level for B: ε_A, of "
-                                                    "histogram A)")))
+            key=KEYS["alpha1"], help=privacy_help(t(", or ε_A of histogram A when B has its "
+                                                    "own,")))
         separate = st.checkbox(
             t("A different level ε_B for B"), key=KEYS["separate"], bind="query-params",
             help=t("The two histograms may be released at different privacy levels (the "

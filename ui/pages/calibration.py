@@ -129,9 +129,9 @@ def privacy_label_first() -> str:
 def privacy_help(which: str = "") -> str:
     """The help of a privacy control (ε of the Laplace mechanism); ``which``: whose, e.g.
     " of histogram A"."""
-    return t("Privacy level ε{which} of the Laplace mechanism ({source}): noise Lap(2/ε) is "
-             "added to every count. Smaller ε = stronger privacy = more noise. Log scale, "
-             "0.001 to 10.", which=which, source=in_source("α", SPJ22).strip("()"))
+    return t("Privacy level ε{which} {source}: the Laplace mechanism adds noise Lap(2/ε) to "
+             "every count. Smaller ε = stronger privacy = more noise. Log scale, 0.001 to 10.",
+             which=which, source=in_source("α", SPJ22))
 
 
 def outside_note(symbol: str, asked: float, used: float, low: float, high: float) -> str:
