@@ -234,8 +234,8 @@ def read_study_filter(results: pd.DataFrame) -> StudyFilter:
         help=t("Which pairs of populations to show. Korea vs Korea has no difference: its rate "
                "is the type-I error."))
     ms = g2.multiselect(
-        t("M"), list(logic.STUDY_M_OPTIONS), default=list(logic.STUDY_M_OPTIONS), key="cal_f_m",
-        bind="query-params",
+        t("Bins M"), list(logic.STUDY_M_OPTIONS), default=list(logic.STUDY_M_OPTIONS),
+        key="cal_f_m", bind="query-params",
         help=t("Bins: 86 single years, 18 five-year or 9 ten-year age groups."))
     levels = logic.privacy_levels(results)
     privacy = g3.multiselect(
@@ -287,7 +287,7 @@ def study_tab(kit: PageKit) -> StudyFilter | None:
 def read_extended_filter() -> ExtendedFilter:
     g1, g2, g3 = st.columns(3)
     ms = g1.multiselect(
-        t("M"), list(logic.EXTENDED_M_OPTIONS), default=list(logic.EXTENDED_M_OPTIONS),
+        t("Bins M"), list(logic.EXTENDED_M_OPTIONS), default=list(logic.EXTENDED_M_OPTIONS),
         key="cal_x_m", bind="query-params",
         help=t("Bins: 86 single years, 18 five-year or 9 ten-year age groups."))
     tests = g2.multiselect(
