@@ -237,7 +237,7 @@ def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.
     fig = go.Figure()
     for values, name, color in (
         (without_dp, "without DP (counts C)", COLORS["original"]),
-        (with_dp, f"with DP (X = max(0, C + Lap(2/α)), α = {alpha:g})", COLORS["private"]),
+        (with_dp, f"with DP (X = max(0, C + Lap(2/ε)), ε = {alpha:g})", COLORS["private"]),
     ):
         fig.add_trace(go.Histogram(
             x=values, histnorm="probability density", name=name, marker_color=color,
@@ -318,7 +318,7 @@ def study_figure(table) -> go.Figure:
     """The calibration study's grid: rows by privacy levels, columns by M, colour by pair."""
     data = table.copy()
     data["privacy"] = [
-        f"α = {a:g}" if a == b else f"α₁ = {a:g}, α₂ = {b:g}"
+        f"ε = {a:g}" if a == b else f"ε_A = {a:g}, ε_B = {b:g}"
         for a, b in zip(data["alpha1"], data["alpha2"])
     ]
     data["M"] = data["m"].map(lambda m: f"M = {m}")
@@ -338,7 +338,7 @@ def study_figure(table) -> go.Figure:
 
 
 EXTENDED_Y_TITLE = "type-I error (share of replicates)"
-EXTENDED_X_TITLE = "privacy α₁, α₂ (groups) and sizes N_A/N_B (ticks)"
+EXTENDED_X_TITLE = "privacy ε_A, ε_B (groups) and sizes N_A/N_B (ticks)"
 _TEST_SYMBOLS = {"bootstrap": "circle", "chisq": "x", "normal_score": "diamond"}
 
 
@@ -368,7 +368,7 @@ def extended_null_figure(
     data = pd.DataFrame(table).copy()
     data = data.sort_values(["alpha1", "alpha2", "n", "n2"],
                             ascending=[False, False, True, True], kind="stable")
-    data["outer"] = [f"α = ({a:g}, {b:g})" for a, b in zip(data["alpha1"], data["alpha2"])]
+    data["outer"] = [f"(ε_A, ε_B) = ({a:g}, {b:g})" for a, b in zip(data["alpha1"], data["alpha2"])]
     data["inner"] = [f"{_short_count(a)}/{_short_count(b)}"
                      for a, b in zip(data["n"], data["n2"])]
     ms = sorted(pd.unique(data["m"]), reverse=True)

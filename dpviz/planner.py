@@ -1,6 +1,6 @@
 """Figures of the privacy-utility planner.
 
-Simulated power against N or α, the α-N frontier of each test, and the two
+Simulated power against N or ε, the ε-N frontier of each test, and the two
 distributions to tell apart.
 """
 
@@ -39,13 +39,14 @@ _ORDER = ("bootstrap", "normal_score", "chisq")  # the legend's order
 
 _PLANNER_X = {
     "n": ("N per group (log scale)", "N %{x:,.0f}", ",.0f"),
-    "alpha1": ("privacy level α (log scale; smaller = stronger privacy)", "α %{x:.3g}", ".3g"),
+    "alpha1": ("privacy level ε (log scale; smaller = stronger privacy)", "ε %{x:.3g}", ".3g"),
 }
 
 
 def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, interval=None,
-                         level=None, height: int = 420) -> go.Figure:
-    """Simulated power against N or α (log x) with Wilson bars, the target and the estimate.
+                         level=None, height: int = 420,
+                         estimate_text: str | None = None) -> go.Figure:
+    """Simulated power against N or ε (log x) with Wilson bars, the target and the estimate.
 
     ``points``: rows of ``dpcore.planner`` (columns ``x``, ``power``, ``ci_low``,
     ``ci_high`` and, optionally, ``test``); ``x`` is ``"n"`` or ``"alpha1"``.
@@ -53,7 +54,8 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
     (a dotted vertical line and a marker at the target). ``interval`` =
     (low, high): its Monte Carlo interval, a shaded band; an end at 0 or at
     infinity is drawn to the edge of the axis. ``level``: the test's level
-    (dotted), the power of a test when there is nothing to detect.
+    (dotted), the power of a test when there is nothing to detect. ``estimate_text``: the
+    estimate as the legend names it (default: to three significant digits or whole).
     """
     if x not in _PLANNER_X:
         raise ValueError(f"`x` must be one of {tuple(_PLANNER_X)}, got {x!r}.")
@@ -104,7 +106,7 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
         ))
         fig.add_trace(go.Scatter(
             x=[estimate], y=[float(target)], mode="markers",
-            name=f"estimate: {format(estimate, fmt)}",
+            name=f"estimate: {estimate_text or format(estimate, fmt)}",
             marker=dict(color=PLANNER_COLORS["target"], size=13, symbol="diamond",
                         line=dict(width=1.5, color="white")),
             hovertemplate=f"estimate {hover_x}<extra></extra>",
@@ -134,7 +136,7 @@ def _frontier_errors(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 def planner_frontier_figure(table, *, current=None, level=None, power=None,
                             height: int = 480) -> go.Figure:
-    """The privacy-utility frontier: N needed against α, log-log, one curve per test.
+    """The privacy-utility frontier: N needed against ε, log-log, one curve per test.
 
     ``table``: rows of :func:`dpcore.planner.frontier` (``alpha1``, ``test``,
     ``n``, ``n_low``, ``n_high``, ``status``, ``valid`` and, optionally,
@@ -143,7 +145,7 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
     (``valid`` False: the naive χ² test under DP) get an open cross, the text
     "invalid" and a legend entry of their own. Settings where even the
     largest N searched is not enough (no ``n``) are drawn as upward triangles
-    at ``n_low``. ``current`` = (α, N): the user's choice, a star. ``level``
+    at ``n_low``. ``current`` = (ε, N): the user's choice, a star. ``level``
     and ``power`` name the level and the target power in the legend and axis.
     """
     data = pd.DataFrame(table).copy()
@@ -187,7 +189,7 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
                              color=color),
                 customdata=np.column_stack([part["n_low"].to_numpy(float),
                                             part["n_high"].to_numpy(float), type1]),
-                hovertemplate="α %{x:.3g}<br>N needed %{y:,.0f}<br>interval %{customdata[0]:,.0f}"
+                hovertemplate="ε %{x:.3g}<br>N needed %{y:,.0f}<br>interval %{customdata[0]:,.0f}"
                               " – %{customdata[1]:,.0f}<br>type-I error %{customdata[2]:.3f}"
                               f"<extra>{name}</extra>",
             ))
@@ -199,7 +201,7 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
                 mode="markers", name=f"{name}: more than the largest N searched",
                 legendgroup=test, marker=dict(color=color, size=12, symbol="triangle-up-open",
                                               line=dict(width=2, color=color)),
-                hovertemplate="α %{x:.3g}<br>N above %{y:,.0f}<extra>" + name + "</extra>",
+                hovertemplate="ε %{x:.3g}<br>N above %{y:,.0f}<extra>" + name + "</extra>",
             ))
     shown_x = list(data["alpha1"])
     shown_y = list(data["n"].dropna()) + list(pd.to_numeric(data["n_low"], errors="coerce")) + \
@@ -208,10 +210,10 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
         alpha, n = current
         fig.add_trace(go.Scatter(
             x=[float(alpha)], y=[float(n)], mode="markers",
-            name=f"your choice: α = {alpha:.3g}, N = {n:,.0f}",
+            name=f"your choice: ε = {alpha:.3g}, N = {n:,.0f}",
             marker=dict(color=PLANNER_COLORS["current"], size=18, symbol="star",
                         line=dict(width=1, color="white")),
-            hovertemplate="your choice<br>α %{x:.3g}<br>N %{y:,.0f}<extra></extra>",
+            hovertemplate="your choice<br>ε %{x:.3g}<br>N %{y:,.0f}<extra></extra>",
         ))
         shown_x.append(alpha)
         shown_y.append(n)

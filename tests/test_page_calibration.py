@@ -123,7 +123,7 @@ def test_default_view():
     assert set(table["reps"]) == {100}
     assert_rates(table)
     assert live_caption(at).startswith(
-        "Korea vs Korea (type-I error), M = 18, α₁ = 0.1, α₂ = 0.1,")
+        "Korea vs Korea (type-I error), M = 18, ε_A = 0.1, ε_B = 0.1,")
     assert not [i for i in infos(at) if CHANGED in i]
 
 
@@ -309,7 +309,7 @@ def test_a_link_runs_its_simulation_and_filters_the_study(synthetic_study):
     table = live_table(at)
     assert sorted(set(table["n"])) == [1000, 10_000] and set(table["test"]) == {"bootstrap"}
     assert set(table["reps"]) == {50}
-    assert live_caption(at).startswith("Korea vs USA (large effect), M = 9, α₁ = 1, α₂ = 0.5,")
+    assert live_caption(at).startswith("Korea vs USA (large effect), M = 9, ε_A = 1, ε_B = 0.5,")
     rows = _paper_rows(at)
     assert (rows["pair"] == "korea_vs_korea").all() and set(rows["m"]) == {9, 18}
     assert (rows["test"] == "chisq").all() and len(rows) > 0
@@ -331,7 +331,7 @@ def test_report_holds_the_type_i_error_verdicts(synthetic_study):
     kit = ended_kit(at)
     null, boot, naive, *study_findings = kit.findings
     shown = metrics(at)
-    assert null.startswith("Null distributions (Uniform, M = 20, N = 5,050, α = 0.5)")
+    assert null.startswith("Null distributions (Uniform, M = 20, N = 5,050, ε = 0.5)")
     assert f"{shown[TYPE1_NO_DP]} of 1,000 histogram pairs without privacy" in null
     assert f"and {shown[TYPE1_DP]} with privacy" in null
     # The default live run: Korea vs Korea, so the rates are type-I errors.
@@ -489,3 +489,111 @@ def test_without_the_extended_file_the_tab_says_how_to_make_it(synthetic_study):
     [note] = [i.value for i in extended_tab(at).info]
     assert study.EXTENDED_FILE in note and study.EXTENDED_COMMAND in note
     assert not extended_tab(at).dataframe and not _extended_findings(at)
+
+
+# --- issue 18: the number box shows the value in use -------------------------------------------
+
+def _captions(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("typed, used", [(10, 100), (50_000_000, 10_000_000)],
+                         ids=["below", "above"])
+def test_a_typed_n_outside_the_range_is_used_clamped_and_said(typed, used):
+    """Typing N = 10 in the box of the null distributions was silently ignored (the box
+    turned red, "Press Enter to apply", and the page kept computing with N = 5,050): the
+    value is now taken to the nearest end of the range, the box shows it, a caption says
+    so, and the metrics, finding and report are of that N."""
+    at = start()
+    at.number_input(key="cal_n").set_value(typed)
+    run(at)
+    assert at.number_input(key="cal_n").value == used
+    said = [c for c in _captions(at) if f"N = {used:,} is used" in c]
+    assert said and f"{typed:,}" in said[0], _captions(at)
+    kit = ended_kit(at)
+    assert kit.parameters["Null distributions: histogram size N"] == f"{used:,}"
+    assert any(f"N = {used:,}" in f for f in kit.findings), kit.findings
+    # A value inside the range is taken as typed, and the note goes.
+    at.number_input(key="cal_n").set_value(2000)
+    run(at)
+    assert at.number_input(key="cal_n").value == 2000
+    assert not [c for c in _captions(at) if "is used" in c]
+
+
+def test_a_linked_n_outside_the_range_is_used_clamped_and_said():
+    at = start({"cal_n": "10"})
+    assert at.number_input(key="cal_n").value == 100
+    assert [c for c in _captions(at) if "N = 100 is used" in c], _captions(at)
+    assert not link_notes(at), link_notes(at)
+    assert ended_kit(at).parameters["Null distributions: histogram size N"] == "100"
+
+
+# --- issue 18: "Try this" ------------------------------------------------------------------------
+
+def open_experiment(index: int) -> AppTest:
+    """The page as the experiment's link opens it (after another visit)."""
+    ex = logic.EXPERIMENTS[index]
+    at = open_page(PAGE, None, timeout=180)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, "try": str(index)}.items():
+        at.query_params[key] = value
+    at.switch_page(PAGE)
+    run(at)
+    assert [i for i in infos(at) if ex.title in i], infos(at)
+    assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
+    return at
+
+
+def _percent(text: str) -> float:
+    return float(text.rstrip("%")) / 100
+
+
+def test_experiment_naive_test_rejects_identical_histograms():
+    at = open_experiment(0)
+    assert at.select_slider(key="cal_alpha").value == 0.01
+    assert at.number_input(key="cal_n").value == logic.NULL_N_DEFAULT  # the rest at defaults
+    shown = metrics(at)
+    # What the notice says to notice: far above 5% (near 100%) with DP, near 5% without.
+    assert _percent(shown[TYPE1_DP]) > 0.9, shown
+    assert _percent(shown[TYPE1_NO_DP]) < 0.1, shown
+
+
+def test_experiment_power_falls_at_strong_privacy():
+    at = open_experiment(1)
+    assert at.selectbox(key="cal_pair").value == "korea_vs_usa"
+    assert at.select_slider(key="cal_a1").value == at.select_slider(key="cal_a2").value == 0.01
+    assert at.multiselect(key="cal_tests").value == ["bootstrap"]
+    table = live_table(at).set_index("n")
+    assert set(table["test"]) == {"bootstrap"} and set(table["reps"]) == {50}
+    # Close to 0 at N = 10,000; found from about N = 50,000 on.
+    assert table.loc[10_000, "rate"] < 0.2, table
+    assert (table.loc[table.index >= 50_000, "rate"] >= 0.8).all(), table
+    assert live_caption(at).startswith("Korea vs USA (large effect), M = 18, ε_A = 0.01, "
+                                       "ε_B = 0.01,")
+
+
+# --- issue 18: one notation, no e-notation --------------------------------------------------------
+
+# Where "α" may still be shown: Son, Park & Jung (2022)'s symbol, said beside ε; and the tab
+# whose label is its URL value (links made before the notation name it so).
+ALPHA_ALLOWED = ("(α in Son, Park & Jung 2022)", "Beyond the paper: unequal N and α")
+
+
+def assert_notation_and_numbers(at: AppTest) -> None:
+    from shown import shown_texts, with_e_notation
+
+    texts = shown_texts(at)
+    assert not with_e_notation(texts), with_e_notation(texts)
+    bare = [s for s in texts if "α" in s and not any(ok in s for ok in ALPHA_ALLOWED)]
+    assert not bare, bare
+    assert "Privacy level ε (α in Son, Park & Jung 2022)" in texts  # said once, at the first
+    kit = ended_kit(at)
+    report = [*kit.findings, *kit.parameters, *kit.parameters.values(), *kit.notes]
+    assert not [s for s in report if "α" in s], report
+    assert not with_e_notation(report), with_e_notation(report)
+
+
+def test_the_privacy_level_is_epsilon_and_no_number_is_in_e_notation():
+    assert_notation_and_numbers(start())
+    assert_notation_and_numbers(open_experiment(1))

@@ -27,7 +27,7 @@ DATA, PRIVACY, FRONTIER, REPORT = TABS = page.TABS
 FAST = {"plan_reps": "50", "plan_boot": "50"}
 SEED = controls.DEFAULT_SEED
 N_NEEDED, N_INTERVAL = "N needed per group", "Monte Carlo interval for N"
-ALPHA_NEEDED, ALPHA_INTERVAL = "Strongest privacy α", "Monte Carlo interval for α"
+ALPHA_NEEDED, ALPHA_INTERVAL = "Strongest privacy ε", "Monte Carlo interval for ε"
 TV = "Effect size: total-variation distance"
 
 # The machine speed behind the time estimates is pinned (conftest.py).
@@ -70,8 +70,10 @@ def test_default_view():
     assert shown[TV] == f"{planner.total_variation(p1, p2):.3f}" == "0.057"
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=200, n_boot=200, rng=SEED)
     # The estimate to the three significant digits of its interval's ends.
-    assert shown[N_NEEDED] == words.n_text(plan) == f"{float(f'{plan.n:.3g}'):,.0f}"
-    assert shown[N_INTERVAL] == f"{plan.interval[0]:,.0f} – {plan.interval[1]:,.0f}"
+    # The estimate to the precision of its interval: "about 5,200" beside "4,860–5,420".
+    estimate, low, high = words.estimate_parts(plan.n, *plan.interval)
+    assert shown[N_NEEDED] == words.n_text(plan) == f"about {estimate}"
+    assert shown[N_INTERVAL] == words.n_interval_text(plan) == f"{low}–{high}"
     assert metric(at, "Your planned N").value == "10,000"
     # 10,000 is above the interval: enough.
     assert plan.interval[1] <= 10_000 and metric(at, "Your planned N").delta == "enough"
@@ -91,12 +93,13 @@ def test_privacy_tab_shows_the_strongest_alpha():
     plan = planner.strongest_privacy(p1, p2, 10_000, reps=50, n_boot=50, rng=SEED)
     assert plan.status == "found"
     shown = metrics(at)
-    assert shown[ALPHA_NEEDED] == f"{plan.alpha:.3g}"
-    assert shown[ALPHA_INTERVAL] == f"{plan.interval[0]:.3g} – {plan.interval[1]:.3g}"
-    assert shown["Your α"] == "0.1"
+    assert shown[ALPHA_NEEDED] == words.alpha_text(plan)
+    assert shown[ALPHA_NEEDED].startswith("about ")
+    assert shown[ALPHA_INTERVAL] == f"{plan.interval[0]:.3g}–{plan.interval[1]:.3g}"
+    assert shown["Your ε"] == "0.1"
     verdict = words.privacy_verdict(plan, page.Settings(reps=50, n_boot=50))
     assert verdict.label == "affordable" and plan.interval[1] <= 0.1
-    assert metric(at, "Your α").delta == verdict.label
+    assert metric(at, "Your ε").delta == verdict.label
     sentence, shown_verdict = [s.value for s in at.success]
     assert sentence == words.describe_privacy(
         plan, "a difference as large as Korea central vs Korea noncentral")
@@ -117,9 +120,9 @@ def test_privacy_tab_shows_the_strongest_alpha():
         "more data affords stronger privacy"])
 def test_the_answers_move_the_right_way(tab, query, key, value, shown, factor):
     at = start(tab, query)
-    before = float(metrics(at)[shown].replace(",", ""))
+    before = float(metrics(at)[shown].replace(",", "").removeprefix("about "))
     at.select_slider(key=key).set_value(value)
-    after = float(metrics(run(at))[shown].replace(",", ""))
+    after = float(metrics(run(at))[shown].replace(",", "").removeprefix("about "))
     assert after > factor * before if factor >= 1 else after < factor * before, (before, after)
     if key == "plan_alpha":
         assert metric(at, "Your planned N").delta == "not enough"
@@ -161,7 +164,7 @@ def test_query_params_set_the_view_and_reproduce_the_numbers():
     plan = planner.required_sample_size(p1, p2, 0.5, 1.0, power=0.9, reps=50, n_boot=50, rng=7)
     first = metrics(at)
     assert first[N_NEEDED] == words.n_text(plan)
-    assert "privacy levels α₁ = 0.5 and α₂ = 1" in [s.value for s in at.success][0]
+    assert "privacy levels ε_A = 0.5 and ε_B = 1" in [s.value for s in at.success][0]
     # The same URL in a new session shows the same numbers.
     st.cache_resource.clear()  # nothing reused: simulated again
     assert metrics(start(query=URL_VIEW)) == first
@@ -177,8 +180,8 @@ def test_tab_from_the_url_and_the_ratio_of_privacy_levels():
     p1, p2 = korea()
     plan = planner.strongest_privacy(p1, p2, 50_000, alpha_ratio=2.0, reps=50, n_boot=50,
                                      rng=SEED)
-    assert metrics(at)["Strongest privacy α₁"] == f"{plan.alpha:.3g}"
-    assert "(and α₂ = 2 α₁)" in [s.value for s in at.success][0]
+    assert metrics(at)["Strongest privacy ε_A"] == words.alpha_text(plan)
+    assert "(and ε_B = 2 ε_A)" in [s.value for s in at.success][0]
 
 
 # --- one population and an effect --------------------------------------------------------------
@@ -255,7 +258,7 @@ def run_frontier(at: AppTest) -> AppTest:
     at.select_slider(key="plan_fr_range").set_value((0.01, 1.0))
     at.slider(key="plan_fr_points").set_value(3)
     run(at)
-    assert any("α = 1, 0.1, 0.01" in c.value for c in at.caption)
+    assert any("ε = 1, 0.1, 0.01" in c.value for c in at.caption)
     at.button(key="plan_fr_run").click()
     return run(at)
 
@@ -265,7 +268,11 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert any("Press *Compute the frontier*" in i.value for i in at.info)
     at = run_frontier(at)
     assert not errors(at)
-    [table] = [d.value for d in at.dataframe]
+    [shown] = [d.value for d in at.dataframe]
+    # The table's numbers (its CSV); it shows N to the precision of each interval.
+    table = dict(ended_kit(at).tables)["The frontier"]
+    assert list(shown["n"]) == words.frontier_n_texts(table)
+    assert all(n == "–" or n.startswith("about ") for n in shown["n"])
     p1, p2 = korea()
     # Algorithm 1 and the naive test only: not every test of dpcore's default.
     expected = planner.frontier(p1, p2, [1, 0.1, 0.01], tests=("bootstrap", "chisq"), reps=50,
@@ -320,7 +327,7 @@ def test_the_normal_score_test_when_chosen():
                for m in at.markdown)
     at = run_frontier(at)
     assert not errors(at)
-    [table] = [d.value for d in at.dataframe]
+    table = dict(ended_kit(at).tables)["The frontier"]
     assert set(table["test"]) == {"normal_score", "chisq"}
     assert any(c.value.startswith("Solid: the normal-score test;") for c in at.caption)
     names = {t.get("name") for t in chart_traces(at, "plan_fig_frontier")}
@@ -361,7 +368,7 @@ def test_report_download_builds_the_html_report(deferred):
     data_plan = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=50, n_boot=50, rng=SEED)
     privacy = planner.strongest_privacy(p1, p2, 10_000, reps=50, n_boot=50, rng=SEED)
     assert shown[N_NEEDED] == words.n_text(data_plan)
-    assert shown[ALPHA_NEEDED] == f"{privacy.alpha:.3g}"
+    assert shown[ALPHA_NEEDED] == words.alpha_text(privacy)
     difference = "a difference as large as Korea central vs Korea noncentral"
     findings = [words.describe_sample_size(data_plan, difference),
                 words.describe_privacy(privacy, difference)]
@@ -410,3 +417,94 @@ def test_an_unusable_value_of_a_hidden_control_is_kept_quietly():
     at = start(query={"plan_fr_points": "1000"})
     assert not link_notes(at)
     assert N_NEEDED in metrics(at)
+
+
+# --- issue 18: every box shows the value in use ------------------------------------------------
+
+def test_a_distance_typed_outside_the_box_is_used_clamped_and_said():
+    """A d typed above 0.999 was refused by the box (red, "Press Enter to apply") and the old
+    d kept silently: it is taken to 0.999, which the box shows and a caption states."""
+    at = start(query={"plan_mode": EFFECT, "plan_effect": "A total-variation distance"})
+    at.number_input(key="plan_tv").set_value(1.5)
+    run(at)
+    assert at.number_input(key="plan_tv").value == 0.999
+    assert [c.value for c in at.caption if "d = 1.5 is above" in c.value
+            and "d = 0.999 is used" in c.value]
+    # d = 0.999 is further than these two populations allow: the plain error says so.
+    plain_error(at, "These distributions cannot be used: d must be below")
+
+
+def test_n_needed_on_the_page_is_rounded_to_its_interval():
+    """The metric shows "about …" to the precision of its Monte Carlo interval, with the
+    interval beside it; its help and the chart's legend give both."""
+    at = start()
+    shown = metrics(at)
+    assert shown[N_NEEDED].startswith("about ") and "–" in shown[N_INTERVAL]
+    estimate = shown[N_NEEDED].removeprefix("about ")
+    assert any(f"estimate: about {estimate} ({shown[N_INTERVAL]})" == t.get("name")
+               for t in chart_traces(at, "plan_fig_data"))
+
+
+# --- issue 18: "Try this" ------------------------------------------------------------------------
+
+def open_experiment(index: int) -> AppTest:
+    """The page as the experiment's link opens it (after another visit)."""
+    from conftest import open_page
+
+    ex = page.EXPERIMENTS[index]
+    at = open_page("views/planner.py", None, timeout=120)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, "try": str(index)}.items():
+        at.query_params[key] = value
+    at.switch_page("views/planner.py")
+    run(at)
+    assert [i.value for i in at.info if ex.title in i.value], [i.value for i in at.info]
+    assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
+    return at
+
+
+def test_experiment_how_many_people_at_strong_privacy():
+    at = open_experiment(0)
+    assert at.select_slider(key="plan_alpha").value == 0.01
+    assert at.select_slider(key="plan_power").value == 0.8
+    assert at.select_slider(key="plan_reps").value == 100
+    shown = metrics(at)
+    n = float(shown[N_NEEDED].removeprefix("about ").replace(",", ""))
+    # "about 45,000 … more than eight times the N that ε = 0.1 needs"; yours not enough.
+    assert 40_000 <= n <= 50_000, shown
+    p1, p2 = korea()
+    weak = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=100, n_boot=100, rng=SEED)
+    assert n > 8 * weak.n
+    assert metric(at, "Your planned N").delta == "not enough"
+
+
+def test_experiment_strongest_privacy_for_your_n():
+    at = open_experiment(1)
+    assert at.session_state["plan_tab"] == PRIVACY
+    assert at.select_slider(key="plan_n").value == 10_000
+    shown = metrics(at)
+    assert shown[ALPHA_NEEDED] == "about 0.05", shown
+    assert metric(at, "Your ε").value == "0.1" and metric(at, "Your ε").delta == "affordable"
+
+
+# --- issue 18: one notation, no e-notation --------------------------------------------------------
+
+def assert_notation_and_numbers(at: AppTest) -> None:
+    from shown import shown_texts, with_e_notation
+
+    texts = shown_texts(at)
+    assert not with_e_notation(texts), with_e_notation(texts)
+    bare = [s for s in texts if "α" in s and "(α in Son, Park & Jung 2022)" not in s]
+    assert not bare, bare
+    assert "Privacy level ε (α in Son, Park & Jung 2022)" in texts  # said once, at the first
+    kit = ended_kit(at)
+    report = [*kit.findings, *kit.parameters, *kit.parameters.values()]
+    assert not [s for s in report if "α" in s], report
+    assert not with_e_notation(report), with_e_notation(report)
+
+
+@pytest.mark.parametrize("tab, query", [
+    (DATA, {}), (PRIVACY, {"plan_alpha_sep": "true", "plan_alpha2": "0.2"}), (REPORT, {})])
+def test_the_privacy_level_is_epsilon_and_no_number_is_in_e_notation(tab, query):
+    assert_notation_and_numbers(start(tab, query))

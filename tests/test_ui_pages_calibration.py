@@ -39,7 +39,7 @@ def test_labels():
     assert [logic.ratio_label(r) for r in logic.EXTENDED_RATIO_OPTIONS] == ["1", "10", "100"]
     assert logic.setting_label({"m": 86, "alpha1": 0.01, "alpha2": 0.1, "n": 1000,
                                 "n2": 100_000}) == (
-        "M = 86, α = (0.01, 0.1), N = (1,000, 100,000)")
+        "M = 86, (ε_A, ε_B) = (0.01, 0.1), (N_A, N_B) = (1,000, 100,000)")
     assert logic.m_label(9) == "9 (10-year groups)"
     assert logic.privacy_label((0.1, 0.05)) == "0.1, 0.05"
 
@@ -48,11 +48,11 @@ def test_report_items_of_every_tab():
     assert NULL.report_items() == {
         "Null distributions: shape p₀": "Uniform", "Null distributions: bins M": "20",
         "Null distributions: histogram size N": "5,050",
-        "Null distributions: privacy level α": "0.5", "Null distributions: replicates": "1,000",
+        "Null distributions: privacy level ε": "0.5", "Null distributions: replicates": "1,000",
         "Null distributions: seed": "2022"}
     assert LIVE.report_items() == {
         "Simulation: populations A vs B": "Korea vs USA (large effect)",
-        "Simulation: bins M": "86", "Simulation: privacy levels α₁, α₂": "0.1, 0.1",
+        "Simulation: bins M": "86", "Simulation: privacy levels ε_A, ε_B": "0.1, 0.1",
         "Simulation: tests": "parametric bootstrap, naive χ²",
         "Simulation: sample sizes N": "1,000, 5,000, 10,000, 50,000, 100,000, 500,000, 1M, "
                                       "5M, 10M, 50M",
@@ -63,7 +63,7 @@ def test_report_items_of_every_tab():
                                                      study.SCORE_COMMAND}
     chosen = logic.StudyFilter(("korea_vs_korea",), (18, 9), ((0.1, 0.1), (1.0, 0.5)),
                                ("chisq",)).report_items()
-    assert chosen["Full-scale study: privacy (α₁, α₂)"] == "0.1, 0.1; 1, 0.5"
+    assert chosen["Full-scale study: privacy (ε_A, ε_B)"] == "0.1, 0.1; 1, 0.5"
     assert chosen["Full-scale study: M"] == "18, 9"
     # The page's report: every tab's, in tab order; the live and study parts when shown.
     both = logic.Settings(logic.TABS[0], NULL, LIVE, nothing).report_items()
@@ -98,7 +98,7 @@ def test_null_statistics_are_reproducible_and_stronger_privacy_inflates_them():
 def test_null_finding():
     summary = logic.NullSummary(19, 19.1, 22.0, 0.058, 0.111, 1000, True)
     assert logic.null_finding(NULL, summary) == (
-        "Null distributions (Uniform, M = 20, N = 5,050, α = 0.5): with no difference, the "
+        "Null distributions (Uniform, M = 20, N = 5,050, ε = 0.5): with no difference, the "
         "naive χ² test rejects 5.8% of 1,000 histogram pairs without privacy and 11.1% with "
         "privacy, against its 5% level: with privacy it does not hold its level.")
     unclear = logic.null_finding(NULL, logic.NullSummary(19, 19.1, 19.5, 0.05, 0.055, 1000,
@@ -138,7 +138,7 @@ def test_the_cost_of_a_live_run_and_its_study_command(monkeypatch):
 
 def test_live_caption_says_what_the_rate_is():
     assert logic.live_caption(LIVE) == (
-        "Korea vs USA (large effect), M = 86, α₁ = 0.1, α₂ = 0.1, R = 1000 per point, "
+        "Korea vs USA (large effect), M = 86, ε_A = 0.1, ε_B = 0.1, R = 1000 per point, "
         "B = 1000, seed 2022. The rate is the power (large effect).")
     null = logic.LiveSettings("korea_vs_korea", 18, (1000,), 0.1, 0.1, ("chisq",), 100, 100, 1)
     assert logic.live_caption(null).endswith("The rate is the type-I error.")
@@ -160,8 +160,8 @@ def test_type1_sentence_names_the_worst_setting():
                  alpha1=[0.1, 0.1, 1.0], alpha2=[0.1, 0.1, 1.0], test="chisq")
     assert logic.type1_sentence(rows, "chisq", "Study") == (
         "Study: the naive χ² test's type-I error is 30.0% to 90.0% over 3 settings, clearly "
-        "above the 5% level in 3 of them (up to 90%, at N = 10,000, M = 18, α₁ = 0.1, "
-        "α₂ = 0.1): the test does not hold its level.")
+        "above the 5% level in 3 of them (up to 90%, at N = 10,000, M = 18, ε_A = 0.1, "
+        "ε_B = 0.1): the test does not hold its level.")
 
 
 def test_power_sentence():
@@ -316,7 +316,7 @@ def test_the_extended_filter_keeps_what_it_names():
     assert items == {
         "Beyond the paper: M": "86, 9",
         "Beyond the paper: tests": "parametric bootstrap, normal-score contrast",
-        "Beyond the paper: α₁": "1", "Beyond the paper: α₂": "0.1, 0.01",
+        "Beyond the paper: ε_A": "1", "Beyond the paper: ε_B": "0.1, 0.01",
         "Beyond the paper: N_A": "1,000, 100,000", "Beyond the paper: N_B / N_A": "1, 10",
         "Beyond the paper: made by": study.EXTENDED_COMMAND}
     nothing = logic.ExtendedFilter((), (), (), (), (), ()).report_items()
@@ -349,7 +349,8 @@ def test_band_sentence_says_how_far_outside_and_how_sure():
     assert logic.band_sentence(rows, "bootstrap") == (
         "Beyond the paper, the parametric bootstrap test: its type-I error lies outside "
         "[2.5%, 7.5%] in 4 of 5 settings (rates from 2.0% to 30.0%; the farthest from 5%, "
-        "30.0%, at M = 9, α = (0.01, 1), N = (100,000, 1,000,000)). In 2 of them the whole "
+        "30.0%, at M = 9, (ε_A, ε_B) = (0.01, 1), (N_A, N_B) = (100,000, 1,000,000)). "
+        "In 2 of them the whole "
         "95% interval lies outside the band; in the other 2 the interval reaches into it, so "
         "those are outside only by their point estimate.")
     clear = logic.band_sentence(extended_rows([0.3, 0.9]), "chisq")

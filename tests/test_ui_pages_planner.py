@@ -4,6 +4,7 @@ dpcore.planner's structured results (pure functions, tested without the page).""
 from __future__ import annotations
 
 import json
+import re
 import math
 from dataclasses import fields, replace
 from pathlib import Path
@@ -41,12 +42,13 @@ def test_plain_sentences_carry_the_numbers_of_real_plans():
     p1, p2 = M9
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, rng=2, **CHEAP)
     text = words.describe_sample_size(plan, "a difference as large as A vs B")
-    assert f"about {words.n_estimate(plan.n)} people" in text and "α = 0.1" in text
-    assert "80%" in text
-    assert f"{int(plan.interval[0]):,}" in text and "A vs B" in text
+    estimate, low, high = words.estimate_parts(plan.n, *plan.interval)
+    assert f"about {estimate} ({low}–{high}, allowing for simulation error) people" in text
+    assert "ε = 0.1" in text and "80%" in text and "A vs B" in text
     priv = planner.strongest_privacy(p1, p2, 20_000, rng=2, **CHEAP)
     text = words.describe_privacy(priv, "it")
-    assert f"{priv.alpha:.3g}" in text and "20,000" in text and "stronger" not in text
+    assert f"ε of {words.alpha_with_interval(priv, error=True)} is the strongest" in text
+    assert "20,000" in text and "stronger" not in text
     never = planner.required_sample_size(p1, p1 * 0 + 1 / 9, 0.001, 0.001, n_range=(100, 1000),
                                          rng=2, **CHEAP)
     assert never.status == "unreachable" and never.n is None
@@ -55,13 +57,13 @@ def test_plain_sentences_carry_the_numbers_of_real_plans():
 
 def test_sample_size_sentence_for_each_status():
     found = words.describe_sample_size(sample_size_plan(), "it")
-    # The estimate 7,914 to the three significant digits of its interval's ends.
-    assert found == ("At privacy level α = 0.1 for both releases, about 7,910 people per group "
-                     "(between 7,500 and 8,350, allowing for simulation error) are needed so "
-                     "that the DP bootstrap test at the 5% level detects it 80% of the time.")
+    # The estimate 7,914 to the precision of its interval (7,500–8,350: hundreds).
+    assert found == ("At privacy level ε = 0.1 for both releases, about 7,900 (7,500–8,350, "
+                     "allowing for simulation error) people per group are needed so that the "
+                     "DP bootstrap test at the 5% level detects it 80% of the time.")
     open_ended = sample_size_plan(interval=(7500.0, math.inf), alpha2=0.05, test="chisq")
     text = words.describe_sample_size(open_ended, "it")
-    assert "above 7,500" in text and "α₁ = 0.1 and α₂ = 0.05" in text
+    assert "above 7,500" in text and "ε_A = 0.1 and ε_B = 0.05" in text
     assert "naive chi-square test" in text
     lower = words.describe_sample_size(
         sample_size_plan(status="at_lower_bound", n=100), "it")
@@ -72,27 +74,27 @@ def test_sample_size_sentence_for_each_status():
 
 def test_privacy_sentence_for_each_status():
     found = words.describe_privacy(privacy_plan(), "it")
-    assert "privacy level α = 0.0512 (between 0.045 and 0.06" in found
-    assert "a smaller α less often" in found
+    assert "privacy level ε of about 0.05 (0.045–0.06, allowing for simulation error)" in found
+    assert "a smaller ε less often" in found
     ratio = words.describe_privacy(privacy_plan(alpha_ratio=0.5), "it")
-    assert "(and α₂ = 0.5 α₁)" in ratio
+    assert "(and ε_B = 0.5 ε_A)" in ratio
     lower = words.describe_privacy(
         privacy_plan(status="at_lower_bound", alpha=0.001), "it")
-    assert "α = 0.001, the strongest searched, is affordable" in lower
+    assert "ε = 0.001, the strongest searched, is affordable" in lower
     never = words.describe_privacy(
         privacy_plan(status="unreachable", alpha=None, interval=(10.0, math.inf)), "it")
-    assert "no privacy level up to α = 10 is weak enough" in never
+    assert "no privacy level up to ε = 10 is weak enough" in never
     stopped = words.describe_privacy(privacy_plan(status="stopped", alpha=None), "it")
     assert "cap on simulations" in stopped
 
 
 @pytest.mark.parametrize("label, text", [
     ("quantity=power test=bootstrap n=12000 alpha1=0.1 alpha2=0.1",
-     "power of the bootstrap test at N = 12,000, α = 0.1"),
+     "power of the bootstrap test at N = 12,000, ε = 0.1"),
     ("quantity=type1 test=chisq n=500 alpha1=0.1 alpha2=0.05",
-     "type-I error of the chi-square test at N = 500, α = (0.1, 0.05)"),
+     "type-I error of the chi-square test at N = 500, ε = (0.1, 0.05)"),
     ("quantity=power test=normal_score n=1000 alpha1=0.3 alpha2=0.3",
-     "power of the normal-score test at N = 1,000, α = 0.3"),
+     "power of the normal-score test at N = 1,000, ε = 0.3"),
     ("done", "done"),
     ("", ""),
 ])
@@ -105,12 +107,13 @@ def test_progress_text_reads_the_labels_the_planner_sends(progress_log):
     planner.required_sample_size(p1, p2, 0.3, 0.3, rng=1, progress=progress_log, **CHEAP)
     shown = [words.progress_text(label) for label in progress_log.labels[:-1]]
     assert shown and all(t.startswith("power of the bootstrap test at N = ") for t in shown)
-    assert all(t.endswith(", α = 0.3") for t in shown)
+    assert all(t.endswith(", ε = 0.3") for t in shown)
 
 
 def test_alphas_in_the_sentences_have_three_significant_digits():
     text = words.describe_privacy(privacy_plan(alpha=0.123456, interval=(0.1, 10.0)), "it")
-    assert "α = 0.123 (between 0.1 and 10," in text
+    # Kept to one significant digit where the interval is wider than the estimate.
+    assert "ε of about 0.1 (0.1–10, allowing" in text
 
 
 # --- the settings -----------------------------------------------------------------------------
@@ -153,11 +156,11 @@ def test_the_report_lists_todays_settings():
     s = page.Settings(reps=50, n_boot=500, seed=7, n=50_000)
     assert s.report_items() == {
         "Test": "parametric bootstrap test (Algorithm 1) at the 5% level",
-        "Target power": "80%", "Privacy level": "α = 0.1",
+        "Target power": "80%", "Privacy level": "ε = 0.1",
         "People per group N (plan)": "50,000", "Replicates R, bootstrap B": "50, 500",
         "Seed": "7"}
     two = replace(s, separate=True, alpha2=1.0, level=0.01)
-    assert two.report_items()["Privacy level"] == "α₁ = 0.1, α₂ = 1"
+    assert two.report_items()["Privacy level"] == "ε_A = 0.1, ε_B = 1"
     assert two.ratio == 10 and not two.same_alpha
     comp = comparison()
     assert comp.report_items() == {"Comparison": "Korea central vs Korea noncentral",
@@ -306,7 +309,7 @@ def test_the_frontier_says_its_cost_and_refuses_beyond_its_cap():
     alphas = page.frontier_alphas(s)
     assert alphas == [1.0, 0.3, 0.1, 0.03, 0.01]
     assert page.frontier_caption(9, s, alphas, SPEED).startswith(
-        "α = 1, 0.3, 0.1, 0.03, 0.01 (α₂ = 2 α₁): about 10 searches, ")
+        "ε = 1, 0.3, 0.1, 0.03, 0.01 (ε_B = 2 ε_A): about 10 searches, ")
     assert page.frontier_refusal(9, s, alphas, SPEED) is None
     big = replace(s, reps=2000, n_boot=2000, frontier_points=10)
     refusal = page.frontier_refusal(86, big, page.frontier_alphas(big), SPEED)
@@ -347,7 +350,7 @@ def test_costs_count_only_the_chosen_test():
         f"each, counted as {one:,.0f} each at the cost per bin of the normal-score test, more "
         "than the page's cap of 200,000,000 per search.") in refusal
     assert refusal.endswith("or choose the parametric bootstrap test.")
-    # A frontier likewise (5 α; Algorithm 1 fits under the cap, the normal-score test not).
+    # A frontier likewise (5 ε; Algorithm 1 fits under the cap, the normal-score test not).
     wide = page.Settings(reps=500, n_boot=1000)
     assert page.frontier_refusal(9, wide, alphas, SPEED) is None
     refusal = page.frontier_refusal(9, replace(wide, test="normal_score"), alphas, SPEED)
@@ -371,9 +374,9 @@ def test_a_frontier_is_shown_again_only_for_its_settings():
 
 def test_the_estimates_in_words():
     assert (words.n_text(sample_size_plan()), words.n_interval_text(sample_size_plan())) == \
-        ("7,910", "7,500 – 8,350")
+        ("about 7,900", "7,500–8,350")
     assert words.n_text(sample_size_plan(n=451_043, interval=(436_000.0, 486_000.0))) == \
-        "451,000"
+        "about 450,000"
     lower = sample_size_plan(status="at_lower_bound", n=100, interval=(0.0, 100.0))
     assert (words.n_text(lower), words.n_interval_text(lower)) == ("≤ 100", "≤ 100")
     never = sample_size_plan(status="unreachable", n=None, interval=(5e7, math.inf))
@@ -381,7 +384,7 @@ def test_the_estimates_in_words():
     assert words.n_interval_text(sample_size_plan(interval=(7500.0, math.inf))) == "above 7,500"
     assert words.n_text(sample_size_plan(status="stopped", n=None)) == "not found"
     assert (words.alpha_text(privacy_plan()), words.alpha_interval_text(privacy_plan())) == \
-        ("0.0512", "0.045 – 0.06")
+        ("about 0.05", "0.045–0.06")
     assert words.alpha_text(privacy_plan(alpha=None, status="unreachable",
                                         interval=(10.0, math.inf))) == "> 10"
     assert words.good_news(lower) and not words.good_news(never)
@@ -414,7 +417,7 @@ def test_your_n_against_the_interval_of_the_n_needed():
         "80% of the time")
     assert verdicts[8000].sentence == (
         "Whether your N = 8,000 per group is enough cannot be told at R = 200 replicates: it "
-        "lies inside the Monte Carlo interval of the N needed, 7,500 – 8,350. More replicates "
+        "lies inside the Monte Carlo interval of the N needed, 7,500–8,350. More replicates "
         "narrow it: raise *Replicates R per setting* (under *Accuracy of the simulation*; 200 "
         "now, up to 2,000); the Wilson intervals behind the verdict shrink as 1/√R, four times "
         "R about halving them. Or plan on N = 8,350 or more, the upper end of the interval.")
@@ -481,26 +484,26 @@ def test_your_alpha_against_the_interval_of_the_strongest_affordable():
         0.04: "too strong for the target", 0.045: "too strong for the target",
         0.05: "undetermined at R = 500", 0.06: "affordable", 0.1: "affordable"}
     assert shown[0.1].sentence.startswith(
-        "Your α = 0.1 is affordable: it is at or above 0.06, the upper end of the Monte Carlo "
-        "interval of the strongest affordable α, so with N = 20,000 per group the test detects "
+        "Your ε = 0.1 is affordable: it is at or above 0.06, the upper end of the Monte Carlo "
+        "interval of the strongest affordable ε, so with N = 20,000 per group the test detects "
         "the difference at least 80% of the time")
     assert shown[0.05].sentence.startswith(
-        "Whether your α = 0.05 is affordable cannot be told at R = 500 replicates: it lies "
-        "inside the Monte Carlo interval of the strongest affordable α, 0.045 – 0.06.")
+        "Whether your ε = 0.05 is affordable cannot be told at R = 500 replicates: it lies "
+        "inside the Monte Carlo interval of the strongest affordable ε, 0.045–0.06.")
     assert shown[0.05].sentence.endswith(
-        "Or choose α = 0.06 or more (weaker privacy), the upper end of the interval.")
+        "Or choose ε = 0.06 or more (weaker privacy), the upper end of the interval.")
     two = words.privacy_verdict(privacy_plan(alpha_ratio=2.0),
                                 replace(s, alpha1=0.05, separate=True, alpha2=0.1))
-    assert two.sentence.startswith("Whether your α₁ = 0.05 is affordable")
+    assert two.sentence.startswith("Whether your ε_A = 0.05 is affordable")
     never = privacy_plan(status="unreachable", alpha=None, interval=(10.0, math.inf),
                          points=points("alpha1", [(10.0, 0.4, 0.33, 0.47)]))
     assert words.privacy_verdict(never, s).sentence == (
-        "Your α = 0.1 is too strong for the target: even α = 10, the weakest privacy searched, "
+        "Your ε = 0.1 is too strong for the target: even ε = 10, the weakest privacy searched, "
         "detects the difference less than 80% of the time with N = 20,000 per group.")
 
 
 def frontier_table(n, n_low, chisq_type1, test="bootstrap") -> pd.DataFrame:
-    """A frontier at α = 1, 0.1, 0.01: the bootstrap test's N, the naive test's type-I error."""
+    """A frontier at ε = 1, 0.1, 0.01: the bootstrap test's N, the naive test's type-I error."""
     alphas = [1.0, 0.1, 0.01]
     boot = pd.DataFrame({"alpha1": alphas, "test": test, "n": n, "n_low": n_low,
                          "type1": 0.05, "valid": True})
@@ -513,17 +516,17 @@ def frontier_table(n, n_low, chisq_type1, test="bootstrap") -> pd.DataFrame:
 def test_the_frontier_in_words():
     table = frontier_table([500.0, 5000.0, np.nan], [400.0, 4000.0, 5e7], [0.05, 0.3, 0.62])
     assert words.frontier_sentence(table, 0.8) == (
-        "For 80% power the parametric bootstrap test needs N = 500 at α = 1; N = 5,000 at "
-        "α = 0.1; more than 50,000,000 at α = 0.01 per group.")
+        "For 80% power the parametric bootstrap test needs N = 500 at ε = 1; N = 5,000 at "
+        "ε = 0.1; more than 50,000,000 at ε = 0.01 per group.")
     assert words.frontier_summary(table, 0.05) == (
-        "The naive χ² test seems to need fewer people at α = 0.1, 0.01, but it does not hold "
+        "The naive χ² test seems to need fewer people at ε = 0.1, 0.01, but it does not hold "
         "its 5% level there: with no difference at all it rejects up to 62% of the time (at "
-        "α = 0.01), so its 'power' means nothing. Only the bootstrap test's N can be planned "
+        "ε = 0.01), so its 'power' means nothing. Only the bootstrap test's N can be planned "
         "on.")
     valid = frontier_table([500.0, np.nan, np.nan], [400.0, np.nan, 0.0], [0.05] * 3)
     assert words.frontier_findings(valid, 0.05, 0.9) == [
-        "For 90% power the parametric bootstrap test needs N = 500 at α = 1; an N not found at "
-        "α = 0.1; an N not found at α = 0.01 per group."]
+        "For 90% power the parametric bootstrap test needs N = 500 at ε = 1; an N not found at "
+        "ε = 0.1; an N not found at ε = 0.01 per group."]
     assert words.frontier_intro("bootstrap") == (
         "The N per group needed for the target power across privacy levels, for the parametric "
         "bootstrap test and for the naive χ² test, with each test's type-I error checked at the "
@@ -533,7 +536,7 @@ def test_the_frontier_in_words():
         "Solid: the parametric bootstrap test; dashed: the naive χ² test; bars: the Monte Carlo "
         "intervals of N. The star is your plan: well above the bootstrap curve and its bars "
         "there is enough data for the target power, well below not; near them the curve does "
-        "not decide it: the tab *How much data?* does, at your α, from its Monte Carlo "
+        "not decide it: the tab *How much data?* does, at your ε, from its Monte Carlo "
         "interval.")
 
 
@@ -552,8 +555,8 @@ def test_the_normal_score_test_is_named_in_every_sentence():
                            test="normal_score")
     assert words.frontier_test(table) == "normal_score"
     assert words.frontier_sentence(table, 0.8) == (
-        "For 80% power the normal-score test needs N = 500 at α = 1; N = 5,000 at α = 0.1; "
-        "more than 50,000,000 at α = 0.01 per group.")
+        "For 80% power the normal-score test needs N = 500 at ε = 1; N = 5,000 at ε = 0.1; "
+        "more than 50,000,000 at ε = 0.01 per group.")
     assert words.frontier_summary(table, 0.05).endswith(
         "Only the normal-score test's N can be planned on.")
     assert words.frontier_intro("normal_score").startswith(
@@ -564,3 +567,54 @@ def test_the_normal_score_test_is_named_in_every_sentence():
     assert "well above the normal-score curve" in caption and "bootstrap" not in caption
     # A frontier of the naive test alone (or none) is read as Algorithm 1's, as before.
     assert words.frontier_test(table[table["test"] == "chisq"]) == "bootstrap"
+
+
+# --- issue 18: no false precision next to a Monte Carlo interval -------------------------------
+
+def test_n_needed_is_shown_to_the_precision_of_its_monte_carlo_interval():
+    """ "N needed 451,043" beside a Monte Carlo interval of 436,000–486,000 was false
+    precision: the metric says "about 450,000", the interval beside it and every sentence
+    say "about 450,000 (436,000–486,000)", as ui.format.fmt_estimate writes it."""
+    from ui.format import fmt_estimate
+
+    plan = sample_size_plan(n=451_043, interval=(436_112.0, 486_020.0))
+    assert words.n_text(plan) == "about 450,000"
+    assert words.n_interval_text(plan) == "436,000–486,000"
+    assert words.n_full(plan) == fmt_estimate(451_043, 436_112, 486_020) == \
+        "about 450,000 (436,000–486,000)"
+    text = words.describe_sample_size(plan, "it")
+    assert "about 450,000 (436,000–486,000, allowing for simulation error) people" in text
+    assert "451,043" not in text and "451,000" not in text
+    # The frontier's sentence too, where its table gives the interval.
+    table = frontier_table([451_043.0, 5000.0, np.nan], [436_112.0, 4000.0, 5e7],
+                           [0.05, 0.05, 0.05]).assign(n_high=[486_020.0, 6000.0, np.inf] * 2)
+    assert "N = about 450,000 (436,000–486,000) at ε = 1" in words.frontier_sentence(table, 0.8)
+
+
+def test_the_strongest_epsilon_is_shown_to_the_precision_of_its_interval():
+    plan = privacy_plan(alpha=0.05123, interval=(0.0451, 0.0602))
+    assert words.alpha_text(plan) == "about 0.05"
+    assert words.alpha_interval_text(plan) == "0.0451–0.0602"
+    assert words.alpha_full(plan) == "about 0.05 (0.0451–0.0602)"
+    assert "ε of about 0.05 (0.0451–0.0602, allowing for simulation error) is the strongest" \
+        in words.describe_privacy(plan, "it")
+    # Never rounded to 0 where the interval is wider than the estimate.
+    assert words.alpha_text(privacy_plan(alpha=0.123, interval=(0.1, 10.0))) == "about 0.1"
+
+
+def test_no_e_notation_in_the_planners_words():
+    texts = [words.n_full(sample_size_plan(n=3.2e7, interval=(2.9e7, 3.5e7))),
+             words.alpha_full(privacy_plan(alpha=0.00123, interval=(0.001, 0.0015))),
+             words.describe_sample_size(sample_size_plan(n=3.2e7, interval=(2.9e7, 3.5e7)),
+                                        "it"),
+             words.describe_privacy(privacy_plan(alpha=0.00123, interval=(0.001, 0.0015)),
+                                    "it")]
+    for text in texts:
+        assert not re.search(r"\d[eE][-+]?\d", text), text
+
+
+def test_the_frontier_table_shows_n_to_the_precision_of_its_interval():
+    table = frontier_table([451_043.0, 5043.0, np.nan], [436_112.0, 4000.0, 5e7],
+                           [0.05, 0.05, 0.05]).assign(n_high=[486_020.0, 6000.0, np.inf] * 2)
+    texts = words.frontier_n_texts(table)
+    assert texts[:3] == ["about 450,000", "about 5,000", "–"]

@@ -316,9 +316,9 @@ def test_study_figure_facets_in_the_papers_order():
     fig = dpviz.homogeneity.study_figure(pd.concat(parts, ignore_index=True))
     titles = [a.text for a in fig.layout.annotations]
     assert [t for t in titles if t.startswith("M =")] == ["M = 86", "M = 18", "M = 9"]
-    privacy = [t for t in titles if t.startswith("α")]
+    privacy = [t for t in titles if t.startswith("ε")]
     # plotly lists row titles bottom to top
-    assert privacy[::-1] == ["α = 1", "α = 0.01", "α₁ = 0.1, α₂ = 0.05"]
+    assert privacy[::-1] == ["ε = 1", "ε = 0.01", "ε_A = 0.1, ε_B = 0.05"]
     # Every panel's N axis is logarithmic; the titled ones (the bottom row, the first
     # column) say so and what a rate counts.
     xs, ys = _axis_titles(fig)
@@ -384,7 +384,7 @@ def test_extended_null_figure_panels_points_and_intervals():
         rows = table[(table["m"] == m) & (table["test"] == test)]
         outer, inner = trace.x
         # Weakest privacy first, then the sizes, smallest first.
-        assert list(outer) == ["α = (1, 1)"] * 2 + ["α = (0.01, 0.1)"] * 2
+        assert list(outer) == ["(ε_A, ε_B) = (1, 1)"] * 2 + ["(ε_A, ε_B) = (0.01, 0.1)"] * 2
         assert list(inner) == ["1k/1k", "10k/100k"] * 2
         expected = rows.set_index(["alpha1", "n"]).loc[
             [(1.0, 1000), (1.0, 10_000), (0.01, 1000), (0.01, 10_000)]]
@@ -421,7 +421,7 @@ def test_extended_null_figure_exports_its_settings():
     data = dpviz.export.figure_data(fig)
     assert list(data.columns) == ["trace", "subplot", "x", "y", "error_low", "error_high"]
     assert len(data) == len(_extended_table())
-    assert list(data["x"][:2]) == ["α = (1, 1) | 1k/1k", "α = (1, 1) | 10k/100k"]
+    assert list(data["x"][:2]) == ["(ε_A, ε_B) = (1, 1) | 1k/1k", "(ε_A, ε_B) = (1, 1) | 10k/100k"]
     np.testing.assert_allclose(data["error_high"] - data["y"].astype(float), 0.02)
 
 

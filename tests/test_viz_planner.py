@@ -186,3 +186,20 @@ def test_planner_distributions_figure():
     assert list(bars[0].y) == [0.4, 0.6] and list(bars[1].x) == ["0–9", "10+"]
     assert bars[0].marker.color == COLORS["A"] and bars[1].marker.color == COLORS["B"]
     serialises(fig)
+
+
+def test_planner_power_figure_names_epsilon_and_the_estimate_as_the_page_writes_it():
+    """Issue 18: the privacy axis is ε (α in Son, Park & Jung 2022 is said on the page), and
+    the estimate's legend entry is the page's text, to the precision of its interval."""
+    fig = dpviz.planner.planner_power_figure(
+        _power_points("alpha1"), x="alpha1", target=0.8, estimate=0.0512,
+        interval=(0.0422, 0.0562), estimate_text="about 0.05 (0.0422–0.0562)")
+    assert fig.layout.xaxis.title.text.startswith("privacy level ε (log scale")
+    assert "estimate: about 0.05 (0.0422–0.0562)" in {t.name for t in fig.data}
+    frontier = pd.DataFrame({"alpha1": [0.1], "test": "bootstrap", "n": [5000.0],
+                             "n_low": [4000.0], "n_high": [6000.0], "type1": [0.05],
+                             "valid": [True]})
+    fig = dpviz.planner.planner_frontier_figure(frontier, current=(0.1, 10_000), level=0.05,
+                                                power=0.8)
+    assert "α" not in fig.layout.xaxis.title.text and "ε" in fig.layout.xaxis.title.text
+    assert any(t.name == "your choice: ε = 0.1, N = 10,000" for t in fig.data)

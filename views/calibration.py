@@ -13,7 +13,7 @@ import streamlit as st
 
 import dpviz
 from dpcore import datasets, simulation, study
-from ui import controls
+from ui import controls, registry
 from ui.cache import machine_speed
 from ui.format import fmt_number
 from ui.kit import PageKit, page_header
@@ -37,8 +37,8 @@ def rate_columns(sizes: tuple[str, str] = ("N", "N_B")) -> dict:
 # --- Figures 2-3 ------------------------------------------------------------------------------
 
 
-def read_null_settings() -> NullSettings:
-    c1, c2, c3 = st.columns(3)
+def read_null_settings(kit: PageKit) -> NullSettings:
+    c1, c2 = st.columns(2)
     with c1:
         shape = st.selectbox(t("Shape p₀"), list(datasets.SHAPES),
                              format_func=lambda s: t(datasets.SHAPES[s]), key="cal_shape",
@@ -48,19 +48,25 @@ def read_null_settings() -> NullSettings:
                              key="cal_m", bind="query-params",
                              help=t("The paper shows M = 20 and M = 100."))
     with c2:
-        n = st.number_input(
-            t("Histogram size N"), min_value=logic.NULL_N_MIN, max_value=logic.NULL_N_MAX,
-            value=logic.NULL_N_DEFAULT, step=logic.NULL_N_STEP, key="cal_n", bind="query-params",
-            help=t("Counts per histogram; the paper uses 5,050 (= 1 + 2 + … + 100)."))
-        alpha = controls.alpha_slider(t("Privacy level α"), key="cal_alpha",
-                                      default=logic.NULL_ALPHA_DEFAULT)
-    with c3:
-        reps = st.select_slider(
+        n = logic.number_box(
+            t("People per histogram N"), logic.NULL_N_MIN, logic.NULL_N_MAX,
+            default=logic.NULL_N_DEFAULT, step=logic.NULL_N_STEP, key="cal_n", symbol="N",
+            url_in=kit.url_in,
+            help=t("People per histogram, from {low:,} to {high:,}; the paper uses 5,050 "
+                   "(= 1 + 2 + … + 100).", low=logic.NULL_N_MIN, high=logic.NULL_N_MAX))
+        alpha = controls.log_slider(logic.privacy_label_first(), controls.ALPHA_GRID,
+                                    default=logic.NULL_ALPHA_DEFAULT, key="cal_alpha",
+                                    help=logic.privacy_help())
+    # Rarely changed: collapsed.
+    with st.expander(t("Replicates and seed"), expanded=False):
+        c3, c4 = st.columns(2)
+        reps = c3.select_slider(
             t("Null replicates"), logic.NULL_REPS_OPTIONS, value=logic.NULL_REPS_DEFAULT,
             key="cal_reps_null", bind="query-params",
             help=t("How many pairs of histograms are drawn under 'no difference'. More "
                    "replicates, smoother histograms and more precise type-I errors."))
-        seed = controls.seed_control("cal_seed")
+        with c4:
+            seed = controls.seed_control("cal_seed")
     return NullSettings(shape, int(m), int(n), alpha, reps, seed)
 
 
@@ -69,10 +75,12 @@ def null_tab(kit: PageKit) -> NullSettings:
         "Under 'no difference' the naive statistic should follow the χ²(M − 1) density. Without "
         "privacy it does; with privacy the noise shifts it right and spreads it, by an amount "
         "that depends on the shape and on M (the paper's Figures 2–3)."))
-    st.latex(r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}} "
-             r"\;\overset{H_0}{\sim}\; \chi^2_{M-1}\ \text{(without DP)},\qquad "
-             r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
-    null = read_null_settings()
+    with st.expander(t("The naive statistic and its type-I error, as formulas"),
+                     expanded=False):
+        st.latex(r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}} "
+                 r"\;\overset{H_0}{\sim}\; \chi^2_{M-1}\ \text{(without DP)},\qquad "
+                 r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
+    null = read_null_settings(kit)
     ns = logic.null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
     kit.chart(dpviz.homogeneity.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
                                                        alpha=null.alpha),
@@ -115,10 +123,12 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
                 help=t("The paper's three age groupings: single years, 5-year or 10-year "
                        "groups."))
         with f2:
-            a1 = controls.alpha_slider(t("Privacy level α₁ (A)"), key="cal_a1",
-                                       default=logic.LIVE_ALPHA_DEFAULT)
-            a2 = controls.alpha_slider(t("Privacy level α₂ (B)"), key="cal_a2",
-                                       default=logic.LIVE_ALPHA_DEFAULT)
+            a1 = controls.log_slider(t("Privacy level ε_A (A)"), controls.ALPHA_GRID,
+                                     default=logic.LIVE_ALPHA_DEFAULT, key="cal_a1",
+                                     help=logic.privacy_help(t(" of histogram A")))
+            a2 = controls.log_slider(t("Privacy level ε_B (B)"), controls.ALPHA_GRID,
+                                     default=logic.LIVE_ALPHA_DEFAULT, key="cal_a2",
+                                     help=logic.privacy_help(t(" of histogram B")))
             tests = st.multiselect(
                 t("Tests"), list(simulation.TESTS), default=list(logic.PAPER_TESTS),
                 format_func=logic.test_label, key="cal_tests", bind="query-params",
@@ -133,22 +143,26 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
                 bind="query-params",
                 help=t("More replicates, narrower intervals: the interval half-width at 5% is "
                        "about $1.96\\sqrt{0.05 \\cdot 0.95 / R}$."))
-            n_boot = st.select_slider(
+        ns = st.multiselect(
+            t("People per histogram N (one point each)"), controls.N_GRID,
+            default=list(study.PAPER_N),
+            format_func=fmt_number, key="cal_ns", bind="query-params",
+            help=t("People per histogram, one point of the curve each. The paper's grid is "
+                   "$10^k$ and $5 \\cdot 10^k$ for $k = 3, \\dots, 7$."))
+        # Rarely changed: collapsed.
+        with st.expander(t("Bootstrap replicates and seed"), expanded=False):
+            b1, b2 = st.columns(2)
+            n_boot = b1.select_slider(
                 t("Bootstrap replicates B"), logic.LIVE_BOOT_OPTIONS,
                 value=logic.LIVE_BOOT_DEFAULT, format_func=fmt_number, key="cal_boot",
                 bind="query-params",
                 help=t("Bootstrap replicates of each bootstrap test (Algorithm 1): its p-value "
                        "moves in steps of 1/B."))
-            seed = st.number_input(
+            seed = b2.number_input(
                 t("Seed"), min_value=0, max_value=2**31 - 1, value=controls.DEFAULT_SEED,
                 key="cal_live_seed", bind="query-params",
                 help=t("Random seed of the simulation. The same seed and settings reproduce "
                        "exactly the same rates."))
-        ns = st.multiselect(
-            t("Sample sizes N"), controls.N_GRID, default=list(study.PAPER_N),
-            format_func=fmt_number, key="cal_ns", bind="query-params",
-            help=t("Counts per histogram, one point of the curve each. The paper's grid is "
-                   "$10^k$ and $5 \\cdot 10^k$ for $k = 3, \\dots, 7$."))
         submitted = st.form_submit_button(
             t("Run simulation"), type="primary", icon=":material/play_arrow:",
             help=t("Simulate the rejection rates with these settings (the link to this view "
@@ -220,12 +234,12 @@ def read_study_filter(results: pd.DataFrame) -> StudyFilter:
         help=t("Which pairs of populations to show. Korea vs Korea has no difference: its rate "
                "is the type-I error."))
     ms = g2.multiselect(
-        t("M"), list(logic.STUDY_M_OPTIONS), default=list(logic.STUDY_M_OPTIONS), key="cal_f_m",
-        bind="query-params",
+        t("Bins M"), list(logic.STUDY_M_OPTIONS), default=list(logic.STUDY_M_OPTIONS),
+        key="cal_f_m", bind="query-params",
         help=t("Bins: 86 single years, 18 five-year or 9 ten-year age groups."))
     levels = logic.privacy_levels(results)
     privacy = g3.multiselect(
-        t("Privacy (α₁, α₂)"), levels, default=levels, format_func=logic.privacy_label,
+        t("Privacy (ε_A, ε_B)"), levels, default=levels, format_func=logic.privacy_label,
         key="cal_f_priv", bind="query-params",
         help=t("The privacy levels of histograms A and B: smaller is stronger privacy, more "
                "noise."))
@@ -243,11 +257,12 @@ def study_tab(kit: PageKit) -> StudyFilter | None:
     if results is None or results.empty:
         st.info(logic.missing_study())
         return None
-    st.markdown(logic.study_intro(results))
-    st.code(study.PAPER_COMMAND, language="bash")
-    st.caption(t("The normal-score test on the two pairs with an effect (its type-I error is in "
-                 "the last tab), in its own file and seed:"))
-    st.code(study.SCORE_COMMAND, language="bash")
+    with st.expander(t("How this study was made: its commands"), expanded=False):
+        st.markdown(logic.study_intro(results))
+        st.code(study.PAPER_COMMAND, language="bash")
+        st.caption(t("The normal-score test on the two pairs with an effect (its type-I error "
+                     "is in the last tab), in its own file and seed:"))
+        st.code(study.SCORE_COMMAND, language="bash")
     partial = logic.partial_study(results)
     if partial:
         st.warning(partial)
@@ -272,7 +287,7 @@ def study_tab(kit: PageKit) -> StudyFilter | None:
 def read_extended_filter() -> ExtendedFilter:
     g1, g2, g3 = st.columns(3)
     ms = g1.multiselect(
-        t("M"), list(logic.EXTENDED_M_OPTIONS), default=list(logic.EXTENDED_M_OPTIONS),
+        t("Bins M"), list(logic.EXTENDED_M_OPTIONS), default=list(logic.EXTENDED_M_OPTIONS),
         key="cal_x_m", bind="query-params",
         help=t("Bins: 86 single years, 18 five-year or 9 ten-year age groups."))
     tests = g2.multiselect(
@@ -281,13 +296,13 @@ def read_extended_filter() -> ExtendedFilter:
         help=t("Algorithm 1 (the parametric bootstrap), the naive χ² test and this project's "
                "normal-score contrast bootstrap."))
     a1 = g3.multiselect(
-        t("α₁ (histogram A)"), list(logic.EXTENDED_ALPHA_OPTIONS),
+        t("ε_A (histogram A)"), list(logic.EXTENDED_ALPHA_OPTIONS),
         default=list(logic.EXTENDED_ALPHA_OPTIONS), format_func=logic.alpha_label,
         key="cal_x_a1", bind="query-params",
         help=t("The privacy level of histogram A: smaller is stronger privacy, more noise."))
     g4, g5, g6 = st.columns(3)
     a2 = g4.multiselect(
-        t("α₂ (histogram B)"), list(logic.EXTENDED_ALPHA_OPTIONS),
+        t("ε_B (histogram B)"), list(logic.EXTENDED_ALPHA_OPTIONS),
         default=list(logic.EXTENDED_ALPHA_OPTIONS), format_func=logic.alpha_label,
         key="cal_x_a2", bind="query-params",
         help=t("The privacy level of histogram B."))
@@ -310,8 +325,9 @@ def extended_tab(kit: PageKit) -> ExtendedFilter | None:
     if results is None or results.empty:
         st.info(logic.missing_extended())
         return None
-    st.caption(logic.extended_caption(results))
-    st.code(study.EXTENDED_COMMAND, language="bash")
+    with st.expander(t("How this grid was made: its settings and command"), expanded=False):
+        st.caption(logic.extended_caption(results))
+        st.code(study.EXTENDED_COMMAND, language="bash")
     partial = logic.partial_extended(results)
     if partial:
         st.warning(partial)
@@ -335,18 +351,18 @@ def what_the_curves_say() -> None:
         st.markdown(t(
             "- **The naive χ² test does not hold its level.** On private histograms its type-I "
             "error is far above 5% — often near 100% — and falls to 5% only when the counts are "
-            "so large that the noise no longer matters: tens of millions of people at α = 0.01. "
+            "so large that the noise no longer matters: tens of millions of people at ε = 0.01. "
             "Its high 'power' is the same defect: it rejects everything.\n"
             "- **The parametric bootstrap test holds its level** in the paper's settings, close "
             "to 5%, once N is large enough for the noise, with one or with different privacy "
-            "levels for A and B (Figure 12); at α = 0.01 and N = 1,000 it rejects too rarely "
+            "levels for A and B (Figure 12); at ε = 0.01 and N = 1,000 it rejects too rarely "
             "(1.3% at M = 86). Beyond them, with privacy levels or sizes "
             "far apart, it need not: the tab *Beyond the paper* measures it there, beside "
             "this project's normal-score contrast bootstrap.\n"
             "- **Power costs data.** The bootstrap test's power rises with N; stronger privacy "
-            "(smaller α), more bins M and smaller differences all need more people for the same "
+            "(smaller ε), more bins M and smaller differences all need more people for the same "
             "power: Korea vs USA is found with thousands, the Seoul area vs the rest of Korea "
-            "needs tens of thousands at α = 0.1.\n"
+            "needs tens of thousands at ε = 0.1.\n"
             "- When privacy is so strong that a histogram's debiased total N̂ is 0, the "
             "bootstrap test cannot be run; such replicates count as not rejecting and are "
             "listed as *undefined*."))
@@ -354,6 +370,7 @@ def what_the_curves_say() -> None:
 
 def main() -> None:
     kit = page_header(t(TITLE))
+    kit.try_this(registry.CALIBRATION, list(logic.EXPERIMENTS))
     st.markdown(t(
         "Can the tests of the *Compare two private histograms* page be trusted, and how much "
         "data do they need? A test's **type-I error** is how often it finds a difference when "

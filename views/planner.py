@@ -17,6 +17,7 @@ from ui.format import fmt_number
 from ui.kit import PageKit, page_header
 from ui.links import to_page
 from ui.pages import planner as page
+from ui.pages.calibration import number_box, privacy_help, privacy_label_first
 from ui.pages import planner_text as words
 from ui.text import t
 
@@ -62,7 +63,7 @@ def binning(chosen: list[str], upload) -> tuple[int | None, int]:
     return int(width), len(datasets.age_bin_labels(width))
 
 
-def effect_controls(s: page.Settings, m: int) -> page.Settings:
+def effect_controls(s: page.Settings, m: int, url_in: dict) -> page.Settings:
     """The direction of the effect, and its size: a shift or a distance."""
     direction = st.radio(
         t("Towards"), list(page.DIRECTIONS), format_func=labels(page.DIRECTIONS),
@@ -77,16 +78,16 @@ def effect_controls(s: page.Settings, m: int) -> page.Settings:
             help=t("B is A moved k bins: with 10-year groups, k = 1 is everyone ten years older "
                    "(or younger). Mass that passes the last (or first) bin stays there."))
         return replace(s, shift=int(k))
-    d = st.number_input(
-        t("Total-variation distance d"), min_value=0.001, max_value=0.999,
-        value=DEFAULT.distance, step=0.01, format="%.3f", key=KEYS["distance"],
-        bind="query-params",
+    d = number_box(
+        t("Total-variation distance d"), page.DISTANCE_RANGE[0], page.DISTANCE_RANGE[1],
+        default=DEFAULT.distance, step=0.01, format="%.3f", key=KEYS["distance"], symbol="d",
+        url_in=url_in,
         help=t("½ Σ|p_j − q_j|: the share of people who would have to change group to turn A "
                "into B. Korea central vs noncentral is 0.057 in 10-year groups."))
     return replace(s, distance=float(d))
 
 
-def comparison_controls(s: page.Settings):
+def comparison_controls(s: page.Settings, url_in: dict):
     """The controls of 'what should the test detect'; (settings, comparison, problem)."""
     mode = st.radio(
         t("Describe the difference by"), list(page.MODES), format_func=labels(page.MODES),
@@ -137,7 +138,7 @@ def comparison_controls(s: page.Settings):
             p2 = page.side_probabilities(chosen[1], "B", upload, columns.get("B"), width, m)
         else:
             with c2:
-                s = effect_controls(s, m)
+                s = effect_controls(s, m, url_in)
             p2 = page.effect_distribution(p1, s)
     except ValueError as exc:  # UploadError and dpcore's argument errors
         return s, None, page.Problem(t("These distributions cannot be used: {error}",
@@ -152,8 +153,9 @@ def level_power_controls(s: page.Settings) -> page.Settings:
         t("Test"), tests, index=tests.index(DEFAULT.test), format_func=labels(page.TESTS),
         key=KEYS["test"], bind="query-params", horizontal=True,
         help=t("The DP test the plan is for. The parametric bootstrap test is Algorithm 1 of "
-               "the source. The normal-score test (this project) keeps its level where "
-               "Algorithm 1 does not (different N or α in the two groups, strong privacy), and "
+               "Son, Park & Jung (2022). The normal-score test (this project) keeps its level "
+               "where "
+               "Algorithm 1 does not (different N or ε in the two groups, strong privacy), and "
                "costs more to simulate: the time estimates count it."))
     c1, c2 = st.columns(2)
     level = c1.select_slider(
@@ -191,19 +193,23 @@ def comparison_summary(kit: PageKit, comp: page.Comparison | None,
 def choice_controls(s: page.Settings) -> page.Settings:
     c1, c2 = st.columns(2)
     with c1:
-        alpha1 = controls.alpha_slider(t("Privacy level α (α₁ for A)"), key=KEYS["alpha1"],
-                                       default=DEFAULT.alpha1)
+        alpha1 = controls.log_slider(
+            privacy_label_first(), controls.ALPHA_GRID, default=DEFAULT.alpha1,
+            key=KEYS["alpha1"], help=privacy_help(t(", or ε_A of histogram A when B has its "
+                                                    "own,")))
         separate = st.checkbox(
-            t("A different level α₂ for B"), key=KEYS["separate"], bind="query-params",
+            t("A different level ε_B for B"), key=KEYS["separate"], bind="query-params",
             help=t("The two histograms may be released at different privacy levels (the "
                    "paper's Figure 12). The question 'how much privacy?' then keeps the ratio "
-                   "α₂/α₁ fixed."))
-        alpha2 = controls.alpha_slider(t("Privacy level α₂ for B"), key=KEYS["alpha2"],
-                                       default=DEFAULT.alpha2) if separate else alpha1
+                   "ε_B/ε_A fixed."))
+        alpha2 = controls.log_slider(
+            t("Privacy level ε_B for B"), controls.ALPHA_GRID, default=DEFAULT.alpha2,
+            key=KEYS["alpha2"], help=privacy_help(t(" of histogram B"))) \
+            if separate else alpha1
     with c2:
         n = controls.sample_size_slider(t("People per group N (your plan)"), key=KEYS["n"],
                                         default=DEFAULT.n)
-        st.caption(t("The tab *How much data?* starts from your α, *How much privacy?* from "
+        st.caption(t("The tab *How much data?* starts from your ε, *How much privacy?* from "
                      "your N; the frontier marks both."))
     return replace(s, alpha1=float(alpha1), separate=bool(separate), alpha2=float(alpha2),
                    n=int(n))
@@ -214,7 +220,7 @@ def accuracy_controls(s: page.Settings, m: int | None) -> page.Settings:
     reps = c1.select_slider(
         t("Replicates R per setting"), page.REPS_GRID, value=DEFAULT.reps,
         format_func=fmt_number, key=KEYS["reps"], bind="query-params",
-        help=t("Private histogram pairs simulated at each setting (N, α). More replicates give "
+        help=t("Private histogram pairs simulated at each setting (N, ε). More replicates give "
                "narrower Wilson intervals: at 80% power the half-width is about "
                "1.96·√(0.8·0.2/R), 0.055 for R = 200."))
     n_boot = c2.select_slider(
@@ -270,8 +276,8 @@ def verdict_box(verdict: words.Verdict) -> None:
 def points_table(kit: PageKit, points, key: str, name: str) -> None:
     kit.table(points, key=key, name=name, hide_index=True, column_config={
         "n": st.column_config.NumberColumn(t("N"), format="localized"),
-        "alpha1": st.column_config.NumberColumn(t("α₁"), format="%.4g"),
-        "alpha2": st.column_config.NumberColumn(t("α₂"), format="%.4g"),
+        "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.4g"),
+        "alpha2": st.column_config.NumberColumn(t("ε_B"), format="%.4g"),
         "power": st.column_config.NumberColumn(format="%.3f"),
         "ci_low": st.column_config.NumberColumn(format="%.3f"),
         "ci_high": st.column_config.NumberColumn(format="%.3f")})
@@ -292,7 +298,8 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
     metric(c1, t("N needed per group"), words.n_text(plan),
            delta=t("for {power:.0%} power at {alphas}", power=s.power, alphas=s.alpha_words()),
            help=t("The estimate: where the simulated power crosses the target, interpolated on "
-                  "a log scale between the two nearest simulated N."))
+                  "a log scale between the two nearest simulated N, rounded to the precision "
+                  "of its Monte Carlo interval (beside it)."))
     metric(c2, t("Monte Carlo interval for N"), words.n_interval_text(plan),
            delta=t("from {count} simulated N", count=len(plan.points)),
            help=t("From the largest simulated N whose power is clearly below the target to the "
@@ -318,20 +325,21 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> No
     plan = with_progress(page.privacy_plan, comp, s)
     verdict = words.privacy_verdict(plan, s)
     c1, c2, c3 = st.columns(3)
-    metric(c1, t("Strongest privacy α") if s.same_alpha else t("Strongest privacy α₁"),
+    metric(c1, t("Strongest privacy ε") if s.same_alpha else t("Strongest privacy ε_A"),
            words.alpha_text(plan),
            delta=t("for {power:.0%} power with N = {n:,}", power=s.power, n=s.n),
            help=t("The estimate: where the simulated power crosses the target, interpolated on "
-                  "a log scale between the two nearest simulated α. Smaller α = stronger "
-                  "privacy = more noise."))
-    metric(c2, t("Monte Carlo interval for α") if s.same_alpha else
-           t("Monte Carlo interval for α₁"), words.alpha_interval_text(plan),
-           delta=t("from {count} simulated α", count=len(plan.points)),
-           help=t("From the largest simulated α whose power is clearly below the target to the "
+                  "a log scale between the two nearest simulated ε, rounded to the precision "
+                  "of its Monte Carlo interval (beside it). Smaller ε = stronger privacy = "
+                  "more noise."))
+    metric(c2, t("Monte Carlo interval for ε") if s.same_alpha else
+           t("Monte Carlo interval for ε_A"), words.alpha_interval_text(plan),
+           delta=t("from {count} simulated ε", count=len(plan.points)),
+           help=t("From the largest simulated ε whose power is clearly below the target to the "
                   "smallest clearly above it (95% Wilson intervals), under monotone power."))
-    metric(c3, t("Your α") if s.same_alpha else t("Your α₁"), fmt_number(s.alpha1),
+    metric(c3, t("Your ε") if s.same_alpha else t("Your ε_A"), fmt_number(s.alpha1),
            delta=verdict.label, color=VERDICT_COLORS[verdict.state],
-           help=t("The α of your plan, above, against the Monte Carlo interval of the "
+           help=t("The ε of your plan, above, against the Monte Carlo interval of the "
                   "strongest affordable: affordable at or above its upper end, too strong at "
                   "or below its lower end, undetermined in between."))
     sentence_box(words.describe_privacy(plan, comp.difference_md), words.good_news(plan))
@@ -341,6 +349,7 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> No
               name=page.privacy_figure_name(s))
     st.caption(words.privacy_caption(plan, s))
     with st.expander(t("The simulated points")):
+        # The name is the download's file name: kept with the symbol it had (α).
         points_table(kit, plan.points, "plan_points_privacy", t("Simulated power against α"))
 
 
@@ -349,7 +358,7 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> No
 def frontier_controls(s: page.Settings) -> page.Settings:
     c1, c2 = st.columns([2, 1])
     low, high = c1.select_slider(
-        t("Range of α"), controls.ALPHA_GRID, value=DEFAULT.frontier_range,
+        t("Range of ε"), controls.ALPHA_GRID, value=DEFAULT.frontier_range,
         format_func=fmt_number, key=KEYS["frontier_range"], bind="query-params",
         help=t("The privacy levels of the frontier: from the strongest privacy (left) to the "
                "weakest (right). Log scale, 0.001 to 10."))
@@ -368,7 +377,7 @@ def frontier_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> N
     st.caption(page.frontier_caption(comp.m, s, alphas, machine_speed()))
     run = st.button(t("Compute the frontier"), type="primary", icon=":material/play_arrow:",
                     key="plan_fr_run",
-                    help=t("Runs a search for the N needed at each α, for both tests, and "
+                    help=t("Runs a search for the N needed at each ε, for both tests, and "
                            "checks each test's type-I error there."))
     params = page.frontier_params(comp, s, alphas)
     if run:
@@ -404,11 +413,13 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
         st.warning(summary, icon=":material/gpp_bad:")
     for sentence in words.frontier_findings(table, level, power):
         kit.finding(sentence)
-    kit.table(table, key=f"{prefix}_frontier_table", name=t("The frontier"), hide_index=True,
-              column_config={
-                  "alpha1": st.column_config.NumberColumn(t("α₁"), format="%.3g"),
-                  "alpha2": st.column_config.NumberColumn(t("α₂"), format="%.3g"),
-                  "n": st.column_config.NumberColumn(t("N needed"), format="localized"),
+    # The N needed shown to the precision of its interval; the CSV keeps the numbers.
+    shown = table.assign(n=words.frontier_n_texts(table))
+    kit.table(shown, csv=table, key=f"{prefix}_frontier_table", name=t("The frontier"),
+              hide_index=True, column_config={
+                  "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.3g"),
+                  "alpha2": st.column_config.NumberColumn(t("ε_B"), format="%.3g"),
+                  "n": st.column_config.TextColumn(t("N needed")),
                   "n_low": st.column_config.NumberColumn(format="localized"),
                   "n_high": st.column_config.NumberColumn(format="localized"),
                   "type1": st.column_config.NumberColumn(t("type-I error"), format="%.3f"),
@@ -426,10 +437,12 @@ def report_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> Non
     st.markdown(t("##### In plain words"))
     c1, c2 = st.columns(2)
     c1.metric(t("N needed per group"), words.n_text(data_plan), border=True,
-              help=t("At {alphas}; see the tab How much data?", alphas=s.alpha_words()))
-    c2.metric(t("Strongest privacy α") if s.same_alpha else t("Strongest privacy α₁"),
+              help=t("At {alphas}, with its Monte Carlo interval: {estimate}; see the tab How "
+                     "much data?", alphas=s.alpha_words(), estimate=words.n_full(data_plan)))
+    c2.metric(t("Strongest privacy ε") if s.same_alpha else t("Strongest privacy ε_A"),
               words.alpha_text(privacy), border=True,
-              help=t("With N = {n:,} per group; see the tab How much privacy?", n=s.n))
+              help=t("With N = {n:,} per group, with its Monte Carlo interval: {estimate}; see "
+                     "the tab How much privacy?", n=s.n, estimate=words.alpha_full(privacy)))
     kit.finding(words.describe_sample_size(data_plan, comp.difference))
     kit.finding(words.describe_privacy(privacy, comp.difference))
     shown = [words.describe_sample_size(data_plan, comp.difference_md),
@@ -464,21 +477,21 @@ def explanation() -> None:
     with st.expander(t("What the planner computes, and what it assumes"), expanded=False):
         st.markdown(t(
             "**Power.** Two histograms of N people each are released with the Laplace "
-            "mechanism, $X_i = \\max\\{0,\\, C_i + \\mathrm{Lap}(2/\\alpha_i)\\}$. The "
+            "mechanism, $X_i = \\max\\{0,\\, C_i + \\mathrm{Lap}(2/\\varepsilon_i)\\}$. The "
             "parametric bootstrap test (Algorithm 1) asks whether the two populations differ. "
             "Its **power** is how often it finds the difference you described; the planner "
             "estimates it by simulation (Algorithm 2): R replicate pairs are drawn and tested, "
             "and the power is the share of rejections."))
-        st.latex(r"\widehat{\mathrm{power}}(N, \alpha) = \frac{1}{R}\sum_{r=1}^{R} "
+        st.latex(r"\widehat{\mathrm{power}}(N, \varepsilon) = \frac{1}{R}\sum_{r=1}^{R} "
                  r"I\big(p_r < \text{level}\big),\qquad "
                  r"\mathrm{TV}(p_A, p_B) = \tfrac12 \sum_{j=1}^{M} |p_{Aj} - p_{Bj}|")
         st.markdown(t(
             "**The two questions.** With π the target power, the planner finds the smallest N "
-            "at your α, and the smallest α (the strongest privacy) at your N:"))
-        st.latex(r"N^*(\alpha) = \min\{N : \mathrm{power}(N, \alpha) \ge \pi\},\qquad "
-                 r"\alpha^*(N) = \min\{\alpha : \mathrm{power}(N, \alpha) \ge \pi\}")
+            "at your ε, and the smallest ε (the strongest privacy) at your N:"))
+        st.latex(r"N^*(\varepsilon) = \min\{N : \mathrm{power}(N, \varepsilon) \ge \pi\},\qquad "
+                 r"\varepsilon^*(N) = \min\{\varepsilon : \mathrm{power}(N, \varepsilon) \ge \pi\}")
         st.markdown(t(
-            "**Monotonicity.** Power is assumed to grow with N (more data) and with α (less "
+            "**Monotonicity.** Power is assumed to grow with N (more data) and with ε (less "
             "noise). It is what the paper's Figures 11 and 12(b) show, but not a theorem for a "
             "simulated test. The search brackets the target by factors of 10, then bisects on "
             "a log scale to 5%, and interpolates between the two nearest points.\n\n"
@@ -486,13 +499,14 @@ def explanation() -> None:
             "the estimate runs from the largest simulated value whose power is clearly below "
             "the target to the smallest clearly above it. It holds the true crossing when those "
             "two Wilson intervals do. More replicates R narrow it.\n\n"
-            "**Which test.** The parametric bootstrap test (Algorithm 1) is the source's. The "
+            "**Which test.** The parametric bootstrap test is Algorithm 1 of Son, Park & Jung "
+            "(2022). The "
             "normal-score test (this project) estimates each group's N from the noisy total and "
             "builds its statistic from normal scores; it keeps its level where Algorithm 1 "
-            "does not (different N or α in the two groups, strong privacy), at a higher cost "
+            "does not (different N or ε in the two groups, strong privacy), at a higher cost "
             "per simulated setting. The control *Test* chooses which one the plan is for; the "
             "frontier runs it beside the naive χ² test.\n\n"
-            "**Reproducible.** Every setting (N, α₁, α₂, test) draws from its own random "
+            "**Reproducible.** Every setting (N, ε_A, ε_B, test) draws from its own random "
             "stream, derived from the seed, so the same address with the same seed gives the "
             "same numbers. Settings already simulated on this server are reused.\n\n"
             "**The naive χ² test** compares the noisy counts with the χ² distribution, as if "
@@ -514,8 +528,9 @@ SECTIONS = {page.DATA_TAB: data_section, page.PRIVACY_TAB: privacy_section,
 
 def main() -> None:
     kit = page_header(t(page.TITLE))
+    kit.try_this(registry.PLANNER, list(page.EXPERIMENTS))
     st.markdown(t(
-        "Differential privacy costs accuracy: the smaller the privacy level α, the more noise, "
+        "Differential privacy costs accuracy: the smaller the privacy level ε, the more noise, "
         "and the more people are needed to see a difference between two groups. Following "
         "Son, Park & Jung (2022, section 5), this page measures utility as the **power** of the "
         "parametric bootstrap test: how often it finds the difference that matters to you. It "
@@ -526,7 +541,7 @@ def main() -> None:
         st.markdown(t("##### 1. What should the test detect?"))
         left, right = st.columns([1.3, 1], gap="large")
         with left:
-            s, comp, problem = comparison_controls(s)
+            s, comp, problem = comparison_controls(s, kit.url_in)
             s = level_power_controls(s)
         with right:
             comparison_summary(kit, comp, problem)

@@ -20,7 +20,9 @@ import streamlit as st
 import dpviz
 from dpcore import datasets, planner, simulation, study
 from ui import registry
-from ui.format import fmt_number, fmt_numbers, percent_decimals_apart
+from ui.format import fmt_number, fmt_numbers, fmt_sig, percent_decimals_apart
+from ui.notation import SPJ22, in_source, privacy_level
+from ui.kit import Experiment
 from ui.text import t
 
 TITLE = registry.CALIBRATION.title
@@ -58,6 +60,25 @@ EXTENDED_N_OPTIONS = study.EXTENDED_N
 EXTENDED_RATIO_OPTIONS = study.EXTENDED_RATIOS
 TARGET_BAND = (0.025, 0.075)
 
+# Guided experiments ("Try this"): each sets the page up through its URL, all else default.
+EXPERIMENTS = (
+    Experiment(
+        "Set ε = 0.01 and watch the naive χ² test reject identical histograms",
+        "There is no difference at all, yet *Naive type-I error with DP* is far above the "
+        "test's 5% level (near 100%), while *Naive type-I error without DP* stays near 5%: "
+        "the noise, not the data, makes the naive test reject.",
+        {"cal_alpha": "0.01"}),
+    Experiment(
+        "Compare Korea with the USA at ε = 0.01 and see the power fall",
+        "A large difference, yet at ε = 0.01 the parametric bootstrap test's power at "
+        "N = 10,000 people per histogram is close to 0 (at the default ε = 0.1 it is 100% "
+        "there); it finds the difference only from about N = 50,000 on. Ten times stronger "
+        "privacy costs about ten times the people.",
+        {"cal_tab": "Type-I error and power", "cal_pair": "Korea vs USA (large effect)",
+         "cal_a1": "0.01", "cal_a2": "0.01", "cal_tests": "parametric bootstrap",
+         "cal_reps": "50"}),
+)
+
 
 def pair_label(pair: str) -> str:
     """A pair of populations with its effect: "Korea vs USA (large effect)"."""
@@ -75,7 +96,7 @@ def m_label(m: int) -> str:
 
 
 def privacy_label(levels: tuple[float, float]) -> str:
-    """Privacy levels (α₁, α₂) as the filter shows them: "0.1, 0.1"."""
+    """Privacy levels (ε_A, ε_B) as the filter shows them: "0.1, 0.1"."""
     return f"{levels[0]:g}, {levels[1]:g}"
 
 
@@ -90,9 +111,87 @@ def ratio_label(ratio: float) -> str:
 
 
 def setting_label(row) -> str:
-    """A setting of the extended grid: "M = 86, α = (0.01, 0.1), N = (1,000, 10,000)"."""
-    return t("M = {m}, α = ({a1:g}, {a2:g}), N = ({n:,}, {n2:,})", m=int(row["m"]),
-             a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]), n2=int(row["n2"]))
+    """A setting of the extended grid: "M = 86, (ε_A, ε_B) = (0.01, 0.1), (N_A, N_B) =
+    (1,000, 10,000)"."""
+    return t("M = {m}, (ε_A, ε_B) = ({a1:g}, {a2:g}), (N_A, N_B) = ({n:,}, {n2:,})",
+             m=int(row["m"]), a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]), n2=int(row["n2"]))
+
+
+# --- a number box that shows the value in use ------------------------------------------------
+
+
+def privacy_label_first() -> str:
+    """The label of a page's first privacy control, with Son, Park & Jung (2022)'s symbol:
+    "Privacy level ε (α in Son, Park & Jung 2022)"."""
+    return t("Privacy level {eps}", eps=privacy_level())
+
+
+def privacy_help(which: str = "") -> str:
+    """The help of a privacy control (ε of the Laplace mechanism); ``which``: whose, e.g.
+    " of histogram A"."""
+    return t("Privacy level ε{which} {source}: the Laplace mechanism adds noise Lap(2/ε) to "
+             "every count. Smaller ε = stronger privacy = more noise. Log scale, 0.001 to 10.",
+             which=which, source=in_source("α", SPJ22))
+
+
+def outside_note(symbol: str, asked: float, used: float, low: float, high: float) -> str:
+    """Why a number outside a box's range was replaced by the range's nearest end."""
+    end = (t("below the smallest the page allows, {low}", low=_num(low)) if asked < low
+           else t("above the largest the page allows, {high}", high=_num(high)))
+    return t("{symbol} = {asked} is {end}: {symbol} = {used} is used.", symbol=symbol,
+             asked=_num(asked), end=end, used=_num(used))
+
+
+def _num(v: float) -> str:
+    return f"{int(v):,}" if float(v) == int(v) else fmt_sig(float(v), 6)
+
+
+def number_box(label: str, low: float, high: float, *, default, key: str, symbol: str,
+               url_in: dict, **kwargs):
+    """A number box, kept in the URL parameter ``key``, that shows the value the page
+    computes with. A number typed (or linked) outside [low, high] is not refused by the
+    box, which then turned red and kept the old value silently ("Press Enter to apply"):
+    it is replaced by the range's nearest end, which the box shows, and a caption says
+    so. ``url_in``: the kit's link values in use (a linked value replaced here is said by
+    the caption, not named as unusable)."""
+    note_key = f"{key}_outside"
+    whole = isinstance(default, int)
+
+    def used(v: float):
+        clamped = min(max(v, low), high)
+        return int(round(clamped)) if whole else float(clamped)
+
+    def clamp() -> None:
+        v = st.session_state.get(key)
+        if v is None:
+            st.session_state[key] = default
+            v = default
+        if used(v) != v:
+            st.session_state[key] = used(v)
+            st.session_state[note_key] = (v, used(v))
+        else:
+            st.session_state.pop(note_key, None)
+
+    pending_key, carried_key = f"{key}_pending", f"{key}_link_in"
+    if pending_key in st.session_state:  # the rerun after a linked value outside the range
+        st.session_state[key] = st.session_state.pop(pending_key)
+        url_in.update(st.session_state.pop(carried_key, {}))
+    value = st.number_input(label, value=default, key=key, bind="query-params",
+                            on_change=clamp, **kwargs)
+    if used(value) != value:
+        # A link's value outside the range: Streamlit seeds the box from the URL on the
+        # first run whatever the session holds, so the value in use is set on a rerun (the
+        # link's other values, to be checked at the end of the page, carried over to it).
+        st.session_state[pending_key] = used(value)
+        st.session_state[note_key] = (value, used(value))
+        st.session_state[carried_key] = {k: v for k, v in url_in.items() if k != key}
+        st.rerun()
+    note = st.session_state.get(note_key)
+    if note is not None and note[1] == value:
+        st.caption(outside_note(symbol, note[0], note[1], low, high))
+    else:
+        st.session_state.pop(note_key, None)
+    return value
 
 
 # --- settings -------------------------------------------------------------------------------
@@ -114,7 +213,7 @@ class NullSettings:
             t("Null distributions: shape p₀"): t(datasets.SHAPES[self.shape]),
             t("Null distributions: bins M"): f"{self.m}",
             t("Null distributions: histogram size N"): f"{self.n:,}",
-            t("Null distributions: privacy level α"): f"{self.alpha:g}",
+            t("Null distributions: privacy level ε"): f"{self.alpha:g}",
             t("Null distributions: replicates"): f"{self.reps:,}",
             t("Null distributions: seed"): f"{self.seed}",
         }
@@ -157,7 +256,7 @@ class LiveSettings:
         return {
             t("Simulation: populations A vs B"): pair_label(self.pair),
             t("Simulation: bins M"): f"{self.m}",
-            t("Simulation: privacy levels α₁, α₂"): f"{self.a1:g}, {self.a2:g}",
+            t("Simulation: privacy levels ε_A, ε_B"): f"{self.a1:g}, {self.a2:g}",
             t("Simulation: tests"): ", ".join(test_label(test) for test in self.tests),
             t("Simulation: sample sizes N"): fmt_numbers(self.ns),
             t("Simulation: replicates R per point"): f"{self.reps:,}",
@@ -172,7 +271,7 @@ class StudyFilter:
 
     pairs: tuple[str, ...]  # cal_f_pairs
     ms: tuple[int, ...]  # cal_f_m
-    privacy: tuple[tuple[float, float], ...]  # cal_f_priv: (α₁, α₂)
+    privacy: tuple[tuple[float, float], ...]  # cal_f_priv: (ε_A, ε_B)
     tests: tuple[str, ...]  # cal_f_tests
 
     def select(self, results: pd.DataFrame) -> pd.DataFrame:
@@ -187,7 +286,7 @@ class StudyFilter:
         return {
             t("Full-scale study: pairs"): ", ".join(pair_label(p) for p in self.pairs) or none,
             t("Full-scale study: M"): ", ".join(map(str, self.ms)) or none,
-            t("Full-scale study: privacy (α₁, α₂)"):
+            t("Full-scale study: privacy (ε_A, ε_B)"):
                 "; ".join(privacy_label(ab) for ab in self.privacy) or none,
             t("Full-scale study: tests"): ", ".join(test_label(x) for x in self.tests) or none,
             t("Full-scale study: made by"): study.PAPER_COMMAND,
@@ -223,8 +322,8 @@ class ExtendedFilter:
         return {
             t("Beyond the paper: M"): ", ".join(map(str, self.ms)) or none,
             t("Beyond the paper: tests"): ", ".join(test_label(x) for x in self.tests) or none,
-            t("Beyond the paper: α₁"): ", ".join(map(alpha_label, self.alpha1s)) or none,
-            t("Beyond the paper: α₂"): ", ".join(map(alpha_label, self.alpha2s)) or none,
+            t("Beyond the paper: ε_A"): ", ".join(map(alpha_label, self.alpha1s)) or none,
+            t("Beyond the paper: ε_B"): ", ".join(map(alpha_label, self.alpha2s)) or none,
             t("Beyond the paper: N_A"): ", ".join(f"{n:,}" for n in self.ns) or none,
             t("Beyond the paper: N_B / N_A"): ", ".join(map(ratio_label, self.ratios)) or none,
             t("Beyond the paper: made by"): study.EXTENDED_COMMAND,
@@ -325,7 +424,7 @@ def null_summary(ns: simulation.NullStatistics) -> NullSummary:
 def null_finding(null: NullSettings, summary: NullSummary) -> str:
     verdict = (t("with privacy it does not hold its level.") if summary.clearly_above else
                t("here its type-I error with privacy is not clearly above the level."))
-    return t("Null distributions ({shape}, M = {m}, N = {n:,}, α = {alpha:g}): with no "
+    return t("Null distributions ({shape}, M = {m}, N = {n:,}, ε = {alpha:g}): with no "
              "difference, the naive χ² test rejects {without:.1%} of {pairs:,} histogram pairs "
              "without privacy and {with_dp:.1%} with privacy, against its {level:.0%} level: "
              "{verdict}", shape=t(datasets.SHAPES[null.shape]), m=null.m, n=null.n,
@@ -362,7 +461,7 @@ def type1_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
     if "m" in rows and rows["m"].nunique() > 1:
         at += t(", M = {m}", m=worst["m"])
     if "alpha1" in rows and rows[["alpha1", "alpha2"]].drop_duplicates().shape[0] > 1:
-        at += t(", α₁ = {a1:g}, α₂ = {a2:g}", a1=worst["alpha1"], a2=worst["alpha2"])
+        at += t(", ε_A = {a1:g}, ε_B = {a2:g}", a1=worst["alpha1"], a2=worst["alpha2"])
     return t("{head}, clearly above the {level:.0%} level in {k} of them (up to {rate:.0%}, at "
              "{at}): the test does not hold its level.", head=head, level=LEVEL, k=len(over),
              rate=worst["rate"], at=at)
@@ -435,7 +534,7 @@ def live_findings(shown: LiveSettings, table: pd.DataFrame) -> list[str]:
 def live_caption(shown: LiveSettings) -> str:
     meaning = (t("type-I error") if shown.effect == "type-I error"
                else t("power ({effect})", effect=t(shown.effect)))
-    return t("{pair}, M = {m}, α₁ = {a1:g}, α₂ = {a2:g}, R = {reps} per point, B = {n_boot}, "
+    return t("{pair}, M = {m}, ε_A = {a1:g}, ε_B = {a2:g}, R = {reps} per point, B = {n_boot}, "
              "seed {seed}. The rate is the {meaning}.", pair=pair_label(shown.pair), m=shown.m,
              a1=shown.a1, a2=shown.a2, reps=shown.reps, n_boot=shown.n_boot, seed=shown.seed,
              meaning=meaning)
@@ -458,7 +557,7 @@ def study_findings(chosen: pd.DataFrame) -> list[str]:
 
 
 def privacy_levels(results: pd.DataFrame) -> list[tuple[float, float]]:
-    """The study's privacy levels (α₁, α₂), weakest privacy first."""
+    """The study's privacy levels (ε_A, ε_B), weakest privacy first."""
     return sorted({(a, b) for a, b in zip(results["alpha1"], results["alpha2"])}, reverse=True)
 
 
@@ -588,7 +687,7 @@ def extended_caption(results: pd.DataFrame) -> str:
     return t(
         "Beyond the paper's grid, where Algorithm 1's level is in question: Korea vs Korea "
         "(no difference, so every rate is a type-I error), M = 86, 18 or 9 age groups, every "
-        "pair of privacy levels α₁, α₂ in {{1, 0.1, 0.01}}, N_A = 1,000, 10,000 or 100,000 "
+        "pair of privacy levels ε_A, ε_B in {{1, 0.1, 0.01}}, N_A = 1,000, 10,000 or 100,000 "
         "people in histogram A and N_B = 1, 10 or 100 times as many in B; {settings:,} "
         "settings in this file. Each rate counts the rejections at the {level:.0%} level in "
         "R = {reps} replicates, with its 95% Wilson interval; a bootstrap test draws "

@@ -2,8 +2,8 @@
 
 Son, Park & Jung (2022), section 5, propose the power of the parametric bootstrap test as
 the utility of a DP histogram mechanism. The page (views/planner.py) asks dpcore.planner
-the two questions of someone who must choose: the N per group needed at a privacy level α,
-the strongest α affordable with N per group, and the whole α-N frontier for a bootstrap
+the two questions of someone who must choose: the N per group needed at a privacy level ε,
+the strongest ε affordable with N per group, and the whole ε-N frontier for a bootstrap
 test and the naive χ² test. The bootstrap test is the user's choice (``Settings.test``):
 the source's Algorithm 1 (the default, as every link made before the choice) or this
 project's normal-score test (dpcore.homogeneity.normal_score_test), which keeps its level
@@ -35,6 +35,7 @@ from dpcore import datasets, planner, simulation, uploads
 from ui import sources
 from ui import text as ui_text
 from ui.format import fmt_seconds
+from ui.kit import Experiment
 from ui.text import t
 
 TITLE = "Privacy–utility planner"
@@ -59,23 +60,42 @@ DATA_TAB, PRIVACY_TAB, FRONTIER_TAB, REPORT_TAB = TABS
 MAX_SEARCH_UNITS = 2e8  # a data or privacy search: about 20 s here
 MAX_FRONTIER_UNITS = 1e9  # the frontier (run by a button): about 2 minutes here
 FRONTIER_POINTS = (2, 10)
+DISTANCE_RANGE = (0.001, 0.999)  # the total-variation distance d a box takes
 CACHE_CELLS = 20_000
 # dpcore's argument names as the page calls them (a symbol must not contain its name).
-SYMBOLS = {"distance": "d", "alpha1": "α₁", "alpha2": "α₂", "alpha_ratio": "α₂/α₁",
+SYMBOLS = {"distance": "d", "alpha1": "ε_A", "alpha2": "ε_B", "alpha_ratio": "ε_B/ε_A",
            "reps": "R", "n_boot": "B"}
 SOURCE_NOTE = ("Son, J., Park, M.-J. & Jung, S. (2022). A parametric bootstrap test for "
                "comparing differentially private histograms. The Korean Journal of Applied "
                "Statistics 35(1) [SPJ22]; section 5: the power of the test as the utility of a "
                "DP mechanism.")
 REPORT_NOTES = (
-    "Power is estimated by simulation (Algorithm 2 of the source): R pairs of histograms are "
-    "drawn, released with Laplace noise Lap(2/α), and tested; the power is the share of "
-    "rejections, with a 95% Wilson interval.",
-    "The searches assume that power grows with N and with α. The interval of an estimate runs "
+    "Power is estimated by simulation (Algorithm 2 of Son, Park & Jung 2022): R pairs of "
+    "histograms are drawn, released with Laplace noise Lap(2/ε) (Lap(2/α) in Son, Park & Jung "
+    "2022), and tested; the power is the share of rejections, with a 95% Wilson interval.",
+    "The searches assume that power grows with N and with ε. The interval of an estimate runs "
     "from the largest simulated value whose power is clearly below the target to the smallest "
     "clearly above it.",
     "The naive χ² test does not hold its level on private histograms: its type-I error is far "
     "above the level, so its power cannot be planned on.",
+)
+
+# Guided experiments ("Try this"): each sets the page up through its URL, all else default
+# (R = B = 100: a search takes about a second).
+EXPERIMENTS = (
+    Experiment(
+        "Ask for 80% power at ε = 0.01 and read how many people you need",
+        "*N needed per group* is about 45,000, with its Monte Carlo interval beside it: "
+        "more than eight times the N that ε = 0.1 needs for the same difference. Your "
+        "planned N = 10,000 is marked *not enough*.",
+        {"plan_alpha": "0.01", "plan_power": "80%", "plan_reps": "100", "plan_boot": "100"}),
+    Experiment(
+        "Keep N = 10,000 people per group and find the strongest privacy for 80% power",
+        "*Strongest privacy ε* is about 0.05, below your ε = 0.1, which is marked "
+        "*affordable*: with 10,000 people per group the test keeps 80% power at about twice "
+        "as strong privacy.",
+        {"plan_tab": "How much privacy?", "plan_n": "10,000", "plan_reps": "100",
+         "plan_boot": "100"}),
 )
 
 
@@ -152,8 +172,8 @@ class Settings:
         return 1 if self.direction == "older" else -1
 
     def alpha_words(self) -> str:
-        return t("α = {alpha:g}", alpha=self.alpha1) if self.same_alpha else \
-            t("α₁ = {alpha1:g}, α₂ = {alpha2:g}", alpha1=self.alpha1, alpha2=self.alpha2)
+        return t("ε = {alpha:g}", alpha=self.alpha1) if self.same_alpha else \
+            t("ε_A = {alpha1:g}, ε_B = {alpha2:g}", alpha1=self.alpha1, alpha2=self.alpha2)
 
     def report_items(self) -> dict[str, str]:
         """The report's settings (after the comparison's: Comparison.report_items)."""
@@ -325,7 +345,7 @@ def same_distribution(comp: Comparison) -> Problem | None:
         return None
     return Problem(t(
         "A and B have the same distribution: there is no difference to detect. Any test then "
-        "rejects at most as often as its level, whatever N and α, so no target power can be "
+        "rejects at most as often as its level, whatever N and ε, so no target power can be "
         "reached. Pick two different populations, or an effect."))
 
 
@@ -388,7 +408,7 @@ def search_refusal(comp: Comparison, s: Settings, speed: float) -> str | None:
 
 
 def frontier_units(m: int, s: Settings, alphas) -> float:
-    """Work of a frontier: at each α a search and a type-I check for each of its tests (the
+    """Work of a frontier: at each ε a search and a type-I check for each of its tests (the
     chosen bootstrap test and the naive one), each weighted by its cost."""
     return len(alphas) * (planner.TYPICAL_CELLS + 1) * sum(
         simulation.work_units(m, s.reps, s.n_boot, test) for test in frontier_tests(s))
@@ -400,8 +420,8 @@ def alpha_list(alphas) -> str:
 
 def frontier_caption(m: int, s: Settings, alphas, speed: float) -> str:
     seconds = simulation.estimate_seconds(frontier_units(m, s, alphas), speed)
-    ratio = "" if s.same_alpha else t(" (α₂ = {ratio:.3g} α₁)", ratio=s.ratio)
-    return t("α = {alphas}{ratio}: about {searches} searches, {time} here (less for settings "
+    ratio = "" if s.same_alpha else t(" (ε_B = {ratio:.3g} ε_A)", ratio=s.ratio)
+    return t("ε = {alphas}{ratio}: about {searches} searches, {time} here (less for settings "
              "simulated before).", alphas=alpha_list(alphas), ratio=ratio,
              searches=len(alphas) * 2, time=fmt_seconds(seconds))
 
@@ -432,14 +452,14 @@ def cell_cache() -> planner.CellCache:
 
 
 def sample_size_plan(comp: Comparison, s: Settings, progress=None) -> planner.SampleSizePlan:
-    """The N needed per group at the settings' α (cells kept in :func:`cell_cache`)."""
+    """The N needed per group at the settings' ε (cells kept in :func:`cell_cache`)."""
     return planner.required_sample_size(
         comp.p1, comp.p2, s.alpha1, s.alpha2, power=s.power, level=s.level, test=s.test,
         reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
 
 
 def privacy_plan(comp: Comparison, s: Settings, progress=None) -> planner.PrivacyPlan:
-    """The strongest α affordable with the settings' N, α₂/α₁ kept."""
+    """The strongest ε affordable with the settings' N, ε_B/ε_A kept."""
     return planner.strongest_privacy(
         comp.p1, comp.p2, s.n, power=s.power, level=s.level, test=s.test, alpha_ratio=s.ratio,
         reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
@@ -451,7 +471,7 @@ def frontier_alphas(s: Settings) -> list[float]:
 
 
 def frontier(comp: Comparison, s: Settings, progress=None) -> pd.DataFrame:
-    """The N each test (:func:`frontier_tests`) needs across the frontier's α, with its type-I
+    """The N each test (:func:`frontier_tests`) needs across the frontier's ε, with its type-I
     error there."""
     return planner.frontier(
         comp.p1, comp.p2, frontier_alphas(s), power=s.power, level=s.level,
@@ -468,7 +488,7 @@ def frontier_params(comp: Comparison, s: Settings, alphas) -> dict:
 
 def frontier_for(last: dict | None, comp: Comparison, s: Settings) -> pd.DataFrame | None:
     """The frontier ``last`` computed ({"params", "table"}), if it was computed for these
-    settings (any α grid)."""
+    settings (any ε grid)."""
     if last is None:
         return None
     params = dict(last["params"])
@@ -488,24 +508,35 @@ def distributions_name(comp: Comparison) -> str:
 
 
 def data_figure(plan: planner.SampleSizePlan, s: Settings):
+    from ui.pages import planner_text  # it imports this module
+
     estimate = plan.n if plan.status in ("found", "stopped") else None
     return dpviz.planner.planner_power_figure(
         plan.points, x="n", target=s.power, estimate=estimate,
-        interval=plan.interval if estimate is not None else None, level=s.level)
+        interval=plan.interval if estimate is not None else None, level=s.level,
+        estimate_text=planner_text.n_full(plan) if estimate is not None else None)
 
 
 def privacy_figure(plan: planner.PrivacyPlan, s: Settings):
+    from ui.pages import planner_text  # it imports this module
+
     estimate = plan.alpha if plan.status in ("found", "stopped") else None
     return dpviz.planner.planner_power_figure(
         plan.points, x="alpha1", target=s.power, estimate=estimate,
-        interval=plan.interval if estimate is not None else None, level=s.level)
+        interval=plan.interval if estimate is not None else None, level=s.level,
+        estimate_text=planner_text.alpha_full(plan) if estimate is not None else None)
 
 
 def data_figure_name(s: Settings) -> str:
-    return t("Power against N at {alphas}", alphas=s.alpha_words())
+    # The name is the download's file name (power_against_n_at_alpha_0_1.csv): kept with the
+    # symbol it had, α, so that people's scripts keep finding the files.
+    alphas = (t("α = {alpha:g}", alpha=s.alpha1) if s.same_alpha else
+              t("α₁ = {alpha1:g}, α₂ = {alpha2:g}", alpha1=s.alpha1, alpha2=s.alpha2))
+    return t("Power against N at {alphas}", alphas=alphas)
 
 
 def privacy_figure_name(s: Settings) -> str:
+    # The download's file name (power_against_alpha_with_n_….csv): kept, as above.
     return t("Power against α with N = {n:,} per group", n=s.n)
 
 

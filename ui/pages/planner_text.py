@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from dpcore import planner, simulation
@@ -16,17 +17,54 @@ from ui.text import t
 
 
 def n_estimate(n: float) -> str:
-    """An estimate of the N needed, to three significant digits: the precision of its
-    interval, whose ends are simulated N of three significant digits."""
+    """An estimate of the N needed without a finite interval, to three significant digits
+    (the simulated N at the ends of an interval have three)."""
     return fmt_sig_count(n, 3)
 
 
+def estimate_parts(v: float, low: float, high: float, *,
+                   count: bool = True) -> tuple[str, str, str] | None:
+    """An estimate and its interval's ends rounded to the precision the interval supports,
+    as three texts: ("450,000", "436,000", "486,000") for 451,043 in [436,112, 486,020],
+    so that a metric can show "about 450,000" and its interval apart. The rule of
+    ui.format.fmt_estimate (the estimate to the power of ten below the interval's width, a
+    count's ends to a tenth of that), with the estimate kept to at least one significant
+    digit (ε = 0.123 in [0.1, 10] is "about 0.1", not "about 0") and a privacy level's ends
+    to three significant digits. None when the interval has no finite positive width."""
+    width = float(high) - float(low)
+    if not (math.isfinite(width) and width > 0 and v > 0):
+        return None
+    step = min(10.0 ** math.floor(math.log10(width)), 10.0 ** math.floor(math.log10(v)))
+
+    def rounded(x: float, by: float) -> str:
+        r = round(x / by) * by
+        if by >= 1:
+            return f"{r:,.0f}"
+        return f"{r:,.{max(0, -math.floor(math.log10(by)))}f}"
+
+    if count:
+        return rounded(v, step), rounded(low, step / 10), rounded(high, step / 10)
+    return rounded(v, step), fmt_sig(low, 3), fmt_sig(high, 3)
+
+
+def _about(parts: tuple[str, str, str]) -> str:
+    return t("about {estimate}", estimate=parts[0])
+
+
+def _span(parts: tuple[str, str, str]) -> str:
+    return t("{low}–{high}", low=parts[1], high=parts[2])
+
+
 def n_text(plan: planner.SampleSizePlan) -> str:
+    """The N needed as its metric shows it: "about 450,000" (to the precision of its Monte
+    Carlo interval, which the metric beside it shows)."""
     if plan.n is None:
         return t("> {n:,.0f}", n=plan.interval[0]) if plan.status == "unreachable" else \
             t("not found")
-    return t("≤ {n}", n=n_estimate(plan.n)) if plan.status == "at_lower_bound" else \
-        n_estimate(plan.n)
+    if plan.status == "at_lower_bound":
+        return t("≤ {n}", n=n_estimate(plan.n))
+    parts = estimate_parts(plan.n, *plan.interval)
+    return _about(parts) if parts else t("about {n}", n=n_estimate(plan.n))
 
 
 def n_interval_text(plan: planner.SampleSizePlan) -> str:
@@ -35,16 +73,47 @@ def n_interval_text(plan: planner.SampleSizePlan) -> str:
         return t("≤ {high:,.0f}", high=high)
     if plan.n is None:
         return "–"
-    return t("{low:,.0f} – {high:,.0f}", low=low, high=high) if math.isfinite(high) else \
-        t("above {low:,.0f}", low=low)
+    parts = estimate_parts(plan.n, low, high)
+    return _span(parts) if parts else t("above {low:,.0f}", low=low)
+
+
+def _with_interval(parts: tuple[str, str, str], error: bool) -> str:
+    """ "about 450,000 (436,000–486,000)" as ui.format.fmt_estimate writes it; ``error``: the
+    interval said to allow for simulation error."""
+    if error:
+        return t("about {estimate} ({low}–{high}, allowing for simulation error)",
+                 estimate=parts[0], low=parts[1], high=parts[2])
+    return t("about {estimate} ({low}–{high})", estimate=parts[0], low=parts[1], high=parts[2])
+
+
+def n_with_interval(plan: planner.SampleSizePlan, *, error: bool = False) -> str:
+    """The N needed with its interval: "about 450,000 (436,000–486,000)"."""
+    parts = estimate_parts(plan.n, *plan.interval)
+    if parts:
+        return _with_interval(parts, error)
+    if error:
+        return t("about {n} (above {low:,.0f}, allowing for simulation error)",
+                 n=n_estimate(plan.n), low=plan.interval[0])
+    return t("about {n} (above {low:,.0f})", n=n_estimate(plan.n), low=plan.interval[0])
+
+
+def n_full(plan: planner.SampleSizePlan) -> str:
+    """The N needed as a metric's help states it in full: with its interval if it has one."""
+    if plan.n is not None and plan.status != "at_lower_bound":
+        return n_with_interval(plan)
+    return n_text(plan)
 
 
 def alpha_text(plan: planner.PrivacyPlan) -> str:
+    """The strongest ε as its metric shows it: "about 0.05" (to the precision of its Monte
+    Carlo interval, which the metric beside it shows)."""
     if plan.alpha is None:
         return t("> {alpha}", alpha=fmt_sig(plan.interval[0], 3)) \
             if plan.status == "unreachable" else t("not found")
-    alpha = fmt_sig(plan.alpha, 3)
-    return t("≤ {alpha}", alpha=alpha) if plan.status == "at_lower_bound" else alpha
+    if plan.status == "at_lower_bound":
+        return t("≤ {alpha}", alpha=fmt_sig(plan.alpha, 3))
+    parts = estimate_parts(plan.alpha, *plan.interval, count=False)
+    return _about(parts) if parts else t("about {alpha}", alpha=fmt_sig(plan.alpha, 3))
 
 
 def alpha_interval_text(plan: planner.PrivacyPlan) -> str:
@@ -53,8 +122,28 @@ def alpha_interval_text(plan: planner.PrivacyPlan) -> str:
         return t("≤ {high}", high=fmt_sig(high, 3))
     if plan.alpha is None:
         return "–"
-    return t("{low} – {high}", low=fmt_sig(low, 3), high=fmt_sig(high, 3)) \
-        if math.isfinite(high) else t("above {low}", low=fmt_sig(low, 3))
+    parts = estimate_parts(plan.alpha, low, high, count=False)
+    return _span(parts) if parts else t("above {low}", low=fmt_sig(low, 3))
+
+
+def alpha_full(plan: planner.PrivacyPlan) -> str:
+    """The strongest ε as a metric's help states it in full: with its interval if it has
+    one."""
+    if plan.alpha is not None and plan.status != "at_lower_bound":
+        return alpha_with_interval(plan)
+    return alpha_text(plan)
+
+
+def alpha_with_interval(plan: planner.PrivacyPlan, *, error: bool = False) -> str:
+    """The strongest ε with its interval: "about 0.05 (0.045–0.06)"."""
+    parts = estimate_parts(plan.alpha, *plan.interval, count=False)
+    if parts:
+        return _with_interval(parts, error)
+    if error:
+        return t("about {alpha} (above {low}, allowing for simulation error)",
+                 alpha=fmt_sig(plan.alpha, 3), low=fmt_sig(plan.interval[0], 3))
+    return t("about {alpha} (above {low})", alpha=fmt_sig(plan.alpha, 3),
+             low=fmt_sig(plan.interval[0], 3))
 
 
 @dataclass(frozen=True)
@@ -145,10 +234,10 @@ def data_verdict(plan: planner.SampleSizePlan, s: Settings) -> Verdict:
 
 
 def privacy_verdict(plan: planner.PrivacyPlan, s: Settings) -> Verdict:
-    """Your α against the strongest affordable, decided from the Monte Carlo interval
+    """Your ε against the strongest affordable, decided from the Monte Carlo interval
     (dpcore.planner.plan_verdict), never from the estimate alone."""
     state = planner.plan_verdict(plan, s.alpha1)
-    symbol = t("α") if s.same_alpha else t("α₁")
+    symbol = t("ε") if s.same_alpha else t("ε_A")
     alpha = f"{s.alpha1:g}"
     low, high = plan.interval
     low_text, high_text = fmt_sig(low, 3), fmt_sig(high, 3)
@@ -204,8 +293,8 @@ def data_intro(comp: Comparison, s: Settings) -> str:
 
 
 def privacy_intro(comp: Comparison, s: Settings) -> str:
-    ratio = "" if s.same_alpha else t(" (α₂ = {ratio:.3g} α₁ throughout)", ratio=s.ratio)
-    return t("The smallest privacy level α (the strongest privacy) at which the test still "
+    ratio = "" if s.same_alpha else t(" (ε_B = {ratio:.3g} ε_A throughout)", ratio=s.ratio)
+    return t("The smallest privacy level ε (the strongest privacy) at which the test still "
              "finds {difference} with {power:.0%} power, with your N = {n:,} people per "
              "group{ratio}.", difference=comp.difference_md, power=s.power, n=s.n,
              ratio=ratio)
@@ -229,8 +318,8 @@ def privacy_caption(plan: planner.PrivacyPlan, s: Settings) -> str:
 
 def _privacy_words(alpha1: float, alpha2: float) -> str:
     if alpha1 == alpha2:
-        return t("privacy level α = {alpha} for both releases", alpha=fmt_sig(alpha1, 3))
-    return t("privacy levels α₁ = {alpha1} and α₂ = {alpha2}", alpha1=fmt_sig(alpha1, 3),
+        return t("privacy level ε = {alpha} for both releases", alpha=fmt_sig(alpha1, 3))
+    return t("privacy levels ε_A = {alpha1} and ε_B = {alpha2}", alpha1=fmt_sig(alpha1, 3),
              alpha2=fmt_sig(alpha2, 3))
 
 
@@ -261,54 +350,47 @@ def describe_sample_size(plan: planner.SampleSizePlan, difference: str) -> str:
                  "were not searched).", privacy=privacy, n=plan.n, what=what)
     if plan.status == "unreachable":
         return t("At {privacy}, even {n:,} people per group are not enough for {goal}: weaken "
-                 "the privacy (a larger α) or accept a lower power.", privacy=privacy,
+                 "the privacy (a larger ε) or accept a lower power.", privacy=privacy,
                  n=int(plan.interval[0]), goal=_goal(plan, difference))
     if plan.n is None:
         return t("At {privacy}, the search stopped at its cap on simulations before finding "
                  "how many people per group are needed for {goal}.", privacy=privacy,
                  goal=_goal(plan, difference))
-    low, high = plan.interval
-    span = (t("between {low:,} and {high:,}", low=int(low), high=int(high))
-            if math.isfinite(high) else t("above {low:,}", low=int(low)))
-    return t("At {privacy}, about {n} people per group ({span}, allowing for simulation "
-             "error) are needed so that {what}.", privacy=privacy, n=n_estimate(plan.n),
-             span=span, what=what)
+    return t("At {privacy}, {n} people per group are needed so that {what}.",
+             privacy=privacy, n=n_with_interval(plan, error=True), what=what)
 
 
 def describe_privacy(plan: planner.PrivacyPlan, difference: str) -> str:
     """One plain sentence on a :class:`dpcore.planner.PrivacyPlan`.
 
-    Smaller α means stronger privacy.
+    Smaller ε means stronger privacy.
     """
     what = t("{test} still detects {difference} {power:.0%} of the time",
              test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
-    ratio = "" if plan.alpha_ratio == 1 else t(" (and α₂ = {ratio:g} α₁)",
+    ratio = "" if plan.alpha_ratio == 1 else t(" (and ε_B = {ratio:g} ε_A)",
                                                ratio=plan.alpha_ratio)
     if plan.status == "at_lower_bound":
-        return t("With {n:,} people per group, even privacy level α = {alpha}{ratio}, the "
+        return t("With {n:,} people per group, even privacy level ε = {alpha}{ratio}, the "
                  "strongest searched, is affordable: {what}.", n=plan.n,
                  alpha=fmt_sig(plan.alpha, 3), ratio=ratio, what=what)
     if plan.status == "unreachable":
-        return t("With {n:,} people per group, no privacy level up to α = {alpha} is weak "
+        return t("With {n:,} people per group, no privacy level up to ε = {alpha} is weak "
                  "enough for {goal}: more people per group are needed.", n=plan.n,
                  alpha=fmt_sig(plan.interval[0], 3), goal=_goal(plan, difference))
     if plan.alpha is None:
         return t("With {n:,} people per group, the search stopped at its cap on simulations "
                  "before finding the strongest affordable privacy.", n=plan.n)
-    low, high = plan.interval
-    span = (t("between {low} and {high}", low=fmt_sig(low, 3), high=fmt_sig(high, 3))
-            if math.isfinite(high) else t("above {low}", low=fmt_sig(low, 3)))
-    return t("With {n:,} people per group, privacy level α = {alpha}{ratio} ({span}, allowing "
-             "for simulation error) is the strongest at which {what}; a larger α (weaker "
-             "privacy) detects it more often, a smaller α less often.", n=plan.n,
-             alpha=fmt_sig(plan.alpha, 3), ratio=ratio, span=span, what=what)
+    return t("With {n:,} people per group, a privacy level ε of {alpha}{ratio} is the "
+             "strongest at which {what}; a larger ε (weaker privacy) detects it more often, a "
+             "smaller ε less often.", n=plan.n, alpha=alpha_with_interval(plan, error=True),
+             ratio=ratio, what=what)
 
 
 def progress_text(label: str) -> str:
     """What a planner progress label says is running, in words.
 
     ``"quantity=power test=bootstrap n=1000 alpha1=0.1 alpha2=0.1"`` becomes
-    ``"power of the bootstrap test at N = 1,000, α = 0.1"``; a label of
+    ``"power of the bootstrap test at N = 1,000, ε = 0.1"``; a label of
     another form (``"done"``, ``""``) is returned as it is.
     """
     fields_ = dict(part.split("=", 1) for part in label.split() if "=" in part)
@@ -321,7 +403,7 @@ def progress_text(label: str) -> str:
              what=t("type-I error") if fields_["quantity"] == "type1" else t("power"),
              test=test,
              n=int(fields_["n"]),
-             alphas=t("α = {a}", a=a1) if a1 == a2 else t("α = ({a1}, {a2})", a1=a1, a2=a2))
+             alphas=t("ε = {a}", a=a1) if a1 == a2 else t("ε = ({a1}, {a2})", a1=a1, a2=a2))
 
 
 def frontier_test(table: pd.DataFrame) -> str:
@@ -332,7 +414,7 @@ def frontier_test(table: pd.DataFrame) -> str:
 
 
 def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
-    """The N the frontier's bootstrap test needs at each α, in one sentence."""
+    """The N the frontier's bootstrap test needs at each ε, in one sentence."""
     test = frontier_test(table)
     rows = table[table["test"] == test].sort_values("alpha1", ascending=False)
     if rows.empty:
@@ -341,15 +423,37 @@ def frontier_sentence(table: pd.DataFrame, power: float) -> str | None:
     for _, row in rows.iterrows():
         n = pd.to_numeric(row["n"], errors="coerce")
         low = pd.to_numeric(row["n_low"], errors="coerce")
-        if pd.notna(n):
-            parts.append(t("N = {n} at α = {alpha:g}", n=n_estimate(n), alpha=row["alpha1"]))
+        high = pd.to_numeric(row.get("n_high", np.nan), errors="coerce")
+        rounded = (estimate_parts(n, low, high) if pd.notna(n) and pd.notna(low)
+                   and pd.notna(high) else None)
+        if rounded:
+            parts.append(t("N = {n} at ε = {alpha:g}", n=_with_interval(rounded, False),
+                           alpha=row["alpha1"]))
+        elif pd.notna(n):
+            parts.append(t("N = {n} at ε = {alpha:g}", n=n_estimate(n), alpha=row["alpha1"]))
         elif pd.notna(low) and math.isfinite(low) and low > 0:
-            parts.append(t("more than {low:,.0f} at α = {alpha:g}", low=low,
+            parts.append(t("more than {low:,.0f} at ε = {alpha:g}", low=low,
                            alpha=row["alpha1"]))
         else:
-            parts.append(t("an N not found at α = {alpha:g}", alpha=row["alpha1"]))
+            parts.append(t("an N not found at ε = {alpha:g}", alpha=row["alpha1"]))
     return t("For {power:.0%} power {test} needs {parts} per group.", power=power,
              test=test_name(test), parts="; ".join(parts))
+
+
+def frontier_n_texts(table: pd.DataFrame) -> list[str]:
+    """The frontier table's N needed as it shows them: "about 5,000" to the precision of each
+    row's Monte Carlo interval (n_low, n_high), never 5,043; its CSV keeps the numbers."""
+    texts = []
+    for _, row in table.iterrows():
+        n = pd.to_numeric(row["n"], errors="coerce")
+        low = pd.to_numeric(row.get("n_low", np.nan), errors="coerce")
+        high = pd.to_numeric(row.get("n_high", np.nan), errors="coerce")
+        if pd.isna(n):
+            texts.append("–")
+            continue
+        parts = estimate_parts(n, low, high) if pd.notna(low) and pd.notna(high) else None
+        texts.append(t("about {n}", n=parts[0]) if parts else n_estimate(n))
+    return texts
 
 
 def frontier_summary(table: pd.DataFrame, level: float) -> str | None:
@@ -358,9 +462,9 @@ def frontier_summary(table: pd.DataFrame, level: float) -> str | None:
     if bad.empty:
         return None
     worst = bad.loc[bad["type1"].idxmax()]
-    return t("The naive χ² test seems to need fewer people at α = {alphas}, but it does not "
+    return t("The naive χ² test seems to need fewer people at ε = {alphas}, but it does not "
              "hold its {level:.0%} level there: with no difference at all it rejects up to "
-             "{type1:.0%} of the time (at α = {alpha:g}), so its 'power' means nothing. Only "
+             "{type1:.0%} of the time (at ε = {alpha:g}), so its 'power' means nothing. Only "
              "{test}'s N can be planned on.",
              alphas=alpha_list(sorted(bad["alpha1"], reverse=True)), level=level,
              type1=worst["type1"], alpha=worst["alpha1"], test=_short_name(frontier_test(table)))
@@ -387,7 +491,7 @@ def frontier_caption(table: pd.DataFrame) -> str:
     return t("Solid: {test}; dashed: the naive χ² test; bars: the Monte Carlo intervals of N. "
              "The star is your plan: well above the {curve} curve and its bars there is "
              "enough data for the target power, well below not; near them the curve does not "
-             "decide it: the tab *How much data?* does, at your α, from its Monte Carlo "
+             "decide it: the tab *How much data?* does, at your ε, from its Monte Carlo "
              "interval.", test=test_name(test), curve=curve)
 
 
@@ -403,10 +507,10 @@ def report_caption(with_frontier: bool) -> str:
     """What the report holds, under its download button."""
     if with_frontier:
         return t("The report holds these findings and settings, the charts and tables below (the "
-                 "two distributions, power against N and against α, the simulated points, the "
+                 "two distributions, power against N and against ε, the simulated points, the "
                  "frontier) and notes on the method.")
     return t("The report holds these findings and settings, the charts and tables below (the "
-             "two distributions, power against N and against α, the simulated points; compute "
+             "two distributions, power against N and against ε, the simulated points; compute "
              "the frontier on its tab to add it) and notes on the method.")
 
 
