@@ -19,6 +19,7 @@ from conftest import run
 from dpcore import datasets, planner
 from pagekit import (kit as ended_kit, TabbedPage, chart_traces, errors, link_notes, metrics,
                      plain_error)
+from ui.format import estimate_parts
 from ui import controls
 from ui.pages import planner as page
 from ui.pages import planner_text as words
@@ -71,7 +72,7 @@ def test_default_view():
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, reps=200, n_boot=200, rng=SEED)
     # The estimate to the three significant digits of its interval's ends.
     # The estimate to the precision of its interval: "about 5,200" beside "4,860–5,420".
-    estimate, low, high = words.estimate_parts(plan.n, *plan.interval)
+    estimate, low, high = estimate_parts(plan.n, *plan.interval)
     assert shown[N_NEEDED] == words.n_text(plan) == f"about {estimate}"
     assert shown[N_INTERVAL] == words.n_interval_text(plan) == f"{low}–{high}"
     assert metric(at, "Your planned N").value == "10,000"

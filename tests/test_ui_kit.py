@@ -6,6 +6,7 @@ import ast
 import re
 
 import dpviz
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -407,3 +408,53 @@ def test_a_p_value_is_never_shown_as_0():
     # A statistic so far in the tail that the p-value underflows to 0.
     res = chisq_test([10_000.0, 1.0, 5.0], [1.0, 10_000.0, 5.0])
     assert res.pvalue == 0.0 and fmt.fmt_p(res.pvalue) == "< 10⁻³⁰⁰"
+
+
+# --- numbers as people write them (issue 18) ---------------------------------------------------
+
+def test_no_formatter_writes_e_notation():
+    """Every number formatter, over numbers from 10⁻³⁰⁰ to 10³⁰⁰: never "e-05" or "e+05"."""
+    values = [s * m * 10.0 ** k for k in range(-300, 301, 7) for m in (1, 2.5, 9.999)
+              for s in (1, -1)]
+    for f in (fmt.fmt_sig, fmt.fmt_big, fmt.fmt_param, fmt.fmt_p, fmt.fmt_prob, fmt.fmt_pct,
+              fmt.fmt_count, fmt.fmt_sci, lambda v: fmt.sig_text(v, 6)):
+        for v in values:
+            text = f(v)
+            assert not re.search(r"\d[eE][+\-]?\d", text), (f, v, text)
+            if "·10" in text:  # the same number, read back
+                mantissa, exponent = text.rstrip("%").split("·10")
+                back = float(mantissa) * 10.0 ** int(exponent.translate(
+                    str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+                assert back == pytest.approx(v * (100 if text.endswith("%") else 1), rel=0.01)
+    assert fmt.fmt_sig(2.9e-5) == "2.9·10⁻⁵" and fmt.fmt_number(1e-5) == "1·10⁻⁵"
+
+
+@pytest.mark.parametrize("p,shown", [(0.99995, "0.99995"), (0.999954, "0.99995"),
+                                     (1 - 1e-9, "0.999999999"), (4.54e-5, "4.54·10⁻⁵"),
+                                     (0.5, "0.5"), (1.0, "1"), (0.0, "0")])
+def test_a_probability_is_never_rounded_to_0_or_1(p, shown):
+    assert fmt.fmt_prob(p) == shown
+
+
+def test_a_percentage_is_never_rounded_to_0_or_100():
+    assert fmt.fmt_pct(0.999995) not in ("100%",) and fmt.fmt_pct(1.0) == "100%"
+    assert fmt.fmt_pct(2.9e-7) == "2.9·10⁻⁵%" and fmt.fmt_pct(0.05) == "5%"
+    for k in range(1, 1000):
+        assert fmt.fmt_pct(k / 1e6) != "0%" and fmt.fmt_pct(1 - k / 1e6) != "100%"
+
+
+def test_an_estimate_is_rounded_to_the_precision_of_its_interval():
+    assert fmt.fmt_estimate(451_043, 436_112, 486_020) == "about 450,000 (436,000–486,000)"
+    assert fmt.fmt_estimate(5_195, 4_860, 5_420) == "about 5,200 (4,860–5,420)"
+    assert fmt.fmt_estimate(0.0574, 0.0486, 0.0626, count=False) == \
+        "about 0.06 (0.0486–0.0626)"
+    assert fmt.fmt_estimate(0.123, 0.1, 10, count=False).startswith("about 0.1 (")
+    # The estimate's rounding step never exceeds the interval's width: it stays inside.
+    rng = np.random.default_rng(18)
+    for low in rng.uniform(10, 1e6, 200):
+        high = low * rng.uniform(1.01, 3)
+        v = rng.uniform(low, high)
+        estimate, lo, hi = fmt.estimate_parts(v, low, high)
+        e = float(estimate.replace(",", ""))
+        assert abs(e - v) <= (high - low) / 2 + 1e-9
+    assert fmt.estimate_parts(5.0, 5.0, 5.0) is None

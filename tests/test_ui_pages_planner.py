@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from dpcore import datasets, planner, simulation, study, uploads
+from ui.format import estimate_parts
 from ui import sources
 from ui.pages import planner as page
 from ui.pages import planner_text as words
@@ -42,7 +43,7 @@ def test_plain_sentences_carry_the_numbers_of_real_plans():
     p1, p2 = M9
     plan = planner.required_sample_size(p1, p2, 0.1, 0.1, rng=2, **CHEAP)
     text = words.describe_sample_size(plan, "a difference as large as A vs B")
-    estimate, low, high = words.estimate_parts(plan.n, *plan.interval)
+    estimate, low, high = estimate_parts(plan.n, *plan.interval)
     assert f"about {estimate} ({low}–{high}, allowing for simulation error) people" in text
     assert "ε = 0.1" in text and "80%" in text and "A vs B" in text
     priv = planner.strongest_privacy(p1, p2, 20_000, rng=2, **CHEAP)

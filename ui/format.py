@@ -108,29 +108,40 @@ def fmt_pct(v: float, digits: int = 3) -> str:
     return f"{sig_text(100 * v, 17)}%"
 
 
-def _step(width: float) -> float:
-    """The rounding step an interval of ``width`` supports: the power of ten below it."""
-    return 10.0 ** math.floor(math.log10(width)) if width > 0 else 0.0
-
-
-def fmt_estimate(v: float, low: float, high: float, *, count: bool = True) -> str:
-    """An estimate with its interval, rounded to the precision the interval supports:
-    "about 450,000 (436,000–486,000)" for 451,043 in [436,112, 486,020]. The estimate is
-    rounded to the power of ten below the interval's width, its ends to a tenth of that.
-    ``count``: thousands separated whole numbers; else significant digits."""
+def estimate_parts(v: float, low: float, high: float, *,
+                   count: bool = True) -> tuple[str, str, str] | None:
+    """An estimate and its interval's ends rounded to the precision the interval supports,
+    as three texts: ("450,000", "436,000", "486,000") for 451,043 in [436,112, 486,020], so
+    that a metric can show "about 450,000" and its interval apart. The estimate is rounded to
+    the power of ten below the interval's width, kept to at least one significant digit
+    (0.123 in [0.1, 10] is "about 0.1", not "about 0"); a count's ends to a tenth of that
+    step, other ends (a privacy level) to three significant digits. None when the interval
+    has no finite positive width or the estimate is not positive."""
     width = float(high) - float(low)
-    step = _step(width)
-    if not (math.isfinite(width) and step > 0):
-        return fmt_count(v) if count else fmt_sig(v)
+    if not (math.isfinite(width) and width > 0 and v > 0):
+        return None
+    step = min(10.0 ** math.floor(math.log10(width)), 10.0 ** math.floor(math.log10(v)))
 
     def rounded(x: float, by: float) -> str:
         r = round(x / by) * by
-        if count and by >= 1:
+        if by >= 1:
             return f"{r:,.0f}"
-        decimals = max(0, -math.floor(math.log10(by)))
-        return f"{r:,.{decimals}f}"
+        return f"{r:,.{max(0, -math.floor(math.log10(by)))}f}"
 
-    return t_about(rounded(v, step), rounded(low, step / 10), rounded(high, step / 10))
+    if count:
+        return rounded(v, step), rounded(low, step / 10), rounded(high, step / 10)
+    return rounded(v, step), fmt_sig(low, 3), fmt_sig(high, 3)
+
+
+def fmt_estimate(v: float, low: float, high: float, *, count: bool = True) -> str:
+    """An estimate with its interval, rounded to the precision the interval supports
+    (:func:`estimate_parts`): "about 450,000 (436,000–486,000)" for 451,043 in [436,112,
+    486,020]. Without an interval of positive width: the estimate as a count (or to 4
+    significant digits)."""
+    parts = estimate_parts(v, low, high, count=count)
+    if parts is None:
+        return fmt_count(v) if count else fmt_sig(v)
+    return t_about(*parts)
 
 
 def t_about(estimate: str, low: str, high: str) -> str:

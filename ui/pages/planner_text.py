@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from dpcore import planner, simulation
-from ui.format import fmt_sig, fmt_sig_count
+from ui.format import estimate_parts, fmt_sig, fmt_sig_count
 from ui.pages.planner import (REPORT_NOTES, REPS_GRID, SOURCE_NOTE, Comparison, Settings,
                               alpha_list, test_name)
 from ui.text import t
@@ -20,31 +20,6 @@ def n_estimate(n: float) -> str:
     """An estimate of the N needed without a finite interval, to three significant digits
     (the simulated N at the ends of an interval have three)."""
     return fmt_sig_count(n, 3)
-
-
-def estimate_parts(v: float, low: float, high: float, *,
-                   count: bool = True) -> tuple[str, str, str] | None:
-    """An estimate and its interval's ends rounded to the precision the interval supports,
-    as three texts: ("450,000", "436,000", "486,000") for 451,043 in [436,112, 486,020],
-    so that a metric can show "about 450,000" and its interval apart. The rule of
-    ui.format.fmt_estimate (the estimate to the power of ten below the interval's width, a
-    count's ends to a tenth of that), with the estimate kept to at least one significant
-    digit (ε = 0.123 in [0.1, 10] is "about 0.1", not "about 0") and a privacy level's ends
-    to three significant digits. None when the interval has no finite positive width."""
-    width = float(high) - float(low)
-    if not (math.isfinite(width) and width > 0 and v > 0):
-        return None
-    step = min(10.0 ** math.floor(math.log10(width)), 10.0 ** math.floor(math.log10(v)))
-
-    def rounded(x: float, by: float) -> str:
-        r = round(x / by) * by
-        if by >= 1:
-            return f"{r:,.0f}"
-        return f"{r:,.{max(0, -math.floor(math.log10(by)))}f}"
-
-    if count:
-        return rounded(v, step), rounded(low, step / 10), rounded(high, step / 10)
-    return rounded(v, step), fmt_sig(low, 3), fmt_sig(high, 3)
 
 
 def _about(parts: tuple[str, str, str]) -> str:
