@@ -393,3 +393,88 @@ def test_the_auditors_sd_is_the_delta_method_or_simulated_audits():
     caption = page.audit_caption()
     assert "√((β(1 − β) + f′(α)²·α(1 − α))/R)" in caption and "400 simulated audits" in caption
     assert "√((β(1 − β) + f′(α)²·α(1 − α))/R)" in page.audit_note()
+
+
+# ---------------------------------------------------------------------------
+# issue 18: one α, numbers as people write them, readable legends, notation
+# ---------------------------------------------------------------------------
+
+E_NOTATION = re.compile(r"\d[eE][-+]?\d")
+STATES = [Settings(family=f, mu=mu, say_alpha=a) for f in ("gaussian", "laplace")
+          for mu in (0.0, 1.0, 2.5, 5.0) for a in page.SAY_ALPHA_GRID]
+
+
+def shown_pair(text: str) -> tuple[str, str]:
+    """The α and β the plain-words sentence prints."""
+    match = re.search(r"\(type-I error α = (?P<alpha>\S+)\).*\(type-II error β = [^=]*= "
+                      r"(?P<beta>[^)]+)\)", text)
+    assert match, text
+    return match["alpha"], match["beta"]
+
+
+@pytest.mark.parametrize("s", STATES, ids=lambda s: f"{s.family}-{s.mu:g}-{s.say_alpha:g}")
+def test_the_sentence_and_the_attackers_test_print_the_same_alpha_and_beta(s):
+    sentence_text, _finding = page.plain_words(s)
+    test = page.attacker_test(s)
+    shown = page.attacker_metrics(test)
+    assert shown_pair(sentence_text) == (shown["Type-I error α"], shown["Type-II error β"])
+    # The threshold is the one that gives exactly this α, and the test's β is the curve's.
+    alpha, beta = audit.threshold_test(s.family, s.mu, test.threshold)
+    assert (alpha, beta) == pytest.approx((s.say_alpha, test.beta), abs=1e-9)
+    curve = fdp.gdp_tradeoff if s.gaussian else fdp.laplace_tradeoff
+    assert test.beta == pytest.approx(float(curve(s.say_alpha, s.mu)), abs=1e-12)
+    assert test.alpha == s.say_alpha
+    threshold = shown["Attacker's threshold t"]
+    assert f"t = {threshold}" in page.attacker_finding(s, test)
+
+
+@pytest.mark.parametrize("s", STATES, ids=lambda s: f"{s.family}-{s.mu:g}-{s.say_alpha:g}")
+def test_every_alpha_beta_and_share_is_written_without_e_notation_or_a_false_zero(s):
+    sentence_text, finding = page.plain_words(s)
+    test = page.attacker_test(s)
+    for text in (sentence_text, finding, page.attacker_finding(s, test),
+                 *page.attacker_metrics(test).values()):
+        assert not E_NOTATION.search(text), text
+        if test.beta > 0:
+            assert "0.0000" not in text and "= 0)" not in text and " 0%" not in text, text
+
+
+def test_a_tiny_beta_reads_in_powers_of_ten():
+    s = Settings(mu=5.0, say_alpha=0.5)
+    text, _finding = page.plain_words(s)
+    assert "misses the truth at least 2.87·10⁻⁵% of the time" in text
+    assert shown_pair(text)[1] == "2.867·10⁻⁷"
+
+
+def all_trace_names(s: Settings) -> list[str]:
+    names = [page.attacker_test(s).curve_name, *page.attacker_test(s).output_names]
+    names += [c.name for c in page.curves(s)]
+    names += [page.target(s)[0], page.target(replace(s, target="epsdelta"))[0]]
+    for curve in ("laplace", "epsdp"):
+        g = replace(s, group_curve=curve)
+        names += [c[0] for c in page.group_gdp_curves(g) + page.group_general_curves(g)[0]]
+    c = page.composition(s)
+    names += [n[0] for n in page.composition_gdp_curves(s, c) + page.composition_eps_curves(s, c)]
+    names += [page.audited_mechanism(replace(s, aud_mech=m)) for m in page.MECHANISM_LABELS]
+    return names
+
+
+def test_legend_and_hover_names_are_plain_text():
+    s = Settings(show_rs=True, show_hist=True, comp_n=1)
+    for name in all_trace_names(s):
+        assert not any(mark in name for mark in ("^", "_", "⊗")), name
+        assert not E_NOTATION.search(name), name
+    names = all_trace_names(s)
+    assert names[names.index("(ε, 0)-DP, ε = 0.5, one release") + 1] == (
+        "exact composition: (ε, 0)-DP, 1 release")
+
+
+def test_alpha_and_beta_are_said_once_to_be_the_attackers_errors_not_the_privacy_level():
+    assert "α and β are the type-I and type-II errors of the attacker's test" in page.INTRO
+    assert "not the privacy level: that is ε or μ" in page.INTRO
+    rs = [c.name for c in page.curves(Settings(show_rs=True)) if "substitution" in c.name]
+    assert rs == ["random substitution, γ = 3 (ε = ln γ = 1.099), k = 10"]
+    hist = [c.name for c in page.curves(Settings(show_hist=True)) if "histogram" in c.name]
+    assert hist == ["private histogram, ε = 0.5"]
+    assert "(N in Kang, Lee & Hong 2009)" in page.RS_CATEGORIES_LABEL
+    assert "ε (α in Son, Park & Jung 2022)" in page.HIST_LEVEL_LABEL

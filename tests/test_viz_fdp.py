@@ -3,6 +3,8 @@
 G_μ and δ(ε) are computed here with scipy.stats, independently of dpcore.
 """
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -192,3 +194,23 @@ def test_delta_curve_figure_other_curves():
     extra = fig.data[1]
     assert extra.mode == "markers" and list(extra.y) == [0.3, 0.1]  # zero dropped on log axis
     serialises(fig)
+
+
+def test_no_legend_or_hover_name_shows_raw_notation():
+    a = np.linspace(0, 1, 11)
+    figs = [dpviz.fdp.tradeoff_figure([("Gaussian DP, μ = 1", a, _gdp(a, 1.0), "#000", "solid")],
+                                      point=(0.05, 2.9e-7), corner=True),
+            dpviz.fdp.attacker_test_figure(np.linspace(-4, 9, 50), np.ones(50), np.ones(50),
+                                           1.6448536, alpha="0.05", beta="2.867·10⁻⁷",
+                                           threshold_text="1.645"),
+            dpviz.fdp.delta_curve_figure(np.linspace(0, 10, 20), np.geomspace(1, 1e-20, 20),
+                                         mu=1.0, point=(3.0, 1.2e-9, "ε = 3 → δ = 1.2·10⁻⁹"))]
+    for fig in figs:
+        texts = [tr.name or "" for tr in fig.data] + [tr.hovertemplate or "" for tr in fig.data]
+        texts += [a.text or "" for a in fig.layout.annotations]
+        for text in texts:
+            assert not any(mark in text for mark in ("^", "_", "⊗")), text
+            assert not re.search(r"\d[eE][-+]?\d", text), text
+    names = [tr.name for tr in figs[1].data]
+    assert "type-II error β = 2.867·10⁻⁷: D′, but X ≤ t" in names
+    assert figs[1].layout.annotations[0].text.startswith("threshold t = 1.645:")
