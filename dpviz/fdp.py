@@ -32,6 +32,21 @@ FDP_COLORS = {
     "identity": COLORS["reference"],  # Id(alpha) = 1 - alpha
 }
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _num(v, digits: int = 3) -> str:
+    """A label's number: text as given; a number to ``digits`` significant digits, never in
+    e-notation (2.9·10⁻⁷) and never a positive number written as 0."""
+    if isinstance(v, str):
+        return v
+    text = f"{float(v) + 0.0:.{digits}g}"
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
 _ALPHA_TITLE = "type-I error α"
 _BETA_TITLE = "type-II error β"
 
@@ -107,7 +122,7 @@ def tradeoff_figure(
         ))
     if point is not None:
         a, b = float(point[0]), float(point[1])
-        label = point[2] if len(point) > 2 else f"test: α = {a:.3f}, β = {b:.3f}"
+        label = point[2] if len(point) > 2 else f"test: α = {_num(a)}, β = {_num(b)}"
         fig.add_trace(go.Scatter(
             x=[a], y=[b], mode="markers", name=label,
             marker=dict(color=COLORS["statistic"], size=14, line=dict(color="white", width=2)),
@@ -129,6 +144,7 @@ def attacker_test_figure(
     alpha: float | None = None,
     beta: float | None = None,
     names=("output on D", "output on D′"),
+    threshold_text: str | None = None,
     height: int = 420,
 ) -> go.Figure:
     """The attacker's threshold test: two densities, the threshold, both errors shaded.
@@ -136,7 +152,8 @@ def attacker_test_figure(
     The test rejects "the data set is D" when the output exceeds
     ``threshold``: its type-I error α is the area under ``pdf0`` right of
     the threshold, its type-II error β the area under ``pdf1`` left of it.
-    ``alpha`` and ``beta`` (their values) only label the shaded areas.
+    ``alpha`` and ``beta`` (their values, or their text as the page writes them) only label
+    the shaded areas; ``threshold_text`` the threshold line (by default t to 3 digits).
     """
     x = np.asarray(x, dtype=float)
     pdf0 = np.asarray(pdf0, dtype=float)
@@ -147,8 +164,8 @@ def attacker_test_figure(
     left = x <= t
     y0_t = float(np.interp(t, x, pdf0))
     y1_t = float(np.interp(t, x, pdf1))
-    a_text = "" if alpha is None else f" = {alpha:.3f}"
-    b_text = "" if beta is None else f" = {beta:.3f}"
+    a_text = "" if alpha is None else f" = {_num(alpha)}"
+    b_text = "" if beta is None else f" = {_num(beta)}"
     # Shaded areas first, the density lines on top of them.
     if t <= x[-1]:
         fig.add_trace(go.Scatter(
@@ -169,7 +186,7 @@ def attacker_test_figure(
             hovertemplate="x %{x:.2f}<br>density %{y:.3f}<extra>" + name + "</extra>",
         ))
     fig.add_vline(x=t, line=dict(color="#000000", width=2, dash="dash"),
-                  annotation_text=f"threshold t = {t:g}: reject D if X > t",
+                  annotation_text=f"threshold t = {threshold_text or _num(t)}: reject D if X > t",
                   annotation_position="top right")
     fig.update_layout(height=height, xaxis_title="output X", yaxis_title="density", **_LAYOUT)
     fig.update_layout(margin=dict(t=90), legend=dict(y=1.08))
@@ -182,8 +199,8 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
                        others=()) -> go.Figure:
     """δ(ε) of μ-GDP against ε, log-scaled when δ is positive somewhere.
 
-    ``point`` = ``(eps, delta)`` marks one reading of the curve with guide
-    lines to both axes. Zero values cannot be drawn on a log axis and are
+    ``point`` = ``(eps, delta)`` or ``(eps, delta, label)`` marks one reading of the curve
+    with guide lines to both axes. Zero values cannot be drawn on a log axis and are
     left out there (δ = 0 exactly only for μ = 0 or once it underflows).
     ``others``: more curves, dicts with ``name``, ``eps``, ``delta``,
     ``color`` and optionally ``dash`` and ``mode`` ("lines" or "markers").
@@ -214,7 +231,8 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
         e, d = float(point[0]), float(point[1])
         if d > 0 or not log_y:
             fig.add_trace(go.Scatter(
-                x=[e], y=[d], mode="markers", name=f"ε = {e:g} → δ = {d:.3g}",
+                x=[e], y=[d], mode="markers",
+                name=point[2] if len(point) > 2 else f"ε = {_num(e)} → δ = {_num(d)}",
                 marker=dict(color=COLORS["statistic"], size=13, line=dict(color="white", width=2)),
                 hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
             ))

@@ -99,7 +99,7 @@ def test_tradeoff_figure_point_and_corner():
     assert list(corner.x) == [0.0] and list(corner.y) == [0.0]
     # Default label names the point's errors.
     fig2 = dpviz.fdp.tradeoff_figure([], point=(0.25, 0.5))
-    assert any(t.name == "test: α = 0.250, β = 0.500" for t in fig2.data)
+    assert any(t.name == "test: α = 0.25, β = 0.5" for t in fig2.data)
     assert not any("perfect attacker" in (t.name or "") for t in fig2.data)
     serialises(fig)
 
@@ -127,7 +127,7 @@ def test_attacker_test_figure_shades_both_errors_at_the_threshold():
     shaded = _fills(fig)
     assert len(shaded) == 2
     [a_area] = [s for s in shaded if s.name.startswith("type-I error α = 0.109")]
-    [b_area] = [s for s in shaded if s.name.startswith("type-II error β = 0.590")]
+    [b_area] = [s for s in shaded if s.name.startswith("type-II error β = 0.59:")]
     ax, ay = np.asarray(a_area.x, float), np.asarray(a_area.y, float)
     bx, by_ = np.asarray(b_area.x, float), np.asarray(b_area.y, float)
     # α: under the density on D, right of t; β: under the density on D′, left of t.
