@@ -32,6 +32,7 @@ FDP_COLORS = {
     "identity": COLORS["reference"],  # Id(alpha) = 1 - alpha
 }
 
+# Hover labels use d3's "r" format: significant digits in decimal notation, never "2.9e-7".
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -102,7 +103,7 @@ def tradeoff_figure(
             x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float), mode="lines",
             name=f"target: {name}",
             line=dict(color=FDP_COLORS["target"], width=4, dash="dashdot"),
-            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>target</extra>",
+            hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>target</extra>",
         ))
     for name, alpha, beta in failing or ():
         alpha = np.asarray(alpha, dtype=float)
@@ -112,13 +113,13 @@ def tradeoff_figure(
             x=alpha, y=np.asarray(beta, dtype=float), mode="markers",
             name=f"{name}: below the target",
             marker=dict(color=FDP_COLORS["target"], symbol="circle", size=14, opacity=0.25),
-            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>fails the target</extra>",
+            hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>fails the target</extra>",
         ))
     for name, alpha, beta, color, dash in curves:
         fig.add_trace(go.Scatter(
             x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float), mode="lines",
             name=name, line=dict(color=color, width=2.5, dash=dash),
-            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>" + name + "</extra>",
+            hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>" + name + "</extra>",
         ))
     if point is not None:
         a, b = float(point[0]), float(point[1])
@@ -126,7 +127,7 @@ def tradeoff_figure(
         fig.add_trace(go.Scatter(
             x=[a], y=[b], mode="markers", name=label,
             marker=dict(color=COLORS["statistic"], size=14, line=dict(color="white", width=2)),
-            hovertemplate="α %{x:.4f}<br>β %{y:.4f}<extra></extra>",
+            hovertemplate="α %{x:.4r}<br>β %{y:.4r}<extra></extra>",
         ))
     fig.update_layout(height=height, **_LAYOUT)
     fig.update_layout(margin=dict(l=60, r=20, t=30, b=50),
@@ -214,7 +215,7 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
         x=eps[positive] if log_y else eps, y=delta[positive] if log_y else delta,
         mode="lines", name=f"δ(ε) of μ-GDP, μ = {mu:g}",
         line=dict(color=FDP_COLORS["gdp"], width=3),
-        hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+        hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
     ))
     for other in others:
         ox = np.asarray(other["eps"], dtype=float)
@@ -225,7 +226,7 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
             x=ox[keep], y=oy[keep], mode=mode, name=other["name"],
             line=dict(color=other["color"], width=2, dash=other.get("dash", "dash")),
             marker=dict(color=other["color"], size=8, symbol="circle-open", line=dict(width=2)),
-            hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+            hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
         ))
     if point is not None:
         e, d = float(point[0]), float(point[1])
@@ -234,7 +235,7 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
                 x=[e], y=[d], mode="markers",
                 name=point[2] if len(point) > 2 else f"ε = {_num(e)} → δ = {_num(d)}",
                 marker=dict(color=COLORS["statistic"], size=13, line=dict(color="white", width=2)),
-                hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+                hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
             ))
         fig.add_vline(x=e, line=dict(color=COLORS["reference"], width=1, dash="dot"))
     fig.update_layout(height=height, xaxis_title="ε", yaxis_title="δ(ε)", **_LAYOUT)

@@ -26,7 +26,7 @@ from browserkit import (
     new_context, number, open_page, press_until, read_metrics, screenshot, spinbutton,
     start_streamlit, stop_streamlit, thumb, type_in, wait_idle, watched_page)
 from conftest import routed_pages
-from dpcore import audit, datasets, fdp, gaussian, ldp, simulation
+from dpcore import datasets, fdp, gaussian, ldp, simulation
 from dpcore import substitution as rs
 
 pytestmark = pytest.mark.browser
@@ -239,9 +239,9 @@ def on_page(title: str, path: str):
 
 
 def attacker(mu: float) -> dict[str, str]:
-    a, b = (float(v) for v in audit.threshold_test("gaussian", mu, 1.65))
-    return {"Type-I error α": f"{a:.4f}", "Type-II error β": f"{b:.4f}",
-            "α + β": f"{a + b:.4f}"}
+    """The attacker's test at the page's one α (5%): its threshold is solved from α."""
+    from ui.pages import fdp as fdp_page
+    return fdp_page.attacker_metrics(fdp_page.attacker_test(fdp_page.Settings(mu=mu)))
 
 
 def gdp_delta(mu: float) -> dict[str, str]:

@@ -214,3 +214,17 @@ def test_no_legend_or_hover_name_shows_raw_notation():
     names = [tr.name for tr in figs[1].data]
     assert "type-II error β = 2.867·10⁻⁷: D′, but X ≤ t" in names
     assert figs[1].layout.annotations[0].text.startswith("threshold t = 1.645:")
+
+
+def test_hover_labels_write_small_errors_in_decimals_not_zero_or_e_notation():
+    a = np.linspace(0, 1, 11)
+    figs = [dpviz.fdp.tradeoff_figure([("c", a, _gdp(a, 5.0), "#000", "solid")],
+                                      point=(0.5, 2.9e-7), target=("t", a, _gdp(a, 1.0))),
+            dpviz.fdp.delta_curve_figure(np.linspace(0, 10, 20), np.geomspace(1, 1e-20, 20),
+                                         mu=1.0, point=(3.0, 1.2e-9))]
+    for fig in figs:
+        for tr in fig.data:
+            # β and δ in d3's "r": decimal notation rounded to significant digits
+            # (0.0000002867), neither ".4f" (0.0000) nor ".3g" (2.87e-7).
+            for fmt in re.findall(r"%\{y:([^}]*)\}", tr.hovertemplate or ""):
+                assert fmt.endswith("r"), (tr.name, fmt)
