@@ -362,3 +362,15 @@ def test_try_this_read_the_attackers_best_beta_at_five_percent():
     assert shown["Type-II error β"] == "0.7405" and "0.7405" in ex.notice
     assert "misses the truth at least 74% of the time" in plain_words(at)
     assert "74% of the time (β = 0.7405)" in ex.notice
+
+
+def test_radio_options_read_as_words_and_earlier_links_still_open_them():
+    at = start(CURVES, {"fdp_target": "f_ε*,δ*"})  # the label links made before carry
+    assert_quiet(at)
+    assert at.radio(key="fdp_target").value == "epsdelta"
+    assert list(at.radio(key="fdp_target").options) == ["μ*-GDP", "(ε*, δ*)-DP"]
+    at = start(GROUP, {"fdp_group_curve": "f_ε,0 (any ε-DP mechanism)"})
+    assert_quiet(at)
+    assert at.radio(key="fdp_group_curve").value == "epsdp"
+    for r in at.radio:
+        assert not any("_" in o for o in r.options), r.options

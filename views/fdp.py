@@ -13,7 +13,7 @@ import streamlit as st
 
 import dpviz
 from dpcore import audit
-from ui import controls
+from ui import controls, links
 from ui.format import fmt_delta, fmt_number, fmt_prob, fmt_share, fmt_sig
 from ui.kit import PageKit, page_header
 from ui.pages import fdp as page
@@ -40,6 +40,7 @@ def toggle(label: str, name: str, *, help: str) -> bool:
 
 
 def radio(where, label: str, labels: dict, name: str, *, help: str, horizontal=False):
+    links.use_earlier_label(key(name))  # a link may name the option by its earlier label
     return where.radio(label, list(labels), horizontal=horizontal, key=key(name),
                        format_func=lambda v: t(labels[v]), bind="query-params", help=help)
 

@@ -90,9 +90,10 @@ PAGE_SPEC = registry.FDP
 # Option labels of the radios (a link writes the label).
 FAMILY_LABELS = {"gaussian": "Gaussian: N(0,1) vs N(μ,1)",
                  "laplace": "Laplace: Lap(0,1) vs Lap(ε,1)"}
-TARGET_LABELS = {"gdp": "G_μ*", "epsdelta": "f_ε*,δ*"}
+# Labels in words; links made earlier carry raw notation (links.EARLIER_LABELS).
+TARGET_LABELS = {"gdp": "μ*-GDP", "epsdelta": "(ε*, δ*)-DP"}
 GROUP_CURVE_LABELS = {"laplace": "Laplace, Lap(0,1) vs Lap(ε,1)",
-                      "epsdp": "f_ε,0 (any ε-DP mechanism)"}
+                      "epsdp": "(ε, 0)-DP (any ε-DP mechanism)"}
 MECHANISM_LABELS = {"gaussian": "Gaussian", "laplace": "Laplace", "krr": "k-RR"}
 
 # The columns of the curves' table and of the auditor's table (also their CSV columns).
