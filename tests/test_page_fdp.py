@@ -374,3 +374,10 @@ def test_radio_options_read_as_words_and_earlier_links_still_open_them():
     assert at.radio(key="fdp_group_curve").value == "epsdp"
     for r in at.radio:
         assert not any("_" in o for o in r.options), r.options
+
+
+def test_sources_are_cited_by_name_never_as_the_source():
+    at = start(CURVES)
+    prose = [m.value for m in at.markdown] + [c.value for c in at.caption] + kit(at).notes
+    assert not [p for p in prose if "reviewed source" in p or "the source" in p]
+    assert any("Korean blog review of Dong, Roth & Su (2022)" in p for p in prose)

@@ -286,14 +286,16 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
         "e^(−ε/2)/2, lies below the grid's first point once ε is large), the histogram by a "
         "solver on its exact pieces, and for the Gaussian curves ε is the exact conversion of "
         "μ-GDP (Corollary 2.13). f_ε,δ(α) = max{{0, 1 − δ − e^ε α, "
-        "e^(−ε)(1 − δ − α)}}: the reviewed source prints the last factor as e^ε; e^(−ε) is "
-        "correct (Dong et al., eq. 5).", n=ALPHA.size))
+        "e^(−ε)(1 − δ − α)}}: the Korean blog review of Dong, Roth & Su (2022) that this page "
+        "follows prints the last factor as e^ε; e^(−ε) is correct (Dong, Roth & Su 2022, "
+        "eq. 5).", n=ALPHA.size))
     with st.expander(t("The formulas"), expanded=False):
         st.latex(r"f_{\varepsilon,\delta}(\alpha) = \max\big\{0,\; 1 - \delta - e^{\varepsilon}"
                  r"\alpha,\; e^{-\varepsilon}(1 - \delta - \alpha)\big\}")
         st.markdown(t(
-            r"The reviewed source prints the last term with $e^{\varepsilon}$; the correct "
-            r"factor is $e^{-\varepsilon}$ (Dong et al., eq. 5): only then is "
+            r"The Korean blog review of Dong, Roth & Su (2022) prints the last term with "
+            r"$e^{\varepsilon}$; the correct factor is $e^{-\varepsilon}$ (Dong, Roth & Su "
+            r"2022, eq. 5): only then is "
             r"$f_{\varepsilon,\delta}$ symmetric and convex, and it is what the page computes."))
         st.latex(r"\text{tightest } \mu = \max_\alpha \big[\Phi^{-1}(1-\alpha) - "
                  r"\Phi^{-1}(f(\alpha))\big],\qquad \text{smallest } \varepsilon = "
