@@ -381,3 +381,14 @@ def test_sources_are_cited_by_name_never_as_the_source():
     prose = [m.value for m in at.markdown] + [c.value for c in at.caption] + kit(at).notes
     assert not [p for p in prose if "reviewed source" in p or "the source" in p]
     assert any("Korean blog review of Dong, Roth & Su (2022)" in p for p in prose)
+
+
+def test_the_target_delta_reads_in_powers_of_ten_and_earlier_links_keep_it():
+    # A link made when target δ was a number box showing "1.000e-06".
+    at = start(CONVERSIONS, {"fdp_inv_delta": "1e-06", "fdp_inv_eps": "2"})
+    assert_quiet(at)
+    control = at.select_slider(key="fdp_inv_delta")
+    assert control.value == 1e-6 and "fdp_inv_delta" not in [w.key for w in at.number_input]
+    assert not [o for o in control.options if E_NOTATION.search(o)]
+    assert {"10⁻¹²", "2·10⁻⁶", "10⁻⁵", "0.5"} <= set(control.options)
+    assert metrics(at)["Largest μ with δ(ε) ≤ target δ"] == "0.448335"  # as the link showed

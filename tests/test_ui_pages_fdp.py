@@ -77,7 +77,7 @@ def test_the_report_lists_the_plain_words_box_then_the_open_tab():
     assert items[page.COMPOSITION] == {**box, "number of mechanisms n": 10, "μ of each": "0.5",
                                        "ε of each": "0.5"}
     assert items[page.CONVERSIONS] == {**box, "μ": "1", "ε to read off": "1", "target ε": "1",
-                                       "target δ": "1·10⁻⁵"}
+                                       "target δ": "10⁻⁵"}
     assert items[page.AUDITOR] == {**box, "audited mechanism": "Gaussian DP, μ = 1",
                                    "draws R on each input": "10,000", "seed": 2022}
     laplace = Settings(family="laplace", mu=2.5, aud_mech="krr", aud_eps=2.0, aud_k=5,
@@ -337,7 +337,7 @@ def test_conversion_inverse_gives_the_target_delta():
              - math.exp(2.0) * stats.norm.cdf(-2.0 / mu - mu / 2))
     assert delta == pytest.approx(1e-6, rel=1e-6) and inv.sigma == pytest.approx(1 / mu)
     finding = page.conversion_findings(Settings(inv_eps=2.0, inv_delta=1e-6), 0.1, inv)[1]
-    assert finding.startswith(f"(2, 1·10⁻⁶)-DP holds for any μ-GDP mechanism with μ ≤ {mu:.6g}")
+    assert finding.startswith(f"(2, 10⁻⁶)-DP holds for any μ-GDP mechanism with μ ≤ {mu:.6g}")
 
 
 def test_inverse_is_exact_at_the_smallest_delta():

@@ -45,6 +45,20 @@ def radio(where, label: str, labels: dict, name: str, *, help: str, horizontal=F
                        format_func=lambda v: t(labels[v]), bind="query-params", help=help)
 
 
+def numeric_link(control):
+    """``control`` that also takes a link's plain number for one of its steps ("1e-06", as
+    a number box wrote it before the control had named steps)."""
+    def make(where, label, grid, name, **kwargs):
+        k = key(name)
+        values = st.query_params.get_all(k) if k in st.query_params else []
+        if k not in st.session_state and len(values) == 1:
+            step = page.grid_value(values[0], grid)
+            if step is not None:
+                st.session_state[k] = step
+        return control(where, label, grid, name, **kwargs)
+    return make
+
+
 def mu_slider(where, label: str, name: str, *, help: str, disabled=False) -> float:
     return slider(where, label, 0.0, page.MU_MAX, name, step=page.MU_STEP, help=help,
                   disabled=disabled)
@@ -431,10 +445,9 @@ def conversions(kit: PageKit, s: Settings) -> Settings:
             inv_eps=st.number_input(t("target ε"), min_value=0.0, max_value=50.0,
                                     value=DEFAULT.inv_eps, step=0.1, key=key("inv_eps"),
                                     bind="query-params", help=t("The ε you must guarantee.")),
-            inv_delta=st.number_input(t("target δ"), min_value=1e-12, max_value=0.5,
-                                      value=DEFAULT.inv_delta, step=1e-6, format="%.3e",
-                                      key=key("inv_delta"), bind="query-params",
-                                      help=t("The δ you must guarantee (10⁻¹² to 0.5).")))
+            inv_delta=numeric_link(select)(st, t("target δ"), page.INV_DELTA_GRID, "inv_delta",
+                                           fmt=fmt_delta,
+                                           help=t("The δ you must guarantee (10⁻¹² to 0.5).")))
         inv = page.inverse(s)
         st.metric(t("Largest μ with δ(ε) ≤ target δ"), fmt_sig(inv.mu, 6),
                   help=t("μ = fdp.gdp_mu(ε, δ): any μ-GDP mechanism with this μ or less is "

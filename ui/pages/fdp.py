@@ -39,6 +39,10 @@ EPS_GRID = (*KRR_EPS_GRID, 30.0, 40.0, 50.0)
 DELTA_GRID = (0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.02, 0.05, 0.1, 0.2)
 SCALE_GRID = (0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0,
               6.0, 8.0, 10.0)
+# The target δ of the conversion to μ: 1, 2 and 5 times each power of ten, 10⁻¹² to 0.5
+# (a select slider that writes δ as 2·10⁻⁶, where a number box wrote 2e-06).
+INV_DELTA_GRID = tuple(float(f"{m}e-{k}") for k in range(12, 0, -1) for m in (1, 2, 5)) + (
+    0.2, 0.5)
 GAMMA_GRID = FdpParams.RS_GAMMA_GRID
 REPS_GRID = (100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000)
 # The attacker's type-I error α (one control: the sentence and the threshold test use it).
@@ -199,7 +203,7 @@ class Settings:
                       t("μ of each"): f"{self.comp_mu:g}", t("ε of each"): f"{self.comp_eps:g}"}
         elif self.tab == CONVERSIONS:
             items |= {t("μ"): f"{self.conv_mu:g}", t("ε to read off"): f"{self.conv_eps:g}",
-                      t("target ε"): f"{self.inv_eps:g}", t("target δ"): fmt_sig(self.inv_delta, 3)}
+                      t("target ε"): f"{self.inv_eps:g}", t("target δ"): fmt_delta(self.inv_delta)}
         elif self.tab == AUDITOR:
             items |= {t("audited mechanism"): audited_mechanism(self),
                       t("draws R on each input"): f"{self.aud_reps:,}", t("seed"): self.seed}
@@ -218,6 +222,16 @@ KEYS = {f.name: _KEYS.get(f.name, f"fdp_{f.name}") for f in fields(Settings)}
 def key(name: str) -> str:
     """The widget key (and URL parameter) of the setting ``name``."""
     return KEYS[name]
+
+
+def grid_value(text: str, grid) -> float | None:
+    """The step of ``grid`` a link's number stands for ("1e-06", as the number box that the
+    target δ once was wrote it), or None when it names none."""
+    try:
+        value = float(text.replace(",", ""))
+    except ValueError:
+        return None
+    return next((g for g in grid if np.isclose(g, value, rtol=1e-9, atol=0)), None)
 
 
 # ---------------------------------------------------------------------------------------
@@ -582,7 +596,7 @@ def conversion_findings(s: Settings, delta: float, inv: Inverse) -> list[str]:
               mu=s.conv_mu, eps=s.conv_eps, delta=fmt_prob(delta)),
             t("({eps:g}, {delta})-DP holds for any μ-GDP mechanism with μ ≤ {mu}: for "
               "the Gaussian mechanism with sensitivity 1, noise σ ≥ {sigma}.", eps=s.inv_eps,
-              delta=fmt_sig(s.inv_delta, 3), mu=fmt_sig(inv.mu, 6), sigma=fmt_sig(inv.sigma))]
+              delta=fmt_delta(s.inv_delta), mu=fmt_sig(inv.mu, 6), sigma=fmt_sig(inv.sigma))]
 
 
 # ---------------------------------------------------------------------------------------
