@@ -313,10 +313,10 @@ CASES = [
             f"See G_μ with μ = {LINKED_MU:g} on the f-DP page",
             f"is rounded to {LINKED_MU:g} there")),
         Step(click("link", f"See G_μ with μ = {LINKED_MU:g} on the f-DP page"),
-             sliders={"μ of G_μ": "0.40"}, query={"fdp_g_mu": "0.4"},
+             sliders={"μ of Gaussian DP": "0.40"}, query={"fdp_g_mu": "0.4"},
              check=on_page("f-DP and Gaussian DP", "/fdp")),
     )),
-    # A larger shift μ between the outputs: the attacker at the same threshold misses less
+    # A larger shift μ between the outputs: the attacker at the same α misses less
     # (β falls, α stays); on the conversions tab, δ(ε) of μ-GDP grows with μ.
     Case("fdp", "fdp", "f-DP and Gaussian DP", (
         Step(metrics=attacker(1.0)),
