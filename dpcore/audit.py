@@ -48,6 +48,7 @@ __all__ = [
     "beta_hat_sd",
     "densities",
     "krr_beta_hat_sd",
+    "threshold_for_alpha",
     "threshold_test",
 ]
 
@@ -76,6 +77,16 @@ def threshold_test(family: str, shift, threshold):
         raise ValueError("`threshold` must be a number (not NaN).")
     dist = stats.norm if family == "gaussian" else stats.laplace
     return dist.sf(t)[()], dist.cdf(t - shift)[()]
+
+
+def threshold_for_alpha(family: str, alpha):
+    """The threshold t whose test "reject D when X > t" has type-I error exactly ``alpha``:
+    the (1 - alpha) quantile of N(0, 1) or Lap(0, 1) (the output under D), vectorised.
+    With :func:`threshold_test` it gives the point of the trade-off curve at ``alpha``."""
+    family = one_of(family, "family", FAMILIES)
+    alpha = probability_array(alpha, "alpha")
+    dist = stats.norm if family == "gaussian" else stats.laplace
+    return dist.isf(alpha)[()]
 
 
 def densities(family: str, shift, x):

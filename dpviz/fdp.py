@@ -32,6 +32,22 @@ FDP_COLORS = {
     "identity": COLORS["reference"],  # Id(alpha) = 1 - alpha
 }
 
+# Hover labels use d3's "r" format: significant digits in decimal notation, never "2.9e-7".
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _num(v, digits: int = 3) -> str:
+    """A label's number: text as given; a number to ``digits`` significant digits, never in
+    e-notation (2.9·10⁻⁷) and never a positive number written as 0."""
+    if isinstance(v, str):
+        return v
+    text = f"{float(v) + 0.0:.{digits}g}"
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
 _ALPHA_TITLE = "type-I error α"
 _BETA_TITLE = "type-II error β"
 
@@ -87,7 +103,7 @@ def tradeoff_figure(
             x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float), mode="lines",
             name=f"target: {name}",
             line=dict(color=FDP_COLORS["target"], width=4, dash="dashdot"),
-            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>target</extra>",
+            hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>target</extra>",
         ))
     for name, alpha, beta in failing or ():
         alpha = np.asarray(alpha, dtype=float)
@@ -97,21 +113,21 @@ def tradeoff_figure(
             x=alpha, y=np.asarray(beta, dtype=float), mode="markers",
             name=f"{name}: below the target",
             marker=dict(color=FDP_COLORS["target"], symbol="circle", size=14, opacity=0.25),
-            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>fails the target</extra>",
+            hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>fails the target</extra>",
         ))
     for name, alpha, beta, color, dash in curves:
         fig.add_trace(go.Scatter(
             x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float), mode="lines",
             name=name, line=dict(color=color, width=2.5, dash=dash),
-            hovertemplate="α %{x:.3f}<br>β %{y:.4f}<extra>" + name + "</extra>",
+            hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>" + name + "</extra>",
         ))
     if point is not None:
         a, b = float(point[0]), float(point[1])
-        label = point[2] if len(point) > 2 else f"test: α = {a:.3f}, β = {b:.3f}"
+        label = point[2] if len(point) > 2 else f"test: α = {_num(a)}, β = {_num(b)}"
         fig.add_trace(go.Scatter(
             x=[a], y=[b], mode="markers", name=label,
             marker=dict(color=COLORS["statistic"], size=14, line=dict(color="white", width=2)),
-            hovertemplate="α %{x:.4f}<br>β %{y:.4f}<extra></extra>",
+            hovertemplate="α %{x:.4r}<br>β %{y:.4r}<extra></extra>",
         ))
     fig.update_layout(height=height, **_LAYOUT)
     fig.update_layout(margin=dict(l=60, r=20, t=30, b=50),
@@ -129,6 +145,7 @@ def attacker_test_figure(
     alpha: float | None = None,
     beta: float | None = None,
     names=("output on D", "output on D′"),
+    threshold_text: str | None = None,
     height: int = 420,
 ) -> go.Figure:
     """The attacker's threshold test: two densities, the threshold, both errors shaded.
@@ -136,7 +153,8 @@ def attacker_test_figure(
     The test rejects "the data set is D" when the output exceeds
     ``threshold``: its type-I error α is the area under ``pdf0`` right of
     the threshold, its type-II error β the area under ``pdf1`` left of it.
-    ``alpha`` and ``beta`` (their values) only label the shaded areas.
+    ``alpha`` and ``beta`` (their values, or their text as the page writes them) only label
+    the shaded areas; ``threshold_text`` the threshold line (by default t to 3 digits).
     """
     x = np.asarray(x, dtype=float)
     pdf0 = np.asarray(pdf0, dtype=float)
@@ -147,8 +165,8 @@ def attacker_test_figure(
     left = x <= t
     y0_t = float(np.interp(t, x, pdf0))
     y1_t = float(np.interp(t, x, pdf1))
-    a_text = "" if alpha is None else f" = {alpha:.3f}"
-    b_text = "" if beta is None else f" = {beta:.3f}"
+    a_text = "" if alpha is None else f" = {_num(alpha)}"
+    b_text = "" if beta is None else f" = {_num(beta)}"
     # Shaded areas first, the density lines on top of them.
     if t <= x[-1]:
         fig.add_trace(go.Scatter(
@@ -169,7 +187,7 @@ def attacker_test_figure(
             hovertemplate="x %{x:.2f}<br>density %{y:.3f}<extra>" + name + "</extra>",
         ))
     fig.add_vline(x=t, line=dict(color="#000000", width=2, dash="dash"),
-                  annotation_text=f"threshold t = {t:g}: reject D if X > t",
+                  annotation_text=f"threshold t = {threshold_text or _num(t)}: reject D if X > t",
                   annotation_position="top right")
     fig.update_layout(height=height, xaxis_title="output X", yaxis_title="density", **_LAYOUT)
     fig.update_layout(margin=dict(t=90), legend=dict(y=1.08))
@@ -182,8 +200,8 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
                        others=()) -> go.Figure:
     """δ(ε) of μ-GDP against ε, log-scaled when δ is positive somewhere.
 
-    ``point`` = ``(eps, delta)`` marks one reading of the curve with guide
-    lines to both axes. Zero values cannot be drawn on a log axis and are
+    ``point`` = ``(eps, delta)`` or ``(eps, delta, label)`` marks one reading of the curve
+    with guide lines to both axes. Zero values cannot be drawn on a log axis and are
     left out there (δ = 0 exactly only for μ = 0 or once it underflows).
     ``others``: more curves, dicts with ``name``, ``eps``, ``delta``,
     ``color`` and optionally ``dash`` and ``mode`` ("lines" or "markers").
@@ -197,7 +215,7 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
         x=eps[positive] if log_y else eps, y=delta[positive] if log_y else delta,
         mode="lines", name=f"δ(ε) of μ-GDP, μ = {mu:g}",
         line=dict(color=FDP_COLORS["gdp"], width=3),
-        hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+        hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
     ))
     for other in others:
         ox = np.asarray(other["eps"], dtype=float)
@@ -208,15 +226,16 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
             x=ox[keep], y=oy[keep], mode=mode, name=other["name"],
             line=dict(color=other["color"], width=2, dash=other.get("dash", "dash")),
             marker=dict(color=other["color"], size=8, symbol="circle-open", line=dict(width=2)),
-            hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+            hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
         ))
     if point is not None:
         e, d = float(point[0]), float(point[1])
         if d > 0 or not log_y:
             fig.add_trace(go.Scatter(
-                x=[e], y=[d], mode="markers", name=f"ε = {e:g} → δ = {d:.3g}",
+                x=[e], y=[d], mode="markers",
+                name=point[2] if len(point) > 2 else f"ε = {_num(e)} → δ = {_num(d)}",
                 marker=dict(color=COLORS["statistic"], size=13, line=dict(color="white", width=2)),
-                hovertemplate="ε %{x:.3f}<br>δ %{y:.3g}<extra></extra>",
+                hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
             ))
         fig.add_vline(x=e, line=dict(color=COLORS["reference"], width=1, dash="dot"))
     fig.update_layout(height=height, xaxis_title="ε", yaxis_title="δ(ε)", **_LAYOUT)

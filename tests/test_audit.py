@@ -294,3 +294,12 @@ def test_gdp_epsilon_agrees_with_the_curve():
 def test_gdp_epsilon_rejects_bad_arguments(mu, delta, name):
     with pytest.raises(ValueError, match=f"`{name}`"):
         fdp.gdp_epsilon(mu, delta)
+
+
+@pytest.mark.parametrize("family", ["gaussian", "laplace"])
+@pytest.mark.parametrize("alpha", [0.001, 0.05, 0.5, 0.9])
+def test_threshold_for_alpha_gives_exactly_that_alpha(family, alpha):
+    t = audit.threshold_for_alpha(family, alpha)
+    assert audit.threshold_test(family, 2.0, t)[0] == pytest.approx(alpha, rel=1e-12)
+    with pytest.raises(ValueError, match="alpha"):
+        audit.threshold_for_alpha(family, 0.0)

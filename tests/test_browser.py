@@ -26,7 +26,7 @@ from browserkit import (
     new_context, number, open_page, press_until, read_metrics, screenshot, spinbutton,
     start_streamlit, stop_streamlit, thumb, type_in, wait_idle, watched_page)
 from conftest import routed_pages
-from dpcore import audit, datasets, fdp, gaussian, ldp, simulation
+from dpcore import datasets, fdp, gaussian, ldp, simulation
 from dpcore import substitution as rs
 from ui.format import fmt_prob
 
@@ -241,9 +241,9 @@ def on_page(title: str, path: str):
 
 
 def attacker(mu: float) -> dict[str, str]:
-    a, b = (float(v) for v in audit.threshold_test("gaussian", mu, 1.65))
-    return {"Type-I error α": f"{a:.4f}", "Type-II error β": f"{b:.4f}",
-            "α + β": f"{a + b:.4f}"}
+    """The attacker's test at the page's one α (5%): its threshold is solved from α."""
+    from ui.pages import fdp as fdp_page
+    return fdp_page.attacker_metrics(fdp_page.attacker_test(fdp_page.Settings(mu=mu)))
 
 
 def gdp_delta(mu: float) -> dict[str, str]:
@@ -315,10 +315,10 @@ CASES = [
             f"See G_μ with μ = {LINKED_MU:g} on the f-DP page",
             f"is rounded to {LINKED_MU:g} there")),
         Step(click("link", f"See G_μ with μ = {LINKED_MU:g} on the f-DP page"),
-             sliders={"μ of G_μ": "0.40"}, query={"fdp_g_mu": "0.4"},
+             sliders={"μ of Gaussian DP": "0.40"}, query={"fdp_g_mu": "0.4"},
              check=on_page("f-DP and Gaussian DP", "/fdp")),
     )),
-    # A larger shift μ between the outputs: the attacker at the same threshold misses less
+    # A larger shift μ between the outputs: the attacker at the same α misses less
     # (β falls, α stays); on the conversions tab, δ(ε) of μ-GDP grows with μ.
     Case("fdp", "fdp", "f-DP and Gaussian DP", (
         Step(metrics=attacker(1.0)),

@@ -534,7 +534,7 @@ def test_fdp_eps_50_and_delta_1e_12_everywhere():
     assert_page_ok(at, PAGES[FDP])
     open_tab(at, FDP, "Conversions")
     at.number_input(key="fdp_inv_eps").set_value(50.0)
-    at.number_input(key="fdp_inv_delta").set_value(1e-12)
+    option(at.select_slider(key="fdp_inv_delta"), "10⁻¹²")
     at.run()
     assert_page_ok(at, PAGES[FDP])
     mu = float([m.value for m in at.metric if m.label.startswith("Largest μ")][0])

@@ -91,7 +91,7 @@ CONTRACTS = (
     Contract(
         registry.FDP, "fdp_tab",
         moves=(Move("fdp_mu", "slider", 2.0, "Type-II error β"),
-               Move("fdp_t", "slider", 1.0, "Type-I error α"),
+               Move("fdp_say_alpha", "select_slider", 0.2, "Type-I error α"),
                Move("fdp_family", "radio", "laplace", "Type-II error β")),
         bad_links=(({"fdp_family": "nope", "fdp_mu": "2"}, "fdp_family", "gaussian"),
                    ({"fdp_tab": "nope"}, "fdp_tab", "The attacker's test")),

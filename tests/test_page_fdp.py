@@ -5,10 +5,13 @@ tests/test_page_contract.py.
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import assert_clean, run, without_help
+from conftest import assert_clean, open_page, run, without_help
 from pagekit import (TabbedPage, assert_values, assert_widgets_keyed_with_help, chart_traces,
                      kit, metrics, seen_kinds)
 from ui.pages import fdp as page
@@ -55,16 +58,16 @@ def test_the_threshold_test_is_shown_and_marked_on_its_curve():
     at = start()
     at.radio(key="fdp_family").set_value("laplace")
     at.slider(key="fdp_mu").set_value(1.5)
-    at.slider(key="fdp_t").set_value(2.5)
+    at.select_slider(key="fdp_say_alpha").set_value(0.2)
     run(at)
-    test = page.attacker_test(Settings(family="laplace", mu=1.5, threshold=2.5))
+    test = page.attacker_test(Settings(family="laplace", mu=1.5, say_alpha=0.2))
     shown = metrics(at)
-    assert (shown["Type-I error α"], shown["Type-II error β"]) == (f"{test.alpha:.4f}",
-                                                                  f"{test.beta:.4f}")
+    assert {k: shown[k] for k in page.attacker_metrics(test)} == page.attacker_metrics(test)
     [point] = [tr for tr in chart_traces(at, "fdp_fig_test_curve")
                if tr["name"].startswith("threshold t")]
     assert (point["x"][0], point["y"][0]) == pytest.approx((test.alpha, test.beta))
-    assert plain_words(at) == page.plain_words(Settings(family="laplace", mu=1.5))[0]
+    assert plain_words(at) == page.plain_words(Settings(family="laplace", mu=1.5,
+                                                        say_alpha=0.2))[0]
 
 
 def test_switching_curves_on_and_off():
@@ -114,9 +117,11 @@ def test_metrics_show_the_pages_numbers():
                              "fdp_inv_delta": "1e-12"})
     assert metrics(at)["δ(ε) at ε = 3 for μ = 2"] == f"{page.delta_reading(s)[2]:.4g}"
     inv = page.inverse(s)
-    assert metrics(at)["Largest μ with δ(ε) ≤ target δ"] == f"{inv.mu:.6g}"
+    assert metrics(at)["Largest μ with δ(ε) ≤ target δ"] == "2.50663·10⁻¹²"  # μ = inv.mu
+    assert float(metrics(at)["Largest μ with δ(ε) ≤ target δ"].split("·")[0]) == \
+        pytest.approx(inv.mu / 1e-12, abs=1e-5)
     [check] = [c.value for c in at.caption if c.value.startswith("Check: δ(")]
-    assert check.endswith("is 1e-12.")
+    assert check.endswith("is 1·10⁻¹².")
 
 
 def test_auditor_caps_reps_and_runs_small():
@@ -148,7 +153,7 @@ EXTREMES = {
     "mu five": {
         "fdp_mu": "5", "fdp_g_mu": "5", "fdp_target_mu": "5", "fdp_group_mu": "5",
         "fdp_group_k": "10", "fdp_comp_mu": "5", "fdp_comp_n": "200", "fdp_conv_mu": "5",
-        "fdp_conv_eps": "10", "fdp_t": "10",
+        "fdp_conv_eps": "10", "fdp_say_alpha": "50%",
     },
     "eps fifty": {
         "fdp_ed_eps": "50", "fdp_target": "f_ε*,δ*", "fdp_target_eps": "50",
@@ -164,7 +169,7 @@ EXTREMES = {
         "fdp_show_hist": "true", "fdp_hist_alpha": "10",
     },
     "weak privacy": {
-        "fdp_family": "Laplace: Lap(0,1) vs Lap(ε,1)", "fdp_mu": "5", "fdp_t": "-4",
+        "fdp_family": "Laplace: Lap(0,1) vs Lap(ε,1)", "fdp_mu": "5", "fdp_say_alpha": "0.1%",
         "fdp_gauss_sigma": "0.1", "fdp_gauss_sens": "5", "fdp_lap_b": "0.1",
         "fdp_lap_sens": "5", "fdp_show_hist": "true", "fdp_hist_alpha": "0.001",
         "fdp_ed_delta": "0.2", "fdp_aud_mech": "Laplace", "fdp_aud_b": "0.1",
@@ -183,6 +188,8 @@ def url_value(text: str):
         return RADIO_LABELS[text]
     if text in ("true", "false"):
         return text == "true"
+    if text.endswith("%"):
+        return float(text[:-1]) / 100
     if text.startswith("10⁻"):
         return 10.0 ** -int(text[3:].translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")))
     return float(text.replace(",", ""))
@@ -252,3 +259,136 @@ def test_the_optional_controls_have_help():
         seen_kinds(seen)
     assert {"fdp_target_eps", "fdp_rs_gamma", "fdp_hist_alpha", "fdp_aud_eps", "fdp_aud_b",
             "fdp_aud_sigma", "fdp_seed", "fdp_seed_new"} <= {name.split()[1] for name in seen}
+
+
+# --- issue 18: one α, numbers without e-notation, readable legends, try this ----------------
+
+E_NOTATION = re.compile(r"\d[eE][-+]?\d")
+
+
+def test_the_sentence_speaks_of_the_alpha_and_beta_the_attackers_test_shows():
+    at = start()
+    shown = metrics(at)
+    text = plain_words(at)
+    assert f"(type-I error α = {shown['Type-I error α']})" in text
+    assert f"= {shown['Type-II error β']})" in text
+    assert (shown["Type-I error α"], shown["Type-II error β"]) == ("0.05", "0.7405")
+    assert "fdp_t" not in [w.key for w in at.slider]  # no second α: t is solved from it
+
+
+def page_texts(at: AppTest) -> list[str]:
+    """Every text the page shows: prose, captions, metrics, infos, chart names and labels."""
+    texts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    texts += [f"{m.label} {m.value}" for m in at.metric] + [i.value for i in at.info]
+    texts += [w.label for kind in WIDGET_KINDS for w in getattr(at, kind)]
+    for c in at.get("plotly_chart"):
+        spec = json.loads(c.proto.spec)
+        texts += [tr.get("name") or "" for tr in spec["data"]]
+        texts += [a.get("text") or "" for a in spec["layout"].get("annotations", [])]
+    return texts
+
+
+@pytest.mark.parametrize("query", [EXTREMES["mu five"], EXTREMES["delta tiny"],
+                                   {"fdp_comp_n": "1", "fdp_show_rs": "true",
+                                    "fdp_show_hist": "true"}], ids=["mu5", "delta", "n1"])
+def test_no_e_notation_raw_notation_or_false_zero_anywhere_on_the_page(query):
+    at = start(ATTACKER, query)
+    for tab in TABS:
+        open_tab(at, tab)
+        for text in page_texts(at):
+            assert not E_NOTATION.search(text), (tab, text)
+            assert "0.0000" not in text, (tab, text)
+        for c in at.get("plotly_chart"):
+            for tr in json.loads(c.proto.spec)["data"]:
+                name = tr.get("name") or ""
+                assert not any(m in name for m in ("^", "_", "⊗")), (tab, name)
+
+
+def test_formula_blocks_are_collapsed_in_expanders():
+    at = start()
+    for tab in TABS:
+        open_tab(at, tab)
+        inside = sum(len(e.get("latex")) for e in at.expander)
+        assert len(at.latex) == inside, tab
+        assert all(not e.proto.expanded for e in at.expander), tab
+
+
+def test_alpha_and_beta_are_named_once_as_the_attackers_errors():
+    at = start(CURVES, {"fdp_show_rs": "true", "fdp_show_hist": "true"})
+    prose = "\n".join(m.value for m in at.markdown)
+    assert prose.count("α and β are the type-I and type-II errors of the attacker's test") == 1
+    labels = [w.label for kind in WIDGET_KINDS for w in getattr(at, kind)]
+    assert "categories k (N in Kang, Lee & Hong 2009)" in labels
+    assert "Privacy level ε (α in Son, Park & Jung 2022) of the histogram" in labels
+    assert not [label for label in labels if "α" in label and "ε" not in label
+                and "type-I" not in label and "False accusations" not in label]
+
+
+def open_experiment(i: int):
+    at = open_page(FDP.path, None)
+    for k in list(at.query_params):
+        del at.query_params[k]
+    for k, v in {**page.EXPERIMENTS[i].query, "try": str(i)}.items():
+        at.query_params[k] = v
+    at.switch_page(FDP.path)
+    return run(at)
+
+
+def test_try_this_compose_ten_releases_of_eps_dp():
+    ex = page.EXPERIMENTS[0]
+    at = open_experiment(0)
+    assert_quiet(at)
+    assert at.session_state["fdp_tab"] == COMPOSITION
+    assert (at.slider(key="fdp_comp_n").value, at.select_slider(key="fdp_comp_eps").value,
+            at.slider(key="fdp_comp_mu").value) == (10, 1.0, 1.0)
+    assert any(ex.title in i.value for i in at.info)
+    shown = metrics(at)
+    # What the notice says: close to 2.923-GDP (within 0.075), 3.162-GDP for the ten 1-GDP.
+    assert shown["μ of the CLT approximation"] == "2.923" and "2.923" in ex.notice
+    assert float(shown["Largest gap, exact vs CLT"]) < 0.075 and "within 0.075" in ex.notice
+    assert shown["μ of 10 composed 1-GDP mechanisms"] == "3.162" and "3.162-GDP" in ex.notice
+    names = [tr["name"] for tr in chart_traces(at, "fdp_fig_comp_eps")]
+    assert "(nε, 0)-DP, nε = 10 (textbook composition)" in names
+
+
+def test_try_this_read_the_attackers_best_beta_at_five_percent():
+    ex = page.EXPERIMENTS[1]
+    at = open_experiment(1)
+    assert_quiet(at)
+    assert (at.slider(key="fdp_mu").value, at.select_slider(key="fdp_say_alpha").value) == (
+        1.0, 0.05)
+    assert any(ex.title in i.value for i in at.info)
+    shown = metrics(at)
+    assert shown["Type-II error β"] == "0.7405" and "0.7405" in ex.notice
+    assert "misses the truth at least 74% of the time" in plain_words(at)
+    assert "74% of the time (β = 0.7405)" in ex.notice
+
+
+def test_radio_options_read_as_words_and_earlier_links_still_open_them():
+    at = start(CURVES, {"fdp_target": "f_ε*,δ*"})  # the label links made before carry
+    assert_quiet(at)
+    assert at.radio(key="fdp_target").value == "epsdelta"
+    assert list(at.radio(key="fdp_target").options) == ["μ*-GDP", "(ε*, δ*)-DP"]
+    at = start(GROUP, {"fdp_group_curve": "f_ε,0 (any ε-DP mechanism)"})
+    assert_quiet(at)
+    assert at.radio(key="fdp_group_curve").value == "epsdp"
+    for r in at.radio:
+        assert not any("_" in o for o in r.options), r.options
+
+
+def test_sources_are_cited_by_name_never_as_the_source():
+    at = start(CURVES)
+    prose = [m.value for m in at.markdown] + [c.value for c in at.caption] + kit(at).notes
+    assert not [p for p in prose if "reviewed source" in p or "the source" in p]
+    assert any("Korean blog review of Dong, Roth & Su (2022)" in p for p in prose)
+
+
+def test_the_target_delta_reads_in_powers_of_ten_and_earlier_links_keep_it():
+    # A link made when target δ was a number box showing "1.000e-06".
+    at = start(CONVERSIONS, {"fdp_inv_delta": "1e-06", "fdp_inv_eps": "2"})
+    assert_quiet(at)
+    control = at.select_slider(key="fdp_inv_delta")
+    assert control.value == 1e-6 and "fdp_inv_delta" not in [w.key for w in at.number_input]
+    assert not [o for o in control.options if E_NOTATION.search(o)]
+    assert {"10⁻¹²", "2·10⁻⁶", "10⁻⁵", "0.5"} <= set(control.options)
+    assert metrics(at)["Largest μ with δ(ε) ≤ target δ"] == "0.448335"  # as the link showed

@@ -19,7 +19,8 @@ from ui.pages.fdp import Settings
 SENTENCE = re.compile(
     r"With (?P<sym>[με]) = (?P<shift>[0-9.]+).*at most (?P<apct>[0-9.]+)% of the time "
     r"\(type-I error α = (?P<alpha>[0-9.]+)\) still misses the truth at least "
-    r"(?P<bpct>[0-9.]+)% of the time \(β = \S+\((?P=alpha)\) = (?P<beta>[0-9.]+)\)"
+    r"(?P<bpct>[0-9.]+)% of the time \(type-II error β = \S+\((?P=alpha)\) = "
+    r"(?P<beta>[0-9.]+)\)"
 )
 
 
@@ -52,7 +53,8 @@ def test_keys_and_grids_follow_the_link_contract():
             keys["rs_n"], keys["show_krr"], keys["show_rs"]) == (
         FdpParams.TAB, FdpParams.G_MU, FdpParams.KRR_EPS, FdpParams.KRR_K, FdpParams.RS_GAMMA,
         FdpParams.RS_N, FdpParams.SHOW_KRR, FdpParams.SHOW_RS)
-    assert keys["threshold"] == "fdp_t" and FdpParams.CURVES_TAB in page.TABS
+    # No threshold key: the attacker's threshold is solved from the one α (issue 18).
+    assert "fdp_t" not in keys.values() and FdpParams.CURVES_TAB in page.TABS
     # Every k-RR ε a link carries is on the slider (which starts at 0); 50 ends the others.
     assert page.KRR_EPS_GRID[0] == 0.0 and set(FdpParams.KRR_EPS_GRID) <= set(page.KRR_EPS_GRID)
     assert page.KRR_EPS_GRID[-1] == 20.0 and page.EPS_GRID[-1] == 50.0
@@ -65,18 +67,18 @@ def test_the_report_lists_the_plain_words_box_then_the_open_tab():
            "false accusations allowed α": "0.05"}
     for tab, got in items.items():
         assert list(got.items())[:3] == list(box.items()), tab
-    assert items[page.ATTACKER] == {**box, "attacker's threshold t": "1.65"}
+    assert items[page.ATTACKER] == {**box, "attacker's threshold t": "1.645"}
     assert items[page.CURVES] == {**box, "curves shown": (
-        "G_μ, μ = 0.5; f_ε,δ, ε = 1, δ = 0; Gaussian mechanism, σ = 1.5, Δ = 1; "
-        "Laplace mechanism, b = 1, Δ = 1; 4-RR, ε = 1"), "target": "G_μ*, μ* = 1",
+        "Gaussian DP, μ = 0.5; (ε, δ)-DP, ε = 1, δ = 0; Gaussian mechanism, σ = 1.5, Δ = 1; "
+        "Laplace mechanism, b = 1, Δ = 1; 4-RR, ε = 1"), "target": "μ*-GDP, μ* = 1",
         "δ for the table's ε": "10⁻⁵"}
     assert items[page.GROUP] == {**box, "group size k": 3, "μ (one person)": "0.5",
                                  "general curve f": "Laplace, ε = 0.5"}
     assert items[page.COMPOSITION] == {**box, "number of mechanisms n": 10, "μ of each": "0.5",
                                        "ε of each": "0.5"}
     assert items[page.CONVERSIONS] == {**box, "μ": "1", "ε to read off": "1", "target ε": "1",
-                                       "target δ": "1e-05"}
-    assert items[page.AUDITOR] == {**box, "audited mechanism": "G_μ, μ = 1",
+                                       "target δ": "10⁻⁵"}
+    assert items[page.AUDITOR] == {**box, "audited mechanism": "Gaussian DP, μ = 1",
                                    "draws R on each input": "10,000", "seed": 2022}
     laplace = Settings(family="laplace", mu=2.5, aud_mech="krr", aud_eps=2.0, aud_k=5,
                        tab=page.AUDITOR, show_krr=False)
@@ -114,17 +116,18 @@ def test_plain_sentence_other_alpha_and_laplace():
 
 
 @pytest.mark.parametrize("family", ["gaussian", "laplace"])
-def test_the_threshold_moves_alpha_and_beta(family):
+def test_alpha_moves_the_threshold_and_beta(family):
     dist = stats.norm if family == "gaussian" else stats.laplace
     seen = set()
-    for threshold in (-1.0, 0.5, 2.5):
-        test = page.attacker_test(Settings(family=family, mu=1.5, threshold=threshold))
-        assert test.alpha == pytest.approx(dist.sf(threshold), abs=1e-12)
-        assert test.beta == pytest.approx(dist.cdf(threshold - 1.5), abs=1e-12)
-        seen.add((test.alpha, test.beta))
+    for alpha in (0.01, 0.2, 0.5):
+        test = page.attacker_test(Settings(family=family, mu=1.5, say_alpha=alpha))
+        assert test.threshold == pytest.approx(dist.isf(alpha), abs=1e-12)
+        assert test.beta == pytest.approx(dist.cdf(test.threshold - 1.5), abs=1e-12)
+        seen.add((test.threshold, test.beta))
     assert len(seen) == 3
-    finding = page.attacker_finding(Settings(threshold=2.5), test)
-    assert finding.startswith("The attacker who accuses when the output exceeds t = 2.5")
+    finding = page.attacker_finding(Settings(), page.attacker_test(Settings()))
+    assert finding.startswith("The best attacker at α = 0.05 accuses when the output exceeds "
+                              "t = 1.645")
 
 
 # ---------------------------------------------------------------------------
@@ -148,7 +151,7 @@ def test_table_reads_mu_of_gaussian_and_eps_of_krr():
     assert krr[page.TIGHTEST_MU] == pytest.approx(
         fdp.tightest_gdp_mu(*fdp.krr_tradeoff(2.0, 5)), rel=1e-12)
     assert row(frame, "Laplace mechanism")[page.SMALLEST_EPS] == pytest.approx(1.0, abs=1e-6)
-    assert row(frame, "f_ε,δ")[page.SMALLEST_EPS] == pytest.approx(1.0, abs=1e-9)  # δ = 0
+    assert row(frame, "(ε, δ)-DP")[page.SMALLEST_EPS] == pytest.approx(1.0, abs=1e-9)  # δ = 0
 
 
 def test_table_eps_at_positive_delta_is_the_exact_conversion():
@@ -158,7 +161,7 @@ def test_table_eps_at_positive_delta_is_the_exact_conversion():
 
 def test_f_eps_delta_with_positive_delta_has_no_mu():
     frame = table(Settings(ed_eps=50.0, ed_delta=1e-12))
-    assert math.isinf(row(frame, "f_ε,δ")[page.TIGHTEST_MU])
+    assert math.isinf(row(frame, "(ε, δ)-DP")[page.TIGHTEST_MU])
 
 
 def test_random_substitution_and_histogram_rows():
@@ -191,12 +194,12 @@ def exact_curve(c: page.Curve, s: Settings):
     # a polygon's worst point is a vertex: scan it too (between points a polygon's μ and ε
     # vary to first order)
     a = SCAN if c.vertices is None else np.unique(np.r_[SCAN, c.vertices[0]])
-    if name.startswith(("G_μ", "Gaussian mechanism")):
-        mu = s.g_mu if name.startswith("G_μ") else s.gauss_sens / s.gauss_sigma
+    if name.startswith(("Gaussian DP", "Gaussian mechanism")):
+        mu = s.g_mu if name.startswith("Gaussian DP") else s.gauss_sens / s.gauss_sigma
         b = fdp.gdp_tradeoff(a, mu)
         keep = b > 0  # G_μ > 0 for α < 1: drop the points where it underflows (μ = 50)
         return a[keep], b[keep], stats.norm.cdf(mu - stats.norm.isf(a[keep]))
-    if name.startswith("f_ε,δ"):
+    if name.startswith("(ε, δ)-DP"):
         b = fdp.epsdelta_tradeoff(a, s.ed_eps, s.ed_delta)
         return a, b, np.where(b > 0.5, s.ed_delta + np.exp(s.ed_eps) * a, 1 - b)
     if name.startswith("Laplace mechanism"):
@@ -278,8 +281,9 @@ def test_gaussian_mechanism_above_the_target_mu_fails():
     assert row(frame.set_index(page.CURVE), "Gaussian mechanism")[page.MEETS] == "yes"
     assert not any(name.startswith("Gaussian mechanism") for name, _a, _b in failing)
     verdict, numbers = page.curve_findings(frame, s)
-    assert verdict.startswith("Against the target G_μ*, μ* = 1: meets it:")
-    assert numbers.startswith("Tightest μ-GDP and smallest ε at δ = 10⁻⁵: G_μ, μ = 0.5: μ = 0.5")
+    assert verdict.startswith("Against the target μ*-GDP, μ* = 1: meets it:")
+    assert numbers.startswith("Tightest μ-GDP and smallest ε at δ = 10⁻⁵: Gaussian DP, μ = 0.5: "
+                               "μ = 0.5")
 
 
 def test_epsdelta_target():
@@ -287,9 +291,9 @@ def test_epsdelta_target():
     frame = table(s)
     assert row(frame, "4-RR")[page.MEETS] == "yes"  # 1-DP
     assert row(frame, "Laplace mechanism")[page.MEETS] == "yes"  # ε = 1
-    assert row(frame, "f_ε,δ")[page.MEETS] == "yes"  # the same curve, δ = 0
+    assert row(frame, "(ε, δ)-DP")[page.MEETS] == "yes"  # the same curve, δ = 0
     assert row(table(replace(s, krr_eps=2.0)), "4-RR")[page.MEETS] == "no"
-    assert page.target(s)[0] == "f_ε*,δ*, ε* = 1, δ* = 10⁻⁵"
+    assert page.target(s)[0] == "(ε*, δ*)-DP, ε* = 1, δ* = 10⁻⁵"
 
 
 # ---------------------------------------------------------------------------
@@ -299,7 +303,7 @@ def test_epsdelta_target():
 def test_group_curves():
     s = Settings(group_k=4, group_mu=0.5)
     one, group = page.group_gdp_curves(s)
-    assert group[0] == "G_kμ, kμ = 2 (groups of 4)"
+    assert group[0] == "Gaussian DP, kμ = 2 (groups of 4)"
     np.testing.assert_allclose(group[2], fdp.gdp_tradeoff(page.ALPHA, 2.0))
     curves, gap = page.group_general_curves(s)  # Laplace: Theorem 2.14 is exact
     assert gap < 1e-6 and "exact for the group" in curves[2][0]
@@ -314,7 +318,7 @@ def test_composition_numbers():
     c = page.composition(s)
     assert c.total_mu == pytest.approx(2.0)
     assert c.clt == pytest.approx(2 * 4 * math.tanh(0.25), rel=1e-12)
-    assert any("√n·μ = 2 " in name for name, *_ in page.composition_gdp_curves(s, c))
+    assert any("√n·μ = 2, 16 releases" in name for name, *_ in page.composition_gdp_curves(s, c))
     # Beyond nε = 700 the textbook curve (0 for every α > 0) is left out.
     big = Settings(comp_n=200, comp_eps=50.0)
     assert len(page.composition_eps_curves(big, page.composition(big))) == 3
@@ -333,7 +337,7 @@ def test_conversion_inverse_gives_the_target_delta():
              - math.exp(2.0) * stats.norm.cdf(-2.0 / mu - mu / 2))
     assert delta == pytest.approx(1e-6, rel=1e-6) and inv.sigma == pytest.approx(1 / mu)
     finding = page.conversion_findings(Settings(inv_eps=2.0, inv_delta=1e-6), 0.1, inv)[1]
-    assert finding.startswith(f"(2, 1e-06)-DP holds for any μ-GDP mechanism with μ ≤ {mu:.6g}")
+    assert finding.startswith(f"(2, 10⁻⁶)-DP holds for any μ-GDP mechanism with μ ≤ {mu:.6g}")
 
 
 def test_inverse_is_exact_at_the_smallest_delta():
@@ -370,7 +374,7 @@ def test_auditor_same_seed_same_curve():
     assert estimates(2022).equals(estimates(2022)) and not estimates(2022).equals(estimates(7))
     finding = page.audit_finding(Settings(aud_reps=1000), estimates(2022))
     assert finding.startswith("From 1,000 runs on each of two neighbouring inputs, the "
-                              "empirical trade-off curve of the G_μ, μ = 1 is within")
+                              "empirical trade-off curve of the Gaussian DP, μ = 1 is within")
     assert finding.endswith("at α = 0.01, 0.05, 0.1, 0.25, 0.5.")
 
 
@@ -393,3 +397,88 @@ def test_the_auditors_sd_is_the_delta_method_or_simulated_audits():
     caption = page.audit_caption()
     assert "√((β(1 − β) + f′(α)²·α(1 − α))/R)" in caption and "400 simulated audits" in caption
     assert "√((β(1 − β) + f′(α)²·α(1 − α))/R)" in page.audit_note()
+
+
+# ---------------------------------------------------------------------------
+# issue 18: one α, numbers as people write them, readable legends, notation
+# ---------------------------------------------------------------------------
+
+E_NOTATION = re.compile(r"\d[eE][-+]?\d")
+STATES = [Settings(family=f, mu=mu, say_alpha=a) for f in ("gaussian", "laplace")
+          for mu in (0.0, 1.0, 2.5, 5.0) for a in page.SAY_ALPHA_GRID]
+
+
+def shown_pair(text: str) -> tuple[str, str]:
+    """The α and β the plain-words sentence prints."""
+    match = re.search(r"\(type-I error α = (?P<alpha>\S+)\).*\(type-II error β = [^=]*= "
+                      r"(?P<beta>[^)]+)\)", text)
+    assert match, text
+    return match["alpha"], match["beta"]
+
+
+@pytest.mark.parametrize("s", STATES, ids=lambda s: f"{s.family}-{s.mu:g}-{s.say_alpha:g}")
+def test_the_sentence_and_the_attackers_test_print_the_same_alpha_and_beta(s):
+    sentence_text, _finding = page.plain_words(s)
+    test = page.attacker_test(s)
+    shown = page.attacker_metrics(test)
+    assert shown_pair(sentence_text) == (shown["Type-I error α"], shown["Type-II error β"])
+    # The threshold is the one that gives exactly this α, and the test's β is the curve's.
+    alpha, beta = audit.threshold_test(s.family, s.mu, test.threshold)
+    assert (alpha, beta) == pytest.approx((s.say_alpha, test.beta), abs=1e-9)
+    curve = fdp.gdp_tradeoff if s.gaussian else fdp.laplace_tradeoff
+    assert test.beta == pytest.approx(float(curve(s.say_alpha, s.mu)), abs=1e-12)
+    assert test.alpha == s.say_alpha
+    threshold = shown["Attacker's threshold t"]
+    assert f"t = {threshold}" in page.attacker_finding(s, test)
+
+
+@pytest.mark.parametrize("s", STATES, ids=lambda s: f"{s.family}-{s.mu:g}-{s.say_alpha:g}")
+def test_every_alpha_beta_and_share_is_written_without_e_notation_or_a_false_zero(s):
+    sentence_text, finding = page.plain_words(s)
+    test = page.attacker_test(s)
+    for text in (sentence_text, finding, page.attacker_finding(s, test),
+                 *page.attacker_metrics(test).values()):
+        assert not E_NOTATION.search(text), text
+        if test.beta > 0:
+            assert "0.0000" not in text and "= 0)" not in text and " 0%" not in text, text
+
+
+def test_a_tiny_beta_reads_in_powers_of_ten():
+    s = Settings(mu=5.0, say_alpha=0.5)
+    text, _finding = page.plain_words(s)
+    assert "misses the truth at least 2.87·10⁻⁵% of the time" in text
+    assert shown_pair(text)[1] == "2.867·10⁻⁷"
+
+
+def all_trace_names(s: Settings) -> list[str]:
+    names = [page.attacker_test(s).curve_name, *page.attacker_test(s).output_names]
+    names += [c.name for c in page.curves(s)]
+    names += [page.target(s)[0], page.target(replace(s, target="epsdelta"))[0]]
+    for curve in ("laplace", "epsdp"):
+        g = replace(s, group_curve=curve)
+        names += [c[0] for c in page.group_gdp_curves(g) + page.group_general_curves(g)[0]]
+    c = page.composition(s)
+    names += [n[0] for n in page.composition_gdp_curves(s, c) + page.composition_eps_curves(s, c)]
+    names += [page.audited_mechanism(replace(s, aud_mech=m)) for m in page.MECHANISM_LABELS]
+    return names
+
+
+def test_legend_and_hover_names_are_plain_text():
+    s = Settings(show_rs=True, show_hist=True, comp_n=1)
+    for name in all_trace_names(s):
+        assert not any(mark in name for mark in ("^", "_", "⊗")), name
+        assert not E_NOTATION.search(name), name
+    names = all_trace_names(s)
+    assert names[names.index("(ε, 0)-DP, ε = 0.5, one release") + 1] == (
+        "exact composition: (ε, 0)-DP, 1 release")
+
+
+def test_alpha_and_beta_are_said_once_to_be_the_attackers_errors_not_the_privacy_level():
+    assert "α and β are the type-I and type-II errors of the attacker's test" in page.INTRO
+    assert "not the privacy level: that is ε or μ" in page.INTRO
+    rs = [c.name for c in page.curves(Settings(show_rs=True)) if "substitution" in c.name]
+    assert rs == ["random substitution, γ = 3 (ε = ln γ = 1.099), k = 10"]
+    hist = [c.name for c in page.curves(Settings(show_hist=True)) if "histogram" in c.name]
+    assert hist == ["private histogram, ε = 0.5"]
+    assert "(N in Kang, Lee & Hong 2009)" in page.RS_CATEGORIES_LABEL
+    assert "ε (α in Son, Park & Jung 2022)" in page.HIST_LEVEL_LABEL

@@ -3,6 +3,8 @@
 G_μ and δ(ε) are computed here with scipy.stats, independently of dpcore.
 """
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -97,7 +99,7 @@ def test_tradeoff_figure_point_and_corner():
     assert list(corner.x) == [0.0] and list(corner.y) == [0.0]
     # Default label names the point's errors.
     fig2 = dpviz.fdp.tradeoff_figure([], point=(0.25, 0.5))
-    assert any(t.name == "test: α = 0.250, β = 0.500" for t in fig2.data)
+    assert any(t.name == "test: α = 0.25, β = 0.5" for t in fig2.data)
     assert not any("perfect attacker" in (t.name or "") for t in fig2.data)
     serialises(fig)
 
@@ -125,7 +127,7 @@ def test_attacker_test_figure_shades_both_errors_at_the_threshold():
     shaded = _fills(fig)
     assert len(shaded) == 2
     [a_area] = [s for s in shaded if s.name.startswith("type-I error α = 0.109")]
-    [b_area] = [s for s in shaded if s.name.startswith("type-II error β = 0.590")]
+    [b_area] = [s for s in shaded if s.name.startswith("type-II error β = 0.59:")]
     ax, ay = np.asarray(a_area.x, float), np.asarray(a_area.y, float)
     bx, by_ = np.asarray(b_area.x, float), np.asarray(b_area.y, float)
     # α: under the density on D, right of t; β: under the density on D′, left of t.
@@ -192,3 +194,37 @@ def test_delta_curve_figure_other_curves():
     extra = fig.data[1]
     assert extra.mode == "markers" and list(extra.y) == [0.3, 0.1]  # zero dropped on log axis
     serialises(fig)
+
+
+def test_no_legend_or_hover_name_shows_raw_notation():
+    a = np.linspace(0, 1, 11)
+    figs = [dpviz.fdp.tradeoff_figure([("Gaussian DP, μ = 1", a, _gdp(a, 1.0), "#000", "solid")],
+                                      point=(0.05, 2.9e-7), corner=True),
+            dpviz.fdp.attacker_test_figure(np.linspace(-4, 9, 50), np.ones(50), np.ones(50),
+                                           1.6448536, alpha="0.05", beta="2.867·10⁻⁷",
+                                           threshold_text="1.645"),
+            dpviz.fdp.delta_curve_figure(np.linspace(0, 10, 20), np.geomspace(1, 1e-20, 20),
+                                         mu=1.0, point=(3.0, 1.2e-9, "ε = 3 → δ = 1.2·10⁻⁹"))]
+    for fig in figs:
+        texts = [tr.name or "" for tr in fig.data] + [tr.hovertemplate or "" for tr in fig.data]
+        texts += [a.text or "" for a in fig.layout.annotations]
+        for text in texts:
+            assert not any(mark in text for mark in ("^", "_", "⊗")), text
+            assert not re.search(r"\d[eE][-+]?\d", text), text
+    names = [tr.name for tr in figs[1].data]
+    assert "type-II error β = 2.867·10⁻⁷: D′, but X ≤ t" in names
+    assert figs[1].layout.annotations[0].text.startswith("threshold t = 1.645:")
+
+
+def test_hover_labels_write_small_errors_in_decimals_not_zero_or_e_notation():
+    a = np.linspace(0, 1, 11)
+    figs = [dpviz.fdp.tradeoff_figure([("c", a, _gdp(a, 5.0), "#000", "solid")],
+                                      point=(0.5, 2.9e-7), target=("t", a, _gdp(a, 1.0))),
+            dpviz.fdp.delta_curve_figure(np.linspace(0, 10, 20), np.geomspace(1, 1e-20, 20),
+                                         mu=1.0, point=(3.0, 1.2e-9))]
+    for fig in figs:
+        for tr in fig.data:
+            # β and δ in d3's "r": decimal notation rounded to significant digits
+            # (0.0000002867), neither ".4f" (0.0000) nor ".3g" (2.87e-7).
+            for fmt in re.findall(r"%\{y:([^}]*)\}", tr.hovertemplate or ""):
+                assert fmt.endswith("r"), (tr.name, fmt)

@@ -76,6 +76,9 @@ class SubstitutionParams:
 # renamed option keeps its earlier label here and such links still open that option.
 EARLIER_LABELS = {
     SubstitutionParams.SOURCE: {"Normal (discretised, the source's shape)": "normal"},
+    # The f-DP page's radios, once labelled in raw notation (f_ε*,δ*).
+    "fdp_target": {"G_μ*": "gdp", "f_ε*,δ*": "epsdelta"},
+    "fdp_group_curve": {"f_ε,0 (any ε-DP mechanism)": "epsdp"},
 }
 
 

@@ -13,8 +13,8 @@ import streamlit as st
 
 import dpviz
 from dpcore import audit
-from ui import controls
-from ui.format import fmt_delta, fmt_number, fmt_share, fmt_sig
+from ui import controls, links
+from ui.format import fmt_delta, fmt_number, fmt_prob, fmt_share, fmt_sig
 from ui.kit import PageKit, page_header
 from ui.pages import fdp as page
 from ui.pages.fdp import ALPHA, COLORS, DEFAULT, Settings, key
@@ -40,8 +40,23 @@ def toggle(label: str, name: str, *, help: str) -> bool:
 
 
 def radio(where, label: str, labels: dict, name: str, *, help: str, horizontal=False):
+    links.use_earlier_label(key(name))  # a link may name the option by its earlier label
     return where.radio(label, list(labels), horizontal=horizontal, key=key(name),
                        format_func=lambda v: t(labels[v]), bind="query-params", help=help)
+
+
+def numeric_link(control):
+    """``control`` that also takes a link's plain number for one of its steps ("1e-06", as
+    a number box wrote it before the control had named steps)."""
+    def make(where, label, grid, name, **kwargs):
+        k = key(name)
+        values = st.query_params.get_all(k) if k in st.query_params else []
+        if k not in st.session_state and len(values) == 1:
+            step = page.grid_value(values[0], grid)
+            if step is not None:
+                st.session_state[k] = step
+        return control(where, label, grid, name, **kwargs)
+    return make
 
 
 def mu_slider(where, label: str, name: str, *, help: str, disabled=False) -> float:
@@ -67,10 +82,12 @@ def plain_words(kit: PageKit, s: Settings) -> Settings:
                      help=t("How far apart the answers on D and D′ are, in units of the noise. "
                             "0: the outputs are identically distributed (perfect privacy); 5: "
                             "easy to tell apart.")),
-        say_alpha=select(c3, t("False accusations allowed"), page.SAY_ALPHA_GRID, "say_alpha",
-                         fmt=fmt_share,
-                         help=t("The attacker's type-I error α in the sentence below: how "
-                                "often it may accuse wrongly.")))
+        say_alpha=select(c3, t("False accusations allowed α"), page.SAY_ALPHA_GRID,
+                         "say_alpha", fmt=fmt_share,
+                         help=t("The attacker's type-I error α: how often it may accuse "
+                                "wrongly. The sentence below and the attacker's test (section "
+                                "1) both use it; the test's threshold t is the one that gives "
+                                "exactly this α.")))
     sentence, finding = page.plain_words(s)
     st.markdown(sentence)
     kit.finding(finding)
@@ -82,31 +99,31 @@ def plain_words(kit: PageKit, s: Settings) -> Settings:
 
 def attacker_test(kit: PageKit, s: Settings) -> Settings:
     """1. The attacker's threshold test on the two output densities, and its trade-off curve."""
-    c0, m1, m2, m3 = st.columns([2, 1, 1, 1], vertical_alignment="center")
-    s = replace(s, threshold=slider(
-        c0, t("Attacker's threshold t"), -4.0, 10.0, "threshold", step=0.05,
-        help=t("The attacker rejects 'the data set is D' (accuses) when the output X exceeds "
-               "t. Raising t accuses less often: fewer false accusations α, more misses β.")))
     test = page.attacker_test(s)
-    m1.metric(t("Type-I error α"), f"{test.alpha:.4f}", border=True,
-              help=t("α = P₀(X > t): how often the attacker accuses when the data set is "
-                     "really D."))
-    m2.metric(t("Type-II error β"), f"{test.beta:.4f}", border=True,
-              help=t("β = P₁(X ≤ t): how often the attacker misses when the data set is "
-                     "really D′."))
-    m3.metric(t("α + β"), f"{test.alpha + test.beta:.4f}", border=True,
-              help=t("1 for a coin flip (no information); 0 for a perfect attacker."))
+    helps = (t("The attacker rejects 'the data set is D' (accuses) when the output X exceeds "
+               "t: the t whose test wrongly accuses exactly α of the time (α is set above). "
+               "A larger α lowers t: more false accusations, fewer misses β."),
+             t("α = P₀(X > t): how often the attacker accuses when the data set is really D "
+               "(the α chosen above)."),
+             t("β = P₁(X ≤ t): how often the attacker misses when the data set is really D′."),
+             t("1 for a coin flip (no information); 0 for a perfect attacker."))
+    for where, (label, value), help_text in zip(st.columns(4), page.attacker_metrics(test).items(),
+                                                helps):
+        where.metric(label, value, border=True, help=help_text)
     left, right = st.columns([3, 2])
     with left:
-        kit.chart(dpviz.fdp.attacker_test_figure(test.xs, test.pdf0, test.pdf1, s.threshold,
-                                                 alpha=test.alpha, beta=test.beta,
-                                                 names=test.output_names),
+        kit.chart(dpviz.fdp.attacker_test_figure(test.xs, test.pdf0, test.pdf1, test.threshold,
+                                                 alpha=fmt_prob(test.alpha),
+                                                 beta=fmt_prob(test.beta),
+                                                 names=test.output_names,
+                                                 threshold_text=fmt_sig(test.threshold)),
                   key="fdp_fig_test", name=t("The attacker's threshold test"))
     with right:
         kit.chart(dpviz.fdp.tradeoff_figure(
             [(test.curve_name, ALPHA, test.curve, COLORS["gdp" if s.gaussian else "laplace"],
               "solid")],
-            point=(test.alpha, test.beta, t("threshold t = {t:g}", t=s.threshold)), corner=True,
+            point=(test.alpha, test.beta, t("threshold t = {t}", t=fmt_sig(test.threshold))),
+            corner=True,
             height=470),
             key="fdp_fig_test_curve", name=t("The test's point on the trade-off curve"))
     kit.finding(page.attacker_finding(s, test))
@@ -116,6 +133,12 @@ def attacker_test(kit: PageKit, s: Settings) -> Settings:
         "threshold tests *are* the best tests and their points trace the whole trade-off curve "
         "T(P, Q). The diagonal Id(α) = 1 − α is a coin flip (perfect privacy); the corner "
         "(0, 0) an attacker who is never wrong (no privacy)."))
+    with st.expander(t("The formulas"), expanded=False):
+        attacker_formulas(s)
+    return s
+
+
+def attacker_formulas(s: Settings) -> None:
     st.latex(r"T(P,Q)(\alpha) = \inf_{\phi}\{\beta_\phi : \alpha_\phi \le \alpha\},\qquad "
              r"G_\mu(\alpha) = T\big(N(0,1), N(\mu,1)\big)(\alpha) = "
              r"\Phi\big(\Phi^{-1}(1-\alpha) - \mu\big)")
@@ -127,7 +150,6 @@ def attacker_test(kit: PageKit, s: Settings) -> Settings:
             r"\begin{cases} 1 - e^{\varepsilon}\alpha & \alpha < e^{-\varepsilon}/2 \\ "
             r"e^{-\varepsilon}/(4\alpha) & e^{-\varepsilon}/2 \le \alpha \le 1/2 \\ "
             r"e^{-\varepsilon}(1-\alpha) & \alpha > 1/2 \end{cases}")
-    return s
 
 
 # --- 2. Trade-off curves --------------------------------------------------------------------
@@ -150,14 +172,16 @@ def curve_switches() -> dict:
     sensitivity = partial(slider, label=t("sensitivity Δ"), lo=0.1, hi=5.0, step=0.1,
                           help=t("How much one person can change the query's answer."))
     return {
-        **curve_box("show_g", t("G_μ (Gaussian DP)"), t("The trade-off curve of N(0,1) vs N(μ,1)."),
-                    partial(mu_slider, label=t("μ of G_μ"), name="g_mu",
+        **curve_box("show_g", t("Gaussian DP (μ-GDP)"),
+                    t("The trade-off curve G_μ of N(0,1) vs N(μ,1)."),
+                    partial(mu_slider, label=t("μ of Gaussian DP"), name="g_mu",
                             help=t("μ-GDP: no test beats G_μ. Smaller μ, more privacy."))),
-        **curve_box("show_ed", t("f_ε,δ ((ε, δ)-DP)"),
-                    t("The curve of (ε, δ)-differential privacy."),
-                    partial(select, label=t("ε of f_ε,δ"), grid=page.EPS_GRID, name="ed_eps",
+        **curve_box("show_ed", t("(ε, δ)-DP"),
+                    t("The curve f_ε,δ of (ε, δ)-differential privacy."),
+                    partial(select, label=t("ε of (ε, δ)-DP"), grid=page.EPS_GRID, name="ed_eps",
                             help=t("(ε, δ)-DP is exactly f_ε,δ-DP.")),
-                    partial(select, label=t("δ of f_ε,δ"), grid=page.DELTA_GRID, name="ed_delta",
+                    partial(select, label=t("δ of (ε, δ)-DP"), grid=page.DELTA_GRID,
+                            name="ed_delta",
                             fmt=fmt_delta, help=t("The probability with which ε may fail; the "
                                                   "curve starts at 1 − δ."))),
         **curve_box("show_gauss", t("Gaussian mechanism"),
@@ -179,20 +203,23 @@ def curve_switches() -> dict:
                             help=t("Number of possible answers."))),
         **curve_box("show_rs", t("Random substitution"),
                     t("Keeps a category with γ times the probability of any other (a γ-diagonal "
-                      "matrix): k-RR with e^ε = γ and k = N."),
+                      "matrix, Kang, Lee & Hong 2009): k-RR with privacy level ε = ln γ and k "
+                      "categories (N in Kang, Lee & Hong 2009)."),
                     partial(select, label=t("γ (> 1)"), grid=page.GAMMA_GRID, name="rs_gamma",
-                            help=t("Ratio of keeping to substituting probabilities.")),
-                    partial(slider, label=t("categories N"), lo=2, hi=page.K_MAX, name="rs_n",
-                            help=t("Number of categories."))),
+                            help=t("Ratio of keeping to substituting probabilities; its privacy "
+                                   "level is ε = ln γ.")),
+                    partial(slider, label=t(page.RS_CATEGORIES_LABEL), lo=2, hi=page.K_MAX,
+                            name="rs_n", help=t("Number of categories k of one person's "
+                                                "value."))),
         **curve_box("show_hist", t("Private histogram (Compare page)"),
-                    t("The truncated Laplace histogram X = max(0, C + Lap(2/α)) of the page "
+                    t("The truncated Laplace histogram X = max(0, C + Lap(2/ε)) of the page "
                       "'Compare two private histograms'."),
-                    partial(select, label=t("Privacy level α of the histogram"),
+                    partial(select, label=t(page.HIST_LEVEL_LABEL),
                             grid=controls.ALPHA_GRID, name="hist_alpha",
-                            help=t("Noise Lap(2/α) on every count. Log scale, 0.001 to 10.")),
+                            help=t("Noise Lap(2/ε) on every count. Log scale, 0.001 to 10.")),
                     caption=t("Neighbouring histograms: one person moves from one bin to "
                               "another, so one count goes down by 1 and another up by 1. Each "
-                              "of the two bins is a Laplace shift of 1 at scale 2/α, and the "
+                              "of the two bins is a Laplace shift of 1 at scale 2/ε, and the "
                               "curve is the product of the two; truncating at 0 is "
                               "post-processing and cannot lower it.")),
     }
@@ -206,7 +233,8 @@ def target_controls() -> dict:
                                 "(ε*, δ*)-DP."))}
     if v["target"] == "gdp":
         v["target_mu"] = mu_slider(t2, t("target μ*"), "target_mu",
-                                   help=t("A curve meets μ*-GDP if it never dips below G_μ*."))
+                                   help=t("A curve meets μ*-GDP if it never dips below the "
+                                        "Gaussian DP curve G_μ*."))
     else:
         e1, e2 = t2.columns(2)
         v["target_eps"] = select(e1, t("target ε*"), page.EPS_GRID, "target_eps",
@@ -256,13 +284,13 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
                                                     "δ = {delta}.", delta=delta))})
             st.caption(t(
                 "δ = {delta}. Target: {target}; where a curve lies below it (by more than "
-                "{tol:g}) it is shaded in red. μ and ε are exact, not read off the grid: "
+                "{tol}) it is shaded in red. μ and ε are exact, not read off the grid: "
                 "polygons (f_ε,δ, k-RR, random substitution) at their vertices; the Laplace "
                 "curve by its closed forms μ = 2Φ⁻¹(1 − e^(−ε/2)/2) and ε = max(0, ε_L + "
                 "2 ln(1 − δ)); the histogram's by a solver on its exact pieces. For the "
                 "Gaussian curves ε is the exact conversion of μ-GDP (Corollary 2.13): they "
                 "start vertically, which no grid can see, and δ = 0 needs ε = ∞.", delta=delta,
-                target=target_name, tol=page.FAIL_TOL))
+                target=target_name, tol=fmt_sig(page.FAIL_TOL)))
         else:
             st.info(t("Switch on at least one curve to see its privacy parameters."))
     kit.note(t(
@@ -272,14 +300,16 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
         "e^(−ε/2)/2, lies below the grid's first point once ε is large), the histogram by a "
         "solver on its exact pieces, and for the Gaussian curves ε is the exact conversion of "
         "μ-GDP (Corollary 2.13). f_ε,δ(α) = max{{0, 1 − δ − e^ε α, "
-        "e^(−ε)(1 − δ − α)}}: the reviewed source prints the last factor as e^ε; e^(−ε) is "
-        "correct (Dong et al., eq. 5).", n=ALPHA.size))
+        "e^(−ε)(1 − δ − α)}}: the Korean blog review of Dong, Roth & Su (2022) that this page "
+        "follows prints the last factor as e^ε; e^(−ε) is correct (Dong, Roth & Su 2022, "
+        "eq. 5).", n=ALPHA.size))
     with st.expander(t("The formulas"), expanded=False):
         st.latex(r"f_{\varepsilon,\delta}(\alpha) = \max\big\{0,\; 1 - \delta - e^{\varepsilon}"
                  r"\alpha,\; e^{-\varepsilon}(1 - \delta - \alpha)\big\}")
         st.markdown(t(
-            r"The reviewed source prints the last term with $e^{\varepsilon}$; the correct "
-            r"factor is $e^{-\varepsilon}$ (Dong et al., eq. 5): only then is "
+            r"The Korean blog review of Dong, Roth & Su (2022) prints the last term with "
+            r"$e^{\varepsilon}$; the correct factor is $e^{-\varepsilon}$ (Dong, Roth & Su "
+            r"2022, eq. 5): only then is "
             r"$f_{\varepsilon,\delta}$ symmetric and convex, and it is what the page computes."))
         st.latex(r"\text{tightest } \mu = \max_\alpha \big[\Phi^{-1}(1-\alpha) - "
                  r"\Phi^{-1}(f(\alpha))\big],\qquad \text{smallest } \varepsilon = "
@@ -302,8 +332,9 @@ def group_privacy(kit: PageKit, s: Settings) -> Settings:
         r"now differ in k records. An f-DP mechanism is $[1 - (1 - f)^{\circ k}]$-DP for "
         r"groups of k, with $(1 - f)^{\circ k}$ the map $x \mapsto 1 - f(x)$ applied k times "
         r"(Theorem 2.14); for μ-GDP this is exactly kμ-GDP."))
-    st.latex(r"f \text{ for one person} \;\Longrightarrow\; 1 - (1 - f)^{\circ k} \text{ for "
-             r"groups of } k,\qquad G_\mu \;\Longrightarrow\; G_{k\mu}")
+    with st.expander(t("The formula"), expanded=False):
+        st.latex(r"f \text{ for one person} \;\Longrightarrow\; 1 - (1 - f)^{\circ k} \text{ "
+                 r"for groups of } k,\qquad G_\mu \;\Longrightarrow\; G_{k\mu}")
     c1, c2, c3, c4 = st.columns(4)
     s = replace(
         s,
@@ -341,8 +372,10 @@ def composition(kit: PageKit, s: Settings) -> Settings:
         "(Corollary 3.3). The n-fold composition of an ε-DP mechanism is not an f_ε,δ curve "
         "at all, but by the central limit theorem (Theorem 3.5) it is close to a Gaussian "
         "curve."))
-    st.latex(r"G_{\mu_1}\otimes\cdots\otimes G_{\mu_n} = G_{\sqrt{\mu_1^2+\cdots+\mu_n^2}},\qquad "
-             r"f_{\varepsilon,0}^{\otimes n} \approx G_{2\sqrt{n}\tanh(\varepsilon/2)}")
+    with st.expander(t("The formulas"), expanded=False):
+        st.latex(r"G_{\mu_1}\otimes\cdots\otimes G_{\mu_n} = "
+                 r"G_{\sqrt{\mu_1^2+\cdots+\mu_n^2}},\qquad "
+                 r"f_{\varepsilon,0}^{\otimes n} \approx G_{2\sqrt{n}\tanh(\varepsilon/2)}")
     c1, c2, c3 = st.columns(3)
     s = replace(
         s,
@@ -358,12 +391,12 @@ def composition(kit: PageKit, s: Settings) -> Settings:
         kit.chart(dpviz.fdp.tradeoff_figure(page.composition_gdp_curves(s, c), height=520),
                   key="fdp_fig_comp_gdp", name=t("Composition of Gaussian DP"))
         st.metric(t("μ of {n} composed {mu:g}-GDP mechanisms", n=s.comp_n, mu=s.comp_mu),
-                  f"{c.total_mu:.4g}", help=t("√n·μ, exactly."))
+                  fmt_sig(c.total_mu), help=t("√n·μ, exactly."))
     with right:
         kit.chart(dpviz.fdp.tradeoff_figure(page.composition_eps_curves(s, c), height=520),
                   key="fdp_fig_comp_eps", name=t("Composition of ε-DP and its CLT approximation"))
         k1, k2 = st.columns(2)
-        k1.metric(t("μ of the CLT approximation"), f"{c.clt:.4g}",
+        k1.metric(t("μ of the CLT approximation"), fmt_sig(c.clt),
                   help=t("2√n·tanh(ε/2) (Theorem 3.5); about √n·ε for small ε."))
         k2.metric(t("Largest gap, exact vs CLT"), f"{c.clt_gap:.3f}",
                   help=t("Largest vertical distance between the two curves on the α grid; it "
@@ -384,8 +417,10 @@ def conversions(kit: PageKit, s: Settings) -> Settings:
         "μ-GDP implies (ε, δ)-DP for **every** ε ≥ 0 at once, with δ given by a whole curve "
         "(Corollary 2.13). Read the δ that goes with your ε off it, or go the other way: which "
         "μ gives the (ε, δ) you were asked for?"))
-    st.latex(r"\delta(\varepsilon) = \Phi\Big(-\frac{\varepsilon}{\mu} + \frac{\mu}{2}\Big) - "
-             r"e^{\varepsilon}\,\Phi\Big(-\frac{\varepsilon}{\mu} - \frac{\mu}{2}\Big)")
+    with st.expander(t("The formula"), expanded=False):
+        st.latex(r"\delta(\varepsilon) = \Phi\Big(-\frac{\varepsilon}{\mu} + "
+                 r"\frac{\mu}{2}\Big) - e^{\varepsilon}\,\Phi\Big(-\frac{\varepsilon}{\mu} - "
+                 r"\frac{\mu}{2}\Big)")
     left, right = st.columns([3, 2])
     with left:
         c1, c2 = st.columns(2)
@@ -395,12 +430,14 @@ def conversions(kit: PageKit, s: Settings) -> Settings:
                                     help=t("Which ε to read the curve at.")))
         eps_line, delta_line, delta = page.delta_reading(s)
         delta_fig = dpviz.fdp.delta_curve_figure(eps_line, delta_line, mu=s.conv_mu,
-                                                 point=(s.conv_eps, delta))
+                                                 point=(s.conv_eps, delta, t(
+                                                     "ε = {eps:g} → δ = {delta}", eps=s.conv_eps,
+                                                     delta=fmt_prob(delta))))
         if delta_fig.layout.yaxis.type == "log":
             delta_fig.update_yaxes(title_text=t("δ(ε) (log scale)"))
         kit.chart(delta_fig, key="fdp_fig_delta", name=t("Conversion from μ-GDP to (ε, δ)-DP"))
         st.metric(t("δ(ε) at ε = {eps:g} for μ = {mu:g}", eps=s.conv_eps, mu=s.conv_mu),
-                  f"{delta:.4g}", help=t("The mechanism is (ε, δ(ε))-DP."))
+                  fmt_prob(delta), help=t("The mechanism is (ε, δ(ε))-DP."))
     with right, st.container(border=True):
         st.markdown(t("**From (ε, δ) to μ**"))
         s = replace(
@@ -408,16 +445,15 @@ def conversions(kit: PageKit, s: Settings) -> Settings:
             inv_eps=st.number_input(t("target ε"), min_value=0.0, max_value=50.0,
                                     value=DEFAULT.inv_eps, step=0.1, key=key("inv_eps"),
                                     bind="query-params", help=t("The ε you must guarantee.")),
-            inv_delta=st.number_input(t("target δ"), min_value=1e-12, max_value=0.5,
-                                      value=DEFAULT.inv_delta, step=1e-6, format="%.3e",
-                                      key=key("inv_delta"), bind="query-params",
-                                      help=t("The δ you must guarantee (10⁻¹² to 0.5).")))
+            inv_delta=numeric_link(select)(st, t("target δ"), page.INV_DELTA_GRID, "inv_delta",
+                                           fmt=fmt_delta,
+                                           help=t("The δ you must guarantee (10⁻¹² to 0.5).")))
         inv = page.inverse(s)
-        st.metric(t("Largest μ with δ(ε) ≤ target δ"), f"{inv.mu:.6g}",
+        st.metric(t("Largest μ with δ(ε) ≤ target δ"), fmt_sig(inv.mu, 6),
                   help=t("μ = fdp.gdp_mu(ε, δ): any μ-GDP mechanism with this μ or less is "
                          "(ε, δ)-DP."))
-        st.caption(t("Check: δ({eps:g}) at μ = {mu:.6g} is {check:.4g}.", eps=s.inv_eps,
-                     mu=inv.mu, check=inv.check))
+        st.caption(t("Check: δ({eps:g}) at μ = {mu} is {check}.", eps=s.inv_eps,
+                     mu=fmt_sig(inv.mu, 6), check=fmt_prob(inv.check)))
         st.caption(t("The Gaussian mechanism with sensitivity 1 needs noise σ ≥ {sigma} for "
                      "this.", sigma=fmt_sig(inv.sigma)))
     for finding in page.conversion_findings(s, delta, inv):
@@ -456,7 +492,7 @@ def audit_controls(s: Settings) -> Settings:
                    cap=audit.MAX_REPS)))
         st.caption(t("R is capped at {cap:,} draws per input, which keeps a run under a "
                      "second.", cap=audit.MAX_REPS))
-    with c3:
+    with c3, st.expander(t("Random seed"), expanded=False):
         return replace(s, seed=controls.seed_control(key("seed")))
 
 
@@ -519,15 +555,8 @@ SECTIONS = dict(zip(page.TABS, (attacker_test, tradeoff_curves, group_privacy, c
 
 def main() -> None:
     kit = page_header(t(page.TITLE))
-    st.markdown(t(
-        "Differential privacy can be read as a promise about an **attacker's hypothesis test**. "
-        "The attacker sees the output of a mechanism and must decide: was it run on the data "
-        "set D, or on D′, the same data with one person changed? Any decision rule makes two "
-        "kinds of mistakes, a false accusation (type-I error α) and a miss (type-II error β). A "
-        "mechanism is **f-DP** when no test can have β below f(α): the **trade-off curve** f "
-        "*is* the privacy guarantee. The Gaussian curves G_μ give one number, μ, that puts "
-        "every mechanism on one scale (Dong, Roth & Su 2022, *Gaussian differential privacy*, "
-        "JRSSB 84)."))
+    kit.try_this(page.PAGE_SPEC, list(page.EXPERIMENTS))
+    st.markdown(t(page.INTRO))
     with st.container(border=True):
         s = plain_words(kit, DEFAULT)
     tabs = st.tabs([t(label) for label in SECTIONS], key=page.TAB_KEY, bind="query-params")

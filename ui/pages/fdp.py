@@ -18,8 +18,10 @@ import streamlit as st
 
 import dpviz
 from dpcore import audit, fdp
+from ui import notation, registry
 from ui.controls import DEFAULT_SEED
-from ui.format import fmt_delta, fmt_share, fmt_sig
+from ui.format import fmt_delta, fmt_pct, fmt_prob, fmt_sig
+from ui.kit import Experiment
 from ui.links import FdpParams
 from ui.text import t
 
@@ -37,9 +39,14 @@ EPS_GRID = (*KRR_EPS_GRID, 30.0, 40.0, 50.0)
 DELTA_GRID = (0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.02, 0.05, 0.1, 0.2)
 SCALE_GRID = (0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0,
               6.0, 8.0, 10.0)
+# The target δ of the conversion to μ: 1, 2 and 5 times each power of ten, 10⁻¹² to 0.5
+# (a select slider that writes δ as 2·10⁻⁶, where a number box wrote 2e-06).
+INV_DELTA_GRID = tuple(float(f"{m}e-{k}") for k in range(12, 0, -1) for m in (1, 2, 5)) + (
+    0.2, 0.5)
 GAMMA_GRID = FdpParams.RS_GAMMA_GRID
 REPS_GRID = (100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000)
-SAY_ALPHA_GRID = (0.001, 0.01, 0.05, 0.1, 0.2, 0.5)
+# The attacker's type-I error α (one control: the sentence and the threshold test use it).
+SAY_ALPHA_GRID = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
 MU_STEP, MU_MAX = FdpParams.MU_STEP, FdpParams.MU_MAX  # every μ slider: 0 … 5 by 0.05
 K_MAX = FdpParams.K_MAX  # categories of k-RR and random substitution: 2 … 100
 AUDIT_CHUNK = 10_000  # draws per input between two updates of the progress bar
@@ -51,12 +58,46 @@ TABS = ATTACKER, CURVES, GROUP, COMPOSITION, CONVERSIONS, AUDITOR = (
     "The attacker's test", FdpParams.CURVES_TAB, "Group privacy", "Composition", "Conversions",
     "An auditor's view")
 
+# The page's introduction: the attacker's test, and what α and β mean here (said once).
+INTRO = (
+    "Differential privacy can be read as a promise about an **attacker's hypothesis test**. "
+    "The attacker sees the output of a mechanism and must decide: was it run on the data "
+    "set D, or on D′, the same data with one person changed? Any decision rule makes two "
+    "kinds of mistakes, a false accusation (type-I error α) and a miss (type-II error β). "
+    "On this page, as in Dong, Roth & Su (2022), α and β are the type-I and type-II errors "
+    "of the attacker's test (not the privacy level: that is ε or μ). A mechanism is "
+    "**f-DP** when no test can have β below f(α): the **trade-off curve** f *is* the privacy "
+    "guarantee. The Gaussian curves G_μ give one number, μ, that puts every mechanism on "
+    "one scale (Dong, Roth & Su 2022, *Gaussian differential privacy*, JRSSB 84).")
+# Labels that name a source's own symbol (said once, where the quantity first appears).
+RS_CATEGORIES_LABEL = "categories k " + notation.in_source("N", notation.KLH09)
+HIST_LEVEL_LABEL = "Privacy level {eps} of the histogram".replace(
+    "{eps}", notation.privacy_level())
+
+# Guided experiments ("Try this"): URL values as the widgets write them.
+EXPERIMENTS = (
+    Experiment(
+        "Compose 10 releases of (1, 0)-DP and compare them with 10 releases of 1-GDP",
+        "Ten (1, 0)-DP releases compose to a curve within 0.075 of Gaussian DP with "
+        "μ = 2√10·tanh(1/2) ≈ 2.923 (the central limit theorem), far above the textbook "
+        "(10, 0)-DP curve; ten 1-GDP releases compose to exactly √10 ≈ 3.162-GDP.",
+        {TAB_KEY: "Composition", "fdp_comp_n": "10", "fdp_comp_eps": "1", "fdp_comp_mu": "1"}),
+    Experiment(
+        "Set μ = 1 and read the attacker's best β at α = 5%",
+        "An attacker who may accuse wrongly 5% of the time still misses 74% of the time "
+        "(β = 0.7405): a 1-GDP release hides one person well against this attacker. Move μ "
+        "up to 3 and watch β fall.",
+        {"fdp_mu": "1", "fdp_say_alpha": "5%"}),
+)
+PAGE_SPEC = registry.FDP
+
 # Option labels of the radios (a link writes the label).
 FAMILY_LABELS = {"gaussian": "Gaussian: N(0,1) vs N(μ,1)",
                  "laplace": "Laplace: Lap(0,1) vs Lap(ε,1)"}
-TARGET_LABELS = {"gdp": "G_μ*", "epsdelta": "f_ε*,δ*"}
+# Labels in words; links made earlier carry raw notation (links.EARLIER_LABELS).
+TARGET_LABELS = {"gdp": "μ*-GDP", "epsdelta": "(ε*, δ*)-DP"}
 GROUP_CURVE_LABELS = {"laplace": "Laplace, Lap(0,1) vs Lap(ε,1)",
-                      "epsdp": "f_ε,0 (any ε-DP mechanism)"}
+                      "epsdp": "(ε, 0)-DP (any ε-DP mechanism)"}
 MECHANISM_LABELS = {"gaussian": "Gaussian", "laplace": "Laplace", "krr": "k-RR"}
 
 # The columns of the curves' table and of the auditor's table (also their CSV columns).
@@ -85,8 +126,6 @@ class Settings:
     family: str = "gaussian"
     mu: float = 1.0
     say_alpha: float = 0.05
-    # 1. The attacker's test.
-    threshold: float = 1.65
     # 2. Trade-off curves: each curve on or off, with its parameters; the target.
     show_g: bool = True
     g_mu: float = 0.5
@@ -136,6 +175,11 @@ class Settings:
     seed: int = DEFAULT_SEED
 
     @property
+    def threshold(self) -> float:
+        """The attacker's threshold t: the one whose test has type-I error exactly α."""
+        return float(audit.threshold_for_alpha(self.family, self.say_alpha))
+
+    @property
     def gaussian(self) -> bool:
         """Whether the plain-words box (and the attacker's test) shows Gaussian outputs."""
         return self.family == "gaussian"
@@ -144,9 +188,9 @@ class Settings:
         """The settings the report lists: the plain-words box's, then the open tab's."""
         items = {t("outputs on D and D′"): t(FAMILY_LABELS[self.family]),
                  t("shift {sym}", sym="μ" if self.gaussian else "ε"): f"{self.mu:g}",
-                 t("false accusations allowed α"): f"{self.say_alpha:g}"}
+                 t("false accusations allowed α"): fmt_prob(self.say_alpha)}
         if self.tab == ATTACKER:
-            items[t("attacker's threshold t")] = f"{self.threshold:g}"
+            items[t("attacker's threshold t")] = fmt_sig(self.threshold)
         elif self.tab == CURVES:
             items |= {t("curves shown"): "; ".join(c.name for c in curves(self)) or t("none"),
                       t("target"): target(self)[0],
@@ -159,7 +203,7 @@ class Settings:
                       t("μ of each"): f"{self.comp_mu:g}", t("ε of each"): f"{self.comp_eps:g}"}
         elif self.tab == CONVERSIONS:
             items |= {t("μ"): f"{self.conv_mu:g}", t("ε to read off"): f"{self.conv_eps:g}",
-                      t("target ε"): f"{self.inv_eps:g}", t("target δ"): f"{self.inv_delta:.3g}"}
+                      t("target ε"): f"{self.inv_eps:g}", t("target δ"): fmt_delta(self.inv_delta)}
         elif self.tab == AUDITOR:
             items |= {t("audited mechanism"): audited_mechanism(self),
                       t("draws R on each input"): f"{self.aud_reps:,}", t("seed"): self.seed}
@@ -168,7 +212,7 @@ class Settings:
 
 DEFAULT = Settings()
 # Widget keys: "fdp_" and the field's name, but for the keys other pages' links set.
-_KEYS = {"threshold": "fdp_t", "tab": TAB_KEY, "g_mu": FdpParams.G_MU,
+_KEYS = {"tab": TAB_KEY, "g_mu": FdpParams.G_MU,
          "show_krr": FdpParams.SHOW_KRR, "show_rs": FdpParams.SHOW_RS,
          "krr_eps": FdpParams.KRR_EPS, "krr_k": FdpParams.KRR_K,
          "rs_gamma": FdpParams.RS_GAMMA, "rs_n": FdpParams.RS_N}
@@ -180,6 +224,16 @@ def key(name: str) -> str:
     return KEYS[name]
 
 
+def grid_value(text: str, grid) -> float | None:
+    """The step of ``grid`` a link's number stands for ("1e-06", as the number box that the
+    target δ once was wrote it), or None when it names none."""
+    try:
+        value = float(text.replace(",", ""))
+    except ValueError:
+        return None
+    return next((g for g in grid if np.isclose(g, value, rtol=1e-9, atol=0)), None)
+
+
 # ---------------------------------------------------------------------------------------
 # In plain words, and 1. the attacker's test
 # ---------------------------------------------------------------------------------------
@@ -189,20 +243,25 @@ def _shift(s: Settings) -> str:
     return f"μ = {s.mu:g}" if s.gaussian else t("ε = {mu:g} (Laplace)", mu=s.mu)
 
 
-def plain_words(s: Settings) -> tuple[str, str]:
-    """The box's sentence (Markdown) and its finding: β at the sentence's α."""
-    beta = float(fdp.gdp_tradeoff(s.say_alpha, s.mu) if s.gaussian
+def best_beta(s: Settings) -> float:
+    """The smallest type-II error of any test at the chosen type-I error α: the curve at α."""
+    return float(fdp.gdp_tradeoff(s.say_alpha, s.mu) if s.gaussian
                  else fdp.laplace_tradeoff(s.say_alpha, s.mu))
-    values = dict(shift=_shift(s), a_pct=fmt_share(s.say_alpha), b_pct=fmt_share(beta),
-                  alpha=s.say_alpha, beta=beta, coin=fmt_share(1 - s.say_alpha),
-                  curve="G_μ" if s.gaussian else "f_Lap")
+
+
+def plain_words(s: Settings) -> tuple[str, str]:
+    """The box's sentence (Markdown) and its finding: β at the sentence's α, written as the
+    attacker's test (section 1) writes them."""
+    values = dict(shift=_shift(s), a_pct=fmt_pct(s.say_alpha), b_pct=fmt_pct(best_beta(s)),
+                  alpha=fmt_prob(s.say_alpha), beta=fmt_prob(best_beta(s)),
+                  coin=fmt_pct(1 - s.say_alpha), curve="G_μ" if s.gaussian else "f_Lap")
     sentence = t("**In plain words.** With {shift}, an attacker who wrongly accuses at most "
-                 "{a_pct} of the time (type-I error α = {alpha:g}) still misses the truth at "
-                 "least {b_pct} of the time (β = {curve}({alpha:g}) = {beta:.4f}). Without any "
-                 "information it would miss {coin}; an attacker who can see everything, "
-                 "never.", **values)
+                 "{a_pct} of the time (type-I error α = {alpha}) still misses the truth at "
+                 "least {b_pct} of the time (type-II error β = {curve}({alpha}) = {beta}). "
+                 "Without any information it would miss {coin}; an attacker who can see "
+                 "everything, never.", **values)
     finding = t("With {shift}, an attacker who wrongly accuses at most {a_pct} of the time "
-                "still misses the truth at least {b_pct} of the time (β = {beta:.4f}); without "
+                "still misses the truth at least {b_pct} of the time (β = {beta}); without "
                 "any information it would miss {coin}.", **values)
     return sentence, finding
 
@@ -213,6 +272,7 @@ class AttackerTest:
 
     alpha: float
     beta: float
+    threshold: float
     xs: np.ndarray
     pdf0: np.ndarray
     pdf1: np.ndarray
@@ -222,25 +282,38 @@ class AttackerTest:
 
 
 def attacker_test(s: Settings) -> AttackerTest:
+    """The best test at the chosen α: its threshold t (type-I error exactly α) and its β,
+    the trade-off curve at α (the threshold tests are the Neyman–Pearson tests here)."""
     mu, threshold = s.mu, s.threshold
-    alpha, beta = (float(v) for v in audit.threshold_test(s.family, mu, threshold))
+    alpha, beta = s.say_alpha, best_beta(s)
     tail = 4.0 if s.gaussian else 6.0  # Laplace tails are heavier
     xs = np.linspace(min(-tail, threshold - 1.0), max(mu + tail, threshold + 1.0), 600)
     pdf0, pdf1 = audit.densities(s.family, mu, xs)
     if s.gaussian:
-        return AttackerTest(alpha, beta, xs, pdf0, pdf1, t("G_μ, μ = {mu:g}", mu=mu),
+        return AttackerTest(alpha, beta, threshold, xs, pdf0, pdf1,
+                            t("Gaussian DP, μ = {mu:g}", mu=mu),
                             fdp.gdp_tradeoff(ALPHA, mu),
                             (t("N(0, 1): output on D"), t("N({mu:g}, 1): output on D′", mu=mu)))
-    return AttackerTest(alpha, beta, xs, pdf0, pdf1, t("Laplace curve, ε = {mu:g}", mu=mu),
+    return AttackerTest(alpha, beta, threshold, xs, pdf0, pdf1,
+                        t("Laplace curve, ε = {mu:g}", mu=mu),
                         fdp.laplace_tradeoff(ALPHA, mu),
                         (t("Lap(0, 1): output on D"), t("Lap({mu:g}, 1): output on D′", mu=mu)))
 
 
+def attacker_metrics(test: AttackerTest) -> dict[str, str]:
+    """The section's metrics, label -> value, as the sentence above the tabs writes them."""
+    return {t("Attacker's threshold t"): fmt_sig(test.threshold),
+            t("Type-I error α"): fmt_prob(test.alpha), t("Type-II error β"): fmt_prob(test.beta),
+            t("α + β"): fmt_prob(test.alpha + test.beta)}
+
+
 def attacker_finding(s: Settings, test: AttackerTest) -> str:
-    return t("The attacker who accuses when the output exceeds t = {t:g} wrongly accuses with "
-             "probability α = {alpha:.4f} and misses with probability β = {beta:.4f} "
-             "(α + β = {total:.4f}; 1 is a coin flip).", t=s.threshold, alpha=test.alpha,
-             beta=test.beta, total=test.alpha + test.beta)
+    shown = attacker_metrics(test)
+    return t("The best attacker at α = {alpha} accuses when the output exceeds t = {t}: it "
+             "wrongly accuses with probability α = {alpha} and misses with probability "
+             "β = {beta} (α + β = {total}; 1 is a coin flip).",
+             t=shown[t("Attacker's threshold t")], alpha=shown[t("Type-I error α")],
+             beta=shown[t("Type-II error β")], total=shown[t("α + β")])
 
 
 # ---------------------------------------------------------------------------------------
@@ -286,9 +359,9 @@ def curves(s: Settings) -> list[Curve]:
     """The curves switched on, in the order of their switches."""
     out = []
     if s.show_g:
-        out.append(_gaussian(t("G_μ, μ = {mu:g}", mu=s.g_mu), s.g_mu, COLORS["gdp"]))
+        out.append(_gaussian(t("Gaussian DP, μ = {mu:g}", mu=s.g_mu), s.g_mu, COLORS["gdp"]))
     if s.show_ed:
-        out.append(Curve(t("f_ε,δ, ε = {eps:g}, δ = {delta}", eps=s.ed_eps,
+        out.append(Curve(t("(ε, δ)-DP, ε = {eps:g}, δ = {delta}", eps=s.ed_eps,
                            delta=fmt_delta(s.ed_delta)),
                          fdp.epsdelta_tradeoff(ALPHA, s.ed_eps, s.ed_delta), COLORS["epsdelta"],
                          mu=fdp.epsdelta_gdp_mu(s.ed_eps, s.ed_delta),
@@ -308,12 +381,13 @@ def curves(s: Settings) -> list[Curve]:
         out.append(_polygon(t("{k}-RR, ε = {eps:g}", k=s.krr_k, eps=s.krr_eps),
                             fdp.krr_tradeoff(s.krr_eps, s.krr_k), COLORS["krr"]))
     if s.show_rs:
-        out.append(_polygon(t("random substitution, γ = {gamma:g}, N = {n}", gamma=s.rs_gamma,
+        out.append(_polygon(t("random substitution, γ = {gamma:g} (ε = ln γ = {eps}), k = {n}",
+                              gamma=s.rs_gamma, eps=fmt_sig(float(np.log(s.rs_gamma))),
                               n=s.rs_n),
                             fdp.krr_tradeoff(float(np.log(s.rs_gamma)), s.rs_n), COLORS["krr"],
                             "dot"))
     if s.show_hist:
-        out.append(Curve(t("private histogram, α = {level:g}", level=s.hist_alpha),
+        out.append(Curve(t("private histogram, ε = {level:g}", level=s.hist_alpha),
                          histogram_curve(s.hist_alpha), COLORS["histogram"],
                          mu=fdp.laplace_histogram_gdp_mu(s.hist_alpha),
                          eps_at=partial(fdp.laplace_histogram_epsilon, s.hist_alpha)))
@@ -323,9 +397,9 @@ def curves(s: Settings) -> list[Curve]:
 def target(s: Settings):
     """The target curve's name and the curve itself, a function of α."""
     if s.target == "gdp":
-        return (t("G_μ*, μ* = {mu:g}", mu=s.target_mu),
+        return (t("μ*-GDP, μ* = {mu:g}", mu=s.target_mu),
                 lambda a: fdp.gdp_tradeoff(a, s.target_mu))
-    return (t("f_ε*,δ*, ε* = {eps:g}, δ* = {delta}", eps=s.target_eps,
+    return (t("(ε*, δ*)-DP, ε* = {eps:g}, δ* = {delta}", eps=s.target_eps,
               delta=fmt_delta(s.target_delta)),
             lambda a: fdp.epsdelta_tradeoff(a, s.target_eps, s.target_delta))
 
@@ -369,15 +443,15 @@ def group_curve_name(s: Settings) -> str:
     """The general curve f for one person."""
     if s.group_curve == "laplace":
         return t("Laplace, ε = {eps:g}", eps=s.group_eps)
-    return t("f_ε,0, ε = {eps:g}", eps=s.group_eps)
+    return t("(ε, 0)-DP, ε = {eps:g}", eps=s.group_eps)
 
 
 def group_gdp_curves(s: Settings) -> list[tuple]:
     """G_μ for one person and G_kμ for the group, as the chart draws them."""
     k, mu = s.group_k, s.group_mu
-    return [(t("G_μ, μ = {mu:g} (one person)", mu=mu), ALPHA, fdp.gdp_tradeoff(ALPHA, mu),
+    return [(t("Gaussian DP, μ = {mu:g} (one person)", mu=mu), ALPHA, fdp.gdp_tradeoff(ALPHA, mu),
              COLORS["gdp"], "solid"),
-            (t("G_kμ, kμ = {kmu:g} (groups of {k})", kmu=k * mu, k=k), ALPHA,
+            (t("Gaussian DP, kμ = {kmu:g} (groups of {k})", kmu=k * mu, k=k), ALPHA,
              fdp.gdp_tradeoff(ALPHA, k * mu), COLORS["gdp"], "dash")]
 
 
@@ -396,23 +470,24 @@ def group_general_curves(s: Settings) -> tuple[list[tuple], float]:
         def f_one(a):
             return fdp.epsdelta_tradeoff(a, eps)
         classic = fdp.epsdelta_tradeoff(ALPHA, k * eps)
-        classic_name = t("f_kε,0, kε = {keps:g} (textbook group privacy)", keps=k * eps)
+        classic_name = t("(kε, 0)-DP, kε = {keps:g} (textbook group privacy)", keps=k * eps)
         color = COLORS["epsdelta"]
     group_beta = fdp.group_tradeoff(f_one, k, ALPHA)
     gap = (float(np.max(np.abs(group_beta - classic))) if s.group_curve == "laplace"
            else float(np.max(group_beta - classic)))
     return [(t("{name} (one person)", name=group_curve_name(s)), ALPHA, f_one(ALPHA), color,
              "solid"),
-            (t("1 − (1 − f)^∘{k} (groups of {k})", k=k), ALPHA, group_beta, color, "dash"),
+            (t("groups of {k}: 1 − (1 − f) applied {k} times (Theorem 2.14)", k=k), ALPHA,
+             group_beta, color, "dash"),
             (classic_name, ALPHA, classic, COLORS["identity"], "longdash")], gap
 
 
 def group_caption(s: Settings, gap: float) -> str:
     if s.group_curve == "laplace":
         return t("For the Laplace curve the group bound is exact: it coincides with "
-                 "Lap(0,1) vs Lap(kε,1) (largest difference {gap:.1e}).", gap=gap)
-    return t("The group curve lies above the textbook kε-DP curve by up to {gap:.3f}: "
-             "Theorem 2.14 gives more than 'ε becomes kε'.", gap=gap)
+                 "Lap(0,1) vs Lap(kε,1) (largest difference {gap}).", gap=fmt_sig(gap, 2))
+    return t("The group curve lies above the textbook kε-DP curve by up to {gap}: "
+             "Theorem 2.14 gives more than 'ε becomes kε'.", gap=fmt_sig(gap, 3))
 
 
 def group_findings(s: Settings, gap: float) -> list[str]:
@@ -422,10 +497,10 @@ def group_findings(s: Settings, gap: float) -> list[str]:
     if s.group_curve == "laplace":
         return [first, t("For the Laplace curve with ε = {eps:g} the group bound of Theorem "
                          "2.14 is exact: Lap(0,1) vs Lap({keps:g},1) (largest difference "
-                         "{gap:.1e}).", eps=eps, keps=k * eps, gap=gap)]
+                         "{gap}).", eps=eps, keps=k * eps, gap=fmt_sig(gap, 2))]
     return [first, t("For an {eps:g}-DP mechanism, Theorem 2.14's curve for groups of {k} "
-                     "lies above the textbook {keps:g}-DP curve by up to {gap:.3f}.", eps=eps,
-                     k=k, keps=k * eps, gap=gap)]
+                     "lies above the textbook {keps:g}-DP curve by up to {gap}.", eps=eps,
+                     k=k, keps=k * eps, gap=fmt_sig(gap, 3))]
 
 
 # ---------------------------------------------------------------------------------------
@@ -454,31 +529,39 @@ def composition(s: Settings) -> Composition:
 
 
 def composition_gdp_curves(s: Settings, c: Composition) -> list[tuple]:
-    return [(t("G_μ, μ = {mu:g} (one)", mu=s.comp_mu), ALPHA, fdp.gdp_tradeoff(ALPHA, s.comp_mu),
-             COLORS["gdp"], "solid"),
-            (t("G_√n·μ, √n·μ = {total:.3g} (all {n})", total=c.total_mu, n=s.comp_n), ALPHA,
+    return [(t("Gaussian DP, μ = {mu:g}, one release", mu=s.comp_mu), ALPHA,
+             fdp.gdp_tradeoff(ALPHA, s.comp_mu), COLORS["gdp"], "solid"),
+            (t("Gaussian DP, √n·μ = {total}, {releases}", total=fmt_sig(c.total_mu, 3),
+               releases=releases(s.comp_n)), ALPHA,
              fdp.gdp_tradeoff(ALPHA, c.total_mu), COLORS["gdp"], "dash")]
+
+
+def releases(n: int) -> str:
+    """"1 release", "10 releases"."""
+    return t("1 release") if n == 1 else t("{n} releases", n=n)
 
 
 def composition_eps_curves(s: Settings, c: Composition) -> list[tuple]:
     n, eps = s.comp_n, s.comp_eps
-    out = [(t("f_ε,0, ε = {eps:g} (one)", eps=eps), ALPHA, fdp.epsdelta_tradeoff(ALPHA, eps),
-            COLORS["epsdelta"], "solid"),
-           (t("exact f_ε,0^⊗{n}", n=n), ALPHA, c.exact, COLORS["epsdelta"], "dash"),
-           (t("CLT: G_μ, μ = {mu:.3g}", mu=c.clt), ALPHA, c.clt_beta, COLORS["gdp"], "dot")]
+    out = [(t("(ε, 0)-DP, ε = {eps:g}, one release", eps=eps), ALPHA,
+            fdp.epsdelta_tradeoff(ALPHA, eps), COLORS["epsdelta"], "solid"),
+           (t("exact composition: (ε, 0)-DP, {releases}", releases=releases(n)), ALPHA, c.exact,
+            COLORS["epsdelta"], "dash"),
+           (t("CLT: Gaussian DP, μ = {mu}", mu=fmt_sig(c.clt, 3)), ALPHA, c.clt_beta,
+            COLORS["gdp"], "dot")]
     if n * eps <= 700:  # beyond e^700 the textbook curve is 0 for every α > 0 (e^nε overflows)
-        out.append((t("f_nε,0, nε = {neps:g} (textbook composition)", neps=n * eps), ALPHA,
+        out.append((t("(nε, 0)-DP, nε = {neps:g} (textbook composition)", neps=n * eps), ALPHA,
                     fdp.epsdelta_tradeoff(ALPHA, n * eps), COLORS["identity"], "longdash"))
     return out
 
 
 def composition_findings(s: Settings, c: Composition) -> list[str]:
-    return [t("{n} mechanisms of {mu:g}-GDP compose to exactly {total:.4g}-GDP (√n·μ).",
-              n=s.comp_n, mu=s.comp_mu, total=c.total_mu),
-            t("{n} mechanisms of {eps:g}-DP compose to a curve close to {clt:.4g}-GDP by the "
+    return [t("{n} mechanisms of {mu:g}-GDP compose to exactly {total}-GDP (√n·μ).",
+              n=s.comp_n, mu=s.comp_mu, total=fmt_sig(c.total_mu)),
+            t("{n} mechanisms of {eps:g}-DP compose to a curve close to {clt}-GDP by the "
               "central limit theorem (2√n·tanh(ε/2)); the largest gap between the exact curve "
-              "and the CLT curve is {gap:.3f}.", n=s.comp_n, eps=s.comp_eps, clt=c.clt,
-              gap=c.clt_gap)]
+              "and the CLT curve is {gap:.3f}.", n=s.comp_n, eps=s.comp_eps,
+              clt=fmt_sig(c.clt), gap=c.clt_gap)]
 
 
 # ---------------------------------------------------------------------------------------
@@ -509,11 +592,11 @@ def inverse(s: Settings) -> Inverse:
 
 
 def conversion_findings(s: Settings, delta: float, inv: Inverse) -> list[str]:
-    return [t("μ = {mu:g} GDP implies (ε, δ(ε))-DP for every ε, with δ({eps:g}) = {delta:.4g}.",
-              mu=s.conv_mu, eps=s.conv_eps, delta=delta),
-            t("({eps:g}, {delta:.3g})-DP holds for any μ-GDP mechanism with μ ≤ {mu:.6g}: for "
+    return [t("μ = {mu:g} GDP implies (ε, δ(ε))-DP for every ε, with δ({eps:g}) = {delta}.",
+              mu=s.conv_mu, eps=s.conv_eps, delta=fmt_prob(delta)),
+            t("({eps:g}, {delta})-DP holds for any μ-GDP mechanism with μ ≤ {mu}: for "
               "the Gaussian mechanism with sensitivity 1, noise σ ≥ {sigma}.", eps=s.inv_eps,
-              delta=s.inv_delta, mu=inv.mu, sigma=fmt_sig(inv.sigma))]
+              delta=fmt_delta(s.inv_delta), mu=fmt_sig(inv.mu, 6), sigma=fmt_sig(inv.sigma))]
 
 
 # ---------------------------------------------------------------------------------------
@@ -533,9 +616,9 @@ def audit_params(s: Settings) -> dict:
 def audited_mechanism(s: Settings) -> str:
     """The audited mechanism and its exact privacy, in words."""
     if s.aud_mech == "gaussian":
-        return t("G_μ, μ = {mu:.3g}", mu=1 / s.aud_sigma)
+        return t("Gaussian DP, μ = {mu}", mu=fmt_sig(1 / s.aud_sigma, 3))
     if s.aud_mech == "laplace":
-        return t("Laplace, ε = {eps:.3g}", eps=1 / s.aud_b)
+        return t("Laplace, ε = {eps}", eps=fmt_sig(1 / s.aud_b, 3))
     return t("{k}-RR, ε = {eps:g}", k=s.aud_k, eps=s.aud_eps)
 
 
