@@ -388,7 +388,7 @@ def test_report_download_builds_the_html_report(deferred):
         "The two distributions: Korea central and Korea noncentral",
         "Power against N at α = 0.1", "Power against α with N = 10,000 per group"]
     assert [name for name, _ in kit.tables] == ["Simulated power against N",
-                                               "Simulated power against α"]
+                                               "Simulated power against ε"]
     help_ = {b.key: b.help for b in at.download_button}["plan_dl_report"]  # the header's file
     assert "The Report button at the top of the page gives the same file." in help_
     html_ = tab_report(deferred)

@@ -55,10 +55,12 @@ class PageKit:
 
     # --- what the page shows, with its exports ------------------------------------------
 
-    def chart(self, fig, *, key: str, name: str, **kwargs) -> None:
-        """A Plotly chart with its data (CSV) and itself (standalone HTML) to download."""
+    def chart(self, fig, *, key: str, name: str, file: str | None = None, **kwargs) -> None:
+        """A Plotly chart with its data (CSV) and itself (standalone HTML) to download.
+        ``file``: the name the download files are made from, when not ``name`` (a file name
+        people's scripts know, kept when the shown name changes)."""
         st.plotly_chart(fig, key=key, **kwargs)
-        stem = slug(name)
+        stem = slug(file or name)
         with st.container(horizontal=True, gap="small"):
             st.download_button(
                 t("Data (CSV)"), lambda f=fig: dpviz.export.figure_data(f).to_csv(index=False),
@@ -73,16 +75,17 @@ class PageKit:
         self.figures.append((name, fig))
 
     def table(self, frame: pd.DataFrame, *, key: str, name: str,
-              csv: pd.DataFrame | None = None, **kwargs) -> None:
-        """A table with a CSV download (``csv``: the frame to export, if not ``frame``)."""
+              csv: pd.DataFrame | None = None, file: str | None = None, **kwargs) -> None:
+        """A table with a CSV download (``csv``: the frame to export, if not ``frame``;
+        ``file``: the name its file name is made from, when not ``name``)."""
         st.dataframe(frame, key=key, **kwargs)
         data = frame if csv is None else csv
         if isinstance(data, Styler):
             data = data.data
         st.download_button(t("Table (CSV)"), lambda d=data: d.to_csv(index=False),
-                           file_name=f"{slug(name)}.csv", mime="text/csv", on_click="ignore",
-                           icon=":material/table:", key=f"{key}_csv", type="tertiary",
-                           help=t("This table as a CSV file."))
+                           file_name=f"{slug(file or name)}.csv", mime="text/csv",
+                           on_click="ignore", icon=":material/table:", key=f"{key}_csv",
+                           type="tertiary", help=t("This table as a CSV file."))
         self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
 
     # --- what the report says -------------------------------------------------------------

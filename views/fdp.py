@@ -70,14 +70,15 @@ def mu_slider(where, label: str, name: str, *, help: str, disabled=False) -> flo
 def plain_words(kit: PageKit, s: Settings) -> Settings:
     """The pair of outputs and their shift (shared with the attacker's test), in one sentence."""
     c1, c2, c3 = st.columns([2, 2, 1])
+    family = radio(c1, t("Outputs on D and on D′"), page.FAMILY_LABELS, "family",
+                   horizontal=True,
+                   help=t("The two output distributions the attacker must tell apart: the "
+                          "Gaussian mechanism's (unit noise, the answers differing by μ) or "
+                          "the Laplace mechanism's (unit scale, the answers differing by ε)."))
+    legacy = legacy_threshold(family)
     s = replace(
         s,
-        family=radio(c1, t("Outputs on D and on D′"), page.FAMILY_LABELS, "family",
-                     horizontal=True,
-                     help=t("The two output distributions the attacker must tell apart: the "
-                            "Gaussian mechanism's (unit noise, the answers differing by μ) or "
-                            "the Laplace mechanism's (unit scale, the answers differing by "
-                            "ε).")),
+        family=family,
         mu=mu_slider(c2, t("Shift between the two outputs: μ (ε for Laplace)"), "mu",
                      help=t("How far apart the answers on D and D′ are, in units of the noise. "
                             "0: the outputs are identically distributed (perfect privacy); 5: "
@@ -88,10 +89,31 @@ def plain_words(kit: PageKit, s: Settings) -> Settings:
                                 "wrongly. The sentence below and the attacker's test (section "
                                 "1) both use it; the test's threshold t is the one that gives "
                                 "exactly this α.")))
+    if legacy:
+        c3.caption(legacy)
+        kit.note(legacy)
     sentence, finding = page.plain_words(s)
     st.markdown(sentence)
     kit.finding(finding)
     return s
+
+
+def legacy_threshold(family: str) -> str:
+    """A link from before the threshold followed α carries t: on the run that reads the
+    link, α is set from it (page.alpha_from_threshold) and the note saying so is returned."""
+    if page.LEGACY_THRESHOLD not in st.query_params:
+        return ""
+    text = st.query_params[page.LEGACY_THRESHOLD]
+    del st.query_params[page.LEGACY_THRESHOLD]
+    k = key("say_alpha")
+    if k in st.session_state:
+        return ""
+    if k in st.query_params:  # the link's α wins; the note says what became of its t
+        return page.threshold_dropped(family, text)
+    alpha, note = page.alpha_from_threshold(family, text)
+    if alpha is not None:
+        st.session_state[k] = alpha
+    return note
 
 
 # --- 1. The attacker's test -----------------------------------------------------------------

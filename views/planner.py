@@ -273,8 +273,8 @@ def verdict_box(verdict: words.Verdict) -> None:
     box(verdict.sentence, icon=icon)
 
 
-def points_table(kit: PageKit, points, key: str, name: str) -> None:
-    kit.table(points, key=key, name=name, hide_index=True, column_config={
+def points_table(kit: PageKit, points, key: str, name: str, file: str | None = None) -> None:
+    kit.table(points, key=key, name=name, file=file, hide_index=True, column_config={
         "n": st.column_config.NumberColumn(t("N"), format="localized"),
         "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.4g"),
         "alpha2": st.column_config.NumberColumn(t("ε_B"), format="%.4g"),
@@ -312,7 +312,8 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
     sentence_box(words.describe_sample_size(plan, comp.difference_md), words.good_news(plan))
     verdict_box(verdict)
     kit.finding(words.describe_sample_size(plan, comp.difference))
-    kit.chart(page.data_figure(plan, s), key="plan_fig_data", name=page.data_figure_name(s))
+    kit.chart(page.data_figure(plan, s), key="plan_fig_data", name=page.data_figure_name(s),
+              file=page.data_figure_file(s))
     st.caption(words.data_caption(plan, s))
     with st.expander(t("The simulated points")):
         points_table(kit, plan.points, "plan_points_data", t("Simulated power against N"))
@@ -346,11 +347,13 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> No
     verdict_box(verdict)
     kit.finding(words.describe_privacy(plan, comp.difference))
     kit.chart(page.privacy_figure(plan, s), key="plan_fig_privacy",
-              name=page.privacy_figure_name(s))
+              name=page.privacy_figure_name(s),
+              file=page.privacy_figure_file(s))
     st.caption(words.privacy_caption(plan, s))
     with st.expander(t("The simulated points")):
         # The name is the download's file name: kept with the symbol it had (α).
-        points_table(kit, plan.points, "plan_points_privacy", t("Simulated power against α"))
+        points_table(kit, plan.points, "plan_points_privacy", t(page.PRIVACY_POINTS[0]),
+                     page.PRIVACY_POINTS[1])
 
 
 # --- 3. Frontier --------------------------------------------------------------------------------
@@ -460,13 +463,16 @@ def report_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> Non
     st.caption(words.report_caption(frontier is not None))
     with st.expander(t("The charts and tables of the report"), expanded=False):
         kit.chart(page.data_figure(data_plan, s), key="plan_report_fig_data",
-                  name=page.data_figure_name(s))
+                  name=page.data_figure_name(s),
+              file=page.data_figure_file(s))
         points_table(kit, data_plan.points, "plan_report_points_data",
                      t("Simulated power against N"))
         kit.chart(page.privacy_figure(privacy, s), key="plan_report_fig_privacy",
-                  name=page.privacy_figure_name(s))
+                  name=page.privacy_figure_name(s),
+              file=page.privacy_figure_file(s))
         points_table(kit, privacy.points, "plan_report_points_privacy",
-                     t("Simulated power against α"))
+                     t(page.PRIVACY_POINTS[0]),
+                     page.PRIVACY_POINTS[1])
         if frontier is not None:
             frontier_outputs(kit, frontier, s, s.level, s.power, "plan_report", warn=False)
 

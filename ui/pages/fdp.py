@@ -47,6 +47,41 @@ GAMMA_GRID = FdpParams.RS_GAMMA_GRID
 REPS_GRID = (100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000)
 # The attacker's type-I error α (one control: the sentence and the threshold test use it).
 SAY_ALPHA_GRID = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
+# The URL parameter of the attacker's threshold slider of earlier versions of the page: the
+# threshold now follows α, and a link that carries t opens at the α nearest to its test's.
+LEGACY_THRESHOLD = "fdp_t"
+
+
+def alpha_from_threshold(family: str, text: str) -> tuple[float | None, str]:
+    """An earlier link's threshold ``text`` as the step of SAY_ALPHA_GRID nearest (in log
+    scale) to its test's type-I error, and a sentence saying so; (None, "") for no number."""
+    from ui.links import nearest_on_grid
+
+    try:
+        threshold = float(text)
+    except ValueError:
+        return None, ""
+    if not np.isfinite(threshold):
+        return None, ""
+    alpha = float(audit.threshold_test(family, 0.0, threshold)[0])
+    nearest = float(nearest_on_grid(alpha, SAY_ALPHA_GRID))
+    return nearest, t(
+        "This link set the attacker's threshold t = {t}, a control the page no longer has "
+        "(the threshold now follows α). Its test's α = {alpha}; the link opens at the "
+        "nearest α on the slider, {nearest}.", t=f"{threshold:g}", alpha=fmt_pct(alpha),
+        nearest=fmt_pct(nearest))
+
+
+def threshold_dropped(family: str, text: str) -> str:
+    """The note for an earlier link that set both α and the threshold t: α is used, and the
+    threshold follows it (the two were separate controls then)."""
+    alpha, _ = alpha_from_threshold(family, text)
+    if alpha is None:
+        return ""
+    exact = float(audit.threshold_test(family, 0.0, float(text))[0])
+    return t("This link also set the attacker's threshold t = {t} (α = {alpha}), a control "
+             "the page no longer has: the threshold now follows the link's α.",
+             t=f"{float(text):g}", alpha=fmt_pct(exact))
 MU_STEP, MU_MAX = FdpParams.MU_STEP, FdpParams.MU_MAX  # every μ slider: 0 … 5 by 0.05
 K_MAX = FdpParams.K_MAX  # categories of k-RR and random substitution: 2 … 100
 AUDIT_CHUNK = 10_000  # draws per input between two updates of the progress bar

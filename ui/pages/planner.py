@@ -528,16 +528,31 @@ def privacy_figure(plan: planner.PrivacyPlan, s: Settings):
 
 
 def data_figure_name(s: Settings) -> str:
-    # The name is the download's file name (power_against_n_at_alpha_0_1.csv): kept with the
-    # symbol it had, α, so that people's scripts keep finding the files.
-    alphas = (t("α = {alpha:g}", alpha=s.alpha1) if s.same_alpha else
-              t("α₁ = {alpha1:g}, α₂ = {alpha2:g}", alpha1=s.alpha1, alpha2=s.alpha2))
-    return t("Power against N at {alphas}", alphas=alphas)
+    """The data chart's name as the page and report show it."""
+    eps = (t("ε = {eps:g}", eps=s.alpha1) if s.same_alpha else
+           t("ε_A = {a:g}, ε_B = {b:g}", a=s.alpha1, b=s.alpha2))
+    return t("Power against N at {eps}", eps=eps)
+
+
+def data_figure_file(s: Settings) -> str:
+    """The name its download files are made from (power_against_n_at_alpha_0_1.csv): kept
+    with the symbol it had, α, and never translated, so people's scripts keep finding it."""
+    alphas = (f"α = {s.alpha1:g}" if s.same_alpha else
+              f"α₁ = {s.alpha1:g}, α₂ = {s.alpha2:g}")
+    return f"Power against N at {alphas}"
 
 
 def privacy_figure_name(s: Settings) -> str:
-    # The download's file name (power_against_alpha_with_n_….csv): kept, as above.
-    return t("Power against α with N = {n:,} per group", n=s.n)
+    return t("Power against ε with N = {n:,} per group", n=s.n)
+
+
+def privacy_figure_file(s: Settings) -> str:
+    """Its download files' name (power_against_alpha_with_n_….csv): kept, as above."""
+    return f"Power against α with N = {s.n:,} per group"
+
+
+# The privacy points table: its name shown, and the name of its file (kept, as above).
+PRIVACY_POINTS = ("Simulated power against ε", "Simulated power against α")
 
 
 def frontier_figure(table: pd.DataFrame, s: Settings, level: float, power: float):
