@@ -23,7 +23,7 @@ from ui import notation, registry
 
 TAB_KEYS = {c.page.script: c.tab_key for c in CONTRACTS if c.tab_key}
 SOURCE_ALPHA = re.compile(r"\(α[₀-₉₁₂A-Z_]*\s+in\s+" + re.escape(notation.SPJ22) + r"\)")
-UNNAMED_SOURCE = re.compile(r"\b(the|its|this) (source|seed|paper)\b(?!'s own|-\d)", re.I)
+UNNAMED_SOURCE = re.compile(r"\b(the|its|this) source\b(?!-\d)", re.I)
 
 
 def page_texts(page: registry.PageSpec) -> list[tuple[str, str]]:

@@ -316,7 +316,7 @@ def test_the_normal_score_test_when_chosen():
     assert metrics(at)[N_NEEDED] == words.n_text(plan)
     sentence = words.describe_sample_size(
         plan, "a difference as large as Korea central vs Korea noncentral")
-    assert "the normal-score test at the 5% level detects" in sentence
+    assert "the normal-score test at the 5% significance level detects" in sentence
     assert sentence in [m.value for m in (*at.success, *at.warning)]
     points = [d.value for d in at.dataframe if "power" in d.value]
     assert points and all(set(d["test"]) == {"normal_score"} for d in points)
@@ -336,7 +336,7 @@ def test_the_normal_score_test_when_chosen():
     # The report says which test.
     open_tab(at, REPORT)
     kit = ended_kit(at)
-    assert kit.parameters["Test"] == "normal-score test (this project) at the 5% level"
+    assert kit.parameters["Test"] == "normal-score test (this project) at the 5% significance level"
     assert kit.findings[0] == sentence
     assert words.frontier_sentence(table, 0.8).startswith(
         "For 80% power the normal-score test needs")
@@ -382,11 +382,12 @@ def test_report_download_builds_the_html_report(deferred):
     comp = page.make_comparison(page.DEFAULT, p1, p2, datasets.age_bin_labels(10), {})
     assert kit.parameters == {**comp.report_items(),
                               **page.Settings(reps=50, n_boot=50).report_items()}
-    assert kit.parameters["Test"] == "parametric bootstrap test (Algorithm 1) at the 5% level"
+    assert kit.parameters["Test"] == ("parametric bootstrap test (Algorithm 1) at the 5% "
+                                      "significance level")
     assert kit.notes == words.report_notes()
     assert [name for name, _ in kit.figures] == [
         "The two distributions: Korea central and Korea noncentral",
-        "Power against N at α = 0.1", "Power against α with N = 10,000 per group"]
+        "Power against N at ε = 0.1", "Power against ε with N = 10,000 per group"]
     assert [name for name, _ in kit.tables] == ["Simulated power against N",
                                                "Simulated power against ε"]
     help_ = {b.key: b.help for b in at.download_button}["plan_dl_report"]  # the header's file

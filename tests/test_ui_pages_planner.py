@@ -61,7 +61,7 @@ def test_sample_size_sentence_for_each_status():
     # The estimate 7,914 to the precision of its interval (7,500–8,350: hundreds).
     assert found == ("At privacy level ε = 0.1 for both releases, about 7,900 (7,500–8,350, "
                      "allowing for simulation error) people per group are needed so that the "
-                     "DP bootstrap test at the 5% level detects it 80% of the time.")
+                     "DP bootstrap test at the 5% significance level detects it 80% of the time.")
     open_ended = sample_size_plan(interval=(7500.0, math.inf), alpha2=0.05, test="chisq")
     text = words.describe_sample_size(open_ended, "it")
     assert "above 7,500" in text and "ε_A = 0.1 and ε_B = 0.05" in text
@@ -156,7 +156,7 @@ def test_the_report_names_the_test_chosen():
 def test_the_report_lists_todays_settings():
     s = page.Settings(reps=50, n_boot=500, seed=7, n=50_000)
     assert s.report_items() == {
-        "Test": "parametric bootstrap test (Algorithm 1) at the 5% level",
+        "Test": "parametric bootstrap test (Algorithm 1) at the 5% significance level",
         "Target power": "80%", "Privacy level": "ε = 0.1",
         "People per group N (plan)": "50,000", "Replicates R, bootstrap B": "50, 500",
         "Seed": "7"}
@@ -543,11 +543,11 @@ def test_the_frontier_in_words():
 
 def test_the_normal_score_test_is_named_in_every_sentence():
     found = words.describe_sample_size(sample_size_plan(test="normal_score"), "it")
-    assert "so that the normal-score test at the 5% level detects it 80% of the time" in found
+    assert "so that the normal-score test at the 5% significance level detects it 80% of the time" in found
     never = words.describe_sample_size(
         sample_size_plan(test="normal_score", status="unreachable", n=None,
                          interval=(5e7, math.inf)), "it")
-    assert "not enough for the normal-score test at the 5% level to detect it" in never
+    assert "not enough for the normal-score test at the 5% significance level to detect it" in never
     privacy = words.describe_privacy(privacy_plan(test="normal_score", level=0.1), "it")
     assert "the normal-score test at the 10% level still detects it" in privacy
     for text in (found, never, privacy):

@@ -37,11 +37,13 @@ from browserkit import number
 from conftest import APP_PATH, LAST_KIT, run
 from pagekit import link_view
 from ui import controls, links, registry
+from ui.format import fmt_share
 from ui.pages import calibration as cal_page
+from ui.pages import fdp as fdp_page
 from ui.pages import gaussian as gauss_page
 from ui.pages import substitution as rs_page
 
-EXAMPLES = 10  # link states per page
+EXAMPLES = 20  # link states per page, each with up to two slider moves
 
 # --- what dpcore is called with ----------------------------------------------------------------
 
@@ -93,8 +95,14 @@ class Spec:
     page: registry.PageSpec
     params: dict[str, hs.SearchStrategy]  # URL parameter -> its URL text
     uses: dict[str, list[Use]]  # a control's widget key -> where its value goes
-    report: dict[str, str] = field(default_factory=dict)  # widget key -> report label pattern
+    report: dict[str, str] = field(default_factory=dict)  # widget key -> report setting label
+    metrics: dict[str, str | tuple] = field(default_factory=dict)  # widget key -> metric label(s)
+    # widget key -> a metric label pattern whose group 1 is the control's value ("ε_l (l = 2)")
+    labels: dict[str, str] = field(default_factory=dict)
     probabilities: dict[str, Callable] = field(default_factory=dict)  # metric -> true value
+    # Sliders a reader may move after arriving (a move may change another control's range):
+    # widget key -> a select slider's option values, or None for a slider's whole range.
+    moves: dict[str, tuple | None] = field(default_factory=dict)
 
 
 def texts(values) -> hs.SearchStrategy:
@@ -129,7 +137,11 @@ SPECS = [
           "cmp_boot": [Use("homogeneity.parametric_bootstrap_test", "n_boot"),
                        Use("homogeneity.normal_score_test", "n_boot")],
           "cmp_seed": [Use("homogeneity.sample_and_test", "rng")],
-          "cmp_width": [Use("datasets.age_histogram", "width")]}),
+          "cmp_width": [Use("datasets.age_histogram", "width")]},
+         moves={"cmp_alpha_a": ALPHAS, "cmp_n": controls.N_GRID[:9]},
+         report={"cmp_alpha_a": "Privacy level ε_A (A)", "cmp_alpha_b": "Privacy level ε_B (B)",
+                 "cmp_n": "People N in A", "cmp_boot": "Bootstrap replicates B",
+                 "cmp_seed": "Seed"}),
     Spec(registry.CALIBRATION,
          {"cal_m": texts(cal_page.NULL_M_OPTIONS), "cal_alpha": texts(ALPHAS),
           "cal_n": ints(cal_page.NULL_N_MIN, 2_000_000),
@@ -138,7 +150,12 @@ SPECS = [
           "cal_n": [Use("simulation.null_statistics", "n")],
           "cal_alpha": [Use("simulation.null_statistics", "alpha")],
           "cal_reps_null": [Use("simulation.null_statistics", "reps")],
-          "cal_seed": [Use("simulation.null_statistics", "rng")]}),
+          "cal_seed": [Use("simulation.null_statistics", "rng")]},
+         report={"cal_m": "Null distributions: bins M",
+                 "cal_n": "Null distributions: histogram size N",
+                 "cal_alpha": "Null distributions: privacy level ε",
+                 "cal_reps_null": "Null distributions: replicates",
+                 "cal_seed": "Null distributions: seed"}),
     Spec(registry.PLANNER,
          {"plan_alpha": texts(ALPHAS[10:35]), "plan_power": texts((0.5, 0.8, 0.9)),
           "plan_level": texts((0.01, 0.05, 0.1)), "plan_width": texts((5, 10)),
@@ -148,12 +165,19 @@ SPECS = [
           "plan_power": [Use("planner.required_sample_size", "power")],
           "plan_level": [Use("planner.required_sample_size", "level")],
           "plan_seed": [Use("planner.required_sample_size", "rng")],
-          "plan_width": [Use("datasets.age_histogram", "width")]}),
+          "plan_width": [Use("datasets.age_histogram", "width")]},
+         report={"plan_alpha": "Privacy level", "plan_power": "Target power",
+                 "plan_seed": "Seed"}),
     Spec(registry.FDP,
          {"fdp_mu": texts(np.round(np.arange(0.0, 5.01, 0.25), 2)),
-          "fdp_t": texts(np.round(np.arange(-1.0, 6.01, 0.5), 2))},
-         {"fdp_mu": [Use("fdp.gdp_tradeoff", "mu"), Use("audit.threshold_test", "shift")],
-          "fdp_t": [Use("audit.threshold_test", "threshold")]}),
+          "fdp_say_alpha": hs.sampled_from([fmt_share(a) for a in fdp_page.SAY_ALPHA_GRID])},
+         {"fdp_mu": [Use("fdp.gdp_tradeoff", "mu"), Use("audit.densities", "shift")],
+          "fdp_say_alpha": [Use("audit.threshold_for_alpha", "alpha")]},
+         moves={"fdp_mu": None, "fdp_say_alpha": fdp_page.SAY_ALPHA_GRID},
+         report={"fdp_mu": "shift μ", "fdp_say_alpha": "false accusations allowed α"},
+         metrics={"fdp_say_alpha": "Type-I error α"},
+         probabilities={"Type-I error α": lambda w: w["fdp_say_alpha"],
+                        "Type-II error β": lambda w: _beta(w)}),
     Spec(registry.GAUSSIAN,
          {"gauss_solve": texts(("ε", "δ", "σ", "Δ")), "gauss_eps": floats(0.01, 50.0),
           "gauss_delta": floats(1e-12, 0.1), "gauss_sigma": floats(0.01, 10_000.0),
@@ -161,12 +185,18 @@ SPECS = [
          {G["eps"].key: [Use("gaussian.calibration_table", "eps")],
           G["delta"].key: [Use("gaussian.calibration_table", "delta")],
           G["sensitivity"].key: [Use("gaussian.calibration_table", "sensitivity")],
-          G["sigma"].key: [Use("gaussian.solve_gaussian", "return.sigma")]}),
+          G["sigma"].key: [Use("gaussian.solve_gaussian", "return.sigma")]},
+         moves={f"{q.key}_slider": q.grid for q in G.values()},
+         report={q.key: q.label for q in G.values()},
+         metrics={q.key: (q.symbol, f"{q.symbol} (solved)") for q in G.values()}),
     Spec(registry.LDP,
          {"ldp_eps": texts(links.LdpParams.EPS_GRID), "ldp_n": texts(controls.N_GRID[:9]),
           "ldp_seed": ints(0, 10_000)},
          {"ldp_eps": [Use("ldp.krr_probabilities", "eps")],
           "ldp_n": [Use("datasets.draw_histogram", "n")]},
+         moves={"ldp_eps": links.LdpParams.EPS_GRID, "ldp_n": controls.N_GRID[:9]},
+         report={"ldp_eps": "privacy ε", "ldp_n": "users N"},
+         metrics={"ldp_n": "Users N"},
          probabilities={"p: tell the truth": lambda w: _krr(w)[0],
                         "q: tell a given lie": lambda w: _krr(w)[1]}),
     Spec(registry.SUBSTITUTION,
@@ -178,8 +208,20 @@ SPECS = [
                        Use("substitution.extended_random_substitution", "gamma")],
           "rs_l_slider": [Use("substitution.extended_epsilon", "l"),
                           Use("substitution.extended_random_substitution", "l"),
-                          Use("substitution.reconstruct", "l")]}),
+                          Use("substitution.reconstruct", "l")]},
+         report={"rs_N_slider": "categories k", "rs_gamma": "amplification γ",
+                 "rs_l_slider": "values per record l", "rs_n": "records N"},
+         metrics={"rs_N_slider": "Categories k", "rs_n": "Records N"},
+         labels={"rs_l_slider": r"ε_l \(l = (\d+)\)"},
+         moves={"rs_N_slider": None, "rs_l_slider": None,
+                "rs_gamma": links.SubstitutionParams.GAMMA_GRID}),
 ]
+
+
+def _beta(widgets: dict) -> float:
+    from dpcore import fdp
+
+    return float(fdp.gdp_tradeoff(widgets["fdp_say_alpha"], widgets["fdp_mu"]))
 
 
 def _krr(widgets: dict) -> tuple[float, float]:
@@ -249,10 +291,48 @@ class Boxed:
         return float(self.fmt % float(used)) == self.shown
 
 
+NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?%?")
+SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def reads_as(text: str, value) -> bool:
+    """Whether the first number written in ``text`` is ``value`` to the digits it shows:
+    "3.73063" for 3.730631634815942, "1.0·10⁻⁵" for 1e-05, "5%" for 0.05, "10,000"."""
+    if isinstance(value, str):
+        return value in text
+    match = NUMBER.search(str(text))
+    if match is None:
+        return False
+    written = match.group()
+    mantissa, _, exponent = written.rstrip("%").partition("·10")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    scale = (10.0 ** int(exponent.translate(SUPERSCRIPT)) if exponent else 1.0) * (
+        0.01 if written.endswith("%") else 1.0)
+    return abs(number(written) - float(value)) <= 0.5 * 10.0 ** -decimals * scale * (1 + 1e-9)
+
+
 def value_of(use: Use, arguments: dict, result):
     if use.arg.startswith("return."):
         return getattr(result, use.arg.removeprefix("return."))
     return arguments.get(use.arg)
+
+
+def move(at: AppTest, key: str, options: tuple | None, where: float) -> None:
+    """Move the slider ``key`` to the point ``where`` of its range (0: its start, 1: its
+    end), or to that point of ``options`` (a select slider's values), and run."""
+    for kind in ("slider", "select_slider"):
+        found = [w for w in at.get(kind) if w.key == key and not w.disabled]
+        if found:
+            w = found[0]
+            if options is not None:
+                w.set_value(options[round(where * (len(options) - 1))])
+            elif isinstance(w.min, int):
+                w.set_value(w.min + round(where * (w.max - w.min)))
+            else:
+                step = w.step or 0.01
+                w.set_value(round((w.min + where * (w.max - w.min)) / step) * step)
+            run(at)
+            return
 
 
 def open_at(spec: Spec, query: dict[str, str], made: list[Call]) -> AppTest:
@@ -270,11 +350,20 @@ def open_at(spec: Spec, query: dict[str, str], made: list[Call]) -> AppTest:
 def test_every_control_shows_the_value_in_use(spec, calls, capsys):
     checked: Counter = Counter()
 
+    moves = (hs.lists(hs.tuples(hs.sampled_from(sorted(spec.moves)), hs.floats(0, 1)),
+                      max_size=2) if spec.moves else hs.just([]))
+
     @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
-    @given(query=hs.fixed_dictionaries({}, optional=spec.params))
-    def check(query):
+    @given(query=hs.fixed_dictionaries({}, optional=spec.params), moved=moves)
+    def check(query, moved):
         at = open_at(spec, query, calls)
+        for key, where in moved:  # the reader moves sliders: each run is checked as a link's
+            calls.clear()
+            st.cache_data.clear()
+            move(at, key, spec.moves[key], where)
+            checked[("moves", "")] += 1
+        query = {**query, "moved": moved} if moved else query
         widgets = shown_values(at)
         for key, uses in spec.uses.items():
             if key not in widgets:
@@ -283,12 +372,35 @@ def test_every_control_shows_the_value_in_use(spec, calls, capsys):
             for use in uses:
                 seen = [value_of(use, args, result) for name, args, result in calls
                         if name == use.function]
-                seen = [v for v in seen if v is not None]
+                seen = [v for v in seen if v is not None and np.ndim(v) == 0]
                 wrong = [v for v in seen if not close(use.map(shown), v)]
                 assert not wrong, (f"{spec.page.name} at {query}: {key} shows {shown!r}, "
                                    f"but {use.function} got {use.arg} = {wrong[:3]}")
                 if seen:
                     checked[(key, use.function)] += 1
+        shown_metrics = {m.label: m.value for m in at.metric}
+        report = LAST_KIT[-1].parameters if LAST_KIT else {}
+        said = [(f"report {spec.report.get(k)}", report.get(spec.report.get(k)), k)
+                for k in spec.report]
+        for key, labels in spec.metrics.items():
+            labels = (labels,) if isinstance(labels, str) else labels
+            said += [(f"metric {label}", shown_metrics[label], key) for label in labels
+                     if label in shown_metrics][:1]
+        for where, text, key in said:
+            if text is None or key not in widgets:
+                continue
+            value = widgets[key].shown if isinstance(widgets[key], Boxed) else widgets[key]
+            assert reads_as(text, value), (
+                f"{spec.page.name} at {query}: {key} shows {value!r}, {where} says {text!r}")
+            checked[(key, where.split()[0])] += 1
+        for key, pattern in spec.labels.items():
+            for label in shown_metrics:
+                match = re.fullmatch(pattern, label)
+                if match and key in widgets:
+                    assert reads_as(match.group(1), widgets[key]), (
+                        f"{spec.page.name} at {query}: {key} shows {widgets[key]!r}, the "
+                        f"metric is labelled {label!r}")
+                    checked[(key, "label")] += 1
         for text in shown_texts(at):
             assert not E_NOTATION.search(text), (
                 f"{spec.page.name} at {query}: e-notation in {text!r}")
@@ -302,8 +414,12 @@ def test_every_control_shows_the_value_in_use(spec, calls, capsys):
 
     check()
     # Every control of the spec was checked in some state, each use in at least one.
-    missing = {(k, u.function) for k, uses in spec.uses.items() for u in uses} - set(checked)
+    n_moves = checked.pop(("moves", ""), 0)
+    missing = ({(k, u.function) for k, uses in spec.uses.items() for u in uses}
+               | {(k, "report") for k in spec.report} | {(k, "metric") for k in spec.metrics}
+               | {(k, "label") for k in spec.labels}) - set(checked)
     assert not missing, f"never checked: {missing}"
     with capsys.disabled():
         print(f"\n{spec.page.name}: {sum(checked.values())} checks of "
-              f"{len(spec.uses)} controls over {EXAMPLES} link states, 0 differing")
+              f"{len(spec.uses)} controls over {EXAMPLES} link states and {n_moves} slider "
+              f"moves, 0 differing")

@@ -177,9 +177,9 @@ class Settings:
 
     def report_items(self) -> dict[str, str]:
         """The report's settings (after the comparison's: Comparison.report_items)."""
-        test = (t("parametric bootstrap test (Algorithm 1) at the {level:.0%} level",
+        test = (t("parametric bootstrap test (Algorithm 1) at the {level:.0%} significance level",
                   level=self.level) if self.test == "bootstrap" else
-                t("normal-score test (this project) at the {level:.0%} level", level=self.level))
+                t("normal-score test (this project) at the {level:.0%} significance level", level=self.level))
         return {
             t("Test"): test,
             t("Target power"): f"{self.power:.0%}",

@@ -277,7 +277,7 @@ def privacy_intro(comp: Comparison, s: Settings) -> str:
 
 def data_caption(plan: planner.SampleSizePlan, s: Settings) -> str:
     return t("Each point: the share of R = {reps:,} simulated pairs of private histograms in "
-             "which the test rejected at the {level:.0%} level, with its 95% Wilson interval. "
+             "which the test rejected at the {level:.0%} significance level, with its 95% Wilson interval. "
              "{simulated} settings simulated now, {recalled} reused. Seed {seed}.",
              reps=s.reps, level=s.level, simulated=plan.simulated, recalled=plan.recalled,
              seed=s.seed)
@@ -285,7 +285,7 @@ def data_caption(plan: planner.SampleSizePlan, s: Settings) -> str:
 
 def privacy_caption(plan: planner.PrivacyPlan, s: Settings) -> str:
     return t("Each point: the share of R = {reps:,} simulated pairs of private histograms of "
-             "N = {n:,} each in which the test rejected at the {level:.0%} level, with its 95% "
+             "N = {n:,} each in which the test rejected at the {level:.0%} significance level, with its 95% "
              "Wilson interval. {simulated} settings simulated now, {recalled} reused. Seed "
              "{seed}.", reps=s.reps, n=s.n, level=s.level, simulated=plan.simulated,
              recalled=plan.recalled, seed=s.seed)
@@ -300,10 +300,10 @@ def _privacy_words(alpha1: float, alpha2: float) -> str:
 
 def _test_words(test: str, level: float) -> str:
     if test == "bootstrap":
-        return t("the DP bootstrap test at the {level:.0%} level", level=level)
+        return t("the DP bootstrap test at the {level:.0%} significance level", level=level)
     if test == "normal_score":
-        return t("the normal-score test at the {level:.0%} level", level=level)
-    return t("the naive chi-square test at the {level:.0%} level", level=level)
+        return t("the normal-score test at the {level:.0%} significance level", level=level)
+    return t("the naive chi-square test at the {level:.0%} significance level", level=level)
 
 
 def _goal(plan, difference: str) -> str:
