@@ -266,3 +266,23 @@ def assert_values(at: AppTest, values) -> None:
             assert got == pytest.approx(value, rel=1e-12), key
         else:
             assert got == value, key
+
+
+def open_experiment(script: str, experiments, index: int, *, timeout: float = 60) -> AppTest:
+    """The page ``script`` as the link of its experiment ``index`` (``experiments``: the
+    page's EXPERIMENTS) opens it from another view of the page, as its "Try this" box
+    gives it: the experiment's values and ``try``, nothing else. Checked clean, naming the
+    experiment, with every link value used."""
+    from ui.kit import TRY_PARAM
+
+    ex = experiments[index]
+    at = open_page(script, None, timeout=timeout)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, TRY_PARAM: str(index)}.items():
+        at.query_params[key] = value
+    at.switch_page(script)
+    run(at)
+    assert any(ex.title in box.value for box in at.info), [b.value for b in at.info]
+    assert not link_notes(at), link_notes(at)
+    return at

@@ -16,18 +16,39 @@ import re
 
 import pytest
 
-from conftest import open_page, run
+from conftest import LAST_KIT, open_page, run
 from test_page_contract import CONTRACTS
 from test_values_in_use import shown_texts
 from ui import notation, registry
 
 TAB_KEYS = {c.page.script: c.tab_key for c in CONTRACTS if c.tab_key}
-SOURCE_ALPHA = re.compile(r"\(α[₀-₉₁₂A-Z_]*\s+in\s+" + re.escape(notation.SPJ22) + r"\)")
+# The note giving the source's own symbol: "(α in Son, Park & Jung 2022)", "(α₁ in …)",
+# "(Lap(2/α) in …)".
+SOURCE_ALPHA = re.compile(r"\((?:[^()]|\([^()]*\))*\s+in\s+" + re.escape(notation.SPJ22)
+                          + r"\)")
 UNNAMED_SOURCE = re.compile(r"\b(the|its|this) source\b(?!-\d)", re.I)
 
 
 def page_texts(page: registry.PageSpec) -> list[tuple[str, str]]:
-    """(tab, text) for every text the page shows on each of its tabs, help included."""
+    """(tab, text) for every text the page shows on each of its tabs, help included. (A
+    module fixture runs before conftest's page_kits: the page's kit is recorded here.)"""
+    from ui.kit import PageKit
+
+    original = PageKit.end
+
+    def end(self):
+        LAST_KIT[:] = [self]
+        return original(self)
+
+    PageKit.end = end
+    try:
+        LAST_KIT.clear()
+        return _page_texts(page)
+    finally:
+        PageKit.end = original
+
+
+def _page_texts(page: registry.PageSpec) -> list[tuple[str, str]]:
     at = open_page(page.script, None)
     key = TAB_KEYS.get(page.script)
     labels = [t.label for t in at.tabs] if key else [""]
@@ -67,7 +88,8 @@ def test_the_testing_pages_name_the_sources_alpha_once_per_view(shown):
     page, texts = shown
     if page not in (registry.COMPARE, registry.CALIBRATION, registry.PLANNER):
         pytest.skip("not a testing page")
-    assert any(SOURCE_ALPHA.search(text) for _, text in texts), page.name
+    assert any("α" in m.group() for _, text in texts for m in SOURCE_ALPHA.finditer(text)), \
+        page.name
 
 
 def test_a_tests_level_is_its_significance_level(shown):

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from ui import controls
 from conftest import open_page, run
 from dpcore import simulation, study
+import pagekit
 from pagekit import (kit as ended_kit, assert_reset_note, chart_traces, errors, link_notes,
                      metrics)
 from ui.pages import calibration as logic
@@ -100,7 +101,7 @@ def test_default_view():
     assert not errors(at), errors(at)
     assert [t.label for t in at.tabs] == [
         "Null distributions", "Type-I error and power", "The paper at full scale",
-        "Beyond the paper: unequal N and α"]
+        "Beyond the paper: unequal N and ε"]
 
     # Null distributions: uniform shape, M = 20, N = 5,050, α = 0.5, 1,000 replicates.
     assert at.selectbox(key="cal_shape").value == "uniform"
@@ -416,7 +417,7 @@ def _extended_findings(at: AppTest) -> list[str]:
 
 def test_the_extended_grid_shows_its_chart_table_findings_and_command(synthetic_extended):
     results = synthetic_extended
-    at = start({"cal_tab": "Beyond the paper: unequal N and α"})
+    at = start({"cal_tab": "Beyond the paper: unequal N and ε"})
     tab = extended_tab(at)
     assert [c.value for c in tab.code] == [study.EXTENDED_COMMAND]
     [caption] = [c.value for c in tab.caption if "regenerates" in c.value]
@@ -473,7 +474,7 @@ def test_the_extended_grid_filters_narrow_the_table_and_the_findings(synthetic_e
 
 
 def test_a_link_filters_the_extended_grid(synthetic_extended):
-    at = start({"cal_tab": "Beyond the paper: unequal N and α", "cal_x_m": "86",
+    at = start({"cal_tab": "Beyond the paper: unequal N and ε", "cal_x_m": "86",
                 "cal_x_tests": "parametric bootstrap", "cal_x_a1": ["1", "0.1"],
                 "cal_x_a2": "0.01", "cal_x_n": "100,000", "cal_x_ratio": "1"})
     assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
@@ -532,16 +533,8 @@ def test_a_linked_n_outside_the_range_is_used_clamped_and_said():
 
 def open_experiment(index: int) -> AppTest:
     """The page as the experiment's link opens it (after another visit)."""
-    ex = logic.EXPERIMENTS[index]
-    at = open_page(PAGE, None, timeout=180)
-    for key in list(at.query_params):
-        del at.query_params[key]
-    for key, value in {**ex.query, "try": str(index)}.items():
-        at.query_params[key] = value
-    at.switch_page(PAGE)
-    run(at)
-    assert [i for i in infos(at) if ex.title in i], infos(at)
-    assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
+    at = pagekit.open_experiment(PAGE, logic.EXPERIMENTS, index, timeout=180)
+    assert not errors(at), errors(at)
     return at
 
 
@@ -577,7 +570,7 @@ def test_experiment_power_falls_at_strong_privacy():
 
 # Where "α" may still be shown: Son, Park & Jung (2022)'s symbol, said beside ε; and the tab
 # whose label is its URL value (links made before the notation name it so).
-ALPHA_ALLOWED = ("(α in Son, Park & Jung 2022)", "Beyond the paper: unequal N and α")
+ALPHA_ALLOWED = ("(α in Son, Park & Jung 2022)",)
 
 
 def assert_notation_and_numbers(at: AppTest) -> None:
@@ -597,3 +590,11 @@ def assert_notation_and_numbers(at: AppTest) -> None:
 def test_the_privacy_level_is_epsilon_and_no_number_is_in_e_notation():
     assert_notation_and_numbers(start())
     assert_notation_and_numbers(open_experiment(1))
+
+
+def test_a_link_to_the_tab_by_its_earlier_label_still_opens_it():
+    """The tab "Beyond the paper" was labelled with α before ε became the privacy level on
+    every page: a link made then opens the same tab, and no link value is named unusable."""
+    at = start({"cal_tab": "Beyond the paper: unequal N and α"})
+    assert at.session_state["cal_tab"] == "Beyond the paper: unequal N and ε"
+    assert not link_notes(at)

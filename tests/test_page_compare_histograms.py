@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from ui import sources
 from browserkit import number
 from conftest import REPO_ROOT, assert_clean, open_page, routed_pages, run, without_help
+import pagekit
 from pagekit import kit as ended_kit, errors, link_notes, metrics
 
 PAGE = "views/compare_histograms.py"
@@ -417,15 +418,11 @@ def without_source_note(text: str) -> str:
     return re.sub(r"\(α[₁₂_AB]* in Son, Park & Jung 2022\)", "", text)
 
 
-def open_experiment(i: int, query: dict[str, str]) -> AppTest:
+def open_experiment(i: int) -> AppTest:
     """The page opened by the link of its experiment ``i`` (as the "Try this" box gives it)."""
-    at = open_page(PAGE, None)
-    for k in list(at.query_params):
-        del at.query_params[k]
-    for k, v in {**query, "try": str(i)}.items():
-        at.query_params[k] = v
-    at.switch_page(PAGE)
-    return run(at)
+    from ui.pages.compare_histograms import EXPERIMENTS
+
+    return pagekit.open_experiment(PAGE, EXPERIMENTS, i)
 
 
 def test_the_privacy_level_is_epsilon_and_alpha_only_names_the_sources_symbol():
@@ -489,7 +486,7 @@ def test_try_this_experiments_set_the_page_up_and_show_what_they_say():
 
     # 1. The same population on both sides, strong privacy: the naive test rejects, the
     # parametric bootstrap does not.
-    at = open_experiment(0, same.query)
+    at = open_experiment(0)
     assert at.selectbox(key="cmp_a").value == at.selectbox(key="cmp_b").value == "korea"
     assert at.select_slider(key="cmp_alpha_a").value == 0.05
     assert at.select_slider(key="cmp_alpha_b").value == 0.05
@@ -501,7 +498,7 @@ def test_try_this_experiments_set_the_page_up_and_show_what_they_say():
 
     # 2. Identical populations, different ε: Algorithm 1 rejects, the normal-score test not,
     # and the shipped null grids say Algorithm 1 does not keep its level here.
-    at = open_experiment(1, unequal.query)
+    at = open_experiment(1)
     assert at.select_slider(key="cmp_alpha_a").value == 0.01
     assert at.select_slider(key="cmp_alpha_b").value == 1.0
     assert at.select_slider(key="cmp_n").value == 1000

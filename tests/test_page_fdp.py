@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import assert_clean, open_page, run, without_help
+import pagekit
 from pagekit import (TabbedPage, assert_values, assert_widgets_keyed_with_help, chart_traces,
                      kit, metrics, seen_kinds)
 from ui.pages import fdp as page
@@ -325,13 +326,7 @@ def test_alpha_and_beta_are_named_once_as_the_attackers_errors():
 
 
 def open_experiment(i: int):
-    at = open_page(FDP.path, None)
-    for k in list(at.query_params):
-        del at.query_params[k]
-    for k, v in {**page.EXPERIMENTS[i].query, "try": str(i)}.items():
-        at.query_params[k] = v
-    at.switch_page(FDP.path)
-    return run(at)
+    return pagekit.open_experiment(FDP.path, page.EXPERIMENTS, i)
 
 
 def test_try_this_compose_ten_releases_of_eps_dp():

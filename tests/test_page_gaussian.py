@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets, gaussian
+import pagekit
 from pagekit import (TabbedPage, assert_widgets_keyed_with_help, chart_traces, errors, kit,
                      markdown_text, metrics, warnings)
 from ui import links
@@ -641,14 +642,7 @@ def test_long_formula_blocks_are_collapsed():
 @pytest.mark.parametrize("i", range(len(page.EXPERIMENTS)))
 def test_each_experiment_sets_the_page_up_and_shows_what_it_says(i):
     ex = page.EXPERIMENTS[i]
-    at = open_page("views/gaussian.py", None)
-    for k in list(at.query_params):
-        del at.query_params[k]
-    for k, v in {**ex.query, "try": str(i)}.items():
-        at.query_params[k] = v
-    at.switch_page("views/gaussian.py")
-    run(at)
-    assert any(ex.title in i.value for i in at.info)
+    at = pagekit.open_experiment("views/gaussian.py", page.EXPERIMENTS, i)
     texts = " ".join(page_texts(at))
     if i == 0:
         assert value(at, "delta") == 1e-12 and value(at, "eps") == 1.0

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import open_page, run, upload_file, without_help
 from dpcore import datasets, ldp
+import pagekit
 from pagekit import (TabbedPage, assert_only_bad_value_reset,
                      assert_stopped_page_keeps_link_and_report, errors, kit, metrics,
                      markdown_text, plain_error, query_id, warnings)
@@ -271,16 +272,7 @@ def test_at_eps_10_p_tell_the_truth_is_not_rounded_to_1():
 
 def open_experiment(i: int) -> AppTest:
     """The page as experiment ``i``'s link opens it: a fresh visit with its values."""
-    ex = page.EXPERIMENTS[i]
-    at = open_page("views/ldp.py", None)
-    for key in list(at.query_params):
-        del at.query_params[key]
-    for key, value in {**ex.query, "try": str(i)}.items():
-        at.query_params[key] = value
-    at.switch_page("views/ldp.py")
-    run(at)
-    assert any(ex.title in box.value for box in at.info), [b.value for b in at.info]
-    return at
+    return pagekit.open_experiment("views/ldp.py", page.EXPERIMENTS, i)
 
 
 def test_try_eps_0_1_the_estimates_scatter_around_the_truth():

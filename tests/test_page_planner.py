@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import run
 from dpcore import datasets, planner
+import pagekit
 from pagekit import (kit as ended_kit, TabbedPage, chart_traces, errors, link_notes, metrics,
                      plain_error)
 from ui.format import estimate_parts
@@ -451,18 +452,8 @@ def test_n_needed_on_the_page_is_rounded_to_its_interval():
 
 def open_experiment(index: int) -> AppTest:
     """The page as the experiment's link opens it (after another visit)."""
-    from conftest import open_page
-
-    ex = page.EXPERIMENTS[index]
-    at = open_page("views/planner.py", None, timeout=120)
-    for key in list(at.query_params):
-        del at.query_params[key]
-    for key, value in {**ex.query, "try": str(index)}.items():
-        at.query_params[key] = value
-    at.switch_page("views/planner.py")
-    run(at)
-    assert [i.value for i in at.info if ex.title in i.value], [i.value for i in at.info]
-    assert not link_notes(at) and not errors(at), (link_notes(at), errors(at))
+    at = pagekit.open_experiment("views/planner.py", page.EXPERIMENTS, index, timeout=120)
+    assert not errors(at), errors(at)
     return at
 
 

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import assert_clean, open_page, run, upload_file, without_help
 from dpcore import datasets
 from dpcore import substitution as rs
+import pagekit
 from pagekit import (TabbedPage, assert_stopped_page_keeps_link_and_report, chart, errors,
                      kit, link_notes, metrics, open_linked, plain_error, query_id)
 from ui import links
@@ -456,16 +457,7 @@ def test_r_reduced_below_every_step_is_shown_as_the_value_in_use():
 
 def open_experiment(i: int) -> AppTest:
     """The page as experiment ``i``'s link opens it: a fresh visit with its values."""
-    ex = page.EXPERIMENTS[i]
-    at = open_page("views/substitution.py", None)
-    for key in list(at.query_params):
-        del at.query_params[key]
-    for key, value in {**ex.query, "try": str(i)}.items():
-        at.query_params[key] = value
-    at.switch_page("views/substitution.py")
-    run(at)
-    assert any(ex.title in box.value for box in at.info), [b.value for b in at.info]
-    return at
+    return pagekit.open_experiment("views/substitution.py", page.EXPERIMENTS, i)
 
 
 def test_try_l_10_at_gamma_5_eps_l_grows_while_the_error_falls():

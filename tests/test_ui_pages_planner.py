@@ -148,7 +148,7 @@ def test_every_setting_has_its_url_parameter_and_links_carry_them_all():
 
 def test_the_report_names_the_test_chosen():
     s = page.Settings(test="normal_score", level=0.01)
-    assert s.report_items()["Test"] == "normal-score test (this project) at the 1% level"
+    assert s.report_items()["Test"] == "normal-score test (this project) at the 1% significance level"
     assert list(s.report_items()) == list(page.Settings().report_items())
     assert set(page.TESTS) == set(simulation.BOOTSTRAP_TESTS)
 
@@ -549,7 +549,7 @@ def test_the_normal_score_test_is_named_in_every_sentence():
                          interval=(5e7, math.inf)), "it")
     assert "not enough for the normal-score test at the 5% significance level to detect it" in never
     privacy = words.describe_privacy(privacy_plan(test="normal_score", level=0.1), "it")
-    assert "the normal-score test at the 10% level still detects it" in privacy
+    assert "the normal-score test at the 10% significance level still detects it" in privacy
     for text in (found, never, privacy):
         assert "bootstrap" not in text
     table = frontier_table([500.0, 5000.0, np.nan], [400.0, 4000.0, 5e7], [0.05, 0.3, 0.62],

@@ -240,6 +240,7 @@ def shown_texts(at: AppTest) -> list[str]:
     out = [m.value for m in at.markdown] + [c.value for c in at.caption]
     out += [e.value for kind in ("info", "warning", "error", "success") for e in at.get(kind)]
     out += [f"{m.label}: {m.value}" for m in at.metric]
+    out += [tab.label for tab in at.tabs] + [e.label for e in at.expander]
     for kind in ("slider", "select_slider", "number_input", "selectbox", "radio", "toggle",
                  "multiselect", "segmented_control"):
         out += [str(getattr(w, "label", "")) for w in at.get(kind)]

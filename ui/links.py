@@ -75,6 +75,8 @@ class SubstitutionParams:
 # key: the earlier label -> the option it named. An option's label is its URL value, so a
 # renamed option keeps its earlier label here and such links still open that option.
 EARLIER_LABELS = {
+    # The calibration page's tab: ε is the privacy level on every page (issue 18).
+    "cal_tab": {"Beyond the paper: unequal N and α": "Beyond the paper: unequal N and ε"},
     SubstitutionParams.SOURCE: {"Normal (discretised, the source's shape)": "normal"},
     # The f-DP page's radios, once labelled in raw notation (f_ε*,δ*).
     "fdp_target": {"G_μ*": "gdp", "f_ε*,δ*": "epsdelta"},

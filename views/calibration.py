@@ -13,7 +13,7 @@ import streamlit as st
 
 import dpviz
 from dpcore import datasets, simulation, study
-from ui import controls, registry
+from ui import controls, links, registry
 from ui.cache import machine_speed
 from ui.format import fmt_number
 from ui.kit import PageKit, page_header
@@ -380,6 +380,7 @@ def main() -> None:
         "repeat R times, count the rejections."))
     # The open tab is kept in the URL; every tab runs (each is cheap once computed), so the
     # report holds all four.
+    links.use_earlier_label("cal_tab")  # a link may name a tab by its earlier label
     tabs = st.tabs([t(x) for x in TABS], key="cal_tab", bind="query-params")
     tab_null, tab_live, tab_paper, tab_extended = tabs
     with tab_null:

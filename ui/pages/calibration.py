@@ -29,7 +29,7 @@ TITLE = registry.CALIBRATION.title
 LEVEL = 0.05  # the level of every test on this page
 TARGET_POWER = 0.8  # the power the sentences measure each test against
 TABS = ("Null distributions", "Type-I error and power", "The paper at full scale",
-        "Beyond the paper: unequal N and α")
+        "Beyond the paper: unequal N and ε")
 TEST_LABELS = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²",
                "normal_score": "normal-score contrast"}
 # The paper's two tests: shown by default in the live run and the full-scale study (the
