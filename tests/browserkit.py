@@ -310,8 +310,9 @@ _SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 
 
 def number(text: str) -> float:
-    """A number as the pages show it: 1,234; 3.7e-05; 1.0·10⁻⁵; 10⁻⁸; 12.5%."""
-    t = text.strip().replace(",", "").replace("−", "-")
+    """A number as the pages show it: 1,234; 3.7e-05; 1.0·10⁻⁵; 10⁻⁸; 12.5%; an estimate
+    "about 5,200" as 5,200."""
+    t = text.strip().removeprefix("about ").replace(",", "").replace("−", "-")
     scale = 0.01 if t.endswith("%") else 1.0
     t = t.rstrip("%")
     if "10" in t and t[-1] in "⁰¹²³⁴⁵⁶⁷⁸⁹":

@@ -269,19 +269,19 @@ LINKED_MU = round(float(gaussian.gaussian_mu(1.5, 1e-5)) / 0.05) * 0.05
 gt, lt, eq, ne = operator.gt, operator.lt, operator.eq, operator.ne
 
 CASES = [
-    # Noise Lap(2/α₁) on A drops from Lap(20) to Lap(0.2): the private histogram A
+    # Noise Lap(2/ε_A) on A drops from Lap(20) to Lap(0.2): the private histogram A
     # changes, and so does the chi-square p-value computed from it.
     Case("compare_histograms", "compare_histograms", "Compare two private histograms", (
         Step(metrics={NAIVE_LABEL: None, BOOT_LABEL: None},
-             sliders={"Privacy level α₁ (histogram A)": "0.1"}, check=p_values),
-        Step(press("Privacy level α₁ (histogram A)", "End", "10"), versus=((NAIVE_LABEL, ne),),
+             sliders={"Privacy level ε_A (histogram A)": "0.1"}, check=p_values),
+        Step(press("Privacy level ε_A (histogram A)", "End", "10"), versus=((NAIVE_LABEL, ne),),
              query={"cmp_alpha_a": "10"}, shown=("At the 5% level",), check=same_metrics),
     )),
-    # A smaller α (more noise) inflates the statistic with DP and its naive type-I error,
+    # A smaller ε (more noise) inflates the statistic with DP and its naive type-I error,
     # not the one without DP; fewer replicates redraw both histograms with that many.
     Case("test_calibration-null", "test_calibration", "Test calibration", (
         Step(metrics=calibration(0.5, 1000), check=histogram_sizes(1000)),
-        Step(press("Privacy level α", "Home", "0.001"), metrics=calibration(0.001, 1000),
+        Step(press("Privacy level ε (α in Son, Park & Jung 2022)", "Home", "0.001"), metrics=calibration(0.001, 1000),
              versus=(("Mean without DP", eq), ("Mean with DP", gt),
                      ("Naive type-I error with DP", gt))),
         Step(press("Null replicates", "Home", "200"), metrics=calibration(0.001, 200),
@@ -353,15 +353,15 @@ CASES = [
         Step(lambda page: page.reload(), metrics=eps_l(86, 1000, 49),
              sliders={RS_AGES: "86", "Values per record l": "49"}),
     )),
-    # R = B = 50: a search takes a fraction of a second. α from 0.1 to 0.001 (Lap(2,000)
+    # R = B = 50: a search takes a fraction of a second. ε from 0.1 to 0.001 (Lap(2,000)
     # noise per count): stronger privacy needs far more people.
     Case("planner", "planner?plan_reps=50&plan_boot=50", "Privacy–utility planner", (
         Step(metrics={"N needed per group": None, "Your planned N": "10,000"},
-             sliders={"Privacy level α (α₁ for A)": "0.1"}),
-        Step(press("Privacy level α (α₁ for A)", "Home", "0.001"),
+             sliders={"Privacy level ε (α in Son, Park & Jung 2022)": "0.1"}),
+        Step(press("Privacy level ε (α in Son, Park & Jung 2022)", "Home", "0.001"),
              versus=(("N needed per group", lambda now, before: now > 10 * before),),
              metrics={"Your planned N": "10,000"}, query={"plan_alpha": "0.001"},
-             shown=("At privacy level α = 0.001 for both releases",)),
+             shown=("At privacy level ε = 0.001 for both releases",)),
     )),
 ]
 

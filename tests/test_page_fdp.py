@@ -387,3 +387,17 @@ def test_the_target_delta_reads_in_powers_of_ten_and_earlier_links_keep_it():
     assert not [o for o in control.options if E_NOTATION.search(o)]
     assert {"10⁻¹²", "2·10⁻⁶", "10⁻⁵", "0.5"} <= set(control.options)
     assert metrics(at)["Largest μ with δ(ε) ≤ target δ"] == "0.448335"  # as the link showed
+
+
+@pytest.mark.parametrize("query,alpha,says", [
+    ({"fdp_t": "0.5"}, 0.3, "the link opens at the nearest α on the slider, 30%"),
+    ({"fdp_t": "0.5", "fdp_say_alpha": "1%"}, 0.01, "the threshold now follows the link's α"),
+    ({"fdp_t": "abc"}, 0.05, "which is not a number: it was left out"),
+])
+def test_a_link_with_the_earlier_threshold_control_says_what_became_of_it(query, alpha, says):
+    """Links made when the attacker's threshold t was a control of its own (fdp_t) open at
+    one α, the one their t gives (to the nearest step) unless they set α too, and say so."""
+    at = open_page(FDP.path, None, query)
+    assert at.select_slider(key="fdp_say_alpha").value == alpha
+    assert any(says in c.value for c in at.caption), [c.value for c in at.caption]
+    assert any(says in note for note in kit(at).notes)

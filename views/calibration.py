@@ -191,8 +191,8 @@ def run_live(kit: PageKit, live: LiveSettings) -> dict | None:
 def live_tab(kit: PageKit) -> tuple[LiveSettings, LiveSettings | None]:
     """The form and the last completed run: the form's settings and those of the run shown."""
     st.markdown(t(
-        "Rejection rate at the 5% significance level against N, for the naive χ² test and the parametric "
-        "bootstrap test, each point with its 95% Wilson interval. Korea vs Korea has no "
+        "Rejection rate at the 5% significance level against N, for the naive χ² test and "
+        "the parametric bootstrap test, each point with its 95% Wilson interval. Korea vs Korea has no "
         "difference (the rate is the type-I error: it should stay near the dotted 5% line); "
         "the other pairs differ (the rate is the power: higher is better)."))
     live, submitted = read_live_settings()
@@ -216,8 +216,8 @@ def live_tab(kit: PageKit) -> tuple[LiveSettings, LiveSettings | None]:
               column_config=rate_columns())
     for finding in logic.live_findings(shown, table):
         kit.finding(finding)
-    kit.note(t("Rejection rates at the 5% significance level are the share of R simulated pairs of private "
-               "histograms in which the test rejected, with 95% Wilson intervals. A bootstrap "
+    kit.note(t("Rejection rates at the 5% significance level are the share of R simulated "
+               "pairs of private histograms in which the test rejected, with 95% Wilson intervals. A bootstrap "
                "replicate whose debiased total N̂ is 0 cannot be tested; it counts as not "
                "rejecting (column 'undefined')."))
     return live, shown
@@ -374,8 +374,8 @@ def main() -> None:
     st.markdown(t(
         "Can the tests of the *Compare two private histograms* page be trusted, and how much "
         "data do they need? A test's **type-I error** is how often it finds a difference when "
-        "there is none; at the 5% significance level it should be 5%. Its **power** is how often it finds a "
-        "difference that is there. Both are estimated here by simulation, as in section 4.2 of "
+        "there is none; at the 5% significance level it should be 5%. Its **power** is how "
+        "often it finds a difference that is there. Both are estimated here by simulation, as in section 4.2 of "
         "Son, Park & Jung (2022): draw two histograms, release them with Laplace noise, test, "
         "repeat R times, count the rejections."))
     # The open tab is kept in the URL; every tab runs (each is cheap once computed), so the

@@ -114,7 +114,8 @@ def setting_label(row) -> str:
     """A setting of the extended grid: "M = 86, (ε_A, ε_B) = (0.01, 0.1), (N_A, N_B) =
     (1,000, 10,000)"."""
     return t("M = {m}, (ε_A, ε_B) = ({a1:g}, {a2:g}), (N_A, N_B) = ({n:,}, {n2:,})",
-             m=int(row["m"]), a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]), n2=int(row["n2"]))
+             m=int(row["m"]), a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]),
+             n2=int(row["n2"]))
 
 
 # --- a number box that shows the value in use ------------------------------------------------
@@ -689,8 +690,8 @@ def extended_caption(results: pd.DataFrame) -> str:
         "(no difference, so every rate is a type-I error), M = 86, 18 or 9 age groups, every "
         "pair of privacy levels ε_A, ε_B in {{1, 0.1, 0.01}}, N_A = 1,000, 10,000 or 100,000 "
         "people in histogram A and N_B = 1, 10 or 100 times as many in B; {settings:,} "
-        "settings in this file. Each rate counts the rejections at the {level:.0%} significance level in "
-        "R = {reps} replicates, with its 95% Wilson interval; a bootstrap test draws "
+        "settings in this file. Each rate counts the rejections at the {level:.0%} "
+        "significance level in R = {reps} replicates, with its 95% Wilson interval; a bootstrap test draws "
         "B = {boots} bootstrap statistics T_b and its p-value is (1 + #{{T_b ≥ T}})/(B + 1). "
         "A calibrated test's type-I error should lie in {band}. This command regenerates "
         "the file exactly:", settings=len(results), level=LEVEL, reps=reps, boots=boot_text,

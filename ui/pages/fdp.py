@@ -23,7 +23,7 @@ from ui.controls import DEFAULT_SEED
 from ui.format import fmt_delta, fmt_pct, fmt_prob, fmt_sig
 from ui.kit import Experiment
 from ui.links import FdpParams
-from ui.text import t
+from ui.text import esc, t
 
 COLORS = dpviz.fdp.FDP_COLORS
 TITLE = "f-DP and Gaussian DP"
@@ -54,15 +54,17 @@ LEGACY_THRESHOLD = "fdp_t"
 
 def alpha_from_threshold(family: str, text: str) -> tuple[float | None, str]:
     """An earlier link's threshold ``text`` as the step of SAY_ALPHA_GRID nearest (in log
-    scale) to its test's type-I error, and a sentence saying so; (None, "") for no number."""
+    scale) to its test's type-I error, and a sentence saying so; for a t that is not a finite
+    number, None and a sentence saying it was left out."""
     from ui.links import nearest_on_grid
 
     try:
         threshold = float(text)
     except ValueError:
-        return None, ""
+        threshold = float("nan")
     if not np.isfinite(threshold):
-        return None, ""
+        return None, t("This link set the attacker's threshold t = {t}, which is not a number: "
+                       "it was left out (the threshold now follows α).", t=esc(text))
     alpha = float(audit.threshold_test(family, 0.0, threshold)[0])
     nearest = float(nearest_on_grid(alpha, SAY_ALPHA_GRID))
     return nearest, t(
@@ -75,9 +77,9 @@ def alpha_from_threshold(family: str, text: str) -> tuple[float | None, str]:
 def threshold_dropped(family: str, text: str) -> str:
     """The note for an earlier link that set both α and the threshold t: α is used, and the
     threshold follows it (the two were separate controls then)."""
-    alpha, _ = alpha_from_threshold(family, text)
+    alpha, note = alpha_from_threshold(family, text)
     if alpha is None:
-        return ""
+        return note
     exact = float(audit.threshold_test(family, 0.0, float(text))[0])
     return t("This link also set the attacker's threshold t = {t} (α = {alpha}), a control "
              "the page no longer has: the threshold now follows the link's α.",

@@ -179,7 +179,8 @@ class Settings:
         """The report's settings (after the comparison's: Comparison.report_items)."""
         test = (t("parametric bootstrap test (Algorithm 1) at the {level:.0%} significance level",
                   level=self.level) if self.test == "bootstrap" else
-                t("normal-score test (this project) at the {level:.0%} significance level", level=self.level))
+                t("normal-score test (this project) at the {level:.0%} significance level",
+                  level=self.level))
         return {
             t("Test"): test,
             t("Target power"): f"{self.power:.0%}",

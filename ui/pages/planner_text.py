@@ -277,16 +277,16 @@ def privacy_intro(comp: Comparison, s: Settings) -> str:
 
 def data_caption(plan: planner.SampleSizePlan, s: Settings) -> str:
     return t("Each point: the share of R = {reps:,} simulated pairs of private histograms in "
-             "which the test rejected at the {level:.0%} significance level, with its 95% Wilson interval. "
-             "{simulated} settings simulated now, {recalled} reused. Seed {seed}.",
+             "which the test rejected at the {level:.0%} significance level, with its 95% "
+             "Wilson interval. {simulated} settings simulated now, {recalled} reused. Seed {seed}.",
              reps=s.reps, level=s.level, simulated=plan.simulated, recalled=plan.recalled,
              seed=s.seed)
 
 
 def privacy_caption(plan: planner.PrivacyPlan, s: Settings) -> str:
     return t("Each point: the share of R = {reps:,} simulated pairs of private histograms of "
-             "N = {n:,} each in which the test rejected at the {level:.0%} significance level, with its 95% "
-             "Wilson interval. {simulated} settings simulated now, {recalled} reused. Seed "
+             "N = {n:,} each in which the test rejected at the {level:.0%} significance "
+             "level, with its 95% Wilson interval. {simulated} settings simulated now, {recalled} reused. Seed "
              "{seed}.", reps=s.reps, n=s.n, level=s.level, simulated=plan.simulated,
              recalled=plan.recalled, seed=s.seed)
 
