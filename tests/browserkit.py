@@ -272,6 +272,16 @@ def thumb(page, label: str):
     ).get_by_role("slider")
 
 
+def open_expander(page, title: str) -> None:
+    """Open the collapsed section ``title`` (an ``st.expander``), as a reader clicks it."""
+    details = page.locator('[data-testid="stExpander"] details').filter(
+        has=page.locator("summary").get_by_text(title, exact=True))
+    expect(details).to_have_count(1)
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    expect(details).to_have_attribute("open", "")
+
+
 def spinbutton(page, name: str):
     return page.get_by_role("spinbutton", name=name, exact=True)
 

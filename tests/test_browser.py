@@ -23,8 +23,8 @@ import pytest
 from browserkit import (
     CHROMIUM, CHROMIUM_ARGS, EXPECT_TIMEOUT_MS, LOAD_TIMEOUT_MS, assert_clean,
     assert_console_clean, assert_no_traceback, choose, expect, expect_metrics, in_url, metric,
-    new_context, number, open_page, press_until, read_metrics, screenshot, spinbutton,
-    start_streamlit, stop_streamlit, thumb, type_in, wait_idle, watched_page)
+    new_context, number, open_expander, open_page, press_until, read_metrics, screenshot,
+    spinbutton, start_streamlit, stop_streamlit, thumb, type_in, wait_idle, watched_page)
 from conftest import routed_pages
 from dpcore import datasets, fdp, gaussian, ldp, simulation
 from dpcore import substitution as rs
@@ -39,8 +39,9 @@ SCORE_LABEL = "Normal-score test p-value"
 
 
 def shown_p(text: str) -> float:
-    """A shown p-value; "< 0.001" (no replicate reached T) is read as its bound."""
-    return float(text.removeprefix("< "))
+    """A shown p-value (2.68·10⁻¹⁵ too); "< 0.001" (no replicate reached T) is read as its
+    bound."""
+    return number(text.removeprefix("< "))
 LDP_P_LABEL = "p: tell the truth"
 RS_AGES = "Age groups k (N in Kang, Lee & Hong 2009)"  # the substitution page's N slider
 LDP_SOURCE_LABEL = "Data: the users' true answers"
@@ -251,7 +252,8 @@ def gdp_delta(mu: float) -> dict[str, str]:
 
 
 def sigma_metric(eps: float) -> dict[str, str]:
-    return {"σ (solved)": f"{float(gaussian.gaussian_sigma(eps, 1e-5)):.5g}"}
+    # Six significant digits, as the σ box beside it writes it (%.6g).
+    return {"σ (solved)": f"{float(gaussian.gaussian_sigma(eps, 1e-5)):.6g}"}
 
 
 def krr(eps: float, k: int = 2) -> dict[str, str]:
@@ -275,7 +277,7 @@ CASES = [
         Step(metrics={NAIVE_LABEL: None, BOOT_LABEL: None},
              sliders={"Privacy level ε_A (histogram A)": "0.1"}, check=p_values),
         Step(press("Privacy level ε_A (histogram A)", "End", "10"), versus=((NAIVE_LABEL, ne),),
-             query={"cmp_alpha_a": "10"}, shown=("At the 5% level",), check=same_metrics),
+             query={"cmp_alpha_a": "10"}, shown=("At the 5% significance level",), check=same_metrics),
     )),
     # A smaller ε (more noise) inflates the statistic with DP and its naive type-I error,
     # not the one without DP; fewer replicates redraw both histograms with that many.
@@ -284,7 +286,8 @@ CASES = [
         Step(press("Privacy level ε (α in Son, Park & Jung 2022)", "Home", "0.001"), metrics=calibration(0.001, 1000),
              versus=(("Mean without DP", eq), ("Mean with DP", gt),
                      ("Naive type-I error with DP", gt))),
-        Step(press("Null replicates", "Home", "200"), metrics=calibration(0.001, 200),
+        Step(lambda page: (open_expander(page, "Replicates and seed"),
+                           press_until(page, thumb(page, "Null replicates"), "Home", "200")), metrics=calibration(0.001, 200),
              query={"cal_alpha": "0.001", "cal_reps_null": "200"}, check=histogram_sizes(200)),
     )),
     # A typed ε solves σ; the ε slider follows, the σ box shows the solved σ.
@@ -620,6 +623,7 @@ def test_calibration_page_first_opened_by_url(browser, fresh_server):
         expect(form).to_be_visible()
         # The default run, done when the page opened.
         expect(page.get_by_text("seed 2022. The rate is the type-I error.")).to_be_visible()
+        open_expander(page, "Bootstrap replicates and seed")
         seed = form.get_by_role("spinbutton", name="Seed", exact=True)
         seed.fill("7")
         seed.press("Tab")

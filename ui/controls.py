@@ -214,8 +214,8 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
         typed = st.session_state.get(key)
         if typed is None:  # the box was cleared: put the last value back
             st.session_state[key] = st.session_state.get(last_key, default)
-        else:
-            st.session_state[key] = as_shown(typed, format)
+        elif as_shown(typed, format) != typed:  # rewritten only when it differs: the URL
+            st.session_state[key] = as_shown(typed, format)  # keeps "2", not "2.0"
 
     lo, hi = fmt_number(grid[0]), fmt_number(grid[-1])
     c_slider, c_number = st.columns([3, 1], vertical_alignment="bottom")
