@@ -43,7 +43,7 @@ from ui.pages import fdp as fdp_page
 from ui.pages import gaussian as gauss_page
 from ui.pages import substitution as rs_page
 
-EXAMPLES = 20  # link states per page, each with up to two slider moves
+EXAMPLES = 12  # link states per page, each with up to two slider moves
 
 # --- what dpcore is called with ----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ of them public API.
 tests/test_ui_internals.py checks, against the installed Streamlit, that every name used
 here exists and gives the URL form of a widget: an upgrade that changes them fails that
 test loudly instead of silently naming good link values as unusable. The browser test
-tests/test_browser.py::test_no_metric_or_chip_is_cut checks the style sheet on every page.
+tests/test_browser_values.py::test_no_metric_or_chip_is_cut checks the style sheet on every page.
 """
 
 from __future__ import annotations
