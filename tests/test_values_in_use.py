@@ -12,7 +12,8 @@ probability strictly between 0 and 1 as "0" or "1". The count of (state, control
 is printed per page (pytest -s), for the closing note of issue 18.
 
 The states are drawn with ``derandomize=True``: the same states on every run and machine,
-so a failure reproduces; raise EXAMPLES locally to search more widely.
+so a failure reproduces; search more widely with the environment variable
+VALUES_IN_USE_EXAMPLES (e.g. 50).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import functools
 import importlib
 import inspect
 import math
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -43,7 +45,8 @@ from ui.pages import fdp as fdp_page
 from ui.pages import gaussian as gauss_page
 from ui.pages import substitution as rs_page
 
-EXAMPLES = 12  # link states per page, each with up to two slider moves
+# Link states per page, each with up to two slider moves.
+EXAMPLES = int(os.environ.get("VALUES_IN_USE_EXAMPLES", "12"))
 
 # --- what dpcore is called with ----------------------------------------------------------------
 
