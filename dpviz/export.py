@@ -1,13 +1,56 @@
-"""A figure's exports: the numbers behind it (CSV) and a standalone HTML page.
+"""Exports: the numbers behind a figure (CSV), a standalone HTML page, and every CSV file
+the app writes, made safe to open in a spreadsheet.
 """
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+# A text cell starting with one of these is run as a formula by spreadsheets (OWASP, "CSV
+# Injection"): "=1+2", "+cmd|calc", "-2+3", "@SUM(1)", and tab or carriage return before one.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(value):
+    """A text cell that a spreadsheet would run as a formula, prefixed with ' so that it
+    shows as the text it is (OWASP's advice); numbers and every other value unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_text(frame: pd.DataFrame, *, index: bool = False) -> str:
+    """``frame`` as CSV text that no spreadsheet runs as formulas.
+
+    Every text cell, column name and index label that starts with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return gets a leading ``'`` (OWASP's CSV-injection advice):
+    a spreadsheet then shows it as text. Numbers stay numbers, negative ones included (a
+    numeric column is written as it is; a number in a column of mixed values too). The
+    frame itself is not changed: the data in memory keep the user's labels; only what
+    leaves the app is neutralised. Lines end in CR LF (RFC 4180).
+    """
+    out = frame.copy(deep=False)
+    for i, column in enumerate(out.columns):
+        values = out.iloc[:, i]
+        if not (pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values)):
+            out.isetitem(i, values.map(_inert))
+    out.columns = [_inert(str(c)) if not isinstance(c, numbers.Number) else c
+                   for c in out.columns]
+    if index:
+        out.index = out.index.map(_inert)
+        if out.index.name is not None:
+            out.index.name = _inert(str(out.index.name))
+    # RFC 4180's line break: Python's csv writer then quotes every cell holding a carriage
+    # return too (with "\n" it would not, and a cell "'\r=1+2" would start a row "=1+2").
+    return out.to_csv(index=index, lineterminator="\r\n")
+
 __all__ = [
+    "FORMULA_START",
+    "csv_text",
     "figure_data",
     "figure_html",
 ]

@@ -1,9 +1,15 @@
-"""Tests of dpviz.export: a figure's numbers and its standalone HTML page."""
+"""Tests of dpviz.export: a figure's numbers, its standalone HTML page, and CSV text that
+no spreadsheet runs as formulas."""
+
+import csv
+import io
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 import dpviz
+from dpviz import export
 from dpviz.homogeneity import histograms_figure
 
 
@@ -59,3 +65,33 @@ def test_figure_data_joins_the_two_levels_of_a_category_axis():
     # Plain categories of two points are not taken for two levels.
     plain = dpviz.export.figure_data(go.Figure(go.Scatter(x=["ab", "cd"], y=[1, 2])))
     assert list(plain["x"]) == ["ab", "cd"]
+
+
+# --- CSV files that no spreadsheet runs as formulas (OWASP: CSV injection) -------------------
+
+CSV_PAYLOADS = ["=1+2", "+cmd|' /C calc'!A0", "-2+3", "@SUM(1)", "\t=1+2", "\r=1+2",
+                '=HYPERLINK("https://example.org","x")']
+
+
+def test_csv_text_prefixes_every_formula_start_and_keeps_numbers():
+    frame = pd.DataFrame({"label": CSV_PAYLOADS, "count": np.arange(-3, 4),
+                          "share": np.linspace(-0.5, 0.5, 7),
+                          "mixed": [1.5, -2, "=a", "-x", None, "plain", "0–4"]})
+    frame.index = pd.Index(CSV_PAYLOADS, name="=bin")
+    text = export.csv_text(frame, index=True)
+    # As a spreadsheet splits it (a cell holding a carriage return is one cell, quoted).
+    header, *rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert header == ["'=bin", "label", "count", "share", "mixed"] and len(rows) == 7
+    assert [r[0] for r in rows] == [r[1] for r in rows] == ["'" + p for p in CSV_PAYLOADS]
+    assert [int(r[2]) for r in rows] == list(range(-3, 4))  # negative counts stay numbers
+    np.testing.assert_allclose([float(r[3]) for r in rows], np.linspace(-0.5, 0.5, 7))
+    assert [r[4] for r in rows] == ["1.5", "-2", "'=a", "'-x", "", "plain", "0–4"]
+    # The frame itself keeps the user's labels.
+    assert list(frame["label"]) == CSV_PAYLOADS and frame.index.name == "=bin"
+
+
+def test_csv_text_names_a_column_safely_and_leaves_plain_files_as_to_csv_writes_them():
+    hostile = pd.DataFrame({"@SUM(1)": [1, 2], "-x": ["a", "b"]})
+    assert export.csv_text(hostile).splitlines()[0] == "'@SUM(1),'-x"
+    plain = pd.DataFrame({"bin": ["0–4", "5–9"], "count": [-1, 2], "p": [0.25, 0.75]})
+    assert export.csv_text(plain) == plain.to_csv(index=False, lineterminator="\r\n")

@@ -63,7 +63,7 @@ class PageKit:
         stem = slug(file or name)
         with st.container(horizontal=True, gap="small"):
             st.download_button(
-                t("Data (CSV)"), lambda f=fig: dpviz.export.figure_data(f).to_csv(index=False),
+                t("Data (CSV)"), lambda f=fig: dpviz.export.csv_text(dpviz.export.figure_data(f)),
                 file_name=f"{stem}.csv", mime="text/csv", on_click="ignore",
                 icon=":material/table:", key=f"{key}_csv", type="tertiary",
                 help=t("The numbers plotted, one row per point."))
@@ -82,7 +82,7 @@ class PageKit:
         data = frame if csv is None else csv
         if isinstance(data, Styler):
             data = data.data
-        st.download_button(t("Table (CSV)"), lambda d=data: d.to_csv(index=False),
+        st.download_button(t("Table (CSV)"), lambda d=data: dpviz.export.csv_text(d),
                            file_name=f"{slug(file or name)}.csv", mime="text/csv",
                            on_click="ignore", icon=":material/table:", key=f"{key}_csv",
                            type="tertiary", help=t("This table as a CSV file."))
