@@ -1,0 +1,112 @@
+"""Hostile names and labels stay inert text on every page that takes uploads (issue 19).
+
+A file whose column names and labels (bin labels, group names, category answers) are
+Markdown links and images, raw HTML, a LaTeX ``\\href`` and a formula between dollars is
+uploaded on every upload page; on every tab, every text Streamlit renders as Markdown
+(prose, captions, alerts, metric labels and values, widget labels) is rendered with
+CommonMark (markdown-it-py, as tests/test_ui_text.py does): no link, image or HTML element
+comes from the corpus, and no formula either; the report's HTML holds none of the corpus's
+elements. The count of texts checked is printed with ``-s -n 0``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+
+from pagekit import kit
+from test_hardening import CMP, GAUSS, LDP, PLAN, RS, TAB_KEYS, UPLOAD_PAGES, _upload, start
+from test_hostile_exports import csv_file
+
+MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+LINK = "[x](https://example.org/a)"
+IMAGE = "![i](https://example.org/p.png)"
+HTML = "<a href='https://example.org/h'>h</a><img src='https://example.org/q.png'>"
+SCRIPT = "<script>alert(1)</script>"
+LATEX = r"$\href{https://example.org/l}{l}$"
+AUTOLINK = "<https://example.org/auto>"
+# Each payload once as a label and in a column name; "example.org" marks what came from it.
+PAYLOADS = (LINK, IMAGE, HTML, SCRIPT, LATEX, AUTOLINK, "**bold** _em_ # h")
+# What CommonMark would make live of the corpus: a link or image to its host, raw HTML,
+# its emphasis and heading.
+LIVE = re.compile(r"<(?:a|img)\b[^>]*example\.org[^>]*>|<script|<strong>bold</strong>"
+                  r"|<em>em</em>|<h1>h</h1>", re.I)
+
+
+def answers(n: int = 3) -> list[list[str]]:
+    return [[p] for i, p in enumerate(PAYLOADS) for _ in range(n + i)]
+
+
+HOSTILE_FILES = {
+    CMP: ("counts", csv_file(["bin", LINK, IMAGE],
+                             [[p, 50 + 10 * i, 60 + 5 * i] for i, p in enumerate(PAYLOADS)])),
+    PLAN: ("counts", csv_file(["group", LINK, HTML],
+                              [[p, 500 + 10 * i, 400 + 20 * i] for i, p in enumerate(PAYLOADS)])),
+    LDP: ("categories", csv_file([LINK], answers())),
+    RS: ("categories", csv_file([IMAGE], answers())),
+    GAUSS: ("values", csv_file([LINK], [[5], [7], [9]])),
+}
+
+
+def rendered_texts(at) -> list[str]:
+    """Every text of the page that Streamlit renders as Markdown."""
+    out = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    out += [e.value for kind in ("info", "warning", "error", "success") for e in at.get(kind)]
+    out += [f"{m.label} {m.value}" for m in at.metric]
+    for kind in ("slider", "select_slider", "number_input", "selectbox", "radio", "toggle",
+                 "multiselect", "segmented_control", "file_uploader"):
+        out += [str(getattr(w, "label", "")) for w in at.get(kind)]
+    return [str(x) for x in out]
+
+
+def report_live(at) -> list[str]:
+    """Live HTML from the corpus in the page's report (its findings, settings, notes and
+    tables are HTML-escaped; the charts' data are JSON)."""
+    html = kit(at).report_builder("")()
+    return re.findall(r"<a href='https://example\.org|<img src='https://example\.org"
+                      r"|<script>alert", html)
+
+
+def live_parts(text: str) -> list[str]:
+    """What CommonMark makes live of ``text`` from the corpus: links and images to its host,
+    raw HTML, its emphasis; and a formula holding it (Streamlit typesets $ … $)."""
+    live = LIVE.findall(MD.render(text))
+    live += re.findall(r"(?<!\\)\$[^$]*example\.org[^$]*(?<!\\)\$", text)
+    return live
+
+
+def test_every_upload_page_is_covered():
+    assert set(HOSTILE_FILES) == set(UPLOAD_PAGES)
+
+
+@pytest.mark.parametrize("path", list(HOSTILE_FILES), ids=lambda p: p.split("/")[-1])
+def test_hostile_names_and_labels_stay_inert_text(path, capsys):
+    page = UPLOAD_PAGES[path]
+    kind, text = HOSTILE_FILES[path]
+    at = start(path, {TAB_KEYS[path]: page.tab} if page.tab else None)
+    for key in page.sources:
+        at.selectbox(key=key).set_value("upload")
+    at.run()
+    at.radio(key=f"{page.prefix}_file_kind").set_value(kind)
+    at.run()
+    _upload(at, page, "[f](https://example.org/file).csv", text.encode("utf-8"))
+    assert not at.exception, at.exception
+    texts = rendered_texts(at)
+    tab_key = TAB_KEYS.get(path)
+    if tab_key:
+        for tab in [t.label for t in at.tabs]:
+            at.session_state[tab_key] = tab
+            at.run()
+            assert not at.exception, tab
+            texts += rendered_texts(at)
+    shown = [t for t in texts if "example" in t]  # escaped, its dot reads "example\\.org"
+    in_report = [v for v in kit(at).parameters.values() if "example" in v]
+    assert shown or in_report, "the corpus reached no text: the test would check nothing"
+    live = [(t[:120], live_parts(t)) for t in texts if live_parts(t)]
+    assert not live, live[:5]
+    assert report_live(at) == []
+    with capsys.disabled():
+        print(f"\n{path}: {len(texts)} texts, {len(shown)} holding the corpus, "
+              f"{len(in_report)} report settings holding it, 0 live")
