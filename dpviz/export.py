@@ -4,6 +4,7 @@ the app writes, made safe to open in a spreadsheet.
 
 from __future__ import annotations
 
+import html
 import numbers
 
 import numpy as np
@@ -63,6 +64,15 @@ def _trace_values(values, size: int):
     return arr if arr.size == size else None
 
 
+def _as_typed(values):
+    """Text values as the user typed them: the entities dpviz.style.inert wrote for Plotly
+    turned back (``&lt;b&gt;`` is ``<b>``); numbers unchanged."""
+    if values is None:
+        return None
+    return np.asarray([html.unescape(v) if isinstance(v, str) else v for v in values],
+                      dtype=object)
+
+
 def _levels_joined(values, size: int):
     """The points of a two-level category axis (a sequence of ``size`` outer labels and
     one of ``size`` inner ones) as "outer | inner"; None for any other values."""
@@ -89,7 +99,7 @@ def figure_data(fig: go.Figure) -> pd.DataFrame:
     frames = []
     several = len({getattr(t, "xaxis", None) for t in fig.data}) > 1
     for i, trace in enumerate(fig.data):
-        name = trace.name if trace.name else f"trace {i}"
+        name = html.unescape(trace.name) if trace.name else f"trace {i}"
         x, y = getattr(trace, "x", None), getattr(trace, "y", None)
         if y is not None:
             joined = _levels_joined(x, len(y))
@@ -100,7 +110,7 @@ def figure_data(fig: go.Figure) -> pd.DataFrame:
         cols = {"trace": [name] * n}
         if several:
             cols["subplot"] = [trace.xaxis or "x"] * n
-        xs, ys = _trace_values(x, n), _trace_values(y, n)
+        xs, ys = _as_typed(_trace_values(x, n)), _as_typed(_trace_values(y, n))
         cols["x"] = xs if xs is not None else [None] * n
         cols["y"] = ys if ys is not None else [None] * n
         err = getattr(trace, "error_y", None)
@@ -113,7 +123,7 @@ def figure_data(fig: go.Figure) -> pd.DataFrame:
                                                           errors="coerce").to_numpy(float)
                 cols["error_high"] = y_num + pd.to_numeric(pd.Series(plus),
                                                            errors="coerce").to_numpy(float)
-        text = _trace_values(getattr(trace, "text", None), n)
+        text = _as_typed(_trace_values(getattr(trace, "text", None), n))
         if text is not None:
             cols["text"] = text
         frames.append(pd.DataFrame(cols))

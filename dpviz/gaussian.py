@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from scipy import stats
 
 from dpviz.fdp import FDP_COLORS
-from dpviz.style import _LAYOUT, COLORS, _rgba
+from dpviz.style import _LAYOUT, COLORS, _rgba, inert_labels
 
 __all__ = [
     "CALIBRATION_COLORS",
@@ -163,7 +163,7 @@ def release_distribution_figure(releases, true_value: float, sigma: float, *,
 
 def histogram_release_figure(labels, true_counts, released, *, half_width: float) -> go.Figure:
     """True counts and one Gaussian release per bin, the release with ± half_width bars."""
-    labels = [str(v) for v in labels]
+    labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     fig = go.Figure()
     fig.add_trace(go.Bar(
         x=labels, y=np.asarray(true_counts, float), name="true count",

@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 from scipy import stats
 
 from dpcore.homogeneity import debias_thresholds, expected_noisy_count
-from dpviz.style import _LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, _rgba
+from dpviz.style import _LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, _rgba, inert, inert_labels
 
 __all__ = [
     "debias_figure",
@@ -45,7 +45,8 @@ def histograms_figure(
     ``original_a``/``original_b`` may be None (inputs already private); the
     private bars are then shown alone.
     """
-    labels = [str(v) for v in labels]
+    labels = inert_labels(labels)  # user text: shown as typed, never as HTML
+    name_a, name_b = inert(name_a), inert(name_b)
     fig = make_subplots(
         rows=1, cols=2, shared_yaxes=True, subplot_titles=(name_a, name_b),
         horizontal_spacing=0.04,
@@ -160,6 +161,7 @@ def debias_figure(
     region where debiasing acts (up to 3 k(alpha), as the paper's Figure 4);
     counts beyond it are used as they are and their number is noted.
     """
+    name_a, name_b = inert(name_a), inert(name_b)  # user text: shown as typed, never as HTML
     th = {name_a: debias_thresholds(alpha_a), name_b: debias_thresholds(alpha_b)}
     c_max = max(3.0 * max(t.upper, t.lower) for t in th.values())
     if not zoom:

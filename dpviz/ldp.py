@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import _LAYOUT, COLORS, OKABE_ITO
+from dpviz.style import _LAYOUT, COLORS, OKABE_ITO, inert_labels
 
 __all__ = [
     "KRR_ESTIMATOR_COLORS",
@@ -41,7 +41,7 @@ def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
     ``whisker_notes``, one text per category, is added to its hover (e.g. what share
     of simulated estimates the whisker covered). A line at 0 shows estimates below it.
     """
-    labels = [str(v) for v in labels]
+    labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     est = np.asarray(estimate, dtype=float)
     lower = np.asarray(lower, dtype=float)
     upper = np.asarray(upper, dtype=float)

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import _LAYOUT, _TEST_NAMES, COLORS, OKABE_ITO, _log_range, _log_ticks, _rgba
+from dpviz.style import (_LAYOUT, _TEST_NAMES, COLORS, OKABE_ITO, _log_range, _log_ticks, _rgba,
+                         inert, inert_labels)
 
 __all__ = [
     "PLANNER_COLORS",
@@ -233,7 +234,8 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
 def planner_distributions_figure(labels, p1, p2, *, name_a: str = "A", name_b: str = "B",
                                  height: int = 260) -> go.Figure:
     """The two distributions to tell apart, as grouped bars of shares."""
-    labels = [str(v) for v in labels]
+    labels = inert_labels(labels)  # user text: shown as typed, never as HTML
+    name_a, name_b = inert(name_a), inert(name_b)
     fig = go.Figure()
     for key, values, name in (("A", p1, name_a), ("B", p2, name_b)):
         fig.add_trace(go.Bar(

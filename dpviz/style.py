@@ -8,12 +8,30 @@ fills, the names of the two homogeneity tests, and log-axis ticks and ranges.
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 
 __all__ = [
     "COLORS",
     "OKABE_ITO",
+    "inert",
+    "inert_labels",
 ]
+
+
+def inert(text: object) -> str:
+    """A user's text (a bin label, a column name) made inert for Plotly, which renders a
+    subset of HTML (``<a href>``, ``<b>``, ``<br>``, entities) in tick labels, legends,
+    subplot titles and hover text: ``<``, ``>`` and ``&`` become entities, which Plotly
+    shows as the characters typed. dpviz.export.figure_data turns them back, so a figure's
+    CSV holds the text as the user wrote it."""
+    return html.escape(str(text), quote=False)
+
+
+def inert_labels(labels) -> list[str]:
+    """:func:`inert` of every label (category axis values), as text."""
+    return [inert(v) for v in labels]
 
 
 # The colour-blind-safe palette of Okabe & Ito (2008), "Color Universal Design".

@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dpviz.style import _LAYOUT, COLORS, _log_ticks, _rgba
+from dpviz.style import _LAYOUT, COLORS, _log_ticks, _rgba, inert_labels
 
 __all__ = [
     "SUBSTITUTION_COLORS",
@@ -57,7 +57,7 @@ def substitution_counts_figure(labels, original, released, source, unbiased, *, 
     ``unbiased`` A⁻¹Y*. At l = 1 both reconstructions are Theorem 3.2's and
     their markers coincide (a cross inside a circle).
     """
-    labels = [str(v) for v in labels]
+    labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     l = int(l)
     released = np.asarray(released, dtype=float)
     shown = released / l
@@ -220,7 +220,7 @@ def substitution_bias_figure(labels, original, exact_bias, estimates, *,
     ``original`` with ± 2 standard errors of that mean (sample standard
     deviation / √R).
     """
-    labels = [str(v) for v in labels]
+    labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     x = np.asarray(original, dtype=float)
     fig = go.Figure()
     fig.add_trace(go.Bar(

@@ -95,3 +95,39 @@ def test_csv_text_names_a_column_safely_and_leaves_plain_files_as_to_csv_writes_
     assert export.csv_text(hostile).splitlines()[0] == "'@SUM(1),'-x"
     plain = pd.DataFrame({"bin": ["0–4", "5–9"], "count": [-1, 2], "p": [0.25, 0.75]})
     assert export.csv_text(plain) == plain.to_csv(index=False, lineterminator="\r\n")
+
+
+# --- user text in figures: shown as typed, never as Plotly's HTML ----------------------------
+
+HOSTILE_LABELS = ["<a href='https://example.org'>x</a>", "<b>b</b><br>", "&lt;", "0–4"]
+
+
+def _user_text_figures():
+    from dpviz import gaussian, homogeneity, ldp, planner, substitution
+
+    k = len(HOSTILE_LABELS)
+    ones = np.ones(k)
+    name = "<a href='https://example.org/n'>A</a>"
+    yield homogeneity.histograms_figure(HOSTILE_LABELS, ones, ones, original_a=ones,
+                                        original_b=ones, name_a=name, name_b="<b>B</b>")
+    yield gaussian.histogram_release_figure(HOSTILE_LABELS, ones, ones, half_width=1.0)
+    yield ldp.krr_counts_figure(HOSTILE_LABELS, ones, ones, ones, ones - 1, ones + 1,
+                                estimator_name="unbiased")
+    yield planner.planner_distributions_figure(HOSTILE_LABELS, ones / k, ones / k,
+                                               name_a=name, name_b="<b>B</b>")
+    yield substitution.substitution_counts_figure(HOSTILE_LABELS, ones, ones, ones, ones)
+
+
+def test_user_labels_and_names_reach_plotly_as_entities_and_the_csv_as_typed():
+    figures = list(_user_text_figures())
+    for fig in figures:
+        shown = [str(v) for tr in fig.data for v in (getattr(tr, "x", None) or ())]
+        shown += [str(tr.name or "") for tr in fig.data]
+        shown += [str(a.text or "") for a in fig.layout.annotations or ()]  # subplot titles
+        assert not any("<a" in s or "<b>" in s for s in shown), shown
+        assert any("&lt;a href=" in s for s in shown), shown  # the label itself is there
+        data = export.figure_data(fig)
+        assert set(HOSTILE_LABELS) <= set(data["x"].astype(str)), set(data["x"])
+    assert "<a href='https://example.org/n'>A</a>" in set(
+        export.figure_data(figures[0])["trace"].astype(str)) | set(
+        export.figure_data(figures[3])["trace"].astype(str))
