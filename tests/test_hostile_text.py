@@ -11,6 +11,7 @@ elements. The count of texts checked is printed with ``-s -n 0``.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -19,6 +20,7 @@ from markdown_it import MarkdownIt
 from pagekit import kit
 from test_hardening import CMP, GAUSS, LDP, PLAN, RS, TAB_KEYS, UPLOAD_PAGES, _upload, start
 from test_hostile_exports import csv_file
+from test_ui_text import AUTOLINK_LITERAL
 
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 LINK = "[x](https://example.org/a)"
@@ -72,7 +74,12 @@ def report_live(at) -> list[str]:
 def live_parts(text: str) -> list[str]:
     """What CommonMark makes live of ``text`` from the corpus: links and images to its host,
     raw HTML, its emphasis; and a formula holding it (Streamlit typesets $ … $)."""
-    live = LIVE.findall(MD.render(text))
+    rendered = MD.render(text)
+    live = LIVE.findall(rendered)
+    # GitHub's autolink literals (Streamlit renders them; CommonMark does not) would link a
+    # URL or address in the text as displayed.
+    shown = html.unescape(re.sub(r"<[^>]+>", "", rendered))
+    live += AUTOLINK_LITERAL.findall(shown)
     live += re.findall(r"(?<!\\)\$[^$]*example\.org[^$]*(?<!\\)\$", text)
     return live
 

@@ -8,10 +8,14 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
-from ui.text import esc, plain, t
+from ui.text import WORD_JOINER, esc, plain, t
 
 # CommonMark with the extensions Streamlit's Markdown also renders (tables, strikethrough).
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+# What GitHub's autolink literals (remark-gfm, in Streamlit's Markdown) link in the text as
+# displayed, escapes and character references read: a URL, a www. address, an e-mail address.
+AUTOLINK_LITERAL = re.compile(r"(?i)https?://|www\.|[\w.+-]@[\w-]")
 
 HOSTILE = [
     "[x](https://example.org) ![i](https://example.org/p.png)",
@@ -19,7 +23,8 @@ HOSTILE = [
     "# heading", "- item", "1. item", "> quote", "`code`", "*em* _em_ **strong** __strong__",
     "~~gone~~", "| a | b |", "$x^2$", ":material/home: :smile:", "=HYPERLINK(\"x\")",
     "a\\b", "line one\nline two", "<https://example.org>", "[ref]: https://example.org",
-    "&amp; &lt;", "column_with_underscores_", "",
+    "&amp; &lt;", "column_with_underscores_", "", "see https://example.org/x now",
+    "www.example.org", "mail me@example.org", "https\\://example.org", "a\\@b.c",
 ]
 
 
@@ -34,7 +39,8 @@ def rendered_text(markdown: str) -> tuple[str, str]:
 def test_escaped_user_text_renders_as_typed_and_inert(text):
     out, visible = rendered_text(esc(text))
     assert not re.search(r"<(?!/?p>)", out), out  # no element but the paragraph
-    assert visible == " ".join(text.split())
+    assert visible.replace(WORD_JOINER, "") == " ".join(text.split())
+    assert not AUTOLINK_LITERAL.search(visible), visible
 
 
 def test_without_escaping_the_same_text_would_be_live():

@@ -17,6 +17,10 @@ import re
 # LaTeX between $…$, :material/…: and :emoji: codes, colour directives) reads as syntax;
 # "&" would start an entity (&amp;).
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^&])")
+WORD_JOINER = "\u2060"
+# The places where an autolink literal starts: "://", "www." and "@" (its last character is
+# kept after the word joiner).
+_AUTOLINK = re.compile(r":/|www\.|@.", re.I)
 
 
 def t(text: str, /, **values) -> str:
@@ -33,6 +37,11 @@ def esc(text: object) -> str:
     """A user's text made inert for Markdown: shown as typed, never a link, image,
     formula, heading or emphasis. Newlines become spaces (a label is one line)."""
     flat = " ".join(str(text).split())
+    # GitHub's autolink literals, which Streamlit renders, link a bare URL, www. address or
+    # e-mail address found in the text as displayed, after escapes and character references
+    # are read: an invisible word joiner (U+2060) inside "://", after "www" and after "@"
+    # keeps them text.
+    flat = _AUTOLINK.sub(lambda m: m.group()[:-1] + WORD_JOINER + m.group()[-1], flat)
     return _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
 
 
