@@ -43,6 +43,14 @@ def test_escaped_user_text_renders_as_typed_and_inert(text):
     assert not AUTOLINK_LITERAL.search(visible), visible
 
 
+def test_right_to_left_text_is_isolated_from_the_sentence_around_it():
+    for text in ("\u202egnp.exe", "abc\u202bdef", "x\u2067y"):
+        out = esc(text)
+        assert out.startswith("\u2068") and out.endswith("\u2069"), repr(out)
+        assert rendered_text(out)[1].strip("\u2068\u2069") == text
+    assert esc("zero\u200bwidth") == "zero\u200bwidth"  # kept as typed, nothing to isolate
+
+
 def test_without_escaping_the_same_text_would_be_live():
     """The check above can fail: unescaped, CommonMark makes links, images and emphasis."""
     out, _ = rendered_text(HOSTILE[0])

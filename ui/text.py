@@ -21,6 +21,8 @@ WORD_JOINER = "\u2060"
 # The places where an autolink literal starts: "://", "www." and "@" (its last character is
 # kept after the word joiner).
 _AUTOLINK = re.compile(r":/|www\.|@.", re.I)
+# Unicode's explicit direction controls (embeddings, overrides, isolates, marks).
+_BIDI = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def t(text: str, /, **values) -> str:
@@ -42,7 +44,10 @@ def esc(text: object) -> str:
     # are read: an invisible word joiner (U+2060) inside "://", after "www" and after "@"
     # keeps them text.
     flat = _AUTOLINK.sub(lambda m: m.group()[:-1] + WORD_JOINER + m.group()[-1], flat)
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
+    # A right-to-left override or embedding in it stays inside it: the text is isolated
+    # (U+2068 … U+2069), so the sentence around it reads in its own order.
+    return f"\u2068{escaped}\u2069" if _BIDI.search(flat) else escaped
 
 
 def plain(message: str, symbols: dict[str, str] | None = None) -> str:
