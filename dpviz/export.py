@@ -11,12 +11,19 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+__all__ = [
+    "FORMULA_START",
+    "csv_text",
+    "figure_data",
+    "figure_html",
+]
+
 # A text cell starting with one of these is run as a formula by spreadsheets (OWASP, "CSV
 # Injection"): "=1+2", "+cmd|calc", "-2+3", "@SUM(1)", and tab or carriage return before one.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _inert(value):
+def _as_text_cell(value):
     """A text cell that a spreadsheet would run as a formula, prefixed with ' so that it
     shows as the text it is (OWASP's advice); numbers and every other value unchanged."""
     if isinstance(value, str) and value.startswith(FORMULA_START):
@@ -35,26 +42,19 @@ def csv_text(frame: pd.DataFrame, *, index: bool = False) -> str:
     leaves the app is neutralised. Lines end in CR LF (RFC 4180).
     """
     out = frame.copy(deep=False)
-    for i, column in enumerate(out.columns):
+    for i in range(out.shape[1]):
         values = out.iloc[:, i]
         if not (pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values)):
-            out.isetitem(i, values.map(_inert))
-    out.columns = [_inert(str(c)) if not isinstance(c, numbers.Number) else c
+            out.isetitem(i, values.map(_as_text_cell))
+    out.columns = [_as_text_cell(str(c)) if not isinstance(c, numbers.Number) else c
                    for c in out.columns]
     if index:
-        out.index = out.index.map(_inert)
+        out.index = out.index.map(_as_text_cell)
         if out.index.name is not None:
-            out.index.name = _inert(str(out.index.name))
+            out.index.name = _as_text_cell(str(out.index.name))
     # RFC 4180's line break: Python's csv writer then quotes every cell holding a carriage
     # return too (with "\n" it would not, and a cell "'\r=1+2" would start a row "=1+2").
     return out.to_csv(index=index, lineterminator="\r\n")
-
-__all__ = [
-    "FORMULA_START",
-    "csv_text",
-    "figure_data",
-    "figure_html",
-]
 
 
 def _trace_values(values, size: int):

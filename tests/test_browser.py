@@ -277,17 +277,20 @@ CASES = [
         Step(metrics={NAIVE_LABEL: None, BOOT_LABEL: None},
              sliders={"Privacy level ε_A (histogram A)": "0.1"}, check=p_values),
         Step(press("Privacy level ε_A (histogram A)", "End", "10"), versus=((NAIVE_LABEL, ne),),
-             query={"cmp_alpha_a": "10"}, shown=("At the 5% significance level",), check=same_metrics),
+             query={"cmp_alpha_a": "10"}, shown=("At the 5% significance level",),
+             check=same_metrics),
     )),
     # A smaller ε (more noise) inflates the statistic with DP and its naive type-I error,
     # not the one without DP; fewer replicates redraw both histograms with that many.
     Case("test_calibration-null", "test_calibration", "Test calibration", (
         Step(metrics=calibration(0.5, 1000), check=histogram_sizes(1000)),
-        Step(press("Privacy level ε (α in Son, Park & Jung 2022)", "Home", "0.001"), metrics=calibration(0.001, 1000),
+        Step(press("Privacy level ε (α in Son, Park & Jung 2022)", "Home", "0.001"),
+             metrics=calibration(0.001, 1000),
              versus=(("Mean without DP", eq), ("Mean with DP", gt),
                      ("Naive type-I error with DP", gt))),
         Step(lambda page: (open_expander(page, "Replicates and seed"),
-                           press_until(page, thumb(page, "Null replicates"), "Home", "200")), metrics=calibration(0.001, 200),
+                           press_until(page, thumb(page, "Null replicates"), "Home", "200")),
+             metrics=calibration(0.001, 200),
              query={"cal_alpha": "0.001", "cal_reps_null": "200"}, check=histogram_sizes(200)),
     )),
     # A typed ε solves σ; the ε slider follows, the σ box shows the solved σ.

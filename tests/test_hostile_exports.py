@@ -16,9 +16,9 @@ import csv
 import io
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import dpviz
-
 from pagekit import kit
 from test_hardening import CMP, LDP, PLAN, RS, TAB_KEYS, UPLOAD_PAGES, _upload, start
 
@@ -37,9 +37,34 @@ def csv_file(header: list[str], rows: list[list]) -> str:
     return out.getvalue()
 
 
-def answers(n: int = 3) -> list[list[str]]:
+def answers(payloads, n: int = 3) -> list[list[str]]:
     """Each payload as a user's answer, ``n`` + i times (categories with counts)."""
-    return [[p] for i, p in enumerate(PAYLOADS) for _ in range(n + i)]
+    return [[p] for i, p in enumerate(payloads) for _ in range(n + i)]
+
+
+def uploaded(path: str, kind: str, name: str, text: str) -> AppTest:
+    """The page ``path`` (at its upload tab) with ``text`` uploaded as a file of ``kind``
+    for every histogram or data source it has."""
+    page = UPLOAD_PAGES[path]
+    at = start(path, {TAB_KEYS[path]: page.tab} if page.tab else None)
+    for key in page.sources:
+        at.selectbox(key=key).set_value("upload")
+    at.run()
+    at.radio(key=f"{page.prefix}_file_kind").set_value(kind)
+    at.run()
+    _upload(at, page, name, text.encode("utf-8"))
+    assert not at.exception, at.exception
+    return at
+
+
+def other_tabs(at: AppTest, path: str):
+    """Open each of the page's tabs after the one open, in turn (a page with a tab key)."""
+    tab_key = TAB_KEYS.get(path)
+    for tab in [t.label for t in at.tabs][1:] if tab_key else []:
+        at.session_state[tab_key] = tab
+        at.run()
+        assert not at.exception, tab
+        yield tab
 
 
 # (page, kind of file, the file): payloads as labels and as column names.
@@ -48,8 +73,8 @@ HOSTILE_FILES = {
                              [[p, 50 + 10 * i, 60 + 5 * i] for i, p in enumerate(PAYLOADS)])),
     PLAN: ("counts", csv_file(["=group", "a", "b"],
                               [[p, 500 + 10 * i, 400 + 20 * i] for i, p in enumerate(PAYLOADS)])),
-    LDP: ("categories", csv_file(["=answer"], answers())),
-    RS: ("categories", csv_file(["=value"], answers())),
+    LDP: ("categories", csv_file(["=answer"], answers(PAYLOADS))),
+    RS: ("categories", csv_file(["=value"], answers(PAYLOADS))),
 }
 
 
@@ -71,28 +96,16 @@ def test_every_upload_page_is_covered():
 
 @pytest.mark.parametrize("path", list(HOSTILE_FILES), ids=lambda p: p.split("/")[-1])
 def test_exports_of_a_hostile_upload_run_no_formula(path, deferred):
-    page = UPLOAD_PAGES[path]
     kind, text = HOSTILE_FILES[path]
-    at = start(path, None)
-    for key in page.sources:
-        at.selectbox(key=key).set_value("upload")
-    at.run()
-    at.radio(key=f"{page.prefix}_file_kind").set_value(kind)
-    at.run()
-    deferred.clear()
-    _upload(at, page, "hostile.csv", text.encode("utf-8"))
-    assert not at.exception and not at.error, [e.value for e in at.error]
+    at = uploaded(path, kind, "hostile.csv", text)
+    assert not at.error, [e.value for e in at.error]
     # The labels stay in the page's data as the user wrote them (escaped on the way out).
     frames = [frame for _, frame in kit(at).tables]
     frames += [dpviz.export.figure_data(fig) for _, fig in kit(at).figures]
     in_memory = {str(v) for frame in frames
                  for v in [*frame.to_numpy().ravel(), *frame.index, *frame.columns]}
-    tab_key = TAB_KEYS.get(path)
-    if tab_key:
-        for tab in [t.label for t in at.tabs][1:]:
-            at.session_state[tab_key] = tab
-            at.run()
-            assert not at.exception, tab
+    for _ in other_tabs(at, path):
+        pass
     files = {name: make() for name, make in deferred.items() if name.endswith(".csv")}
     assert files, "no CSV export after the upload"
     cells = []

@@ -18,8 +18,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from pagekit import kit
-from test_hardening import CMP, GAUSS, LDP, PLAN, RS, TAB_KEYS, UPLOAD_PAGES, _upload, start
-from test_hostile_exports import csv_file
+from test_hardening import CMP, GAUSS, LDP, PLAN, RS, UPLOAD_PAGES
+from test_hostile_exports import answers, csv_file, other_tabs, uploaded
 from test_ui_text import AUTOLINK_LITERAL
 
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -37,17 +37,13 @@ LIVE = re.compile(r"<(?:a|img)\b[^>]*example\.org[^>]*>|<script|<strong>bold</st
                   r"|<em>em</em>|<h1>h</h1>", re.I)
 
 
-def answers(n: int = 3) -> list[list[str]]:
-    return [[p] for i, p in enumerate(PAYLOADS) for _ in range(n + i)]
-
-
 HOSTILE_FILES = {
     CMP: ("counts", csv_file(["bin", LINK, IMAGE],
                              [[p, 50 + 10 * i, 60 + 5 * i] for i, p in enumerate(PAYLOADS)])),
     PLAN: ("counts", csv_file(["group", LINK, HTML],
                               [[p, 500 + 10 * i, 400 + 20 * i] for i, p in enumerate(PAYLOADS)])),
-    LDP: ("categories", csv_file([LINK], answers())),
-    RS: ("categories", csv_file([IMAGE], answers())),
+    LDP: ("categories", csv_file([LINK], answers(PAYLOADS))),
+    RS: ("categories", csv_file([IMAGE], answers(PAYLOADS))),
     GAUSS: ("values", csv_file([LINK], [[5], [7], [9]])),
 }
 
@@ -90,24 +86,11 @@ def test_every_upload_page_is_covered():
 
 @pytest.mark.parametrize("path", list(HOSTILE_FILES), ids=lambda p: p.split("/")[-1])
 def test_hostile_names_and_labels_stay_inert_text(path, capsys):
-    page = UPLOAD_PAGES[path]
     kind, text = HOSTILE_FILES[path]
-    at = start(path, {TAB_KEYS[path]: page.tab} if page.tab else None)
-    for key in page.sources:
-        at.selectbox(key=key).set_value("upload")
-    at.run()
-    at.radio(key=f"{page.prefix}_file_kind").set_value(kind)
-    at.run()
-    _upload(at, page, "[f](https://example.org/file).csv", text.encode("utf-8"))
-    assert not at.exception, at.exception
+    at = uploaded(path, kind, "[f](https://example.org/file).csv", text)
     texts = rendered_texts(at)
-    tab_key = TAB_KEYS.get(path)
-    if tab_key:
-        for tab in [t.label for t in at.tabs]:
-            at.session_state[tab_key] = tab
-            at.run()
-            assert not at.exception, tab
-            texts += rendered_texts(at)
+    for _ in other_tabs(at, path):
+        texts += rendered_texts(at)
     shown = [t for t in texts if "example" in t]  # escaped, its dot reads "example\\.org"
     in_report = [v for v in kit(at).parameters.values() if "example" in v]
     assert shown or in_report, "the corpus reached no text: the test would check nothing"
