@@ -386,6 +386,9 @@ def home_links(page, before, now):
 def upload(name: str, content: str):
     """Upload ``content`` as <name>.csv; done when the uploader shows the file's name."""
     def act(page):
+        # The run of the step before has ended: an upload that lands while a run is still
+        # drawing its elements was seen (once, on 2 busy cores) to leave no run of its own.
+        wait_idle(page)
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
             {"name": f"{name}.csv", "mimeType": "text/csv", "buffer": content.encode()})
         expect(page.locator('[data-testid="stFileChipName"]')).to_have_text(f"{name}.csv")
