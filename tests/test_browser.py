@@ -629,10 +629,14 @@ def test_calibration_page_first_opened_by_url(browser, fresh_server):
         expect(form).to_be_visible()
         # The default run, done when the page opened.
         expect(page.get_by_text("seed 2022. The rate is the type-I error.")).to_be_visible()
+        # The run that drew that caption goes on drawing the page below it; a form typed into
+        # before it ends can be drawn again with its old seed (a fresh-clone run saw it).
+        wait_idle(page)
         open_expander(page, "Bootstrap replicates and seed")
         seed = form.get_by_role("spinbutton", name="Seed", exact=True)
         seed.fill("7")
         seed.press("Tab")
+        expect(seed).to_have_value("7")
         form.get_by_role("button", name="Run simulation").click()
         expect(page.get_by_text("seed 7. The rate is the type-I error.")).to_be_visible(
             timeout=LOAD_TIMEOUT_MS)
