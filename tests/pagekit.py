@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Block
 
 from conftest import LAST_KIT, assert_clean, open_page, run
+from shown import as_read
 
 LINK_NOTE = "could not be used"  # in the page kit's note on unusable link values
 
@@ -29,11 +30,12 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 
 def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+    """The page's errors as a reader reads them (escapes resolved)."""
+    return [as_read(e.value) for e in at.error]
 
 
 def warnings(at: AppTest) -> list[str]:
-    return [w.value for w in at.warning]
+    return [as_read(w.value) for w in at.warning]
 
 
 def markdown_text(at: AppTest) -> str:

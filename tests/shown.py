@@ -73,3 +73,14 @@ def shown_texts(at) -> list[str]:
 
 def with_e_notation(texts) -> list[str]:
     return [s for s in texts if E_NOTATION.search(s)]
+
+
+# CommonMark's backslash escapes (any ASCII punctuation) and ui.text.esc's invisible marks:
+# the word joiner and the isolate around right-to-left text.
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_INVISIBLE = str.maketrans("", "", "\u2060\u2068\u2069")
+
+
+def as_read(markdown: str) -> str:
+    """A Markdown message as a reader reads it: its escapes resolved, no invisible marks."""
+    return _ESCAPED.sub(r"\1", markdown).translate(_INVISIBLE)

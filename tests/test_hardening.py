@@ -43,6 +43,7 @@ from streamlit.testing.v1 import AppTest
 
 from browserkit import number
 from conftest import APP_PATH, REPO_ROOT, assert_clean, routed_pages
+from shown import as_read
 from test_page_contract import CONTRACTS
 from ui import links, registry
 from dpcore import simulation, uploads
@@ -129,11 +130,12 @@ def assert_page_ok(at: AppTest, title: str) -> None:
 
 
 def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+    return [as_read(e.value) for e in at.error]
 
 
 def messages(at: AppTest) -> list[str]:
-    return [e.value for e in (*at.error, *at.warning)]
+    """The page's errors and warnings as a reader reads them."""
+    return [as_read(e.value) for e in (*at.error, *at.warning)]
 
 
 def assert_plain(message: str) -> None:

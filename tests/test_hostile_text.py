@@ -29,8 +29,13 @@ HTML = "<a href='https://example.org/h'>h</a><img src='https://example.org/q.png
 SCRIPT = "<script>alert(1)</script>"
 LATEX = r"$\href{https://example.org/l}{l}$"
 AUTOLINK = "<https://example.org/auto>"
+BARE = "see https://example.org/bare or www.example.org and me@example.org"
+LONG = "L" * 3000 + " [x](https://example.org/long)"  # a link at the end of a long label
+RTL = "\u202e[x](https://example.org/rtl)\u202c سلام שלום"  # an override, Arabic, Hebrew
+ZERO_WIDTH = "\u200b[x](https://example.org/zw)\u200d\ufeff"  # zero-width space, joiner, BOM
 # Each payload once as a label and in a column name; "example.org" marks what came from it.
-PAYLOADS = (LINK, IMAGE, HTML, SCRIPT, LATEX, AUTOLINK, "**bold** _em_ # h")
+PAYLOADS = (LINK, IMAGE, HTML, SCRIPT, LATEX, AUTOLINK, "**bold** _em_ # h", BARE, LONG, RTL,
+            ZERO_WIDTH)
 # What CommonMark would make live of the corpus: a link or image to its host, raw HTML,
 # its emphasis and heading.
 LIVE = re.compile(r"<(?:a|img)\b[^>]*example\.org[^>]*>|<script|<strong>bold</strong>"
@@ -44,8 +49,12 @@ HOSTILE_FILES = {
                               [[p, 500 + 10 * i, 400 + 20 * i] for i, p in enumerate(PAYLOADS)])),
     LDP: ("categories", csv_file([LINK], answers(PAYLOADS))),
     RS: ("categories", csv_file([IMAGE], answers(PAYLOADS))),
-    GAUSS: ("values", csv_file([LINK], [[5], [7], [9]])),
+    GAUSS: ("counts", csv_file(["bin", LINK],
+                               [[p, 50 + 10 * i] for i, p in enumerate(PAYLOADS)])),
 }
+# Query parameters that open a page where the file's labels are shown: the Gaussian page
+# releases the uploaded counts as a histogram (its bins are the labels).
+SHOWN_BY = {GAUSS: {"gauss_query": "histogram"}}
 
 
 def rendered_texts(at) -> list[str]:
@@ -88,6 +97,9 @@ def test_every_upload_page_is_covered():
 def test_hostile_names_and_labels_stay_inert_text(path, capsys):
     kind, text = HOSTILE_FILES[path]
     at = uploaded(path, kind, "[f](https://example.org/file).csv", text)
+    for key, value in SHOWN_BY.get(path, {}).items():
+        at.radio(key=key).set_value(value).run()
+    assert not at.exception, at.exception
     texts = rendered_texts(at)
     for _ in other_tabs(at, path):
         texts += rendered_texts(at)
@@ -100,3 +112,25 @@ def test_hostile_names_and_labels_stay_inert_text(path, capsys):
     with capsys.disabled():
         print(f"\n{path}: {len(texts)} texts, {len(shown)} holding the corpus, "
               f"{len(in_report)} report settings holding it, 0 live")
+
+
+# Files each page refuses with a message that quotes the user's text (a cell, a column
+# name, a category): the message is shown as text too. (kind, file) per page and case.
+REFUSED = {
+    "cell": ("counts", csv_file(["a", "b"], [[1, LINK], [2, 3]])),
+    "column": ("counts", csv_file(["a", IMAGE], [[1, ""], [2, ""]])),
+    "category": ("categories", csv_file([LINK], [[AUTOLINK]] * 3)),
+}
+
+
+@pytest.mark.parametrize("path", list(HOSTILE_FILES), ids=lambda p: p.split("/")[-1])
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_messages_quoting_the_users_text_stay_inert(path, case):
+    kind, text = REFUSED[case]
+    if kind == "categories" and path not in (LDP, RS):
+        pytest.skip("only the k-RR and substitution pages read a column of categories")
+    at = uploaded(path, kind, "f.csv", text)
+    errors = [e.value for e in at.error]
+    assert any("example" in e for e in errors), errors  # refused, quoting the user's text
+    live = [(e[:160], live_parts(e)) for e in errors if live_parts(e)]
+    assert not live, live

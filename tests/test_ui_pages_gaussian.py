@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from dpcore import datasets, fdp, gaussian
+from shown import as_read
 from ui.pages import gaussian as page
 from ui.pages.gaussian import Release, Settings, Solution
 
@@ -211,7 +212,8 @@ def test_unreleasable_data_is_said_in_plain_words(frame, kind, query, fragment):
                 width=5, neighbours="histogram", ages=None)
     with pytest.raises(page.Unreleasable) as exc:
         data(r, pd.DataFrame(frame))
-    assert fragment in str(exc.value) and "`" not in str(exc.value)
+    shown = as_read(str(exc.value))  # the message is Markdown, its quoted text escaped
+    assert fragment in shown and "`" not in shown
 
 
 def test_the_release_reports_its_settings():

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 from dpcore import datasets, planner, simulation, study, uploads
+from shown import as_read
 from ui.format import estimate_parts
 from ui import sources
 from ui.pages import planner as page
@@ -264,7 +265,7 @@ def test_a_side_from_a_population_or_a_column():
     (b"a\n10\n20\n30\n", "counts", "a",
      'Column "a" has 3 bins but the age groups chosen have 9. Pick the age grouping with 3 '
      "bins, if there is one, or upload counts for 86, 18 or 9 age groups."),
-    (b"my_a\n10\n20\n30\n", "counts", "my_a", 'Column "my\\_a" has 3 bins'),
+    (b"my_a\n10\n20\n30\n", "counts", "my_a", 'Column "my_a" has 3 bins'),
     (b"a,b\n1,2\n2,3\n4\n", "counts", "b", "same number of rows"),
     (b"age,b\n3,1\n-3,1\n40,1\n", "values", "age",
      'Column "age" has a negative value (-3); ages must be 0 or more.'),
@@ -273,7 +274,17 @@ def test_a_side_from_a_population_or_a_column():
 def test_an_unusable_column_is_a_plain_error(data, kind, column, message):
     with pytest.raises(uploads.UploadError) as error:
         page.side_probabilities("upload", "A", upload(data, kind), column, 10, 9)
-    assert message in str(error.value)
+    assert message in str(error.value)  # as typed: the page escapes the message whole
+    assert as_read(page.error_text(error.value)) == str(error.value)
+    assert "\\" not in str(error.value)
+
+
+def test_a_column_name_in_a_message_is_shown_as_text():
+    with pytest.raises(uploads.UploadError) as error:
+        page.side_probabilities("upload", "A", upload(b"[x](https://e.org)\n1\n2\n", "counts"),
+                                "[x](https://e.org)", 10, 9)
+    assert "[x](https://e.org)" in str(error.value)
+    assert "\\[x\\]\\(https" in page.error_text(error.value)
 
 
 def test_the_same_distribution_is_a_problem():

@@ -3,7 +3,8 @@ file; two histograms over common bins (A and B); an upload of categories.
 
 Every control returns what it resolved or why it cannot (a plain sentence), never stopping
 the page itself: a page draws its other controls first, then stops with the reason through
-its kit. Text from a user's file reaches these sentences through ui.text.esc.
+its kit. Text from a user's file reaches these sentences through ui.text.esc, and an error's
+message (which quotes cells and column names as they are) through ui.text.error_text.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import datasets, uploads
-from ui.text import esc, plain, t
+from ui.text import error_text, t
 
 UPLOAD = "upload"
 AGE_BINNINGS = {1: "Single years (86 bins)", 5: "5-year groups (18 bins)", 10: "10-year groups (9 bins)"}
@@ -73,7 +74,7 @@ def upload_control(key: str = "upload") -> tuple[Upload | None, str | None]:
     try:
         table = uploads.read_csv_upload(file.getvalue())
     except uploads.UploadError as exc:
-        return None, t("This file cannot be used: {why}", why=exc)
+        return None, t("This file cannot be used: {why}", why=error_text(exc))
     return Upload(table=table, kind=kind), None
 
 
@@ -136,7 +137,7 @@ def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
         table = (uploads.read_answers_upload(file.getvalue()) if kind == "categories"
                  else uploads.read_csv_upload(file.getvalue()))
     except uploads.UploadError as exc:
-        return None, t("This file cannot be used: {why}", why=exc)
+        return None, t("This file cannot be used: {why}", why=error_text(exc))
     column = st.selectbox(t("Column"), list(table.columns), key=f"{prefix}_col",
                           help=t("Which column of your file holds the {value}s or the counts.",
                                  value=value))
@@ -151,13 +152,13 @@ def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
         if np.any(counts != np.round(counts)):
             raise uploads.UploadError(t(
                 'Column "{column}" has a count that is not a whole number; counts of {record}s '
-                "must be 0, 1, 2, …", column=esc(column), record=record))
+                "must be 0, 1, 2, …", column=column, record=record))
         if counts.size > max_categories:
             raise uploads.UploadError(t(
                 "Your file has {n:,} categories; at most {most:,} are supported.",
                 n=counts.size, most=max_categories))
     except ValueError as exc:  # UploadError and dpcore argument errors
-        return None, t("This file cannot be used: {why}", why=plain(str(exc)))
+        return None, t("This file cannot be used: {why}", why=error_text(exc))
     labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
               else [str(j) for j in range(1, counts.size + 1)])
     return CategoryCounts(labels, counts, None,
@@ -313,7 +314,7 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
                 raise uploads.UploadError(t(
                     'Histogram {name} (column "{column}") has {bins} bins but the age groups '
                     "chosen have {m}. Pick the age grouping with {bins} bins, if there is one, "
-                    "or upload counts for 86, 18 or 9 age groups.", name=name, column=esc(col),
+                    "or upload counts for 86, 18 or 9 age groups.", name=name, column=col,
                     bins=len(counts), m=m))
         else:
             values = upload.table[col].dropna().to_numpy()
@@ -327,7 +328,8 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
         a = side(src_a, "A", col_a)
         b = side(src_b, "B", col_b)
     except ValueError as exc:  # UploadError and dpcore argument errors
-        return PairInput(None, None, None, problem=t("These histograms cannot be compared: {why}", why=exc))
+        return PairInput(None, None, None, problem=t("These histograms cannot be compared: {why}",
+                                                         why=error_text(exc)))
     private = False
     if upload is not None:
         uses = {"as_is": t("as they are"), "sample": t("as proportions: draw N people")}
@@ -362,5 +364,5 @@ def age_counts(values: np.ndarray, column: str, *, width: int) -> np.ndarray:
     if np.any(values < 0):
         raise uploads.UploadError(t(
             'Column "{column}" has a negative value ({lowest:g}); ages must be 0 or more.',
-            column=esc(column), lowest=values.min()))
+            column=column, lowest=values.min()))
     return datasets.bin_values(values, width=width).astype(float)

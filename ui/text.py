@@ -50,6 +50,13 @@ def esc(text: object) -> str:
     return f"\u2068{escaped}\u2069" if _BIDI.search(flat) else escaped
 
 
+def error_text(error: BaseException | str, symbols: dict[str, str] | None = None) -> str:
+    """An error's message as a page shows it: in plain words (:func:`plain`) and inert
+    (:func:`esc`). Messages are plain text that quotes the user's cells, column names and
+    categories as they are, so the whole message is escaped, once, here."""
+    return esc(plain(str(error), symbols))
+
+
 def plain(message: str, symbols: dict[str, str] | None = None) -> str:
     """dpcore's messages in plain words: no code quotes, argument names as the page's symbols.
 

@@ -21,7 +21,7 @@ from ui.links import FdpParams
 from ui.pages import gaussian as page
 from ui.pages.gaussian import (METHOD_LABELS, QUANTITIES, SYMBOLS, TOP_AGE, UPLOAD, Release,
                                Settings, Solution, fmt_answer, fmt_shown, latex_number)
-from ui.text import plain, t
+from ui.text import error_text, plain, t
 
 SOLVE_KEY = "gauss_solve"
 DATA_HELP = {
@@ -141,7 +141,7 @@ def calibrations(kit: PageKit, s: Settings, sol: Solution) -> Settings:
         table = page.calibrations(eps, delta, sens)
     except ValueError as exc:
         kit.error(t("The calibrations cannot be compared here: {why}",
-                    why=plain(str(exc), SYMBOLS)))
+                    why=error_text(exc, SYMBOLS)))
         return s
     rows = {r.method: r for r in table.itertuples()}
     kit.chart(dpviz.gaussian.calibration_figure(table), key="gauss_fig_cal",
@@ -372,7 +372,7 @@ def query_guarantee(kit: PageKit, r: Release, setting, method: str) -> None:
         q_eps, exact = page.query_epsilon(setting, q_sens, method)
     except ValueError as exc:
         q_eps = None
-        kit.error(t("No guarantee can be stated at this δ: {why}", why=plain(str(exc), SYMBOLS)))
+        kit.error(t("No guarantee can be stated at this δ: {why}", why=error_text(exc, SYMBOLS)))
     if q_eps is not None:
         values = dict(delta=fmt_shown(setting.delta), eps=fmt_shown(q_eps),
                       sens=fmt_shown(q_sens), sigma=fmt_shown(setting.sigma))

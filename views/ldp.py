@@ -18,7 +18,7 @@ from ui.kit import PageKit, page_header
 from ui.pages import ldp as page
 from ui.progress import ProgressBar
 from ui.tabs import run_open_tab, settings_or_stop, show_links
-from ui.text import plain, t
+from ui.text import error_text, t
 
 P = page.PARAMS  # this page's URL keys and tab label that other pages' links set
 FLIP = "ldp_flip"  # URL parameter and state: how often "Flip again" was pressed
@@ -80,7 +80,7 @@ def read_controls() -> tuple[page.Settings | None, str | None, bool]:
             labels, probs, what = page.builtin_probabilities(source, **chosen)
         except ValueError as exc:  # shares that are all 0
             return None, t("These shares cannot be used: {why}",
-                           why=plain(str(exc), page.SYMBOLS)), False
+                           why=error_text(exc, page.SYMBOLS)), False
         if source == "abc":
             st.caption(page.shares_used(probs))
     with c2:

@@ -142,7 +142,7 @@ def comparison_controls(s: page.Settings, url_in: dict):
             p2 = page.effect_distribution(p1, s)
     except ValueError as exc:  # UploadError and dpcore's argument errors
         return s, None, page.Problem(t("These distributions cannot be used: {error}",
-                                       error=page.plain(str(exc))))
+                                       error=page.error_text(exc)))
     comp = page.make_comparison(s, p1, p2, page.bin_labels(width, m, upload), columns)
     return s, comp, page.same_distribution(comp)
 
@@ -578,7 +578,7 @@ def main() -> None:
                 section(kit, comp, replace(s, tab=name))
             except ValueError as exc:  # dpcore's argument errors, in plain words
                 kit.error(t("These settings cannot be used: {error}",
-                            error=page.plain(str(exc))))
+                            error=page.error_text(exc)))
     explanation()
     kit.end()
 

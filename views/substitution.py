@@ -19,7 +19,7 @@ from ui.kit import PageKit, page_header
 from ui.pages import substitution as page
 from ui.progress import ProgressBar
 from ui.tabs import run_open_tab, settings_or_stop, show_links
-from ui.text import plain, t
+from ui.text import error_text, plain, t
 
 P = page.PARAMS  # this page's URL keys and tab label that other pages' links set
 
@@ -394,7 +394,7 @@ def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> None:
         threshold = rs.breach_gamma(s.rho1, s.rho2)
     except ValueError as exc:
         kit.error(t("These probabilities cannot be used: {why}",
-                    why=plain(str(exc), page.SYMBOLS)))
+                    why=error_text(exc, page.SYMBOLS)))
         return
     table = page.breach_table(s, e, threshold)
     kit.table(page.breach_shown(table), key="rs_breach_table", csv=table,
@@ -485,7 +485,7 @@ def main() -> None:
         summary(kit, settings)
     # Only the open tab runs; dpcore's argument errors stop the page, in plain words.
     run_open_tab(kit, settings, SECTIONS, key=P.TAB, fail=lambda exc: t(
-        "These settings cannot be used: {why}", why=plain(str(exc), page.SYMBOLS)))
+        "These settings cannot be used: {why}", why=error_text(exc, page.SYMBOLS)))
     kit.end()
 
 

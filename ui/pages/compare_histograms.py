@@ -19,7 +19,7 @@ from ui import notation, registry
 from ui.format import fmt_p, fmt_sig, sig_text
 from ui.kit import Experiment
 from ui.sources import AGE_BINNINGS, SOURCE_LABELS, PairInput, SideInput
-from ui.text import esc, t
+from ui.text import error_text, esc, t
 
 TITLE = registry.COMPARE.title
 LEVEL = 0.05  # the level of both tests
@@ -209,17 +209,17 @@ def boot_limit_note(bins: int, used: int) -> str:
 
 
 def comparison_error(error: Exception) -> str:
-    return t("The comparison cannot be computed: {error}", error=error)
+    return t("The comparison cannot be computed: {error}", error=error_text(error))
 
 
 def bootstrap_error(result: HomogeneityResult) -> str:
     return t("The bootstrap test cannot be run on these histograms. {error}",
-             error=result.bootstrap_error)
+             error=error_text(result.bootstrap_error))
 
 
 def bootstrap_error_finding(result: HomogeneityResult) -> str:
     return t("The parametric bootstrap test cannot be run on these histograms: {error}",
-             error=result.bootstrap_error)
+             error=error_text(result.bootstrap_error))
 
 
 def finds_difference(result: HomogeneityResult, test: str = "bootstrap") -> bool:

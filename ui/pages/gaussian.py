@@ -24,7 +24,7 @@ from ui.controls import DEFAULT_SEED, as_shown
 from ui.format import fmt_number, fmt_param, fmt_sci, fmt_sig, sig_text, times_ten
 from ui.kit import Experiment
 from ui.sources import AGE_BINNINGS, UPLOAD
-from ui.text import esc, plain, t
+from ui.text import error_text, esc, plain, t
 
 CALIBRATION_COLORS = dpviz.gaussian.CALIBRATION_COLORS
 TITLE = "Gaussian mechanism"
@@ -202,7 +202,7 @@ def solve(s: Settings) -> tuple[gaussian.GaussianSetting | None, str | None]:
     try:
         return gaussian.solve_gaussian(**given, **{s.solve: None}, method=s.method), None
     except ValueError as exc:
-        return None, plain(str(exc), SYMBOLS)
+        return None, error_text(exc, SYMBOLS)
 
 
 @dataclass(frozen=True)
@@ -549,10 +549,10 @@ def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
             values = table[r.column].dropna().to_numpy()
             if values.size == 0:
                 raise uploads.UploadError(t('Column "{column}" has no values.',
-                                             column=esc(r.column)))
+                                             column=r.column))
     except ValueError as exc:
         raise Unreleasable(t("This data cannot be released: {why}",
-                             why=plain(str(exc), SYMBOLS))) from exc
+                             why=error_text(exc, SYMBOLS))) from exc
     if r.kind == "count":
         if not r.uploaded:
             lo, hi = r.ages
@@ -568,7 +568,7 @@ def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
         if np.any(values < 0):
             raise Unreleasable(t('Column "{column}" has a negative value ({value}); a '
                                  "histogram of ages needs values of 0 or more.",
-                                 column=esc(r.column), value=fmt_answer(values.min())))
+                                 column=r.column, value=fmt_answer(values.min())))
         return Data(labels=datasets.age_bin_labels(r.width),
                     counts=datasets.bin_values(values, width=r.width).astype(float))
     return Data(labels=labels, counts=counts)

@@ -99,9 +99,9 @@ EXPERIMENTS = (
 )
 
 
-def plain(message: str) -> str:
-    """A dpcore message in plain words, with the page's symbols."""
-    return ui_text.plain(message, SYMBOLS)
+def error_text(error: BaseException) -> str:
+    """An error's message as the page shows it (ui.text.error_text), with its symbols."""
+    return ui_text.error_text(error, SYMBOLS)
 
 
 def short_name(source: str) -> str:
@@ -261,19 +261,17 @@ def side_probabilities(source: str, side: str, upload: sources.Upload | None,
     if source in datasets.POPULATIONS:
         return datasets.proportions(datasets.age_histogram(source, width).to_numpy())
     if upload.kind == "counts":
-        # The column's name reaches dpcore's messages, shown as Markdown: escaped.
-        counts = uploads.counts_from_column(upload.table[column].rename(ui_text.esc(column)),
-                                             name=side)
+        counts = uploads.counts_from_column(upload.table[column], name=side)
         if len(counts) != m:
             raise uploads.UploadError(t(
                 'Column "{column}" has {bins} bins but the age groups chosen have {m}. Pick the '
                 "age grouping with {bins} bins, if there is one, or upload counts for 86, 18 or "
-                "9 age groups.", column=ui_text.esc(column), bins=len(counts), m=m))
+                "9 age groups.", column=column, bins=len(counts), m=m))
         return datasets.proportions(counts)
     values = upload.table[column].dropna().to_numpy()
     if values.size == 0:
         raise uploads.UploadError(t('Column "{column}" has no values.',
-                                     column=ui_text.esc(column)))
+                                     column=column))
     return datasets.proportions(sources.age_counts(values, column, width=width))
 
 
