@@ -50,6 +50,7 @@ def _is_number(text: str) -> bool:
 
 
 def _quote(text: str) -> str:
+    """A cell, column name or category as a message quotes it: at most 30 characters."""
     return f'"{text[:30]}…"' if len(text) > 30 else f'"{text}"'
 
 
@@ -140,15 +141,17 @@ def _numeric_column(cells: list[str], name: str, first_row: int, hint: str = "")
     """
     last = max((i for i, c in enumerate(cells) if c), default=-1)
     if last < 0:
-        raise UploadError(f'Column "{name}" has no values. Fill it in or delete the column.')
+        raise UploadError(f"Column {_quote(str(name))} has no values. Fill it in or delete the "
+                          "column.")
     for i in range(last):
         if not cells[i]:
-            raise UploadError(f'Row {first_row + i}, column "{name}": the cell is blank but there '
-                              "are more values below it. Fill in the blank cell or delete its row; "
-                              "blank cells are allowed only at the end of a column.")
+            raise UploadError(f"Row {first_row + i}, column {_quote(str(name))}: the cell is "
+                              "blank but there are more values below it. Fill in the blank "
+                              "cell or delete its row; blank cells are allowed only at the end "
+                              "of a column.")
 
     def where(i):
-        return f'Row {first_row + i}, column "{name}": {_quote(cells[i])}'
+        return f'Row {first_row + i}, column {_quote(str(name))}: {_quote(cells[i])}'
 
     filled = cells[:last + 1]
     try:
@@ -287,7 +290,8 @@ def read_answers_upload(data, *, max_bytes=5_000_000, max_rows=100_000,
     table = pd.DataFrame([r + [""] * (width - len(r)) for r in body], columns=names, dtype=str)
     for name in names:
         if not (table[name] != "").any():
-            raise UploadError(f'Column "{name}" has no values. Fill it in or delete the column.')
+            raise UploadError(f"Column {_quote(str(name))} has no values. Fill it in or delete "
+                              "the column.")
     return table
 
 
@@ -307,15 +311,17 @@ def categories_from_column(column, *, max_categories: int = 1000):
         values = column.dropna().astype(str).str.strip()
         values = values[values != ""]
     if values.empty:
-        raise UploadError(f'Column "{name}" has no values: every answer in it is blank.')
+        raise UploadError(f"Column {_quote(str(name))} has no values: every answer in it is "
+                          "blank.")
     labels, index, counts = np.unique(values.to_numpy(dtype=str), return_inverse=True,
                                       return_counts=True)
     if labels.size < 2:
-        raise UploadError(f'Column "{name}" has a single category ("{labels[0]}"); at least 2 '
-                          "different answers are needed.")
+        raise UploadError(f"Column {_quote(str(name))} has a single category "
+                          f"({_quote(str(labels[0]))}); at least 2 different answers are "
+                          "needed.")
     if labels.size > max_categories:
-        raise UploadError(f'Column "{name}" has {labels.size:,} different categories; at most '
-                          f"{max_categories:,} are supported. Group rare answers first.")
+        raise UploadError(f"Column {_quote(str(name))} has {labels.size:,} different categories; "
+                          f"at most {max_categories:,} are supported. Group rare answers first.")
     return [str(v) for v in labels], counts.astype(float), index
 
 

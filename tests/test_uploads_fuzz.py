@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from dpcore.uploads import UploadError, read_csv_upload
 
 DEFAULTS = {"max_bytes": 5_000_000, "max_rows": 100_000, "max_columns": 20}
+MAX_MESSAGE = 400  # characters
 # What a message must not contain unless the user's own file does (messages quote cells).
 NOT_PLAIN = ("Traceback", "Error(", "<class", "Exception")
 
@@ -52,6 +53,8 @@ def check_contract(data: bytes, lim: dict):
     except UploadError as exc:  # any other exception propagates and fails the test
         message = str(exc)
         assert isinstance(message, str) and message.strip(), repr(exc)
+        # It quotes a cell or name shortened: a message stays a sentence or two.
+        assert len(message) <= MAX_MESSAGE, message
         echoed = data.decode("utf-8", errors="replace")
         for marker in NOT_PLAIN:
             assert marker not in message or marker in echoed, message
