@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import assert_clean, open_page, run, upload_file, without_help
+from shown import as_read
 from dpcore import datasets, gaussian
 import pagekit
 from pagekit import (TabbedPage, assert_widgets_keyed_with_help, chart_traces, errors, kit,
@@ -370,6 +371,29 @@ def test_upload_counts_and_values():
     assert '"my\\_age"' in markdown_text(at)
     assert kit(at).findings[-1].startswith('The true answer (the sum of "my_age" clipped')
     assert kit(at).parameters["data"] == 'Uploaded CSV file, column "my_age"'
+
+
+def test_the_upload_is_kept_while_another_tab_is_open():
+    """Streamlit forgets a widget a run does not draw: the file, its kind and its column come
+    back with the tab (ui.sources.kept_upload), and the page says which file it uses."""
+    at = upload(start(RELEASE), b"a,age\n5,3\n7,20\n9,30\n", kind="values")
+    at.selectbox(key="gauss_col").set_value("age")
+    run(at)
+    before = true_answer(at)
+    for tab in (LOSS, RELEASE):
+        GAUSS.open_tab(at, tab)
+    assert not errors(at) and true_answer(at) == before == 3
+    assert at.radio(key="gauss_file_kind").value == "values"
+    assert at.selectbox(key="gauss_col").value == "age"
+    assert at.file_uploader(key="gauss_file").value is None  # Streamlit forgot it
+    assert any("Using data.csv, uploaded earlier" in as_read(c.value) for c in at.caption)
+    # Another file replaces it; the one removed is forgotten.
+    at.file_uploader(key="gauss_file").set_value(("two.csv", b"x\n1\n2\n", "text/csv"))
+    run(at)
+    assert true_answer(at) == 2 and not any("uploaded earlier" in c.value for c in at.caption)
+    at.file_uploader(key="gauss_file").set_value(None)
+    run(at)
+    assert any("Upload a CSV file" in i.value for i in at.info)
 
 
 @pytest.mark.parametrize(("data", "kind", "query", "fragment"), [

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import datasets, uploads
-from ui.text import error_text, t
+from ui.text import error_text, esc, t
 
 UPLOAD = "upload"
 AGE_BINNINGS = {1: "Single years (86 bins)", 5: "5-year groups (18 bins)", 10: "10-year groups (9 bins)"}
@@ -48,31 +48,82 @@ class Upload:
     kind: str  # "counts" or "values"
 
 
+def kept_upload(key: str) -> dict:
+    """What the upload control ``key`` keeps for the session: the last file uploaded (its
+    name and bytes), the kind chosen and the page's own choices about it (e.g. a column).
+
+    Streamlit forgets a widget that a run does not draw: a control in a tab that is closed
+    would lose its file. What is kept here brings it back when the tab is opened again,
+    until the user removes the file or uploads another."""
+    return st.session_state.setdefault(f"{key}__kept", {})
+
+
+def _keep_file(key: str) -> None:
+    """on_change of the uploader: keep the new file, or forget the one removed."""
+    file, kept = st.session_state.get(key), kept_upload(key)
+    for name in ("name", "data"):
+        kept.pop(name, None)
+    if file is not None:
+        kept.update(name=file.name, data=file.getvalue())
+
+
+def keep_choice(key: str, name: str, widget_key: str) -> None:
+    """on_change of a widget of the upload ``key``: keep its value as ``name``."""
+    kept_upload(key)[name] = st.session_state.get(widget_key)
+
+
+def kept_file_uploader(label: str, *, key: str, help: str) -> bytes | None:
+    """A CSV file uploader whose file is kept (:func:`kept_upload`); the file's bytes, or
+    None before a file is uploaded. Drawn again after runs without it, it uses the file
+    uploaded before and says so."""
+    file = st.file_uploader(label, type=["csv", "txt"], key=key, on_change=_keep_file,
+                            args=(key,), help=help)
+    if file is not None:
+        return file.getvalue()
+    kept = kept_upload(key)
+    if "data" not in kept:
+        return None
+    st.caption(t("Using {name}, uploaded earlier. Upload another file to replace it.",
+                 name=esc(kept["name"])), help=t("The file stays with this browser tab's "
+                                                 "session until another file replaces it."))
+    return kept["data"]
+
+
+def kept_choice_box(label: str, options: list, *, upload_key: str, key: str, help: str):
+    """A selectbox of the upload ``upload_key`` (e.g. its column) whose choice is kept with
+    the file (:func:`kept_upload`)."""
+    kept = kept_upload(upload_key).get(key)
+    return st.selectbox(label, options, index=options.index(kept) if kept in options else 0,
+                        key=key, on_change=keep_choice, args=(upload_key, key, key), help=help)
+
+
 def upload_control(key: str = "upload") -> tuple[Upload | None, str | None]:
     """File uploader with its options.
 
     Returns the parsed upload, or None and why not (no file yet, or what is
-    wrong with the file, in plain words).
+    wrong with the file, in plain words). The file and its kind are kept while the control
+    is not drawn (:func:`kept_upload`).
     """
+    kept = kept_upload(key)
     st.markdown(t("**Your CSV file**"))
     kinds = {"counts": t("counts per bin (one row per bin)"),
              "values": t("raw values to bin (one row per person)")}
     kind = st.radio(
         t("The file holds"), list(kinds), horizontal=True, key=f"{key}_kind",
-        format_func=kinds.get,
+        index=list(kinds).index(kept.get("kind") or "counts"), format_func=kinds.get,
+        on_change=keep_choice, args=(key, "kind", f"{key}_kind"),
         help=t("Counts: each row is a bin, each column a histogram (a first column of text "
                "labels is allowed). Raw values: each column lists one value per person, e.g. "
                "ages."),
     )
-    file = st.file_uploader(
-        t("CSV file: one column, or two columns for A and B"), type=["csv", "txt"], key=key,
+    data = kept_file_uploader(
+        t("CSV file: one column, or two columns for A and B"), key=key,
         help=t("Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB. An optional header row "
-               "names the columns."),
-    )
-    if file is None:
+               "names the columns."))
+    if data is None:
         return None, None
     try:
-        table = uploads.read_csv_upload(file.getvalue())
+        table = uploads.read_csv_upload(data)
     except uploads.UploadError as exc:
         return None, t("This file cannot be used: {why}", why=error_text(exc))
     return Upload(table=table, kind=kind), None
@@ -127,20 +178,21 @@ def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
                "numbers, one row per {record}; the first row names the columns. Counts per "
                "category: one row per category, a column of whole numbers (a first column of "
                "text labels is allowed).", value=value, record=record, examples=examples))
-    file = st.file_uploader(
-        t("CSV file"), type=["csv", "txt"], key=f"{prefix}_file",
+    data = kept_file_uploader(
+        t("CSV file"), key=f"{prefix}_file",
         help=t("Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB, at most "
                "{most:,} categories.", most=max_categories))
-    if file is None:
+    if data is None:
         return None, None
     try:
-        table = (uploads.read_answers_upload(file.getvalue()) if kind == "categories"
-                 else uploads.read_csv_upload(file.getvalue()))
+        table = (uploads.read_answers_upload(data) if kind == "categories"
+                 else uploads.read_csv_upload(data))
     except uploads.UploadError as exc:
         return None, t("This file cannot be used: {why}", why=error_text(exc))
-    column = st.selectbox(t("Column"), list(table.columns), key=f"{prefix}_col",
-                          help=t("Which column of your file holds the {value}s or the counts.",
-                                 value=value))
+    column = kept_choice_box(t("Column"), list(table.columns), upload_key=f"{prefix}_file",
+                             key=f"{prefix}_col",
+                             help=t("Which column of your file holds the {value}s or the "
+                                    "counts.", value=value))
     try:
         if kind == "categories":
             labels, counts, index = uploads.categories_from_column(
