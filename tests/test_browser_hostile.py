@@ -14,6 +14,7 @@ The fixtures (server, browser, page) are test_browser.py's; waits are ``expect``
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -73,6 +74,8 @@ def test_hostile_upload_renders_as_text_on_every_tab(page, path, capsys):
     wait_idle(page)
     tabs = page.locator('[data-testid="stMain"] [role="tab"]')
     # The open tab (the page as the upload left it) first, then each other tab.
+    selected = page.locator('[data-testid="stMain"] [role="tab"][aria-selected="true"]')
+    first = selected.inner_text() if selected.count() else ""
     names = ["", *page.locator('[data-testid="stMain"] [role="tab"][aria-selected="false"]')
              .all_inner_texts()]
     shown, elements = "", 0
@@ -90,6 +93,15 @@ def test_hostile_upload_renders_as_text_on_every_tab(page, path, capsys):
     # The labels reached the screen (so the test checked something), as typed.
     assert "example.org" in shown
     assert LINK in shown or SCRIPT in shown, shown[:2000]
+    if first:  # back to the tab of the upload: the file is still used, in the uploader or
+        # (when the uploader was in a tab closed meanwhile) as sources.kept_upload says
+        tabs.filter(has_text=first).first.click()
+        expect(page.locator(f'[data-testid="stFileChipName"][title="{name}"]').or_(
+            page.get_by_text(re.compile(r"Using \[f\]\(https:\W*//example\.org/file\)\.csv, "
+                                        "uploaded earlier")))).to_be_visible()
+        wait_idle(page)
+        assert page.evaluate(LIVE_JS) == []
+        assert "example.org" in page.evaluate(SHOWN_JS)
     with capsys.disabled():
         print(f"\n{path}: {len(names)} views (tabs), {elements:,} elements, 0 live, "
               f"0 requests to the corpus's host")
