@@ -1,0 +1,92 @@
+"""Play a class at the protocol level (issue 20): Locust students against one server.
+
+    # a server: scripts/dashboard.sh (port 8501), or any `streamlit run app.py`
+    .venv-bench/bin/locust -f benchmarks/classroom.py --headless --host 127.0.0.1:8501 \\
+        --users 40 --spawn-rate 4 --run-time 120s --csv /tmp/class
+
+Each simulated student (a Locust user) opens one routed page, picked at random, over
+Streamlit's own websocket protocol (tests/protocolkit.py: the messages a browser tab
+sends and receives), then moves one of that page's sliders every Exp(mean 5 s), to a
+value drawn across the slider's whole range, never the value it holds. Locust reports,
+per page, the latency of each change from sending it to `script_finished` ("change
+<page>") and of the first run ("open <page>"), with percentiles, in its CSV files. A run
+that does not end `FINISHED_SUCCESSFULLY`, that draws an exception element, or that does
+not finish within the client's timeout, and a dropped connection, count as failures.
+
+Sliders only for now: the pages' main controls are sliders and select sliders; buttons
+that start long simulations on purpose are never pressed.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from locust import User, task
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from protocolkit import ProtocolSession  # noqa: E402
+from ui import registry  # noqa: E402
+
+MEAN_THINK_S = 5.0  # a student changes a control every Exp(5 s)
+PAGES = [p.url_path for p in registry.PAGES if p.url_path]  # the tool pages
+
+
+class Student(User):
+    """One student: one page, a slider moved every Exp(MEAN_THINK_S) seconds."""
+
+    def wait_time(self):
+        return float(self.rng.exponential(MEAN_THINK_S))
+
+    def on_start(self):
+        self.rng = np.random.default_rng()
+        self.page = PAGES[int(self.rng.integers(len(PAGES)))]
+        start = time.perf_counter()
+        try:
+            self.session = ProtocolSession(self.host, self.page)
+            run = self.session.open()
+            error = None if run.ok else RuntimeError(f"run failed: {run.exceptions[:1]}")
+        except Exception as exc:  # a refused or dropped connection is a failure
+            self.session, error = None, exc
+        self._report("open", start, error)
+
+    def on_stop(self):
+        if self.session is not None:
+            self.session.close()
+
+    @task
+    def change(self):
+        if self.session is None:
+            return self.on_start()
+        sliders = self.session.sliders()
+        if not sliders:
+            return None
+        key = list(sliders)[int(self.rng.integers(len(sliders)))]
+        value = self._new_value(sliders[key].slider)
+        start = time.perf_counter()
+        try:
+            run = self.session.set_slider(key, value)
+            error = None if run.ok else RuntimeError(f"{key}={value}: {run.exceptions[:1]}")
+        except Exception as exc:
+            self.session, error = None, exc
+        self._report("change", start, error)
+
+    def _new_value(self, s):
+        """A value across the slider's whole range, not the one it was drawn with."""
+        if s.options:
+            values = [o for i, o in enumerate(s.options) if [i] != list(s.default)]
+        else:
+            steps = int(round((s.max - s.min) / s.step))
+            values = [v for v in (s.min + k * s.step for k in range(steps + 1))
+                      if [v] != list(s.default)]
+        return values[int(self.rng.integers(len(values)))]
+
+    def _report(self, kind: str, start: float, error: Exception | None) -> None:
+        self.environment.events.request.fire(
+            request_type=kind, name=f"{kind} {self.page}",
+            response_time=(time.perf_counter() - start) * 1000, response_length=0,
+            exception=error, context={})
