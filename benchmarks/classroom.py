@@ -19,12 +19,14 @@ that start long simulations on purpose are never pressed.
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from locust import User, task
+from locust import User, events, task
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -32,7 +34,22 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from protocolkit import ProtocolSession  # noqa: E402
 from ui import registry  # noqa: E402
 
-MEAN_THINK_S = 5.0  # a student changes a control every Exp(5 s)
+MEAN_THINK_S = float(os.environ.get("CLASSROOM_THINK_S", 5.0))  # Exp(mean) between changes
+# With CLASSROOM_SUMMARY set (benchmarks/class_load.py), every change's latency (ms) and
+# outcome are written there as JSON when Locust quits: percentiles over all pages at once.
+CHANGES: list[tuple[float, bool]] = []
+
+
+@events.request.add_listener
+def _record(request_type, response_time, exception, **_):
+    if request_type == "change":
+        CHANGES.append((response_time, exception is None))
+
+
+@events.quitting.add_listener
+def _write_summary(**_):
+    if path := os.environ.get("CLASSROOM_SUMMARY"):
+        Path(path).write_text(json.dumps(CHANGES))
 PAGES = [p.url_path for p in registry.PAGES if p.url_path]  # the tool pages
 
 

@@ -970,3 +970,17 @@ def test_fdp_audit_draws_are_capped():
     assert at.select_slider(key="fdp_aud_reps").value <= audit.MAX_REPS
     assert any(f"capped at {audit.MAX_REPS:,}" in c.value and "second" in c.value
                for c in at.caption)
+
+
+def test_every_server_setting_is_an_option_of_the_pinned_streamlit():
+    """.streamlit/config.toml's options exist in this Streamlit (a renamed one would be
+    ignored without a word), and the measured choices hold: no full collection after every
+    rerun (benchmarks/change_cpu.py), no file watcher."""
+    from streamlit import config as st_config
+
+    config = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text("utf-8"))
+    known = st_config.get_config_options()
+    names = [f"{section}.{name}" for section, options in config.items() for name in options]
+    assert [n for n in names if n not in known] == []
+    assert config["runner"]["postScriptGC"] is False
+    assert config["server"]["fileWatcherType"] == "none"
