@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from browserkit import start_streamlit, stop_streamlit  # noqa: E402
-from protocolkit import ProtocolSession  # noqa: E402
+from protocolkit import ProtocolSession, other_value  # noqa: E402
 from ui import registry  # noqa: E402
 
 SETTINGS = {"postScriptGC on (default)": "true", "postScriptGC off": "false"}
@@ -39,17 +39,6 @@ SETTINGS = {"postScriptGC on (default)": "true", "postScriptGC off": "false"}
 def cpu(proc: psutil.Process) -> float:
     times = proc.cpu_times()
     return times.user + times.system
-
-
-def new_value(s, rng):
-    """A value across the slider's range, not the one it was drawn with."""
-    if s.options:
-        values = [o for i, o in enumerate(s.options) if [i] != list(s.default)]
-    else:
-        steps = int(round((s.max - s.min) / s.step))
-        values = [v for v in (s.min + k * s.step for k in range(steps + 1))
-                  if [v] != list(s.default)]
-    return values[int(rng.integers(len(values)))]
 
 
 def play(host: str, proc: psutil.Process, page: str, changes: int, seed: int):
@@ -61,7 +50,7 @@ def play(host: str, proc: psutil.Process, page: str, changes: int, seed: int):
         for _ in range(changes):
             sliders = session.sliders()
             key = sorted(sliders)[int(rng.integers(len(sliders)))]
-            value = new_value(sliders[key].slider, rng)
+            value = other_value(sliders[key].slider, rng)
             before = cpu(proc)
             run = session.set_slider(key, value)
             costs.append(cpu(proc) - before)

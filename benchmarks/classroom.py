@@ -31,7 +31,7 @@ from locust import User, events, task
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from protocolkit import ProtocolSession  # noqa: E402
+from protocolkit import ProtocolSession, other_value  # noqa: E402
 from ui import registry  # noqa: E402
 
 MEAN_THINK_S = float(os.environ.get("CLASSROOM_THINK_S", 5.0))  # Exp(mean) between changes
@@ -83,7 +83,7 @@ class Student(User):
         if not sliders:
             return None
         key = list(sliders)[int(self.rng.integers(len(sliders)))]
-        value = self._new_value(sliders[key].slider)
+        value = other_value(sliders[key].slider, self.rng)
         start = time.perf_counter()
         try:
             run = self.session.set_slider(key, value)
@@ -92,15 +92,6 @@ class Student(User):
             self.session, error = None, exc
         self._report("change", start, error)
 
-    def _new_value(self, s):
-        """A value across the slider's whole range, not the one it was drawn with."""
-        if s.options:
-            values = [o for i, o in enumerate(s.options) if [i] != list(s.default)]
-        else:
-            steps = int(round((s.max - s.min) / s.step))
-            values = [v for v in (s.min + k * s.step for k in range(steps + 1))
-                      if [v] != list(s.default)]
-        return values[int(self.rng.integers(len(values)))]
 
     def _report(self, kind: str, start: float, error: Exception | None) -> None:
         self.environment.events.request.fire(

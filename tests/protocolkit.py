@@ -42,6 +42,18 @@ class Run:
         return self.status == FINISHED.FINISHED_SUCCESSFULLY and not self.exceptions
 
 
+def other_value(slider, rng) -> float | str:
+    """A value of ``slider`` (a Slider proto) drawn across its whole range, never the one it
+    was drawn with: a number on its steps, or an option as shown (a select slider)."""
+    if slider.options:  # default holds the option's index
+        values = [o for i, o in enumerate(slider.options) if [i] != list(slider.default)]
+    else:
+        steps = int(round((slider.max - slider.min) / slider.step))
+        values = [v for v in (slider.min + k * slider.step for k in range(steps + 1))
+                  if [v] != list(slider.default)]
+    return values[int(rng.integers(len(values)))]
+
+
 class ProtocolSession:
     """One browser tab's session, spoken at the protocol level."""
 

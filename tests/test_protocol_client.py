@@ -12,7 +12,7 @@ import pytest
 
 from browserkit import start_streamlit, stop_streamlit
 from conftest import routed_pages
-from protocolkit import ProtocolSession
+from protocolkit import ProtocolSession, other_value
 
 
 @pytest.fixture(scope="module")
@@ -37,14 +37,7 @@ def test_the_protocol_client_opens_every_page_and_moves_its_sliders(host, spec):
             assert sliders, "a tool page with no slider"
         before = drawn(first)
         for key, element in sliders.items():
-            s = element.slider
-            if s.options:  # a select slider: its options as shown; default holds an index
-                values = [o for i, o in enumerate(s.options) if [i] != list(s.default)]
-            else:
-                steps = int(round((s.max - s.min) / s.step))
-                values = [v for v in (s.min + k * s.step for k in range(steps + 1))
-                          if [v] != list(s.default)]
-            value = values[int(rng.integers(len(values)))]
+            value = other_value(element.slider, rng)
             run = session.set_slider(key, value)
             assert run.ok, (key, value, run.exceptions)
             # The server took the change as the browser's: the page it draws is another.
