@@ -67,9 +67,9 @@ def _keep_file(key: str) -> None:
         kept.update(name=file.name, data=file.getvalue())
 
 
-def keep_choice(key: str, name: str, widget_key: str) -> None:
-    """on_change of a widget of the upload ``key``: keep its value as ``name``."""
-    kept_upload(key)[name] = st.session_state.get(widget_key)
+def _keep_choice(upload_key: str, key: str) -> None:
+    """on_change of the widget ``key`` of the upload ``upload_key``: keep its value."""
+    kept_upload(upload_key)[key] = st.session_state.get(key)
 
 
 def kept_file_uploader(label: str, *, key: str, help: str) -> bytes | None:
@@ -89,12 +89,12 @@ def kept_file_uploader(label: str, *, key: str, help: str) -> bytes | None:
     return kept["data"]
 
 
-def kept_choice_box(label: str, options: list, *, upload_key: str, key: str, help: str):
-    """A selectbox of the upload ``upload_key`` (e.g. its column) whose choice is kept with
-    the file (:func:`kept_upload`)."""
+def kept_choice(widget, label: str, options: list, *, upload_key: str, key: str, **kwargs):
+    """``widget`` (st.selectbox, st.radio) about the upload ``upload_key`` (its column, its
+    kind) whose choice is kept with the file (:func:`kept_upload`)."""
     kept = kept_upload(upload_key).get(key)
-    return st.selectbox(label, options, index=options.index(kept) if kept in options else 0,
-                        key=key, on_change=keep_choice, args=(upload_key, key, key), help=help)
+    return widget(label, options, index=options.index(kept) if kept in options else 0,
+                  key=key, on_change=_keep_choice, args=(upload_key, key), **kwargs)
 
 
 def upload_control(key: str = "upload") -> tuple[Upload | None, str | None]:
@@ -104,14 +104,12 @@ def upload_control(key: str = "upload") -> tuple[Upload | None, str | None]:
     wrong with the file, in plain words). The file and its kind are kept while the control
     is not drawn (:func:`kept_upload`).
     """
-    kept = kept_upload(key)
     st.markdown(t("**Your CSV file**"))
     kinds = {"counts": t("counts per bin (one row per bin)"),
              "values": t("raw values to bin (one row per person)")}
-    kind = st.radio(
-        t("The file holds"), list(kinds), horizontal=True, key=f"{key}_kind",
-        index=list(kinds).index(kept.get("kind") or "counts"), format_func=kinds.get,
-        on_change=keep_choice, args=(key, "kind", f"{key}_kind"),
+    kind = kept_choice(
+        st.radio, t("The file holds"), list(kinds), upload_key=key, key=f"{key}_kind",
+        horizontal=True, format_func=kinds.get,
         help=t("Counts: each row is a bin, each column a histogram (a first column of text "
                "labels is allowed). Raw values: each column lists one value per person, e.g. "
                "ages."),
@@ -189,10 +187,10 @@ def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
                  else uploads.read_csv_upload(data))
     except uploads.UploadError as exc:
         return None, t("This file cannot be used: {why}", why=error_text(exc))
-    column = kept_choice_box(t("Column"), list(table.columns), upload_key=f"{prefix}_file",
-                             key=f"{prefix}_col",
-                             help=t("Which column of your file holds the {value}s or the "
-                                    "counts.", value=value))
+    column = kept_choice(st.selectbox, t("Column"), list(table.columns),
+                         upload_key=f"{prefix}_file", key=f"{prefix}_col",
+                         help=t("Which column of your file holds the {value}s or the "
+                                "counts.", value=value))
     try:
         if kind == "categories":
             labels, counts, index = uploads.categories_from_column(

@@ -412,8 +412,8 @@ def release_demo(kit: PageKit, s: Settings, sol: Solution) -> Settings:
             with st.container(border=True):
                 upload, problem = sources.upload_control(key="gauss_file")
                 if upload is not None:
-                    r = replace(r, n=None, file_kind=upload.kind, column=sources.kept_choice_box(
-                        t("Column to release"), list(upload.table.columns),
+                    r = replace(r, n=None, file_kind=upload.kind, column=sources.kept_choice(
+                        st.selectbox, t("Column to release"), list(upload.table.columns),
                         upload_key="gauss_file", key="gauss_col",
                         help=t("Which column of your file holds the data.")))
         else:
