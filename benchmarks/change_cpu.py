@@ -66,12 +66,15 @@ def main() -> None:
     parser.add_argument("--pages", default=",".join(p.url_path for p in registry.PAGES
                                                     if p.url_path))
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--gc", choices=["both", "off"], default="both",
+                        help="'off': the served setting (config.toml) only")
     args = parser.parse_args()
     pages = args.pages.split(",")
     servers = {}
     log_dir = Path(tempfile.mkdtemp())
     try:
-        for name, gc_on in SETTINGS.items():
+        settings = SETTINGS if args.gc == "both" else {"postScriptGC off": "false"}
+        for name, gc_on in settings.items():
             os.environ["STREAMLIT_RUNNER_POST_SCRIPT_GC"] = gc_on
             servers[name] = start_streamlit(log_dir / f"{gc_on}.log")
         os.environ.pop("STREAMLIT_RUNNER_POST_SCRIPT_GC")
@@ -93,8 +96,9 @@ def main() -> None:
                 med, p90, top = np.median(costs), np.quantile(costs, 0.9), costs.max()
                 medians.append(med)
                 cells.append(f"median {med:.3f}  p90 {p90:.3f}  max {top:.3f}")
-            ratio = medians[0] / medians[1] if medians[1] > 0 else float("nan")
-            print(f"{page:22}" + "".join(f"{c:>36}" for c in cells) + f"   {ratio:.2f}×")
+            ratio = (f"   {medians[0] / medians[1]:.2f}×" if len(medians) == 2 and medians[1] > 0
+                     else "")
+            print(f"{page:22}" + "".join(f"{c:>36}" for c in cells) + ratio)
         for name, server in servers.items():
             waits = np.concatenate([results[name][p][1] for p in pages])
             rss = psutil.Process(server.proc.pid).memory_info().rss / 2**20

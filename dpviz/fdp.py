@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from dpviz.style import _LAYOUT, COLORS, OKABE_ITO, _rgba
+from dpviz.style import _LAYOUT, COLORS, OKABE_ITO, _rgba, add_span
 
 __all__ = [
     "FDP_COLORS",
@@ -186,9 +186,9 @@ def attacker_test_figure(
             x=x, y=y, mode="lines", name=name, line=dict(color=color, width=3),
             hovertemplate="x %{x:.2f}<br>density %{y:.3f}<extra>" + name + "</extra>",
         ))
-    fig.add_vline(x=t, line=dict(color="#000000", width=2, dash="dash"),
-                  annotation_text=f"threshold t = {threshold_text or _num(t)}: reject D if X > t",
-                  annotation_position="top right")
+    add_span(fig, "vline", x=t, line=dict(color="#000000", width=2, dash="dash"),
+             annotation_text=f"threshold t = {threshold_text or _num(t)}: reject D if X > t",
+             annotation_position="top right")
     fig.update_layout(height=height, xaxis_title="output X", yaxis_title="density", **_LAYOUT)
     fig.update_layout(margin=dict(t=90), legend=dict(y=1.08))
     fig.update_xaxes(range=[float(x[0]), float(x[-1])])
@@ -237,7 +237,7 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
                 marker=dict(color=COLORS["statistic"], size=13, line=dict(color="white", width=2)),
                 hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
             ))
-        fig.add_vline(x=e, line=dict(color=COLORS["reference"], width=1, dash="dot"))
+        add_span(fig, "vline", x=e, line=dict(color=COLORS["reference"], width=1, dash="dot"))
     fig.update_layout(height=height, xaxis_title="ε", yaxis_title="δ(ε)", **_LAYOUT)
     fig.update_xaxes(range=[float(eps.min()), float(eps.max())])
     if log_y:

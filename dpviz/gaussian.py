@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from scipy import stats
 
 from dpviz.fdp import FDP_COLORS
-from dpviz.style import _LAYOUT, COLORS, _rgba, inert_labels
+from dpviz.style import _LAYOUT, COLORS, _rgba, add_span, inert_labels
 
 __all__ = [
     "CALIBRATION_COLORS",
@@ -85,8 +85,8 @@ def privacy_loss_figure(mean: float, var: float, eps: float, *, tail_delta: floa
         line=dict(color=COLORS["original"], width=3),
         hovertemplate="L %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>",
     ))
-    fig.add_vline(x=eps, line=dict(color=COLORS["statistic"], width=2, dash="dash"),
-                  annotation_text=f"ε = {_num(eps, 6)}", annotation_position="top")
+    add_span(fig, "vline", x=eps, line=dict(color=COLORS["statistic"], width=2, dash="dash"),
+             annotation_text=f"ε = {_num(eps, 6)}", annotation_position="top")
     fig.update_layout(height=420, xaxis_title="privacy loss L = ln p₁(o)/p₂(o)",
                       yaxis_title="density", **_LAYOUT)
     fig.update_layout(legend=dict(y=1.1), margin=dict(t=90))
@@ -136,12 +136,12 @@ def release_distribution_figure(releases, true_value: float, sigma: float, *,
     density = counts / (releases.size * width)
     mids = (edges[:-1] + edges[1:]) / 2
     fig = go.Figure()
-    fig.add_vrect(x0=true_value - half_width, x1=true_value + half_width,
-                  fillcolor=_rgba(COLORS["estimate"], 0.12), line_width=0,
-                  annotation_text="95% of releases", annotation_position="top left")
+    add_span(fig, "vrect", x0=true_value - half_width, x1=true_value + half_width,
+             fillcolor=_rgba(COLORS["estimate"], 0.12), line_width=0,
+             annotation_text="95% of releases", annotation_position="top left")
     if lo < 0:
-        fig.add_vrect(x0=lo, x1=min(0.0, hi), fillcolor=_rgba(COLORS["statistic"], 0.12),
-                      line_width=0, annotation_text="negative", annotation_position="top right")
+        add_span(fig, "vrect", x0=lo, x1=min(0.0, hi), fillcolor=_rgba(COLORS["statistic"], 0.12),
+                 line_width=0, annotation_text="negative", annotation_position="top right")
     fig.add_trace(go.Bar(
         x=mids, y=density, width=width, name=f"{releases.size:,} simulated releases",
         marker_color=COLORS["private"], opacity=0.85,
@@ -153,8 +153,8 @@ def release_distribution_figure(releases, true_value: float, sigma: float, *,
         name=f"theory N(true, σ²), σ = {_num(sigma)}", line=dict(color=COLORS["theory"], width=3),
         hoverinfo="skip",
     ))
-    fig.add_vline(x=true_value, line=dict(color=COLORS["original"], width=3),
-                  annotation_text=f"true {_num(true_value)}", annotation_position="bottom right")
+    add_span(fig, "vline", x=true_value, line=dict(color=COLORS["original"], width=3),
+             annotation_text=f"true {_num(true_value)}", annotation_position="bottom right")
     fig.update_layout(height=380, xaxis_title="released value", yaxis_title="density",
                       bargap=0, **_LAYOUT)
     fig.update_layout(legend=dict(y=1.1), margin=dict(t=80))
@@ -177,7 +177,7 @@ def histogram_release_figure(labels, true_counts, released, *, half_width: float
                      thickness=1),
         hovertemplate="bin %{x}<br>released %{y:,.1f}<extra></extra>",
     ))
-    fig.add_hline(y=0, line=dict(color=COLORS["reference"], width=1))
+    add_span(fig, "hline", y=0, line=dict(color=COLORS["reference"], width=1))
     fig.update_layout(barmode="group", bargap=0.15, height=400, yaxis_title="count", **_LAYOUT)
     fig.update_xaxes(title_text="bin", type="category")
     return fig

@@ -17,7 +17,8 @@ from plotly.subplots import make_subplots
 from scipy import stats
 
 from dpcore.homogeneity import debias_thresholds, expected_noisy_count
-from dpviz.style import _LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, _rgba, inert, inert_labels
+from dpviz.style import (_LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, TEMPLATE_NAME, _rgba,
+                         add_span, axes_of, figure, inert, inert_labels, merged, panels)
 
 __all__ = [
     "debias_figure",
@@ -47,31 +48,24 @@ def histograms_figure(
     """
     labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     name_a, name_b = inert(name_a), inert(name_b)
-    fig = make_subplots(
-        rows=1, cols=2, shared_yaxes=True, subplot_titles=(name_a, name_b),
-        horizontal_spacing=0.04,
-    )
     series = (
         ("original", "original C", ",.0f"),
         ("private", "private X = max(0, C + Z)", ",.1f"),
     )
-    for col, values in ((1, (original_a, private_a)), (2, (original_b, private_b))):
-        for (kind, name, fmt), y in zip(series, values):
-            if y is None:
-                continue
-            fig.add_trace(
-                go.Bar(
-                    x=labels, y=np.asarray(y), name=name, marker_color=COLORS[kind],
-                    legendgroup=kind, showlegend=col == 1,
-                    hovertemplate=f"bin %{{x}}<br>{kind} %{{y:{fmt}}}<extra></extra>",
-                ),
-                row=1, col=col,
-            )
-    fig.update_layout(barmode="group", bargap=0.1, bargroupgap=0.0, height=400, **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.14), margin=dict(t=80))
-    fig.update_yaxes(title_text="count", row=1, col=1)
-    fig.update_xaxes(title_text="bin", type="category")
-    return fig
+    data = [
+        dict(type="bar", x=labels, y=np.asarray(y), name=name, marker=dict(color=COLORS[kind]),
+             legendgroup=kind, showlegend=col == 1,
+             hovertemplate=f"bin %{{x}}<br>{kind} %{{y:{fmt}}}<extra></extra>",
+             **axes_of(1, col, cols=2))
+        for col, values in ((1, (original_a, private_a)), (2, (original_b, private_b)))
+        for (kind, name, fmt), y in zip(series, values) if y is not None
+    ]
+    bins = dict(title=dict(text="bin"), type="category")
+    layout = merged(
+        panels(1, 2, shared_yaxes=True, subplot_titles=(name_a, name_b), horizontal_spacing=0.04),
+        dict(barmode="group", bargap=0.1, bargroupgap=0.0, height=400, legend=dict(y=1.14),
+             margin=dict(t=80), xaxis=bins, xaxis2=bins, yaxis=dict(title=dict(text="count"))))
+    return figure(data, layout)
 
 
 def null_distribution_figure(
@@ -116,8 +110,8 @@ def null_distribution_figure(
                 hovertemplate="%{x:.1f}<extra>χ² density</extra>",
             )
         )
-    fig.add_vline(
-        x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
+    add_span(
+        fig, "vline", x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
         annotation_text=f"{100 * (1 - level):g}% critical value {critical_value:,.1f}",
         annotation_position="top left",
     )
@@ -128,8 +122,8 @@ def null_distribution_figure(
             text=f"observed T = {statistic:,.1f} →", font=dict(color=COLORS["statistic"]),
         )
     else:
-        fig.add_vline(
-            x=statistic, line=dict(color=COLORS["statistic"], width=3),
+        add_span(
+            fig, "vline", x=statistic, line=dict(color=COLORS["statistic"], width=3),
             annotation_text=f"observed T = {statistic:,.1f}",
             annotation_position="bottom left" if statistic > 0.7 * hi else "top right",
         )
@@ -192,8 +186,8 @@ def debias_figure(
         for y, what, pos in ((t.lower, "1/ε", "bottom right"), (t.upper, "k(ε)", "top right")):
             if what == "k(ε)" and t.upper == t.lower:
                 continue
-            fig.add_hline(
-                y=y, line=dict(color=COLORS["theory"], width=1, dash="dot"),
+            add_span(
+                fig, "hline", y=y, line=dict(color=COLORS["theory"], width=1, dash="dot"),
                 annotation_text=f"{what} = {y:,.1f}" + ("" if same else f" ({label})"),
                 annotation_position=pos,
             )
@@ -251,9 +245,9 @@ def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.
         x=grid, y=stats.chi2.pdf(grid, df), mode="lines", name=f"χ²({df}) density",
         line=dict(color=COLORS["theory"], width=3), hoverinfo="skip",
     ))
-    fig.add_vline(x=float(stats.chi2.ppf(0.95, df)),
-                  line=dict(color=COLORS["reference"], dash="dash", width=2),
-                  annotation_text="χ² 5% critical value", annotation_position="top right")
+    add_span(fig, "vline", x=float(stats.chi2.ppf(0.95, df)),
+             line=dict(color=COLORS["reference"], dash="dash", width=2),
+             annotation_text="χ² 5% critical value", annotation_position="top right")
     fig.update_layout(barmode="overlay", height=420, xaxis_title="chi-square statistic (2.3)",
                       yaxis_title="density", **_LAYOUT)
     fig.update_xaxes(range=[0, hi])
@@ -307,7 +301,7 @@ def rejection_figure(
                        else None)
     # Facet titles read "M = 86" rather than "M=M = 86".
     fig.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1].strip()))
-    fig.update_layout(height=height, template="plotly_white", font=dict(size=13),
+    fig.update_layout(height=height, template=TEMPLATE_NAME, font=dict(size=13),
                       margin=dict(l=60, r=20, t=60, b=50))
     if facet_col or facet_row:  # a long legend goes above the grid of panels
         fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1 + 50 / height,

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import _LAYOUT, COLORS, OKABE_ITO, inert_labels
+from dpviz.style import _LAYOUT, COLORS, OKABE_ITO, add_span, inert_labels
 
 __all__ = [
     "KRR_ESTIMATOR_COLORS",
@@ -69,7 +69,7 @@ def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
                       + ": %{customdata[0]:,.1f} … %{customdata[1]:,.1f}%{customdata[2]}"
                       "<extra></extra>",
     ))
-    fig.add_hline(y=0, line=dict(color=COLORS["reference"], width=1))
+    add_span(fig, "hline", y=0, line=dict(color=COLORS["reference"], width=1))
     fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
                       yaxis_title="users", **_LAYOUT)
     fig.update_xaxes(title_text="category", type="category")
@@ -107,7 +107,8 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
             hovertemplate="ε %{x:~g}<br>MSE %{y:,.4~r}<extra>" + names.get(method, method)
                           + "</extra>",
         ))
-    fig.add_vline(x=float(current_eps), line=dict(color=COLORS["reference"], width=2, dash="dot"))
+    add_span(fig, "vline", x=float(current_eps),
+             line=dict(color=COLORS["reference"], width=2, dash="dot"))
     fig.add_annotation(x=float(np.log10(current_eps)), y=1, xref="x", yref="paper",
                        text=f"ε = {current_eps:g}", showarrow=False, yanchor="bottom",
                        xanchor="left")

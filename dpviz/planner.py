@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dpviz.style import (_LAYOUT, _TEST_NAMES, COLORS, OKABE_ITO, _log_range, _log_ticks, _rgba,
-                         inert, inert_labels)
+                         add_span, inert, inert_labels)
 
 __all__ = [
     "PLANNER_COLORS",
@@ -93,12 +93,14 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
                          color=color),
             hovertemplate=f"{hover_x}<br>power %{{y:.3f}}<extra></extra>",
         ))
-    fig.add_hline(y=float(target), line=dict(color=PLANNER_COLORS["target"], width=2, dash="dash"),
-                  annotation_text=f"target power {target:.0%}", annotation_position="top left")
+    add_span(fig, "hline", y=float(target),
+             line=dict(color=PLANNER_COLORS["target"], width=2, dash="dash"),
+             annotation_text=f"target power {target:.0%}", annotation_position="top left")
     if level is not None:
-        fig.add_hline(y=float(level), line=dict(color=COLORS["reference"], width=1.5, dash="dot"),
-                      annotation_text=f"{level:.0%} level: nothing to detect",
-                      annotation_position="top right")
+        add_span(fig, "hline", y=float(level),
+                 line=dict(color=COLORS["reference"], width=1.5, dash="dot"),
+                 annotation_text=f"{level:.0%} level: nothing to detect",
+                 annotation_position="top right")
     if estimate is not None and np.isfinite(estimate):
         fig.add_trace(go.Scatter(
             x=[estimate, estimate], y=[0, float(target)], mode="lines",

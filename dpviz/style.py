@@ -8,9 +8,14 @@ fills, the names of the two homogeneity tests, and log-axis ticks and ranges.
 
 from __future__ import annotations
 
+import copy
+import functools
 import html
 
 import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+from plotly.subplots import make_subplots
 
 __all__ = [
     "COLORS",
@@ -58,8 +63,30 @@ COLORS = {
     "B": OKABE_ITO["sky blue"],
 }
 
+
+def _slim_template(base: str = "plotly_white",
+                   traces: tuple[str, ...] = ("bar", "scatter", "histogram")) -> go.layout.Template:
+    """Plotly's ``base`` template with only what our figures use: its 2-D layout and the
+    defaults of the trace types we draw (a figure looks the same). Plotly copies and
+    validates a figure's template each time one is built and sends it with the figure:
+    the full template (about 40 trace types, polar, ternary, 3-D and map axes) cost about
+    20 ms per figure and 7 kB of every chart's message; this one, a fraction of both."""
+    full = pio.templates[base]
+    keep = ("autotypenumbers", "colorway", "font", "hovermode", "hoverlabel", "paper_bgcolor",
+            "plot_bgcolor", "coloraxis", "colorscale", "xaxis", "yaxis", "shapedefaults",
+            "annotationdefaults", "title")
+    layout = {k: v for k, v in full.layout.to_plotly_json().items() if k in keep}
+    data = {k: v for k, v in full.data.to_plotly_json().items() if k in traces}
+    return go.layout.Template(layout=layout, data=data)
+
+
+# Every figure names this template (in _LAYOUT). Not made plotly's default: Streamlit
+# sets its own default template when it is imported, whichever comes first.
+TEMPLATE_NAME = "dpviz_white"
+pio.templates[TEMPLATE_NAME] = _slim_template()
+
 _LAYOUT = dict(
-    template="plotly_white",
+    template=TEMPLATE_NAME,
     margin=dict(l=60, r=20, t=60, b=50),
     legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
     font=dict(size=14),
@@ -106,3 +133,130 @@ def _log_range(values, pad: float = 1.6) -> tuple[float, float]:
     if v.size == 0:
         return 0.0, 1.0
     return float(np.log10(v.min() / pad)), float(np.log10(v.max() * pad))
+
+
+# Lines and bands across a plot: what plotly's fig.add_vline / add_hline / add_vrect /
+# add_hrect add, the same shape and annotation (tests/test_viz_style.py compares them),
+# without their cost: those methods search every subplot for data and validate the
+# figure's shapes again for each one (about 6 ms a line on a single plot, 25 ms on
+# subplots), which was most of a figure's build time on some pages.
+_SPAN_SHAPES = {
+    "vline": lambda v: dict(type="line", x0=v["x"], x1=v["x"], y0=0, y1=1),
+    "hline": lambda v: dict(type="line", x0=0, x1=1, y0=v["y"], y1=v["y"]),
+    "vrect": lambda v: dict(type="rect", x0=v["x0"], x1=v["x1"], y0=0, y1=1),
+    "hrect": lambda v: dict(type="rect", x0=0, x1=1, y0=v["y0"], y1=v["y1"]),
+}
+_SPAN_WHERE = {"vline": ("x",), "hline": ("y",), "vrect": ("x0", "x1"), "hrect": ("y0", "y1")}
+
+
+def span(shape_type: str, *, xref: str = "x", yref: str = "y",
+         **kwargs) -> tuple[dict, dict | None]:
+    """The shape and the label (or None) that ``fig.add_<shape_type>(**kwargs)`` puts on the
+    plot whose axes are ``xref`` and ``yref`` ("x2", "y2" for a second panel), as plain
+    dicts for a figure's spec; ``annotation_*`` keywords give its label as plotly's do
+    (plotly's own shapeannotation module places it)."""
+    from plotly import shapeannotation
+
+    kwargs = dict(kwargs)
+    where = {k: kwargs.pop(k) for k in _SPAN_WHERE[shape_type]}
+    shape_args = _SPAN_SHAPES[shape_type](where)
+    shape_kwargs, annotation_kwargs = shapeannotation.split_dict_by_key_prefix(
+        kwargs, "annotation_")
+    annotation = shapeannotation.axis_spanning_shape_annotation(
+        None, shape_type, shape_args, annotation_kwargs)
+    if shape_type[0] == "v":  # spans the plot's height: y in the domain's units
+        refs = dict(xref=xref, yref=f"{yref} domain")
+    else:
+        refs = dict(xref=f"{xref} domain", yref=yref)
+    shape = {**shape_args, **_nested(shape_kwargs), **refs}
+    return shape, (None if annotation is None else {**annotation, **refs})
+
+
+def _nested(props: dict) -> dict:
+    """Plotly's "magic underscore" keywords (line_width=0) as nested dicts."""
+    out: dict = {}
+    for key, value in props.items():
+        head, _, rest = key.partition("_")
+        if rest and head in ("line", "font", "marker", "title"):
+            out.setdefault(head, {})[rest] = value
+        elif isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = {**out[key], **value}
+        else:
+            out[key] = value
+    return out
+
+
+def add_span(fig: go.Figure, shape_type: str, *, row: int | None = None,
+             col: int | None = None, **kwargs) -> go.Figure:
+    """``fig.add_<shape_type>(**kwargs, row=row, col=col)`` for a single plot or one subplot
+    (``row``, ``col``: numbers); ``annotation_*`` keywords give its label as plotly's do."""
+    if row is not None:  # a figure of subplots (make_subplots)
+        subplot = fig.get_subplot(row, col)
+        xref = subplot.xaxis.plotly_name.replace("axis", "")
+        yref = subplot.yaxis.plotly_name.replace("axis", "")
+    else:
+        xref, yref = "x", "y"
+    shape, annotation = span(shape_type, xref=xref, yref=yref, **kwargs)
+    fig.add_shape(shape)
+    if annotation is not None:
+        fig.add_annotation(annotation)
+    return fig
+
+
+# ---------------------------------------------------------------------------
+# Figures built from their spec in one step
+# ---------------------------------------------------------------------------
+
+# Plotly's check of every property name and value when a figure is built. It costs most
+# of a figure's build time, and on the server every figure is rebuilt when a control
+# moves; the tests turn it on (tests/conftest.py), so every spec our builders write is
+# checked there.
+VALIDATE_FIGURES = False
+_TEMPLATE_SPEC = pio.templates[TEMPLATE_NAME].to_plotly_json()
+
+
+def merged(base: dict, *updates: dict) -> dict:
+    """``base`` updated by each of ``updates`` in turn, nested dicts merged key by key (as
+    fig.update_layout merges), never changing ``base``."""
+    out = dict(base)
+    for update in updates:
+        for key, value in update.items():
+            if isinstance(value, dict) and isinstance(out.get(key), dict):
+                out[key] = merged(out[key], value)
+            else:
+                out[key] = value
+    return out
+
+
+def figure(data: list[dict], layout: dict) -> go.Figure:
+    """A figure from its spec: ``data`` the traces (dicts with their "type"), ``layout`` the
+    layout over the shared one (_LAYOUT, on the dashboard's template), nested dicts merged.
+
+    One step instead of plotly's incremental calls (add_trace, update_layout, add_vline,
+    make_subplots), which look up and validate every property on each call: a figure of a
+    few traces took 25–50 ms that way, about 1 ms from its spec. ``_validate`` is plotly's
+    own switch for this (private: tests/test_viz_style.py fails loudly if it goes)."""
+    spec_layout = merged({k: v for k, v in _LAYOUT.items() if k != "template"}, layout)
+    spec_layout["template"] = _TEMPLATE_SPEC
+    return go.Figure({"data": data, "layout": spec_layout}, _validate=VALIDATE_FIGURES)
+
+
+@functools.lru_cache(maxsize=64)
+def _panels(rows: int, cols: int, options: tuple) -> dict:
+    return make_subplots(rows=rows, cols=cols, **dict(options)).to_plotly_json()["layout"]
+
+
+def panels(rows: int, cols: int, **options) -> dict:
+    """The layout make_subplots(rows, cols, **options) gives (each panel's axes and domain,
+    and the panel titles as annotations), for a figure's spec; computed once per
+    arrangement. Options are hashable values (subplot_titles as a tuple). The traces of
+    panel (row, col) name its axes: see :func:`axes_of`."""
+    return copy.deepcopy(_panels(rows, cols, tuple(sorted(options.items()))))
+
+
+def axes_of(row: int, col: int, cols: int) -> dict:
+    """The xaxis/yaxis names ("x2", "y2") of panel (row, col) of a grid ``cols`` wide, as
+    make_subplots numbers them (row by row, from 1)."""
+    n = (row - 1) * cols + col
+    suffix = "" if n == 1 else str(n)
+    return dict(xaxis=f"x{suffix}", yaxis=f"y{suffix}")

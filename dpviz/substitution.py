@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dpviz.style import _LAYOUT, COLORS, _log_ticks, _rgba, inert_labels
+from dpviz.style import _LAYOUT, COLORS, _log_ticks, _rgba, add_span, inert_labels
 
 __all__ = [
     "SUBSTITUTION_COLORS",
@@ -44,8 +44,9 @@ def _lines(points: int) -> str:
 
 def _current_l_line(fig: go.Figure, current_l: int, **where) -> None:
     """A dotted vertical line at the chosen l (in every panel given by ``where``)."""
-    fig.add_vline(x=float(current_l), line=dict(color=COLORS["reference"], width=2, dash="dot"),
-                  **where)
+    add_span(fig, "vline", x=float(current_l),
+             line=dict(color=COLORS["reference"], width=2, dash="dot"),
+             **where)
 
 
 def substitution_counts_figure(labels, original, released, source, unbiased, *, l: int = 1,
@@ -85,7 +86,7 @@ def substitution_counts_figure(labels, original, released, source, unbiased, *, 
             hovertemplate="%{x}<br>estimate %{y:,.1f}<extra>" + SUBSTITUTION_NAMES[kind]
                           + "</extra>",
         ))
-    fig.add_hline(y=0, line=dict(color=COLORS["reference"], width=1))
+    add_span(fig, "hline", y=0, line=dict(color=COLORS["reference"], width=1))
     fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
                       yaxis_title="records", **_LAYOUT)
     fig.update_layout(legend=dict(y=1.08), margin=dict(t=80))
@@ -165,7 +166,8 @@ def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
             line=dict(color=SUBSTITUTION_COLORS[kind], width=width, dash=dash),
             hovertemplate="l %{x}<br>ε %{y:,.4~r}<extra>" + name + "</extra>",
         ))
-    fig.add_hline(y=float(log_gamma), line=dict(color=COLORS["reference"], width=1.5, dash="dot"))
+    add_span(fig, "hline", y=float(log_gamma),
+             line=dict(color=COLORS["reference"], width=1.5, dash="dot"))
     # On a log axis an annotation's y is log10 of the value.
     fig.add_annotation(x=1, xref="paper", y=float(np.log10(log_gamma)), yref="y",
                        text=f"ln γ = {log_gamma:.3g} (l = 1, k-RR)", showarrow=False,
@@ -200,7 +202,7 @@ def substitution_cost_figure(table, *, current_l: int, height: int = 380) -> go.
         line=dict(color=SUBSTITUTION_COLORS["collision"], width=2), marker=dict(size=5),
         hovertemplate="l %{x}<br>P[s ≥ 2] %{y:,.4~r}<extra></extra>",
     ), row=1, col=2)
-    fig.add_hline(y=1.0, line=dict(color=COLORS["reference"], width=1), row=1, col=1)
+    add_span(fig, "hline", y=1.0, line=dict(color=COLORS["reference"], width=1), row=1, col=1)
     for col in (1, 2):
         _current_l_line(fig, current_l, row=1, col=col)
     fig.update_layout(height=height, showlegend=False, **_LAYOUT)

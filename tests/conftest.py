@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pytest
 
+import dpviz.style
 from ui import registry
+
+# Every figure a test builds, directly or through a page, is checked by plotly property by
+# property (the server builds them from their spec unchecked, for speed).
+dpviz.style.VALIDATE_FIGURES = True
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 APP_PATH = REPO_ROOT / "app.py"
