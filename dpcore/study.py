@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import itertools
 import os
 import sys
@@ -223,7 +224,16 @@ class MeasuredSize:
 
 def _null_table() -> pd.DataFrame | None:
     """Every simulated null setting: the paper grid's Korea vs Korea rows and the
-    extended grid, one row per (setting, test)."""
+    extended grid, one row per (setting, test). Read once per version of the files."""
+    stamps = []
+    for name in (RESULTS_FILE, SCORE_RESULTS_FILE, EXTENDED_FILE):
+        source = _results_source(name)
+        stamps.append((str(source), source.stat().st_mtime_ns if source.is_file() else None))
+    return _null_table_of(tuple(stamps))
+
+
+@functools.lru_cache(maxsize=2)
+def _null_table_of(stamps: tuple) -> pd.DataFrame | None:
     parts = [t for t in (load_results(), load_extended()) if t is not None]
     if not parts:
         return None
@@ -232,6 +242,25 @@ def _null_table() -> pd.DataFrame | None:
     if "n2" not in table:
         table = table.assign(n2=table["n"])
     return table.drop_duplicates(["m", "alpha1", "alpha2", "n", "n2", "test"], keep="last")
+
+
+_SETTING = ["m", "alpha1", "alpha2", "n", "n2"]
+_INDEXED: dict[int, tuple] = {}  # id(table) -> (table, its settings, their log10 grid, rows)
+
+
+def _indexed(table: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, dict]:
+    """The table's distinct settings, their log10 values and each one's rows, computed once
+    per table (the shipped one is the same object on every call)."""
+    held = _INDEXED.get(id(table))
+    if held is None or held[0] is not table:
+        settings = table.drop_duplicates(_SETTING)
+        grid = np.log10(settings[_SETTING].to_numpy(float))
+        rows = {key: part for key, part in table.groupby(_SETTING, sort=False)}
+        held = (table, settings, grid, rows)
+        if len(_INDEXED) > 8:
+            _INDEXED.clear()
+        _INDEXED[id(table)] = held
+    return held[1:]
 
 
 def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = None):
@@ -247,8 +276,7 @@ def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = Non
     if table is None or table.empty:
         return None
     query = np.log10(np.maximum([m, alpha1, alpha2, n1, n2], [1, 1e-300, 1e-300, 1, 1]))
-    settings = table.drop_duplicates(["m", "alpha1", "alpha2", "n", "n2"])
-    grid = np.log10(settings[["m", "alpha1", "alpha2", "n", "n2"]].to_numpy(float))
+    settings, grid, rows = _indexed(table)
     swap = query[[0, 2, 1, 4, 3]]
     d_plain = np.abs(grid - query).sum(axis=1)
     d_swap = np.abs(grid - swap).sum(axis=1)
@@ -256,8 +284,7 @@ def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = Non
     swapped = bool(d_swap[best] < d_plain[best])
     row = settings.iloc[best]
     key = (row["m"], row["alpha1"], row["alpha2"], row["n"], row["n2"])
-    here = table[(table["m"] == key[0]) & (table["alpha1"] == key[1])
-                 & (table["alpha2"] == key[2]) & (table["n"] == key[3]) & (table["n2"] == key[4])]
+    here = rows[key]
     rates = {r.test: (float(r.rate), float(r.ci_low), float(r.ci_high))
              for r in here.itertuples()}
     q = swap if swapped else query

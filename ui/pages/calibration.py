@@ -20,6 +20,7 @@ import streamlit as st
 import dpviz
 from dpcore import datasets, planner, simulation, study
 from ui import registry
+from ui.cache import counted
 from ui.format import fmt_number, fmt_numbers, fmt_sig, percent_decimals_apart
 from ui.notation import SPJ22, in_source, privacy_level
 from ui.kit import Experiment
@@ -352,34 +353,34 @@ class Settings:
 # --- computations ---------------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@counted(st.cache_data(max_entries=32, show_spinner=False))
 def null_stats(shape: str, m: int, n: int, alpha: float, reps: int, seed: int):
     return simulation.null_statistics(
         datasets.shape_probabilities(shape, m), n, alpha, reps=reps, rng=seed
     )
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@counted(st.cache_data(max_entries=4, show_spinner=False))
 def shipped_results(stamp: float | None) -> pd.DataFrame | None:
     """The shipped study; ``stamp`` (the file's modification time) renews the cache."""
     return study.load_results()
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@counted(st.cache_data(max_entries=4, show_spinner=False))
 def extended_results(stamp: float | None) -> pd.DataFrame | None:
     """The shipped extended null grid; ``stamp`` (the file's modification time) renews the
     cache."""
     return study.load_extended()
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@counted(st.cache_resource(max_entries=8, show_spinner=False))
 def extended_figure(table: pd.DataFrame):
     """The type-I errors of the extended grid's chosen settings (a resource, as
     :func:`rates_figure`: never copied, only read after this)."""
     return dpviz.homogeneity.extended_null_figure(table, level=LEVEL, band=TARGET_BAND)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@counted(st.cache_resource(max_entries=16, show_spinner=False))
 def rates_figure(table: pd.DataFrame, full_scale: bool):
     """The rejection rates against N: of a live run, or of the full-scale study (its facets
     take seconds to lay out, hence the cache). A resource, shared and never copied: a

@@ -16,6 +16,7 @@ import streamlit as st
 from dpcore import datasets, histogram, homogeneity, study
 from dpcore.homogeneity import BootstrapTestResult, HomogeneityResult
 from ui import notation, registry
+from ui.cache import counted
 from ui.format import fmt_p, fmt_sig, sig_text
 from ui.kit import Experiment
 from ui.sources import AGE_BINNINGS, SOURCE_LABELS, PairInput, SideInput
@@ -146,7 +147,7 @@ def limited_boot(boot: int, bins: int) -> int:
 # --- the computation ----------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@counted(st.cache_data(max_entries=64, show_spinner=False))
 def run_comparison(pair: PairInput, n_a, n_b, alpha_a, alpha_b, n_boot, seed) -> HomogeneityResult:
     """Release (or take as released) histograms A and B and test them: the naive χ² test,
     the parametric bootstrap test (Algorithm 1) and the normal-score test."""

@@ -19,6 +19,7 @@ import streamlit as st
 import dpviz
 from dpcore import audit, fdp
 from ui import notation, registry
+from ui.cache import counted
 from ui.controls import DEFAULT_SEED
 from ui.format import fmt_delta, fmt_pct, fmt_prob, fmt_sig
 from ui.kit import Experiment
@@ -373,7 +374,7 @@ class Curve:
     vertices: tuple | None = None  # a polygon's vertices (α, β), where the target is checked
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@counted(st.cache_data(max_entries=32, show_spinner=False))
 def histogram_curve(level: float) -> np.ndarray:
     """The truncated Laplace histogram mechanism's curve (a convolution: worth caching)."""
     return fdp.laplace_histogram_tradeoff(ALPHA, level)
@@ -668,7 +669,7 @@ def audit_theory(s: Settings, alpha=ALPHA) -> np.ndarray:
     return fdp.tradeoff_on_grid(*fdp.krr_tradeoff(s.aud_eps, s.aud_k), alpha)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@counted(st.cache_data(max_entries=32, show_spinner=False))
 def _krr_spread(eps: float, k: int, reps: int, seed: int) -> np.ndarray:
     return audit.krr_beta_hat_sd(eps, k, reps, np.array(AUDIT_LEVELS), repeats=AUDIT_REPEATS,
                                  rng=seed)

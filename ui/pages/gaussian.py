@@ -20,6 +20,7 @@ import streamlit as st
 import dpviz
 from dpcore import datasets, fdp, gaussian, uploads
 from dpcore.gaussian import CLASSICAL_MAX_EPS
+from ui.cache import counted
 from ui.controls import DEFAULT_SEED, as_shown
 from ui.format import fmt_number, fmt_param, fmt_sci, fmt_sig, sig_text, times_ten
 from ui.kit import Experiment
@@ -671,7 +672,7 @@ def histogram_finding(labels, sigma: float, summary, released) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@counted(st.cache_data(max_entries=16, show_spinner=False))
 def sigma_table(sensitivity: float) -> pd.DataFrame:
     return gaussian.sigma_table(TABLE_EPS, TABLE_DELTA, sensitivity=sensitivity)
 

@@ -17,6 +17,7 @@ import streamlit as st
 
 from dpcore import datasets, ldp
 from ui import links, sources
+from ui.cache import counted
 from ui.controls import DEFAULT_SEED
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_param, fmt_pct, fmt_prob, fmt_sig
 from ui.kit import Experiment
@@ -319,7 +320,7 @@ def pq_caption(s: Settings) -> str:
 
 # --- Category by category: each estimator against the unbiased one, and what a whisker covers
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@counted(st.cache_data(max_entries=1, show_spinner=False))
 def category_errors(counts: tuple[float, ...], eps: float, seed: int) -> pd.DataFrame:
     """Every estimator's MSE per category and its whiskers' coverage at ε, from
     ``category_reps(k)`` reported histograms of the true counts (stream [seed, 5]), all
@@ -494,7 +495,7 @@ def per_category_intro(s: Settings) -> str:
 
 # --- 3. Error versus privacy -------------------------------------------------------------------
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@counted(st.cache_data(max_entries=1, show_spinner=False))
 def mse_table(counts: tuple[float, ...], reps: int, seed: int, _progress=None) -> pd.DataFrame:
     """Every estimator's MSE per category at every ε of the grid: R reported histograms
     each (stream [seed, 2]). ``_progress(fraction, label)`` (not part of the cache key) is

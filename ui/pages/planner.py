@@ -34,6 +34,7 @@ import dpviz
 from dpcore import datasets, planner, simulation, uploads
 from ui import sources
 from ui import text as ui_text
+from ui.cache import counted
 from ui.format import fmt_seconds
 from ui.kit import Experiment
 from ui.text import t
@@ -444,7 +445,7 @@ def frontier_refusal(m: int, s: Settings, alphas, speed: float) -> str | None:
 
 # --- The searches -------------------------------------------------------------------------------
 
-@st.cache_resource(max_entries=1, show_spinner=False)
+@counted(st.cache_resource(max_entries=1, show_spinner=False))
 def cell_cache() -> planner.CellCache:
     """One bounded cache of simulated cells per server, shared by every session."""
     return planner.CellCache(CACHE_CELLS)

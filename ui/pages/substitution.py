@@ -20,6 +20,7 @@ import streamlit as st
 from dpcore import datasets
 from dpcore import substitution as rs
 from ui import links, sources
+from ui.cache import counted
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig
 from ui.kit import Experiment
 from ui.links import capped_note, nearest_note
@@ -297,7 +298,7 @@ def reduced_note(s: Settings) -> str:
 
 # --- Simulations shared by the tabs ------------------------------------------------------------
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@counted(st.cache_data(max_entries=16, show_spinner=False))
 def simulated_errors(counts: tuple[int, ...], gamma: float, l: int, reps: int,
                      seed: int) -> pd.DataFrame:
     """error_table for the chosen l: R releases from the stream [seed, 2]."""
@@ -305,7 +306,7 @@ def simulated_errors(counts: tuple[int, ...], gamma: float, l: int, reps: int,
                           rng=[seed, 2])
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@counted(st.cache_data(max_entries=4, show_spinner=False))
 def simulated_estimates(counts: tuple[int, ...], gamma: float, l: int, reps: int,
                         seed: int) -> dict[str, np.ndarray]:
     """Both reconstructions of the same R releases as error_table's (stream [seed, 2])."""
@@ -437,7 +438,7 @@ PAPER_CELLS = (len(rs.PAPER_SHAPES) * len(rs.PAPER_SETTINGS) * len(rs.PAPER_N)
                * len(rs.PAPER_L))
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@counted(st.cache_data(max_entries=4, show_spinner=False))
 def paper_grid(reps: int, seed: int, _progress=None) -> dict:
     """The source's Section 6 grid with R = reps (stream [seed, 5]) and how long it took:
     {"table", "seconds"}. ``_progress(fraction, label)`` (not part of the cache key) is told 0
