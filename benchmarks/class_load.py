@@ -58,7 +58,7 @@ def run_class(host: str, proc: psutil.Process, users: int, seconds: int) -> dict
     times = proc.cpu_times()
     changes = json.loads(summary.read_text() or "[]")
     ms = np.asarray([c[0] for c in changes], dtype=float)
-    return {"changes": len(changes), "failures": sum(not ok for _, ok in changes),
+    return {"changes": len(changes), "failures": sum(not c[1] for c in changes),
             "p50": np.median(ms) / 1000 if ms.size else float("nan"),
             "p95": np.quantile(ms, 0.95) / 1000 if ms.size else float("nan"),
             "cpu": (times.user + times.system - cpu0) / max(len(changes), 1),

@@ -36,14 +36,15 @@ from ui import registry  # noqa: E402
 
 MEAN_THINK_S = float(os.environ.get("CLASSROOM_THINK_S", 5.0))  # Exp(mean) between changes
 # With CLASSROOM_SUMMARY set (benchmarks/class_load.py), every change's latency (ms) and
-# outcome are written there as JSON when Locust quits: percentiles over all pages at once.
-CHANGES: list[tuple[float, bool]] = []
+# outcome and page are written there as JSON when Locust quits: percentiles over all pages
+# at once, or over some.
+CHANGES: list[tuple[float, bool, str]] = []
 
 
 @events.request.add_listener
-def _record(request_type, response_time, exception, **_):
+def _record(request_type, name, response_time, exception, **_):
     if request_type == "change":
-        CHANGES.append((response_time, exception is None))
+        CHANGES.append((response_time, exception is None, name.split(" ", 1)[1]))
 
 
 @events.quitting.add_listener

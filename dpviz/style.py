@@ -260,3 +260,19 @@ def axes_of(row: int, col: int, cols: int) -> dict:
     n = (row - 1) * cols + col
     suffix = "" if n == 1 else str(n)
     return dict(xaxis=f"x{suffix}", yaxis=f"y{suffix}")
+
+
+class SentFigure(go.Figure):
+    """A copy of ``figure`` that keeps its dict as plotly sends it, for a figure drawn many
+    times unchanged (one a page caches). Streamlit's st.plotly_chart asks the figure for
+    ``to_dict()`` on every draw, and plotly then turns each numpy array into a typed array
+    again: 110 ms a draw for the calibration study's figure of 288 arrays, 2.5 ms from the
+    kept dict (the same JSON). The copy must not be changed afterwards: its dict would not
+    follow. Its traces keep their arrays (the exports read them)."""
+
+    def __init__(self, figure: go.Figure):
+        super().__init__(figure, _validate=VALIDATE_FIGURES)
+        self._sent = figure.to_dict()
+
+    def to_dict(self) -> dict:
+        return {"data": list(self._sent["data"]), "layout": dict(self._sent["layout"])}

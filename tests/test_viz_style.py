@@ -98,3 +98,23 @@ def test_panels_are_make_subplots_layout_and_axes_of_names_its_axes():
             names = style.axes_of(row, col, cols=3)
             assert sub.xaxis.plotly_name.replace("axis", "") == names["xaxis"]
             assert sub.yaxis.plotly_name.replace("axis", "") == names["yaxis"]
+
+
+def test_a_sent_figure_sends_what_its_figure_sends_and_keeps_its_arrays():
+    import json
+
+    import numpy as np
+    import plotly.io as pio_
+    from plotly.tools import return_figure_from_figure_or_data
+
+    fig = go.Figure(go.Scatter(x=np.arange(5.0), y=np.arange(5.0) ** 2, name="a"))
+    fig.update_layout(**style._LAYOUT)
+    sent = style.SentFigure(fig)
+
+    def as_streamlit_sends(f):  # st.plotly_chart's conversion, in its own words, parsed
+        return json.loads(pio_.to_json(return_figure_from_figure_or_data(f, True),
+                                       validate=False))
+
+    assert as_streamlit_sends(sent) == as_streamlit_sends(fig)
+    assert as_streamlit_sends(sent) == as_streamlit_sends(sent)  # drawing it changes nothing
+    assert list(sent.data[0].y) == [0.0, 1.0, 4.0, 9.0, 16.0]  # the exports read arrays

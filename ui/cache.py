@@ -2,9 +2,10 @@
 
 :func:`counted` wraps Streamlit's caches (``st.cache_data``, ``st.cache_resource``) so that
 each cached function counts its calls and the calls it had to compute. With the environment
-variable ``DPVIZ_CACHE_STATS`` set to a file name, the server keeps the counts there as
-JSON, ``{function: [calls, computed]}``: the class benchmarks (benchmarks/class_load.py)
-report the hit rate beside the latencies.
+variable ``DPVIZ_CACHE_STATS`` set to a file name (``{pid}`` in it stands for the process
+id, one file per replica), the server keeps the counts there as JSON,
+``{function: [calls, computed]}``: the class benchmarks (benchmarks/capacity.py) report
+the hit rate beside the latencies.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def _count(name: str, computed: bool) -> None:
     with _LOCK:
         counts = _STATS.setdefault(name, [0, 0])
         counts[computed] += 1
-        path = os.environ.get(STATS_ENV)
+        path = os.environ.get(STATS_ENV, "").replace("{pid}", str(os.getpid()))
         if path:
             tmp = Path(f"{path}.{os.getpid()}.tmp")
             tmp.write_text(json.dumps(_STATS))

@@ -377,7 +377,8 @@ def extended_results(stamp: float | None) -> pd.DataFrame | None:
 def extended_figure(table: pd.DataFrame):
     """The type-I errors of the extended grid's chosen settings (a resource, as
     :func:`rates_figure`: never copied, only read after this)."""
-    return dpviz.homogeneity.extended_null_figure(table, level=LEVEL, band=TARGET_BAND)
+    return dpviz.style.SentFigure(
+        dpviz.homogeneity.extended_null_figure(table, level=LEVEL, band=TARGET_BAND))
 
 
 @counted(st.cache_resource(max_entries=16, show_spinner=False))
@@ -385,9 +386,10 @@ def rates_figure(table: pd.DataFrame, full_scale: bool):
     """The rejection rates against N: of a live run, or of the full-scale study (its facets
     take seconds to lay out, hence the cache). A resource, shared and never copied: a
     cached copy would be unpickled, and so validated again by Plotly, on every rerun (about
-    0.2 s of each). The figure is only read after this."""
-    return (dpviz.homogeneity.study_figure(table) if full_scale
-            else dpviz.homogeneity.rejection_figure(table))
+    0.2 s of each). The figure is only read after this, and kept as it is sent
+    (dpviz.style.SentFigure: its conversion for sending is not redone on every draw)."""
+    return dpviz.style.SentFigure(dpviz.homogeneity.study_figure(table) if full_scale
+                                  else dpviz.homogeneity.rejection_figure(table))
 
 
 def simulate(live: LiveSettings, progress) -> pd.DataFrame:
