@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from scipy import stats
 
 from dpviz.fdp import FDP_COLORS
-from dpviz.style import _LAYOUT, COLORS, _rgba, add_span, inert_labels
+from dpviz.style import COLORS, _rgba, figure, inert_labels, span
 
 __all__ = [
     "CALIBRATION_COLORS",
@@ -68,34 +68,33 @@ def privacy_loss_figure(mean: float, var: float, eps: float, *, tail_delta: floa
     tail = x >= eps
     weighted = np.zeros_like(x)
     weighted[tail] = -np.expm1(eps - x[tail]) * pdf[tail]  # (1 − e^{ε−L})₊: 0 below ε
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=x[tail], y=pdf[tail], fill="tozeroy", mode="none", name=f"P(L > ε) = {_num(tail_delta, 3)}",
-        fillcolor=_rgba(CALIBRATION_COLORS["tail"], 0.35), hoverinfo="skip",
-    ))
-    fig.add_trace(go.Scatter(
-        x=x[tail], y=weighted[tail], fill="tozeroy", mode="lines",
-        name=f"exact δ = E[(1 − e^(ε−L))₊] = {_num(exact_delta, 3)}",
-        line=dict(color=CALIBRATION_COLORS["analytic"], width=1.5),
-        fillcolor=_rgba(CALIBRATION_COLORS["analytic"], 0.55),
-        hovertemplate="L %{x:,.4~r}<br>(1 − e^(ε−L)) · density %{y:.3~r}<extra></extra>",
-    ))
-    fig.add_trace(go.Scatter(
-        x=x, y=pdf, mode="lines", name=f"density of L ~ N({_num(mean, 3)}, {_num(var, 3)})",
-        line=dict(color=COLORS["original"], width=3),
-        hovertemplate="L %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>",
-    ))
-    add_span(fig, "vline", x=eps, line=dict(color=COLORS["statistic"], width=2, dash="dash"),
-             annotation_text=f"ε = {_num(eps, 6)}", annotation_position="top")
-    fig.update_layout(height=420, xaxis_title="privacy loss L = ln p₁(o)/p₂(o)",
-                      yaxis_title="density", **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.1), margin=dict(t=90))
-    fig.update_xaxes(range=[float(lo), float(hi)])
+    data = [
+        dict(type="scatter", x=x[tail], y=pdf[tail], fill="tozeroy", mode="none",
+             name=f"P(L > ε) = {_num(tail_delta, 3)}",
+             fillcolor=_rgba(CALIBRATION_COLORS["tail"], 0.35), hoverinfo="skip"),
+        dict(type="scatter", x=x[tail], y=weighted[tail], fill="tozeroy", mode="lines",
+             name=f"exact δ = E[(1 − e^(ε−L))₊] = {_num(exact_delta, 3)}",
+             line=dict(color=CALIBRATION_COLORS["analytic"], width=1.5),
+             fillcolor=_rgba(CALIBRATION_COLORS["analytic"], 0.55),
+             hovertemplate="L %{x:,.4~r}<br>(1 − e^(ε−L)) · density %{y:.3~r}<extra></extra>"),
+        dict(type="scatter", x=x, y=pdf, mode="lines",
+             name=f"density of L ~ N({_num(mean, 3)}, {_num(var, 3)})",
+             line=dict(color=COLORS["original"], width=3),
+             hovertemplate="L %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>"),
+    ]
+    line, text = span("vline", x=eps, line=dict(color=COLORS["statistic"], width=2, dash="dash"),
+                      annotation_text=f"ε = {_num(eps, 6)}", annotation_position="top")
+    yaxis = dict(title=dict(text="density"))
     if log_y:
         floor = max(float(pdf.max()) * 1e-16, 1e-300)
-        fig.update_yaxes(type="log", exponentformat="power",
-                         range=[np.log10(floor), np.log10(float(pdf.max()) * 2)])
-    return fig
+        yaxis.update(type="log", exponentformat="power",
+                     range=[np.log10(floor), np.log10(float(pdf.max()) * 2)])
+    return figure(data, dict(
+        height=420, legend=dict(y=1.1), margin=dict(t=90), shapes=[line], annotations=[text],
+        xaxis=dict(title=dict(text="privacy loss L = ln p₁(o)/p₂(o)"),
+                   range=[float(lo), float(hi)]),
+        yaxis=yaxis,
+    ))
 
 
 def calibration_figure(table) -> go.Figure:
@@ -106,21 +105,22 @@ def calibration_figure(table) -> go.Figure:
     """
     table = pd.DataFrame(table)
     table = table[np.isfinite(table["sigma"].astype(float))]
-    fig = go.Figure()
+    data = []
     for row in table.itertuples():
         label = row.name if row.valid else f"{row.name} (no guarantee)"
-        fig.add_trace(go.Bar(
-            y=[row.name], x=[row.sigma], orientation="h", name=label,
+        data.append(dict(
+            type="bar", y=[row.name], x=[row.sigma], orientation="h", name=label,
             marker=dict(color=CALIBRATION_COLORS[row.method],
                         pattern=dict(shape="" if row.valid else "/")),
             text=[f"σ = {_num(row.sigma)} ({_num(row.ratio, 3)}× exact)"], textposition="auto",
             hovertemplate=f"{row.name}<br>σ %{{x:,.5~r}}<br>{row.note or 'valid'}<extra></extra>",
             showlegend=False,
         ))
-    fig.update_layout(height=260, xaxis_title="noise standard deviation σ", **_LAYOUT)
-    fig.update_layout(margin=dict(l=20, r=20, t=20, b=50))
-    fig.update_yaxes(autorange="reversed")
-    return fig
+    return figure(data, dict(
+        height=260, margin=dict(l=20, r=20, t=20, b=50),
+        xaxis=dict(title=dict(text="noise standard deviation σ")),
+        yaxis=dict(autorange="reversed"),
+    ))
 
 
 def release_distribution_figure(releases, true_value: float, sigma: float, *,
@@ -135,49 +135,49 @@ def release_distribution_figure(releases, true_value: float, sigma: float, *,
     width = edges[1] - edges[0]
     density = counts / (releases.size * width)
     mids = (edges[:-1] + edges[1:]) / 2
-    fig = go.Figure()
-    add_span(fig, "vrect", x0=true_value - half_width, x1=true_value + half_width,
-             fillcolor=_rgba(COLORS["estimate"], 0.12), line_width=0,
-             annotation_text="95% of releases", annotation_position="top left")
+    spans = [span("vrect", x0=true_value - half_width, x1=true_value + half_width,
+                  fillcolor=_rgba(COLORS["estimate"], 0.12), line_width=0,
+                  annotation_text="95% of releases", annotation_position="top left")]
     if lo < 0:
-        add_span(fig, "vrect", x0=lo, x1=min(0.0, hi), fillcolor=_rgba(COLORS["statistic"], 0.12),
-                 line_width=0, annotation_text="negative", annotation_position="top right")
-    fig.add_trace(go.Bar(
-        x=mids, y=density, width=width, name=f"{releases.size:,} simulated releases",
-        marker_color=COLORS["private"], opacity=0.85,
-        hovertemplate="released %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>",
-    ))
+        spans.append(span("vrect", x0=lo, x1=min(0.0, hi),
+                          fillcolor=_rgba(COLORS["statistic"], 0.12), line_width=0,
+                          annotation_text="negative", annotation_position="top right"))
     grid = np.linspace(lo, hi, 400)
-    fig.add_trace(go.Scatter(
-        x=grid, y=stats.norm.pdf(grid, loc=true_value, scale=sigma), mode="lines",
-        name=f"theory N(true, σ²), σ = {_num(sigma)}", line=dict(color=COLORS["theory"], width=3),
-        hoverinfo="skip",
+    data = [
+        dict(type="bar", x=mids, y=density, width=width,
+             name=f"{releases.size:,} simulated releases", marker=dict(color=COLORS["private"]),
+             opacity=0.85,
+             hovertemplate="released %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>"),
+        dict(type="scatter", x=grid, y=stats.norm.pdf(grid, loc=true_value, scale=sigma),
+             mode="lines", name=f"theory N(true, σ²), σ = {_num(sigma)}",
+             line=dict(color=COLORS["theory"], width=3), hoverinfo="skip"),
+    ]
+    spans.append(span("vline", x=true_value, line=dict(color=COLORS["original"], width=3),
+                      annotation_text=f"true {_num(true_value)}",
+                      annotation_position="bottom right"))
+    return figure(data, dict(
+        height=380, bargap=0, legend=dict(y=1.1), margin=dict(t=80),
+        shapes=[shape for shape, _ in spans], annotations=[text for _, text in spans],
+        xaxis=dict(title=dict(text="released value")), yaxis=dict(title=dict(text="density")),
     ))
-    add_span(fig, "vline", x=true_value, line=dict(color=COLORS["original"], width=3),
-             annotation_text=f"true {_num(true_value)}", annotation_position="bottom right")
-    fig.update_layout(height=380, xaxis_title="released value", yaxis_title="density",
-                      bargap=0, **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.1), margin=dict(t=80))
-    return fig
 
 
 def histogram_release_figure(labels, true_counts, released, *, half_width: float) -> go.Figure:
     """True counts and one Gaussian release per bin, the release with ± half_width bars."""
     labels = inert_labels(labels)  # user text: shown as typed, never as HTML
-    fig = go.Figure()
-    fig.add_trace(go.Bar(
-        x=labels, y=np.asarray(true_counts, float), name="true count",
-        marker_color=COLORS["original"],
-        hovertemplate="bin %{x}<br>true %{y:,.0f}<extra></extra>",
+    data = [
+        dict(type="bar", x=labels, y=np.asarray(true_counts, float), name="true count",
+             marker=dict(color=COLORS["original"]),
+             hovertemplate="bin %{x}<br>true %{y:,.0f}<extra></extra>"),
+        dict(type="bar", x=labels, y=np.asarray(released, float),
+             name="released (true + N(0, σ²))", marker=dict(color=COLORS["private"]),
+             error_y=dict(type="constant", value=float(half_width), color=COLORS["reference"],
+                          thickness=1),
+             hovertemplate="bin %{x}<br>released %{y:,.1f}<extra></extra>"),
+    ]
+    zero, _ = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
+    return figure(data, dict(
+        barmode="group", bargap=0.15, height=400, shapes=[zero],
+        xaxis=dict(title=dict(text="bin"), type="category"),
+        yaxis=dict(title=dict(text="count")),
     ))
-    fig.add_trace(go.Bar(
-        x=labels, y=np.asarray(released, float), name="released (true + N(0, σ²))",
-        marker_color=COLORS["private"],
-        error_y=dict(type="constant", value=float(half_width), color=COLORS["reference"],
-                     thickness=1),
-        hovertemplate="bin %{x}<br>released %{y:,.1f}<extra></extra>",
-    ))
-    add_span(fig, "hline", y=0, line=dict(color=COLORS["reference"], width=1))
-    fig.update_layout(barmode="group", bargap=0.15, height=400, yaxis_title="count", **_LAYOUT)
-    fig.update_xaxes(title_text="bin", type="category")
-    return fig

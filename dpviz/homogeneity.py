@@ -18,7 +18,7 @@ from scipy import stats
 
 from dpcore.homogeneity import debias_thresholds, expected_noisy_count
 from dpviz.style import (_LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, TEMPLATE_NAME, _rgba,
-                         add_span, axes_of, figure, inert, inert_labels, merged, panels)
+                         axes_of, figure, inert, inert_labels, merged, panels, span)
 
 __all__ = [
     "debias_figure",
@@ -92,45 +92,45 @@ def null_distribution_figure(
     off_chart = statistic > hi
     if not off_chart:
         hi = max(hi, statistic * 1.1)
-    fig = go.Figure()
-    fig.add_trace(
-        go.Histogram(
-            x=null, histnorm="probability density", name=f"bootstrap null (B = {null.size:,})",
-            marker_color=COLORS["estimate"], opacity=0.65, nbinsx=60,
-            hovertemplate="T_b %{x:,.1f}<br>density %{y:.3~r}<extra></extra>",
-        )
-    )
+    data = [dict(
+        type="histogram", x=null, histnorm="probability density",
+        name=f"bootstrap null (B = {null.size:,})", marker=dict(color=COLORS["estimate"]),
+        opacity=0.65, nbinsx=60, hovertemplate="T_b %{x:,.1f}<br>density %{y:.3~r}<extra></extra>",
+    )]
     if df is not None:
         grid = np.linspace(0.0, hi, 400)
-        fig.add_trace(
-            go.Scatter(
-                x=grid, y=stats.chi2.pdf(grid, df), mode="lines",
-                name=f"χ²({df}) ({reference})",
-                line=dict(color=COLORS["theory"], width=2, dash="dot"),
-                hovertemplate="%{x:.1f}<extra>χ² density</extra>",
-            )
-        )
-    add_span(
-        fig, "vline", x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
+        data.append(dict(
+            type="scatter", x=grid, y=stats.chi2.pdf(grid, df), mode="lines",
+            name=f"χ²({df}) ({reference})",
+            line=dict(color=COLORS["theory"], width=2, dash="dot"),
+            hovertemplate="%{x:.1f}<extra>χ² density</extra>",
+        ))
+    critical_line, critical_label = span(
+        "vline", x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
         annotation_text=f"{100 * (1 - level):g}% critical value {critical_value:,.1f}",
         annotation_position="top left",
     )
+    shapes, annotations = [critical_line], [critical_label]
     if off_chart:
-        fig.add_annotation(
+        annotations.append(dict(
             x=hi, y=0, xref="x", yref="paper", ax=-80, ay=-60, showarrow=True,
             arrowhead=2, arrowcolor=COLORS["statistic"],
             text=f"observed T = {statistic:,.1f} →", font=dict(color=COLORS["statistic"]),
-        )
+        ))
     else:
-        add_span(
-            fig, "vline", x=statistic, line=dict(color=COLORS["statistic"], width=3),
+        statistic_line, statistic_label = span(
+            "vline", x=statistic, line=dict(color=COLORS["statistic"], width=3),
             annotation_text=f"observed T = {statistic:,.1f}",
             annotation_position="bottom left" if statistic > 0.7 * hi else "top right",
         )
-    fig.update_layout(height=380, xaxis_title="statistic", yaxis_title="density", **_LAYOUT)
-    fig.update_yaxes(exponentformat="power")  # tiny densities as 10⁻⁴, never 1e-4
-    fig.update_xaxes(range=[0, hi])
-    return fig
+        shapes.append(statistic_line)
+        annotations.append(statistic_label)
+    return figure(data, dict(
+        height=380, shapes=shapes, annotations=annotations,
+        xaxis=dict(title=dict(text="statistic"), range=[0, hi]),
+        # tiny densities as 10⁻⁴, never 1e-4
+        yaxis=dict(title=dict(text="density"), exponentformat="power"),
+    ))
 
 
 def debias_figure(
@@ -162,35 +162,32 @@ def debias_figure(
         largest = max(np.max(private_a, initial=0.0), np.max(private_b, initial=0.0))
         c_max = max(c_max, 1.05 * float(largest))
     grid = np.linspace(0.0, c_max, 400)
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=grid, y=grid, mode="lines", name="X = C (no bias)",
-            line=dict(color=COLORS["reference"], width=1.5),
-            hoverinfo="skip",
-        )
-    )
+    data = [dict(
+        type="scatter", x=grid, y=grid, mode="lines", name="X = C (no bias)",
+        line=dict(color=COLORS["reference"], width=1.5), hoverinfo="skip",
+    )]
+    shapes, annotations = [], []
     same = th[name_a].alpha == th[name_b].alpha
     curves = [(f"{name_a} and {name_b}", th[name_a], "solid")] if same else [
         (name_a, th[name_a], "solid"), (name_b, th[name_b], "dash"),
     ]
     for label, t, dash in curves:
-        fig.add_trace(
-            go.Scatter(
-                x=grid, y=expected_noisy_count(grid, t.alpha), mode="lines",
-                name=f"g(C), ε = {t.alpha:g}" + ("" if same else f" ({label})"),
-                line=dict(color=COLORS["theory"], width=3, dash=dash),
-                hovertemplate="C %{x:.1f}<br>g(C) %{y:.1f}<extra></extra>",
-            )
-        )
+        data.append(dict(
+            type="scatter", x=grid, y=expected_noisy_count(grid, t.alpha), mode="lines",
+            name=f"g(C), ε = {t.alpha:g}" + ("" if same else f" ({label})"),
+            line=dict(color=COLORS["theory"], width=3, dash=dash),
+            hovertemplate="C %{x:.1f}<br>g(C) %{y:.1f}<extra></extra>",
+        ))
         for y, what, pos in ((t.lower, "1/ε", "bottom right"), (t.upper, "k(ε)", "top right")):
             if what == "k(ε)" and t.upper == t.lower:
                 continue
-            add_span(
-                fig, "hline", y=y, line=dict(color=COLORS["theory"], width=1, dash="dot"),
+            line, text = span(
+                "hline", y=y, line=dict(color=COLORS["theory"], width=1, dash="dot"),
                 annotation_text=f"{what} = {y:,.1f}" + ("" if same else f" ({label})"),
                 annotation_position=pos,
             )
+            shapes.append(line)
+            annotations.append(text)
     beyond = 0
     for name, x, c, symbol, color in (
         (name_a, private_a, debiased_a, "circle", COLORS["A"]),
@@ -200,27 +197,25 @@ def debias_figure(
         c = np.asarray(c, dtype=float)
         shown = x <= c_max
         beyond += int(np.count_nonzero(~shown))
-        fig.add_trace(
-            go.Scatter(
-                x=c[shown], y=x[shown], mode="markers", name=f"observed X → C̃ ({name})",
-                marker=dict(color=color, symbol=symbol, size=9, line=dict(width=1, color="white")),
-                hovertemplate="X %{y:.1f} → C̃ %{x:.1f}<extra>" + name + "</extra>",
-            )
-        )
+        data.append(dict(
+            type="scatter", x=c[shown], y=x[shown], mode="markers",
+            name=f"observed X → C̃ ({name})",
+            marker=dict(color=color, symbol=symbol, size=9, line=dict(width=1, color="white")),
+            hovertemplate="X %{y:.1f} → C̃ %{x:.1f}<extra>" + name + "</extra>",
+        ))
     if beyond:
-        fig.add_annotation(
+        annotations.append(dict(
             x=0.01, y=0.99, xref="paper", yref="paper", xanchor="left", yanchor="top",
-            showarrow=False, text=f"{beyond} counts above {c_max:,.0f} off the chart (there C̃ = X)",
-        )
-    fig.update_layout(
-        height=420,
-        xaxis_title="C (true count) / C̃ (debiased)", yaxis_title="X (noisy count), g(C)",
-        **_LAYOUT,
-    )
-    fig.update_layout(margin=dict(t=80), legend=dict(y=1.1))
-    fig.update_xaxes(range=[0, c_max])
-    fig.update_yaxes(range=[0, max(c_max, float(expected_noisy_count(0.0, min(alpha_a, alpha_b))) * 1.1)])
-    return fig
+            showarrow=False,
+            text=f"{beyond} counts above {c_max:,.0f} off the chart (there C̃ = X)",
+        ))
+    y_max = max(c_max, float(expected_noisy_count(0.0, min(alpha_a, alpha_b))) * 1.1)
+    return figure(data, dict(
+        height=420, margin=dict(t=80), legend=dict(y=1.1), shapes=shapes,
+        annotations=annotations,
+        xaxis=dict(title=dict(text="C (true count) / C̃ (debiased)"), range=[0, c_max]),
+        yaxis=dict(title=dict(text="X (noisy count), g(C)"), range=[0, y_max]),
+    ))
 
 
 def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.Figure:
@@ -230,28 +225,28 @@ def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.
     hi = float(max(np.quantile(with_dp, 0.995), np.quantile(without_dp, 0.995),
                    stats.chi2.ppf(0.999, df)))
     bins = dict(start=0.0, end=hi, size=hi / 80)
-    fig = go.Figure()
-    for values, name, color in (
-        (without_dp, "without DP (counts C)", COLORS["original"]),
-        (with_dp, f"with DP (X = max(0, C + Lap(2/ε)), ε = {alpha:g})", COLORS["private"]),
-    ):
-        fig.add_trace(go.Histogram(
-            x=values, histnorm="probability density", name=name, marker_color=color,
-            opacity=0.6, xbins=bins,
-            hovertemplate="statistic %{x}<br>density %{y:.3g}<extra></extra>",
-        ))
+    data = [
+        dict(type="histogram", x=values, histnorm="probability density", name=name,
+             marker=dict(color=color), opacity=0.6, xbins=bins,
+             hovertemplate="statistic %{x}<br>density %{y:.3g}<extra></extra>")
+        for values, name, color in (
+            (without_dp, "without DP (counts C)", COLORS["original"]),
+            (with_dp, f"with DP (X = max(0, C + Lap(2/ε)), ε = {alpha:g})", COLORS["private"]),
+        )
+    ]
     grid = np.linspace(0.0, hi, 400)
-    fig.add_trace(go.Scatter(
-        x=grid, y=stats.chi2.pdf(grid, df), mode="lines", name=f"χ²({df}) density",
-        line=dict(color=COLORS["theory"], width=3), hoverinfo="skip",
+    data.append(dict(
+        type="scatter", x=grid, y=stats.chi2.pdf(grid, df), mode="lines",
+        name=f"χ²({df}) density", line=dict(color=COLORS["theory"], width=3), hoverinfo="skip",
     ))
-    add_span(fig, "vline", x=float(stats.chi2.ppf(0.95, df)),
-             line=dict(color=COLORS["reference"], dash="dash", width=2),
-             annotation_text="χ² 5% critical value", annotation_position="top right")
-    fig.update_layout(barmode="overlay", height=420, xaxis_title="chi-square statistic (2.3)",
-                      yaxis_title="density", **_LAYOUT)
-    fig.update_xaxes(range=[0, hi])
-    return fig
+    line, text = span("vline", x=float(stats.chi2.ppf(0.95, df)),
+                      line=dict(color=COLORS["reference"], dash="dash", width=2),
+                      annotation_text="χ² 5% critical value", annotation_position="top right")
+    return figure(data, dict(
+        barmode="overlay", height=420, shapes=[line], annotations=[text],
+        xaxis=dict(title=dict(text="chi-square statistic (2.3)"), range=[0, hi]),
+        yaxis=dict(title=dict(text="density")),
+    ))
 
 
 REJECTION_N_TITLE = "N per histogram (log scale)"

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import _LAYOUT, COLORS, OKABE_ITO, add_span, inert_labels
+from dpviz.style import COLORS, OKABE_ITO, figure, inert_labels, span
 
 __all__ = [
     "KRR_ESTIMATOR_COLORS",
@@ -48,32 +48,28 @@ def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
     notes = [""] * est.size if whisker_notes is None else [f"<br>{v}" for v in whisker_notes]
     if len(notes) != est.size:
         raise ValueError("`whisker_notes` must have one text per category.")
-    fig = go.Figure()
-    fig.add_trace(go.Bar(
-        x=labels, y=np.asarray(true, dtype=float), name="true count n_v",
-        marker_color=COLORS["original"],
-        hovertemplate="%{x}<br>true %{y:,.0f}<extra></extra>",
+    data = [
+        dict(type="bar", x=labels, y=np.asarray(true, dtype=float), name="true count n_v",
+             marker=dict(color=COLORS["original"]),
+             hovertemplate="%{x}<br>true %{y:,.0f}<extra></extra>"),
+        dict(type="bar", x=labels, y=np.asarray(reported, dtype=float),
+             name="reported count N_v", marker=dict(color=COLORS["private"]),
+             hovertemplate="%{x}<br>reported %{y:,.0f}<extra></extra>"),
+        dict(type="bar", x=labels, y=est, name=f"estimate n̂_v ({estimator_name}) {whisker_name}",
+             marker=dict(color=COLORS["estimate"]),
+             error_y=dict(type="data", symmetric=False, array=upper - est, arrayminus=est - lower,
+                          color=COLORS["reference"], thickness=1.5),
+             customdata=np.column_stack([lower, upper, np.asarray(notes, dtype=object)]),
+             hovertemplate="%{x}<br>estimate %{y:,.1f}<br>" + whisker_name
+                           + ": %{customdata[0]:,.1f} … %{customdata[1]:,.1f}%{customdata[2]}"
+                           "<extra></extra>"),
+    ]
+    zero, _ = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
+    return figure(data, dict(
+        barmode="group", bargap=0.15, bargroupgap=0.0, height=height, shapes=[zero],
+        xaxis=dict(title=dict(text="category"), type="category"),
+        yaxis=dict(title=dict(text="users")),
     ))
-    fig.add_trace(go.Bar(
-        x=labels, y=np.asarray(reported, dtype=float), name="reported count N_v",
-        marker_color=COLORS["private"],
-        hovertemplate="%{x}<br>reported %{y:,.0f}<extra></extra>",
-    ))
-    fig.add_trace(go.Bar(
-        x=labels, y=est, name=f"estimate n̂_v ({estimator_name}) {whisker_name}",
-        marker_color=COLORS["estimate"],
-        error_y=dict(type="data", symmetric=False, array=upper - est, arrayminus=est - lower,
-                     color=COLORS["reference"], thickness=1.5),
-        customdata=np.column_stack([lower, upper, np.asarray(notes, dtype=object)]),
-        hovertemplate="%{x}<br>estimate %{y:,.1f}<br>" + whisker_name
-                      + ": %{customdata[0]:,.1f} … %{customdata[1]:,.1f}%{customdata[2]}"
-                      "<extra></extra>",
-    ))
-    add_span(fig, "hline", y=0, line=dict(color=COLORS["reference"], width=1))
-    fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
-                      yaxis_title="users", **_LAYOUT)
-    fig.update_xaxes(title_text="category", type="category")
-    return fig
 
 
 def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) -> go.Figure:
@@ -86,20 +82,20 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
     """
     table = pd.DataFrame(table)
     names = names or {}
-    fig = go.Figure()
+    data = []
     theory = table.dropna(subset=["theory"]).drop_duplicates("eps").sort_values("eps")
     if len(theory):
-        fig.add_trace(go.Scatter(
-            x=theory["eps"].to_numpy(float), y=theory["theory"].to_numpy(float), mode="lines",
-            name="exact MSE of the unbiased estimator (theory)",
+        data.append(dict(
+            type="scatter", x=theory["eps"].to_numpy(float), y=theory["theory"].to_numpy(float),
+            mode="lines", name="exact MSE of the unbiased estimator (theory)",
             line=dict(color=COLORS["theory"], width=3, dash="dash"),
             hovertemplate="ε %{x:~g}<br>exact MSE %{y:,.4~r}<extra>theory</extra>",
         ))
     for method, rows in table.groupby("method", sort=False):
         rows = rows.sort_values("eps")
         se = rows["se"].to_numpy(float)
-        fig.add_trace(go.Scatter(
-            x=rows["eps"].to_numpy(float), y=rows["mse"].to_numpy(float),
+        data.append(dict(
+            type="scatter", x=rows["eps"].to_numpy(float), y=rows["mse"].to_numpy(float),
             mode="lines+markers", name=names.get(method, method),
             line=dict(color=KRR_ESTIMATOR_COLORS.get(method, COLORS["reference"]), width=2),
             marker=dict(size=7),
@@ -107,14 +103,15 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
             hovertemplate="ε %{x:~g}<br>MSE %{y:,.4~r}<extra>" + names.get(method, method)
                           + "</extra>",
         ))
-    add_span(fig, "vline", x=float(current_eps),
-             line=dict(color=COLORS["reference"], width=2, dash="dot"))
-    fig.add_annotation(x=float(np.log10(current_eps)), y=1, xref="x", yref="paper",
-                       text=f"ε = {current_eps:g}", showarrow=False, yanchor="bottom",
-                       xanchor="left")
-    fig.update_layout(height=height, xaxis_title="ε (log scale)",
-                      yaxis_title="MSE per category (users², log scale)", **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.08), margin=dict(t=90))
-    fig.update_xaxes(type="log")
-    fig.update_yaxes(type="log", exponentformat="power")
-    return fig
+    line, _ = span("vline", x=float(current_eps),
+                   line=dict(color=COLORS["reference"], width=2, dash="dot"))
+    # on a log axis, a shape's x is in data units and an annotation's in log10 units
+    label = dict(x=float(np.log10(current_eps)), y=1, xref="x", yref="paper",
+                 text=f"ε = {current_eps:g}", showarrow=False, yanchor="bottom", xanchor="left")
+    return figure(data, dict(
+        height=height, legend=dict(y=1.08), margin=dict(t=90), shapes=[line],
+        annotations=[label],
+        xaxis=dict(title=dict(text="ε (log scale)"), type="log"),
+        yaxis=dict(title=dict(text="MSE per category (users², log scale)"), type="log",
+                   exponentformat="power"),
+    ))
