@@ -249,9 +249,19 @@ def _panels(rows: int, cols: int, options: tuple) -> dict:
 def panels(rows: int, cols: int, **options) -> dict:
     """The layout make_subplots(rows, cols, **options) gives (each panel's axes and domain,
     and the panel titles as annotations), for a figure's spec; computed once per
-    arrangement. Options are hashable values (subplot_titles as a tuple). The traces of
-    panel (row, col) name its axes: see :func:`axes_of`."""
-    return copy.deepcopy(_panels(rows, cols, tuple(sorted(options.items()))))
+    arrangement, whatever the titles say (they are placed by position, not by text).
+    Options are hashable values (subplot_titles as a tuple). The traces of panel (row, col)
+    name its axes: see :func:`axes_of`."""
+    titles = options.pop("subplot_titles", None)
+    if titles:  # a title left empty has no annotation: keep it empty
+        options["subplot_titles"] = tuple(f"{i}" if text else "" for i, text in
+                                          enumerate(titles))
+    layout = copy.deepcopy(_panels(rows, cols, tuple(sorted(options.items()))))
+    if titles:
+        texts = iter(text for text in titles if text)
+        for annotation in layout.get("annotations", []):
+            annotation["text"] = next(texts)
+    return layout
 
 
 def axes_of(row: int, col: int, cols: int) -> dict:

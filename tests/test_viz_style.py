@@ -87,6 +87,11 @@ def test_a_figure_from_its_spec_is_what_plotlys_calls_make():
 
 
 def test_panels_are_make_subplots_layout_and_axes_of_names_its_axes():
+    for titles in [("a", "b", "c", "d", "e", "f"), ("Korea <b>", "", "a much longer title",
+                                                     "d", "", "f")]:
+        fig = make_subplots(rows=2, cols=3, subplot_titles=titles, shared_yaxes=True)
+        assert style.panels(2, 3, subplot_titles=titles, shared_yaxes=True) == \
+            fig.to_plotly_json()["layout"], titles
     layout = style.panels(2, 3, subplot_titles=("a", "b", "c", "d", "e", "f"))
     fig = make_subplots(rows=2, cols=3, subplot_titles=("a", "b", "c", "d", "e", "f"))
     assert layout == fig.to_plotly_json()["layout"]
