@@ -4,20 +4,44 @@ out and ``ForwardMsg`` protobufs in, from the installed ``streamlit`` package.
 
 A :class:`ProtocolSession` opens a routed page with its query string, learns the widgets
 (their ids and ranges) from the deltas it receives, and sends widget changes the way the
-browser does: a ``rerun_script`` with the state of every widget it knows. Each run returns
-its :class:`Run`: the seconds from sending to ``script_finished``, the new elements, and
-the exceptions among them.
+browser does (tests/test_protocol_vs_browser.py checks it against Chromium):
+
+- every ``rerun_script`` carries the browser's context (time zone, locale, the page's
+  address, colour scheme: ``st.context``), the page by name on the first run and by its
+  script hash afterwards, and the state of every widget on screen that has a value: the
+  value it was drawn with, or the one the client gave it (buttons and download buttons
+  have none until used, and the client never uses them; the kinds of widget it does not
+  know, such as file uploaders and date inputs, it leaves out, and the server keeps the
+  value it holds for them);
+- moving a slider bound to the address (``bind="query-params"``) writes its value into the
+  query string sent with the change, as the frontend does;
+- large elements are cached as the frontend caches them: the client names the cached ones
+  in ``cached_message_hashes`` and the server sends a reference (``ref_hash``) in place
+  of an element the client already holds, which the client resolves.
+
+Each run returns its :class:`Run`: the seconds from sending to ``script_finished``, the new
+elements, and the exceptions among them (and the request and messages, as on the wire).
+
+For the comparison with the browser: :class:`BrowserFrames` records a Playwright page's
+frames on the same websocket, :func:`comparable` puts a rerun request in a form where two
+equivalent ones are equal, and :func:`resolved` resolves references to cached elements.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from decimal import Decimal
+from urllib.parse import parse_qsl, quote
 
+from google.protobuf import text_format
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ClientState_pb2 import ContextInfo
 from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.NumberInput_pb2 import NumberInput
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import connect
 
@@ -32,6 +56,8 @@ class Run:
     status: int  # ForwardMsg.ScriptFinishedStatus
     elements: list[Element] = field(default_factory=list)
     query: str | None = None  # the address's query string, when the run changed it
+    request: BackMsg | None = None  # the rerun request sent
+    messages: list[ForwardMsg] = field(default_factory=list)  # as received, references too
 
     @property
     def exceptions(self) -> list[str]:
@@ -54,6 +80,168 @@ def other_value(slider, rng) -> float | str:
     return values[int(rng.integers(len(values)))]
 
 
+def widget_state(wid: str, element: Element) -> WidgetState | None:
+    """The state the frontend holds for a widget just drawn, before anyone touches it: the
+    value the script set (``set_value``), else the default; None for a widget with no value
+    (a button, a download button, a chart without selection) or one not emulated here."""
+    kind = element.WhichOneof("type")
+    w = getattr(element, kind)
+    state = WidgetState(id=wid)
+    if kind == "slider":
+        if w.options:  # a select slider: the options shown
+            state.string_array_value.data.extend(
+                w.raw_value if w.set_value else [w.options[int(i)] for i in w.default])
+        else:
+            state.double_array_value.data.extend(w.value if w.set_value else w.default)
+    elif kind in ("selectbox", "radio"):  # the option shown
+        if w.set_value and w.HasField("raw_value"):
+            state.string_value = w.raw_value
+        elif not w.set_value and w.HasField("default"):
+            state.string_value = w.options[w.default]
+        else:
+            return None  # nothing selected
+    elif kind == "multiselect":
+        state.string_array_value.data.extend(
+            w.raw_values if w.set_value else [w.options[int(i)] for i in w.default])
+    elif kind == "button_group":  # st.segmented_control, st.pills
+        state.string_array_value.data.extend(
+            w.raw_values if w.set_value else [w.options[int(i)].content for i in w.default])
+    elif kind == "number_input":
+        if not (w.set_value and w.HasField("value")) and not w.HasField("default"):
+            return None  # empty
+        value = w.value if w.set_value else w.default
+        if w.data_type == NumberInput.INT:
+            state.int_value = int(value)
+        else:
+            state.double_value = value
+    elif kind == "checkbox":  # st.checkbox, st.toggle
+        state.bool_value = w.value if w.set_value else w.default
+    elif kind == "text_input":
+        if not (w.set_value and w.HasField("value")) and not w.HasField("default"):
+            return None
+        state.string_value = w.value if w.set_value else w.default
+    else:
+        return None
+    return state
+
+
+def js_number(x: float) -> str:
+    """``String(x)`` in JavaScript: how the frontend writes a number into the address."""
+    if math.isfinite(x) and x == int(x) and abs(x) < 1e21:
+        return str(int(x))
+    sign, digits, exponent = Decimal(repr(float(x))).normalize().as_tuple()
+    digits_ = "".join(map(str, digits))
+    k, n = len(digits_), len(digits_) + exponent  # x = 0.digits · 10^n
+    if 0 < n <= 21:
+        text = digits_[:n] + "." + digits_[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * -n + digits_
+    else:
+        e = n - 1
+        text = (digits_[0] + ("." + digits_[1:] if k > 1 else "")
+                + f"e{'+' if e > 0 else '-'}{abs(e)}")
+    return ("-" if sign else "") + text
+
+
+def with_param(query: str, key: str, values: list[str] | None) -> str:
+    """``query`` with the parameter ``key`` set to ``values`` (repeated), or removed (None),
+    written as the frontend writes it (the ``query-string`` package: keys sorted,
+    strict percent-encoding, spaces as "+")."""
+    params: dict[str, list[str]] = {}
+    for k, v in parse_qsl(query, keep_blank_values=True):
+        params.setdefault(k, []).append(v)
+    if values is None:
+        params.pop(key, None)
+    else:
+        params[key] = values
+    return "&".join(f"{quote(k, safe='')}={quote(v, safe='')}"
+                    for k in sorted(params) for v in params[k]).replace("%20", "+")
+
+
+def comparable(msg: BackMsg) -> str:
+    """A rerun request as text, its widget states ordered by id and its cached hashes
+    sorted: the frontend lists its states in the order its widgets mounted, the client in
+    the order they were drawn, and the server reads them into a dict by id (and the
+    hashes into a set), so two requests that differ only in these orders are the same."""
+    copy = BackMsg()
+    copy.CopyFrom(msg)
+    rerun = copy.rerun_script
+    states = sorted(rerun.widget_states.widgets, key=lambda w: w.id)
+    del rerun.widget_states.widgets[:]
+    rerun.widget_states.widgets.extend(states)
+    hashes = sorted(rerun.cached_message_hashes)
+    del rerun.cached_message_hashes[:]
+    rerun.cached_message_hashes.extend(hashes)
+    return text_format.MessageToString(copy)
+
+
+def resolved(messages: list[ForwardMsg], cache: dict[str, ForwardMsg]) -> list[ForwardMsg]:
+    """``messages`` with each reference (``ref_hash``) replaced by the cacheable message it
+    names, kept in ``cache`` (hash -> message) from earlier ones, as the frontend does."""
+    out = []
+    for fm in messages:
+        if fm.WhichOneof("type") == "ref_hash":
+            full = ForwardMsg()
+            full.CopyFrom(cache[fm.ref_hash])
+            full.metadata.CopyFrom(fm.metadata)
+            fm = full
+        elif fm.metadata.cacheable and fm.hash:
+            cache[fm.hash] = fm
+        out.append(fm)
+    return out
+
+
+@dataclass
+class BrowserRun:
+    """A rerun request a browser sent and what answered it, with the times (perf_counter
+    seconds) at which this process heard of each frame."""
+
+    request: BackMsg
+    sent_at: float
+    replies: list[ForwardMsg] = field(default_factory=list)
+    finished_at: float | None = None
+    status: int = -1  # script_finished, once it came
+
+
+class BrowserFrames:
+    """The frames of a Playwright page's websocket to Streamlit (``/_stcore/stream``):
+    the BackMsgs the frontend sends and the ForwardMsgs the server answers, in order.
+    Create it before the page loads its address."""
+
+    def __init__(self, page):
+        self.frames: list[tuple[str, float, bytes]] = []  # ("sent" | "recv", time, payload)
+        self.ws = None
+        page.on("websocket", self._watch)
+
+    def _watch(self, ws) -> None:
+        if ws.url.split("?")[0].endswith("/_stcore/stream"):
+            self.ws = ws
+            ws.on("framesent", lambda p: self.frames.append(("sent", time.perf_counter(), p)))
+            ws.on("framereceived",
+                  lambda p: self.frames.append(("recv", time.perf_counter(), p)))
+
+    def runs(self) -> list[BrowserRun]:
+        """Each rerun request and the messages that answered it, up to the next request."""
+        out: list[BrowserRun] = []
+        for direction, at, payload in self.frames:
+            if direction == "sent":
+                msg = BackMsg.FromString(payload)
+                if msg.WhichOneof("type") == "rerun_script":
+                    out.append(BrowserRun(msg, at))
+            elif out:
+                fm = ForwardMsg.FromString(payload)
+                out[-1].replies.append(fm)
+                if fm.WhichOneof("type") == "script_finished":
+                    out[-1].finished_at, out[-1].status = at, fm.script_finished
+        return out
+
+
+def is_script_finished(payload: bytes) -> bool:
+    """Whether a ForwardMsg's bytes say the script run finished (a predicate for
+    Playwright's ``framereceived`` events)."""
+    return ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished"
+
+
 class ProtocolSession:
     """One browser tab's session, spoken at the protocol level."""
 
@@ -62,6 +250,16 @@ class ProtocolSession:
         self.page_hash = ""
         self.states: dict[str, WidgetState] = {}  # widget id -> its state, as last sent
         self.widgets: dict[str, Element] = {}  # widget id -> its element, as last drawn
+        # What Chromium tells the server about itself (st.context); the pages show the
+        # address of the view (ui.links.view_link) from the URL.
+        self.context_info = ContextInfo(timezone="UTC", timezone_offset=0, locale="en-US",
+                                        url=f"http://{host}/{page}", is_embedded=False,
+                                        color_scheme="light")
+        # The frontend's cache of large elements: hash -> [message, script runs at its last
+        # use]; an entry unused for more than max_age runs is dropped (global.
+        # maxCachedMessageAge, from new_session).
+        self.cache: dict[str, list] = {}
+        self._script_runs, self._max_age = 0, 2
         self._stack = ExitStack()  # the connection is a context manager (websockets ≥ 16)
         self.ws = self._stack.enter_context(connect(
             f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], origin=f"http://{host}",
@@ -78,18 +276,24 @@ class ProtocolSession:
 
     def open(self) -> Run:
         """The page's first run (as loading its address does)."""
-        return self._run(with_states=False)
+        return self._run()
 
     def set_slider(self, key: str, value: float | str) -> Run:
         """Move the slider whose widget key is ``key`` to ``value``: a number in its range,
         or, for a select slider (``st.select_slider``: options), an option as it shows it."""
         wid = self.widget_id(key)
+        slider = self.widgets[wid].slider
         state = WidgetState(id=wid)
-        if self.widgets[wid].slider.options:
-            state.string_array_value.data.append(str(value))
+        if slider.options:
+            shown, default = [str(value)], [slider.options[int(i)] for i in slider.default]
+            state.string_array_value.data.extend(shown)
         else:
+            shown, default = [js_number(value)], [js_number(d) for d in slider.default]
             state.double_array_value.data.append(float(value))
         self.states[wid] = state
+        if slider.query_param_key:  # the frontend writes it into the address first
+            self.query = with_param(self.query, slider.query_param_key,
+                                    None if shown == default else shown)
         return self._run()
 
     def widget_id(self, key: str) -> str:
@@ -101,21 +305,36 @@ class ProtocolSession:
         return {wid.rsplit("-", 1)[-1]: el for wid, el in self.widgets.items()
                 if el.WhichOneof("type") == "slider"}
 
-    def _run(self, *, with_states: bool = True) -> Run:
+    def rerun_message(self) -> BackMsg:
+        """The ``rerun_script`` the browser would send now."""
         msg = BackMsg()
-        msg.rerun_script.query_string = self.query
-        msg.rerun_script.page_name = self.page
-        msg.rerun_script.page_script_hash = self.page_hash
-        if with_states:
-            msg.rerun_script.widget_states.widgets.extend(self.states.values())
+        rerun = msg.rerun_script
+        rerun.query_string = self.query
+        if self.page_hash:  # known after the first run: the page by its script's hash
+            rerun.page_script_hash = self.page_hash
+        else:
+            rerun.page_name = self.page
+        rerun.widget_states.SetInParent()  # sent, empty, on the first run too
+        rerun.widget_states.widgets.extend(self.states.values())
+        rerun.cached_message_hashes.extend(self.cache)
+        rerun.context_info.CopyFrom(self.context_info)
+        return msg
+
+    def _run(self) -> Run:
+        msg = self.rerun_message()
         start = time.perf_counter()
         self.ws.send(msg.SerializeToString())
-        run, drawn = Run(0.0, -1), {}
+        run, drawn, new_session = Run(0.0, -1, request=msg), {}, False
         while True:
             fm = ForwardMsg()
             fm.ParseFromString(self.ws.recv(timeout=self.timeout))
+            run.messages.append(fm)
+            fm = self._through_cache(fm)
             kind = fm.WhichOneof("type")
-            if kind == "navigation":  # the page this run drew (app.py routes by st.navigation)
+            if kind == "new_session":
+                new_session = True
+                self._max_age = fm.new_session.config.max_cached_message_age
+            elif kind == "navigation":  # the page this run drew (app.py routes by st.navigation)
                 self.page_hash = fm.navigation.page_script_hash
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 element = fm.delta.new_element
@@ -128,7 +347,36 @@ class ProtocolSession:
             elif kind == "script_finished":
                 run.seconds, run.status = time.perf_counter() - start, fm.script_finished
                 # The widgets are those of this run (a widget not drawn is forgotten, and one
-                # whose parameters changed is drawn under a new id).
+                # whose parameters changed is drawn under a new id). Each keeps the value it
+                # holds unless the script set one; a new one starts at its drawn value.
                 self.widgets = drawn
-                self.states = {w: v for w, v in self.states.items() if w in drawn}
+                states = {}
+                for wid, element in drawn.items():
+                    if wid in self.states and not getattr(
+                            getattr(element, element.WhichOneof("type")), "set_value", False):
+                        states[wid] = self.states[wid]
+                    elif (state := widget_state(wid, element)) is not None:
+                        states[wid] = state
+                self.states = states
+                if new_session and fm.script_finished != FINISHED.FINISHED_EARLY_FOR_RERUN:
+                    self._age_cache()
                 return run
+
+    def _through_cache(self, fm: ForwardMsg) -> ForwardMsg:
+        """Keep a cacheable message; resolve a reference to one kept (as the frontend)."""
+        if fm.WhichOneof("type") == "ref_hash":
+            entry = self.cache[fm.ref_hash]
+            entry[1] = self._script_runs
+            full = ForwardMsg()
+            full.CopyFrom(entry[0])
+            full.metadata.CopyFrom(fm.metadata)
+            return full
+        if fm.metadata.cacheable and fm.hash:
+            self.cache.setdefault(fm.hash, [fm, 0])[1] = self._script_runs
+        return fm
+
+    def _age_cache(self) -> None:
+        self._script_runs += 1
+        for h in [h for h, (_, used) in self.cache.items()
+                  if self._script_runs - used > self._max_age]:
+            del self.cache[h]
