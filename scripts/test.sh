@@ -22,4 +22,19 @@ if [[ ! -x /usr/bin/chromium ]]; then
     fi
 fi
 
+# The replica tests (tests/test_replicas.py) put Debian's haproxy in front of two Streamlit
+# processes, as scripts/serve.sh does.
+if ! command -v haproxy >/dev/null && [[ ! -x /usr/sbin/haproxy ]]; then
+    if [[ "$(id -u)" -eq 0 ]]; then
+        echo ">> haproxy missing: installing Debian's haproxy" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        if ! { apt-get update -q && apt-get install -y -q haproxy; }; then
+            echo "warning: installing haproxy failed; the replica tests may skip or fail" >&2
+        fi
+    else
+        echo "note: haproxy is missing and we are not root; the replica tests need it:" \
+            "run 'sudo apt-get install haproxy'" >&2
+    fi
+fi
+
 exec .venv/bin/python -m pytest "$@"

@@ -276,6 +276,8 @@ def test_a_session_on_a_killed_replica_gets_its_view_back(browser, stack):
             "label").click()
         expect(page).to_have_url(in_url("cmp_zoom", "true"))
         expect(prompt(page)).to_be_visible()
+        # The page says why: the file the browser still names is not on this replica.
+        expect(page.get_by_text("no longer on the server")).to_be_visible()
         expect(page.locator('[data-testid="stMetric"]')).to_have_count(0)
         expect(thumb(page, EPS_A)).to_have_attribute("aria-valuetext", "10")
         upload(page, SMALL)
@@ -400,7 +402,8 @@ def raw_request(port: int, head: str, *, source: str = "127.0.0.1") -> bytes:
 def test_a_flood_from_one_client_does_not_stop_the_others(stack):
     """One client (127.0.0.2) opens 200 websockets through the proxy and sends a frame that
     is not a BackMsg; another (127.0.0.3) opens more connections than one address may hold;
-    uploads with too large or no announced length: HAProxy and Streamlit refuse what is
+    uploads with too large or no announced length, a websocket from another site's page:
+    HAProxy and Streamlit refuse what is
     theirs to refuse, and a session opened before (the bystander) and one opened after still
     get their runs to end successfully."""
     stack.wait_all_routed()
@@ -465,5 +468,16 @@ def test_a_flood_from_one_client_does_not_stop_the_others(stack):
                            f"Content-Length: {cap}\r\n\r\n")
     assert at_limit.startswith(b"HTTP/1.1 403"), at_limit
     assert b"x-dpviz-replica" in at_limit.lower()
+    # The websocket of another site's page is refused by HAProxy; this site's goes through.
+    handshake = ("GET /_stcore/stream HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+                 "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: streamlit\r\n"
+                 "Origin: {origin}\r\n\r\n")
+    foreign = raw_request(stack.port, handshake.format(host=stack.host,
+                                                       origin="http://elsewhere.example"))
+    assert foreign.startswith(b"HTTP/1.1 403") and b"x-dpviz-replica" not in foreign.lower()
+    own = raw_request(stack.port, handshake.format(host=stack.host,
+                                                   origin=f"http://{stack.host}"))
+    assert own.startswith(b"HTTP/1.1 101"), own
     assert stack.proc.poll() is None
     assert all(stack.routed_to(n) == n for n in stack.names)

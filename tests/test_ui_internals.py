@@ -42,3 +42,18 @@ def test_url_form_is_the_text_a_bound_widget_writes_to_the_address():
     shown = [m.value for m in at.markdown]
     assert "bound=['ten']" in shown and "slid=['5,000']" in shown, shown
     assert "free=None" in shown and "absent=None" in shown, shown
+
+
+def test_upload_lost_knows_streamlits_deleted_file(monkeypatch):
+    """A file id the process does not hold deserialises to Streamlit's DeletedFile (seen
+    through a real replica in tests/test_replicas.py); upload_lost names it, and only it."""
+    from streamlit.runtime.uploaded_file_manager import DeletedFile
+    from streamlit.elements.widgets import file_uploader
+
+    from ui import internals
+
+    assert file_uploader.DeletedFile is DeletedFile  # the uploader still makes this class
+    monkeypatch.setattr(internals.st, "session_state",
+                        {"gone": DeletedFile("lost-id"), "none": None})
+    assert internals.upload_lost("gone")
+    assert not internals.upload_lost("none") and not internals.upload_lost("absent")

@@ -11,6 +11,11 @@ lets them wrap instead, with a style sheet that names Streamlit's own element te
 (``stMetricValue``, ``stMetricLabel``) and Base Web's tag (``data-baseweb="tag"``), neither
 of them public API.
 
+A file uploaded in a session another server process held (a replica that died behind
+HAProxy, a restarted server) comes back from the browser as a file id this process does
+not have: Streamlit then keeps a ``DeletedFile`` in the widget's state, not public API
+either. :func:`upload_lost` tells the page, which asks for the file again.
+
 tests/test_ui_internals.py checks, against the installed Streamlit, that every name used
 here exists and gives the URL form of a widget: an upgrade that changes them fails that
 test loudly instead of silently naming good link values as unusable. The browser test
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import streamlit as st
 from streamlit.runtime.state.session_state_proxy import get_session_state
+from streamlit.runtime.uploaded_file_manager import DeletedFile
 
 TESTED_STREAMLIT = "1.67"
 
@@ -35,6 +41,12 @@ def url_form(key: str) -> list | None:
         return None
     form = metadata.serializer(st.session_state[key])
     return list(form) if isinstance(form, (list, tuple)) else [form]
+
+
+def upload_lost(key: str) -> bool:
+    """True when the file uploader ``key`` names a file this server process does not hold
+    (the browser kept it from a session on another process, or before a restart)."""
+    return isinstance(st.session_state.get(key), DeletedFile)
 
 
 # Metric values and labels, and multiselect chips, wrap rather than end in an ellipsis.

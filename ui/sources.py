@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import datasets, uploads
+from ui import internals
 from ui.text import error_text, esc, t
 
 UPLOAD = "upload"
@@ -63,7 +64,7 @@ def _keep_file(key: str) -> None:
     file, kept = st.session_state.get(key), kept_upload(key)
     for name in ("name", "data"):
         kept.pop(name, None)
-    if file is not None:
+    if file is not None and not internals.upload_lost(key):
         kept.update(name=file.name, data=file.getvalue())
 
 
@@ -82,6 +83,11 @@ def kept_file_uploader(label: str, *, key: str, help: str) -> bytes | None:
         return file.getvalue()
     kept = kept_upload(key)
     if "data" not in kept:
+        if internals.upload_lost(key):
+            st.warning(t("The file shown above is no longer on the server: the page "
+                         "reconnected to another server process, or the server restarted. "
+                         "Upload it again to go on; your other settings are kept in the "
+                         "page's address."), icon=":material/sync_problem:")
         return None
     st.caption(t("Using {name}, uploaded earlier. Upload another file to replace it.",
                  name=esc(kept["name"])), help=t("The file stays with this browser tab's "
