@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from dpviz.style import _LAYOUT, COLORS, OKABE_ITO, _rgba, add_span
+from dpviz.style import COLORS, OKABE_ITO, _rgba, figure, span
 
 __all__ = [
     "FDP_COLORS",
@@ -52,12 +52,14 @@ _ALPHA_TITLE = "type-I error α"
 _BETA_TITLE = "type-II error β"
 
 
-def _square_unit_axes(fig: go.Figure) -> None:
-    """α and β axes from 0 to 1, one unit as long on both."""
-    fig.update_xaxes(range=[0, 1], title_text=_ALPHA_TITLE, constrain="domain",
-                     dtick=0.2, zeroline=False)
-    fig.update_yaxes(range=[0, 1], title_text=_BETA_TITLE, scaleanchor="x", scaleratio=1,
-                     constrain="domain", dtick=0.2, zeroline=False)
+def _square_unit_axes() -> dict:
+    """α and β axes from 0 to 1, one unit as long on both (the layout's xaxis and yaxis)."""
+    return dict(
+        xaxis=dict(range=[0, 1], title=dict(text=_ALPHA_TITLE), constrain="domain", dtick=0.2,
+                   zeroline=False),
+        yaxis=dict(range=[0, 1], title=dict(text=_BETA_TITLE), scaleanchor="x", scaleratio=1,
+                   constrain="domain", dtick=0.2, zeroline=False),
+    )
 
 
 def tradeoff_figure(
@@ -84,24 +86,24 @@ def tradeoff_figure(
       marked by a large dot;
     - ``corner``: mark (0, 0), the perfect attacker who never errs.
     """
-    fig = go.Figure()
     grid = np.array([0.0, 1.0])
-    fig.add_trace(go.Scatter(
-        x=grid, y=1.0 - grid, mode="lines", name="Id(α) = 1 − α (perfect privacy)",
+    data = [dict(
+        type="scatter", x=grid, y=1.0 - grid, mode="lines",
+        name="Id(α) = 1 − α (perfect privacy)",
         line=dict(color=FDP_COLORS["identity"], width=1.5, dash="dot"), hoverinfo="skip",
-    ))
+    )]
     if corner:
-        fig.add_trace(go.Scatter(
-            x=[0.0], y=[0.0], mode="markers+text", name="perfect attacker (0, 0)",
-            marker=dict(color="#000000", size=11, symbol="star"),
+        data.append(dict(
+            type="scatter", x=[0.0], y=[0.0], mode="markers+text",
+            name="perfect attacker (0, 0)", marker=dict(color="#000000", size=11, symbol="star"),
             text=["perfect attacker"], textposition="top right", cliponaxis=False,
             hovertemplate="α = 0, β = 0: never wrong<extra></extra>",
         ))
     if target is not None:
         name, alpha, beta = target
-        fig.add_trace(go.Scatter(
-            x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float), mode="lines",
-            name=f"target: {name}",
+        data.append(dict(
+            type="scatter", x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float),
+            mode="lines", name=f"target: {name}",
             line=dict(color=FDP_COLORS["target"], width=4, dash="dashdot"),
             hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>target</extra>",
         ))
@@ -109,31 +111,31 @@ def tradeoff_figure(
         alpha = np.asarray(alpha, dtype=float)
         if alpha.size == 0:
             continue
-        fig.add_trace(go.Scatter(
-            x=alpha, y=np.asarray(beta, dtype=float), mode="markers",
+        data.append(dict(
+            type="scatter", x=alpha, y=np.asarray(beta, dtype=float), mode="markers",
             name=f"{name}: below the target",
             marker=dict(color=FDP_COLORS["target"], symbol="circle", size=14, opacity=0.25),
             hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>fails the target</extra>",
         ))
     for name, alpha, beta, color, dash in curves:
-        fig.add_trace(go.Scatter(
-            x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float), mode="lines",
-            name=name, line=dict(color=color, width=2.5, dash=dash),
+        data.append(dict(
+            type="scatter", x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float),
+            mode="lines", name=name, line=dict(color=color, width=2.5, dash=dash),
             hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>" + name + "</extra>",
         ))
     if point is not None:
         a, b = float(point[0]), float(point[1])
         label = point[2] if len(point) > 2 else f"test: α = {_num(a)}, β = {_num(b)}"
-        fig.add_trace(go.Scatter(
-            x=[a], y=[b], mode="markers", name=label,
+        data.append(dict(
+            type="scatter", x=[a], y=[b], mode="markers", name=label,
             marker=dict(color=COLORS["statistic"], size=14, line=dict(color="white", width=2)),
             hovertemplate="α %{x:.4r}<br>β %{y:.4r}<extra></extra>",
         ))
-    fig.update_layout(height=height, **_LAYOUT)
-    fig.update_layout(margin=dict(l=60, r=20, t=30, b=50),
-                      legend=dict(orientation="h", yanchor="top", y=-0.15, xanchor="left", x=0))
-    _square_unit_axes(fig)
-    return fig
+    return figure(data, dict(
+        height=height, margin=dict(l=60, r=20, t=30, b=50),
+        legend=dict(orientation="h", yanchor="top", y=-0.15, xanchor="left", x=0),
+        **_square_unit_axes(),
+    ))
 
 
 def attacker_test_figure(
@@ -160,7 +162,6 @@ def attacker_test_figure(
     pdf0 = np.asarray(pdf0, dtype=float)
     pdf1 = np.asarray(pdf1, dtype=float)
     t = float(threshold)
-    fig = go.Figure()
     right = x > t
     left = x <= t
     y0_t = float(np.interp(t, x, pdf0))
@@ -168,32 +169,36 @@ def attacker_test_figure(
     a_text = "" if alpha is None else f" = {_num(alpha)}"
     b_text = "" if beta is None else f" = {_num(beta)}"
     # Shaded areas first, the density lines on top of them.
+    data = []
     if t <= x[-1]:
-        fig.add_trace(go.Scatter(
-            x=np.r_[t, x[right]], y=np.r_[y0_t, pdf0[right]], mode="lines", fill="tozeroy",
-            name=f"type-I error α{a_text}: D, but X > t", line=dict(width=0),
+        data.append(dict(
+            type="scatter", x=np.r_[t, x[right]], y=np.r_[y0_t, pdf0[right]], mode="lines",
+            fill="tozeroy", name=f"type-I error α{a_text}: D, but X > t", line=dict(width=0),
             fillcolor=_rgba(COLORS["original"], 0.35), hoverinfo="skip",
         ))
     if t >= x[0]:
-        fig.add_trace(go.Scatter(
-            x=np.r_[x[left], t], y=np.r_[pdf1[left], y1_t], mode="lines", fill="tozeroy",
-            name=f"type-II error β{b_text}: D′, but X ≤ t", line=dict(width=0),
+        data.append(dict(
+            type="scatter", x=np.r_[x[left], t], y=np.r_[pdf1[left], y1_t], mode="lines",
+            fill="tozeroy", name=f"type-II error β{b_text}: D′, but X ≤ t", line=dict(width=0),
             fillcolor=_rgba(COLORS["private"], 0.40), hoverinfo="skip",
         ))
     for y, name, color in ((pdf0, names[0], COLORS["original"]),
                            (pdf1, names[1], COLORS["private"])):
-        fig.add_trace(go.Scatter(
-            x=x, y=y, mode="lines", name=name, line=dict(color=color, width=3),
+        data.append(dict(
+            type="scatter", x=x, y=y, mode="lines", name=name, line=dict(color=color, width=3),
             hovertemplate="x %{x:.2f}<br>density %{y:.3f}<extra>" + name + "</extra>",
         ))
-    add_span(fig, "vline", x=t, line=dict(color="#000000", width=2, dash="dash"),
-             annotation_text=f"threshold t = {threshold_text or _num(t)}: reject D if X > t",
-             annotation_position="top right")
-    fig.update_layout(height=height, xaxis_title="output X", yaxis_title="density", **_LAYOUT)
-    fig.update_layout(margin=dict(t=90), legend=dict(y=1.08))
-    fig.update_xaxes(range=[float(x[0]), float(x[-1])])
-    fig.update_yaxes(range=[0, 1.08 * float(max(pdf0.max(), pdf1.max()))])
-    return fig
+    line, label = span(
+        "vline", x=t, line=dict(color="#000000", width=2, dash="dash"),
+        annotation_text=f"threshold t = {threshold_text or _num(t)}: reject D if X > t",
+        annotation_position="top right")
+    return figure(data, dict(
+        height=height, margin=dict(t=90), legend=dict(y=1.08),
+        shapes=[line], annotations=[label],
+        xaxis=dict(title=dict(text="output X"), range=[float(x[0]), float(x[-1])]),
+        yaxis=dict(title=dict(text="density"),
+                   range=[0, 1.08 * float(max(pdf0.max(), pdf1.max()))]),
+    ))
 
 
 def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
@@ -210,36 +215,37 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
     delta = np.asarray(delta, dtype=float)
     positive = delta > 0
     log_y = bool(np.any(positive))
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=eps[positive] if log_y else eps, y=delta[positive] if log_y else delta,
-        mode="lines", name=f"δ(ε) of μ-GDP, μ = {mu:g}",
+    data = [dict(
+        type="scatter", x=eps[positive] if log_y else eps,
+        y=delta[positive] if log_y else delta, mode="lines", name=f"δ(ε) of μ-GDP, μ = {mu:g}",
         line=dict(color=FDP_COLORS["gdp"], width=3),
         hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
-    ))
+    )]
     for other in others:
         ox = np.asarray(other["eps"], dtype=float)
         oy = np.asarray(other["delta"], dtype=float)
         keep = oy > 0 if log_y else np.ones(oy.shape, bool)
         mode = other.get("mode", "lines")
-        fig.add_trace(go.Scatter(
-            x=ox[keep], y=oy[keep], mode=mode, name=other["name"],
+        data.append(dict(
+            type="scatter", x=ox[keep], y=oy[keep], mode=mode, name=other["name"],
             line=dict(color=other["color"], width=2, dash=other.get("dash", "dash")),
             marker=dict(color=other["color"], size=8, symbol="circle-open", line=dict(width=2)),
             hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
         ))
+    yaxis = dict(title=dict(text="δ(ε)"))
+    if log_y:
+        yaxis.update(type="log", exponentformat="power")
+    layout = dict(height=height, yaxis=yaxis,
+                  xaxis=dict(title=dict(text="ε"), range=[float(eps.min()), float(eps.max())]))
     if point is not None:
         e, d = float(point[0]), float(point[1])
         if d > 0 or not log_y:
-            fig.add_trace(go.Scatter(
-                x=[e], y=[d], mode="markers",
+            data.append(dict(
+                type="scatter", x=[e], y=[d], mode="markers",
                 name=point[2] if len(point) > 2 else f"ε = {_num(e)} → δ = {_num(d)}",
                 marker=dict(color=COLORS["statistic"], size=13, line=dict(color="white", width=2)),
                 hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
             ))
-        add_span(fig, "vline", x=e, line=dict(color=COLORS["reference"], width=1, dash="dot"))
-    fig.update_layout(height=height, xaxis_title="ε", yaxis_title="δ(ε)", **_LAYOUT)
-    fig.update_xaxes(range=[float(eps.min()), float(eps.max())])
-    if log_y:
-        fig.update_yaxes(type="log", exponentformat="power")
-    return fig
+        guide, _ = span("vline", x=e, line=dict(color=COLORS["reference"], width=1, dash="dot"))
+        layout["shapes"] = [guide]
+    return figure(data, layout)

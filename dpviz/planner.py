@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import (_LAYOUT, _TEST_NAMES, COLORS, OKABE_ITO, _log_range, _log_ticks, _rgba,
-                         add_span, inert, inert_labels)
+from dpviz.style import (_TEST_NAMES, COLORS, OKABE_ITO, _log_range, _log_ticks, _rgba, figure,
+                         inert, inert_labels, span)
 
 __all__ = [
     "PLANNER_COLORS",
@@ -66,14 +66,14 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
     power = data["power"].to_numpy(float)
     low_end, high_end = (None, None) if interval is None else interval
     lo, hi = _log_range([*xs, estimate, low_end, high_end])
-    fig = go.Figure()
+    traces = []
     if interval is not None:
         left = low_end if low_end is not None and np.isfinite(low_end) and low_end > 0 \
             else 10 ** lo
         right = high_end if high_end is not None and np.isfinite(high_end) else 10 ** hi
-        fig.add_trace(go.Scatter(
-            x=[left, right, right, left, left], y=[0, 0, 1, 1, 0], mode="lines", fill="toself",
-            fillcolor=_rgba(PLANNER_COLORS["target"], 0.12), line=dict(width=0),
+        traces.append(dict(
+            type="scatter", x=[left, right, right, left, left], y=[0, 0, 1, 1, 0], mode="lines",
+            fill="toself", fillcolor=_rgba(PLANNER_COLORS["target"], 0.12), line=dict(width=0),
             name="Monte Carlo interval of the estimate", hoverinfo="skip",
         ))
     tests = data["test"].unique() if "test" in data else [None]
@@ -84,8 +84,8 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
         if test is not None and len(tests) > 1:
             name = f"{_PLANNER_TEST_NAMES.get(test, test)}: {name}"
         p = rows["power"].to_numpy(float)
-        fig.add_trace(go.Scatter(
-            x=rows[x].to_numpy(float), y=p, mode="lines+markers", name=name,
+        traces.append(dict(
+            type="scatter", x=rows[x].to_numpy(float), y=p, mode="lines+markers", name=name,
             line=dict(color=color, width=1.5, dash="dash" if test == "chisq" else "solid"),
             marker=dict(color=color, size=8),
             error_y=dict(type="data", array=rows["ci_high"].to_numpy(float) - p,
@@ -93,39 +93,39 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
                          color=color),
             hovertemplate=f"{hover_x}<br>power %{{y:.3f}}<extra></extra>",
         ))
-    add_span(fig, "hline", y=float(target),
-             line=dict(color=PLANNER_COLORS["target"], width=2, dash="dash"),
-             annotation_text=f"target power {target:.0%}", annotation_position="top left")
+    spans = [span("hline", y=float(target),
+                  line=dict(color=PLANNER_COLORS["target"], width=2, dash="dash"),
+                  annotation_text=f"target power {target:.0%}", annotation_position="top left")]
     if level is not None:
-        add_span(fig, "hline", y=float(level),
-                 line=dict(color=COLORS["reference"], width=1.5, dash="dot"),
-                 annotation_text=f"{level:.0%} level: nothing to detect",
-                 annotation_position="top right")
+        spans.append(span("hline", y=float(level),
+                          line=dict(color=COLORS["reference"], width=1.5, dash="dot"),
+                          annotation_text=f"{level:.0%} level: nothing to detect",
+                          annotation_position="top right"))
     if estimate is not None and np.isfinite(estimate):
-        fig.add_trace(go.Scatter(
-            x=[estimate, estimate], y=[0, float(target)], mode="lines",
+        traces.append(dict(
+            type="scatter", x=[estimate, estimate], y=[0, float(target)], mode="lines",
             line=dict(color=PLANNER_COLORS["target"], width=2, dash="dot"), showlegend=False,
             hoverinfo="skip",
         ))
-        fig.add_trace(go.Scatter(
-            x=[estimate], y=[float(target)], mode="markers",
+        traces.append(dict(
+            type="scatter", x=[estimate], y=[float(target)], mode="markers",
             name=f"estimate: {estimate_text or format(estimate, fmt)}",
             marker=dict(color=PLANNER_COLORS["target"], size=13, symbol="diamond",
                         line=dict(width=1.5, color="white")),
             hovertemplate=f"estimate {hover_x}<extra></extra>",
         ))
-    fig.update_layout(height=height, xaxis_title=title, yaxis_title="power (rejection rate)",
-                      **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.04), margin=dict(t=80))
-    fig.update_xaxes(type="log", range=[lo, hi])
-    if hi - lo <= 3.5:  # up to three decades: ticks 1, 2, 3, 5 × 10^k, in plain numbers
-        fig.update_xaxes(tickvals=_log_ticks([10 ** lo, 10 ** hi]), tickformat=",.3~r")
-    fig.update_yaxes(range=[-0.02, 1.02])
+    annotations = [label for _, label in spans]
     if len(power) == 0:
-        fig.add_annotation(text="no simulated points", showarrow=False, xref="paper",
-                           yref="paper", x=0.5, y=0.5)
-    return fig
-
+        annotations.append(dict(text="no simulated points", showarrow=False, xref="paper",
+                                yref="paper", x=0.5, y=0.5))
+    xaxis = dict(title=dict(text=title), type="log", range=[lo, hi])
+    if hi - lo <= 3.5:  # up to three decades: ticks 1, 2, 3, 5 × 10^k, in plain numbers
+        xaxis.update(tickvals=_log_ticks([10 ** lo, 10 ** hi]), tickformat=",.3~r")
+    return figure(traces, dict(
+        height=height, legend=dict(y=1.04), margin=dict(t=80),
+        shapes=[line for line, _ in spans], annotations=annotations, xaxis=xaxis,
+        yaxis=dict(title=dict(text="power (rejection rate)"), range=[-0.02, 1.02]),
+    ))
 
 def _frontier_errors(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Error bar lengths n_high − n and n − n_low; 0 where an end is infinite or 0."""
@@ -155,7 +155,7 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
     data["n"] = pd.to_numeric(data["n"], errors="coerce")
     data = data.sort_values("alpha1")
     level_text = "the level" if level is None else f"the {level:.0%} level"
-    fig = go.Figure()
+    traces = []
     for test in [t for t in _ORDER if t in set(data["test"])] + \
             [t for t in pd.unique(data["test"]) if t not in _ORDER]:
         rows = data[data["test"] == test]
@@ -164,9 +164,9 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
         name = _PLANNER_TEST_NAMES.get(test, test)
         dash = "dash" if test == "chisq" else "solid"
         valid = found["valid"].astype(bool) if "valid" in found else pd.Series(True, found.index)
-        fig.add_trace(go.Scatter(
-            x=found["alpha1"].to_numpy(float), y=found["n"].to_numpy(float), mode="lines",
-            name=name, legendgroup=test, line=dict(color=color, width=2, dash=dash),
+        traces.append(dict(
+            type="scatter", x=found["alpha1"].to_numpy(float), y=found["n"].to_numpy(float),
+            mode="lines", name=name, legendgroup=test, line=dict(color=color, width=2, dash=dash),
             hoverinfo="skip",
         ))
         for ok, part in ((True, found[valid]), (False, found[~valid])):
@@ -178,10 +178,9 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
             marker = (dict(color=color, size=9, symbol="circle") if ok else
                       dict(color=color, size=14, symbol="x-thin-open", line=dict(width=3,
                                                                                 color=color)))
-            fig.add_trace(go.Scatter(
-                x=part["alpha1"].to_numpy(float), y=part["n"].to_numpy(float),
-                mode="markers" if ok else "markers+text",
-                text=None if ok else ["invalid"] * len(part), textposition="top center",
+            trace = dict(
+                type="scatter", x=part["alpha1"].to_numpy(float), y=part["n"].to_numpy(float),
+                mode="markers" if ok else "markers+text", textposition="top center",
                 textfont=dict(color=color),
                 name=(f"{name}: holds {level_text}" if ok else
                       f"{name}: invalid, does not hold its level (type-I error above "
@@ -195,12 +194,16 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
                 hovertemplate="ε %{x:.3g}<br>N needed %{y:,.0f}<br>interval %{customdata[0]:,.0f}"
                               " – %{customdata[1]:,.0f}<br>type-I error %{customdata[2]:.3f}"
                               f"<extra>{name}</extra>",
-            ))
+            )
+            if not ok:
+                trace["text"] = ["invalid"] * len(part)
+            traces.append(trace)
         beyond = rows[rows["n"].isna() & np.isfinite(pd.to_numeric(rows["n_low"],
                                                                    errors="coerce"))]
         if not beyond.empty:
-            fig.add_trace(go.Scatter(
-                x=beyond["alpha1"].to_numpy(float), y=beyond["n_low"].to_numpy(float),
+            traces.append(dict(
+                type="scatter", x=beyond["alpha1"].to_numpy(float),
+                y=beyond["n_low"].to_numpy(float),
                 mode="markers", name=f"{name}: more than the largest N searched",
                 legendgroup=test, marker=dict(color=color, size=12, symbol="triangle-up-open",
                                               line=dict(width=2, color=color)),
@@ -211,8 +214,8 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
         list(pd.to_numeric(data["n_high"], errors="coerce"))
     if current is not None:
         alpha, n = current
-        fig.add_trace(go.Scatter(
-            x=[float(alpha)], y=[float(n)], mode="markers",
+        traces.append(dict(
+            type="scatter", x=[float(alpha)], y=[float(n)], mode="markers",
             name=f"your choice: ε = {alpha:.3g}, N = {n:,.0f}",
             marker=dict(color=PLANNER_COLORS["current"], size=18, symbol="star",
                         line=dict(width=1, color="white")),
@@ -222,15 +225,15 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
         shown_y.append(n)
     ytitle = "N per group needed (log scale)" if power is None else \
         f"N per group needed for {power:.0%} power (log scale)"
-    fig.update_layout(height=height, xaxis_title=_PLANNER_X["alpha1"][0], yaxis_title=ytitle,
-                      **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.04), margin=dict(t=110))
     x_range = _log_range(shown_x, 1.4)
-    fig.update_xaxes(type="log", range=x_range)
+    xaxis = dict(title=dict(text=_PLANNER_X["alpha1"][0]), type="log", range=x_range)
     if x_range[1] - x_range[0] <= 3.5:
-        fig.update_xaxes(tickvals=_log_ticks([10 ** v for v in x_range]), tickformat=",.3~r")
-    fig.update_yaxes(type="log", range=_log_range(shown_y, 1.6), exponentformat="power")
-    return fig
+        xaxis.update(tickvals=_log_ticks([10 ** v for v in x_range]), tickformat=",.3~r")
+    return figure(traces, dict(
+        height=height, legend=dict(y=1.04), margin=dict(t=110), xaxis=xaxis,
+        yaxis=dict(title=dict(text=ytitle), type="log", range=_log_range(shown_y, 1.6),
+                   exponentformat="power"),
+    ))
 
 
 def planner_distributions_figure(labels, p1, p2, *, name_a: str = "A", name_b: str = "B",
@@ -238,17 +241,15 @@ def planner_distributions_figure(labels, p1, p2, *, name_a: str = "A", name_b: s
     """The two distributions to tell apart, as grouped bars of shares."""
     labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     name_a, name_b = inert(name_a), inert(name_b)
-    fig = go.Figure()
-    for key, values, name in (("A", p1, name_a), ("B", p2, name_b)):
-        fig.add_trace(go.Bar(
-            x=labels, y=np.asarray(values, dtype=float), name=name,
-            marker_color=PLANNER_COLORS[key],
-            hovertemplate="%{x}<br>share %{y:.2%}<extra>" + name + "</extra>",
-        ))
-    fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
-                      yaxis_title="share", **_LAYOUT)
-    fig.update_layout(margin=dict(l=50, r=10, t=40, b=40), font=dict(size=12),
-                      legend=dict(y=1.02))
-    fig.update_xaxes(type="category")
-    fig.update_yaxes(tickformat=".1~%")
-    return fig
+    data = [
+        dict(type="bar", x=labels, y=np.asarray(values, dtype=float), name=name,
+             marker=dict(color=PLANNER_COLORS[key]),
+             hovertemplate="%{x}<br>share %{y:.2%}<extra>" + name + "</extra>")
+        for key, values, name in (("A", p1, name_a), ("B", p2, name_b))
+    ]
+    return figure(data, dict(
+        barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
+        margin=dict(l=50, r=10, t=40, b=40), font=dict(size=12), legend=dict(y=1.02),
+        xaxis=dict(type="category"),
+        yaxis=dict(title=dict(text="share"), tickformat=".1~%"),
+    ))

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from dpviz.style import _LAYOUT, COLORS, _log_ticks, _rgba, add_span, inert_labels
+from dpviz.style import (COLORS, _log_ticks, _rgba, axes_of, figure, inert_labels, merged,
+                         panels, span)
 
 __all__ = [
     "SUBSTITUTION_COLORS",
@@ -42,11 +42,12 @@ def _lines(points: int) -> str:
     return "lines" if points > 1 else "markers"
 
 
-def _current_l_line(fig: go.Figure, current_l: int, **where) -> None:
-    """A dotted vertical line at the chosen l (in every panel given by ``where``)."""
-    add_span(fig, "vline", x=float(current_l),
-             line=dict(color=COLORS["reference"], width=2, dash="dot"),
-             **where)
+def _current_l_line(current_l: int, **where) -> dict:
+    """The dotted vertical line at the chosen l, a shape of the figure's spec (in the panel
+    whose axes ``where`` names: ``xref="x2", yref="y2"``)."""
+    line, _ = span("vline", x=float(current_l),
+                   line=dict(color=COLORS["reference"], width=2, dash="dot"), **where)
+    return line
 
 
 def substitution_counts_figure(labels, original, released, source, unbiased, *, l: int = 1,
@@ -63,35 +64,33 @@ def substitution_counts_figure(labels, original, released, source, unbiased, *, 
     released = np.asarray(released, dtype=float)
     shown = released / l
     name_released = "released Y" if l == 1 else f"released Y*/l (Y*/{l})"
-    fig = go.Figure()
-    fig.add_trace(go.Bar(
-        x=labels, y=np.asarray(original, dtype=float), name="original X",
-        marker_color=COLORS["original"],
-        hovertemplate="%{x}<br>X %{y:,.0f}<extra></extra>",
-    ))
-    fig.add_trace(go.Bar(
-        x=labels, y=shown, name=name_released, marker_color=COLORS["private"],
-        customdata=released,
-        hovertemplate="%{x}<br>" + ("Y %{y:,.0f}" if l == 1 else
-                                    f"Y* %{{customdata:,.0f}}, Y*/{l} %{{y:,.1f}}")
-                      + "<extra></extra>",
-    ))
+    data = [
+        dict(type="bar", x=labels, y=np.asarray(original, dtype=float), name="original X",
+             marker=dict(color=COLORS["original"]),
+             hovertemplate="%{x}<br>X %{y:,.0f}<extra></extra>"),
+        dict(type="bar", x=labels, y=shown, name=name_released,
+             marker=dict(color=COLORS["private"]), customdata=released,
+             hovertemplate="%{x}<br>" + ("Y %{y:,.0f}" if l == 1 else
+                                         f"Y* %{{customdata:,.0f}}, Y*/{l} %{{y:,.1f}}")
+                           + "<extra></extra>"),
+    ]
     for kind, values, symbol in (("unbiased", unbiased, "circle-open"),
                                  ("source", source, "x-thin-open")):
-        fig.add_trace(go.Scatter(
-            x=labels, y=np.asarray(values, dtype=float), mode="markers",
+        data.append(dict(
+            type="scatter", x=labels, y=np.asarray(values, dtype=float), mode="markers",
             name=SUBSTITUTION_NAMES[kind],
             marker=dict(color=SUBSTITUTION_COLORS[kind], symbol=symbol, size=9,
                         line=dict(width=2, color=SUBSTITUTION_COLORS[kind])),
             hovertemplate="%{x}<br>estimate %{y:,.1f}<extra>" + SUBSTITUTION_NAMES[kind]
                           + "</extra>",
         ))
-    add_span(fig, "hline", y=0, line=dict(color=COLORS["reference"], width=1))
-    fig.update_layout(barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
-                      yaxis_title="records", **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.08), margin=dict(t=80))
-    fig.update_xaxes(title_text="category", type="category")
-    return fig
+    zero, _ = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
+    return figure(data, dict(
+        barmode="group", bargap=0.15, bargroupgap=0.0, height=height, legend=dict(y=1.08),
+        margin=dict(t=80), shapes=[zero],
+        xaxis=dict(title=dict(text="category"), type="category"),
+        yaxis=dict(title=dict(text="records")),
+    ))
 
 
 def substitution_error_figure(curves, *, current_l: int, points=None,
@@ -106,25 +105,24 @@ def substitution_error_figure(curves, *, current_l: int, points=None,
     """
     curves = pd.DataFrame(curves).sort_values("l")
     l_values = curves["l"].to_numpy(float)
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=l_values, y=curves["bound"].to_numpy(float), mode=_lines(len(l_values)),
-        name="Theorem 4.1 bound / √l", line=dict(color=SUBSTITUTION_COLORS["bound"], width=3,
-                                                  dash="dash"),
+    data = [dict(
+        type="scatter", x=l_values, y=curves["bound"].to_numpy(float),
+        mode=_lines(len(l_values)), name="Theorem 4.1 bound / √l",
+        line=dict(color=SUBSTITUTION_COLORS["bound"], width=3, dash="dash"),
         hovertemplate="l %{x}<br>bound / √l %{y:,.4~r}<extra></extra>",
-    ))
+    )]
     for kind in ("source", "unbiased"):
-        fig.add_trace(go.Scatter(
-            x=l_values, y=curves[kind].to_numpy(float), mode=_lines(len(l_values)),
-            name=f"exact error, {SUBSTITUTION_NAMES[kind]}",
+        data.append(dict(
+            type="scatter", x=l_values, y=curves[kind].to_numpy(float),
+            mode=_lines(len(l_values)), name=f"exact error, {SUBSTITUTION_NAMES[kind]}",
             line=dict(color=SUBSTITUTION_COLORS[kind], width=2),
             hovertemplate="l %{x}<br>exact %{y:,.4~r}<extra>" + SUBSTITUTION_NAMES[kind]
                           + "</extra>",
         ))
     if points is not None:
         for row in pd.DataFrame(points).itertuples():
-            fig.add_trace(go.Scatter(
-                x=[float(current_l)], y=[float(row.actual)], mode="markers",
+            data.append(dict(
+                type="scatter", x=[float(current_l)], y=[float(row.actual)], mode="markers",
                 name=f"simulated, {SUBSTITUTION_NAMES[row.estimator]} (± 2 SE)",
                 marker=dict(color=SUBSTITUTION_COLORS[row.estimator], size=10,
                             symbol="diamond", line=dict(width=1, color="white")),
@@ -133,17 +131,19 @@ def substitution_error_figure(curves, *, current_l: int, points=None,
                 hovertemplate="l %{x}<br>simulated %{y:,.4~r}<extra>"
                               + SUBSTITUTION_NAMES[row.estimator] + "</extra>",
             ))
-    _current_l_line(fig, current_l)
-    fig.add_annotation(x=float(current_l), y=1, xref="x", yref="paper", text=f"l = {current_l}",
-                       showarrow=False, yanchor="bottom", xanchor="left")
-    fig.update_layout(height=height, xaxis_title="l (values released per record)",
-                      yaxis_title="σ_X̂ / ‖X‖ (log scale)", **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.08), margin=dict(t=110))
     shown = [curves[c].to_numpy(float) for c in ("bound", "source", "unbiased")]
     if points is not None:
         shown.append(pd.DataFrame(points)["actual"].to_numpy(float))
-    fig.update_yaxes(type="log", tickvals=_log_ticks(np.concatenate(shown)), tickformat=",.3~r")
-    return fig
+    return figure(data, dict(
+        height=height, legend=dict(y=1.08), margin=dict(t=110),
+        shapes=[_current_l_line(current_l)],
+        annotations=[dict(x=float(current_l), y=1, xref="x", yref="paper",
+                          text=f"l = {current_l}", showarrow=False, yanchor="bottom",
+                          xanchor="left")],
+        xaxis=dict(title=dict(text="l (values released per record)")),
+        yaxis=dict(title=dict(text="σ_X̂ / ‖X‖ (log scale)"), type="log",
+                   tickvals=_log_ticks(np.concatenate(shown)), tickformat=",.3~r"),
+    ))
 
 
 def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
@@ -156,29 +156,30 @@ def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
     """
     table = pd.DataFrame(table).sort_values("l")
     l_values = table["l"].to_numpy(float)
-    fig = go.Figure()
     series = (("bound", "Kang, Lee & Hong's bound l × ln γ (from γ^l)", "dash", 3),
               ("ordered", "exact ε if the order were released", "solid", 2),
               ("exact", "exact ε_l of the released set", "solid", 3))
-    for kind, name, dash, width in series:
-        fig.add_trace(go.Scatter(
-            x=l_values, y=table[kind].to_numpy(float), mode=_lines(len(l_values)), name=name,
-            line=dict(color=SUBSTITUTION_COLORS[kind], width=width, dash=dash),
-            hovertemplate="l %{x}<br>ε %{y:,.4~r}<extra>" + name + "</extra>",
-        ))
-    add_span(fig, "hline", y=float(log_gamma),
-             line=dict(color=COLORS["reference"], width=1.5, dash="dot"))
-    # On a log axis an annotation's y is log10 of the value.
-    fig.add_annotation(x=1, xref="paper", y=float(np.log10(log_gamma)), yref="y",
-                       text=f"ln γ = {log_gamma:.3g} (l = 1, k-RR)", showarrow=False,
-                       xanchor="right", yanchor="top")
-    _current_l_line(fig, current_l)
-    fig.update_layout(height=height, xaxis_title="l (values released per record)",
-                      yaxis_title="ε (log scale)", **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.08), margin=dict(t=90))
+    data = [
+        dict(type="scatter", x=l_values, y=table[kind].to_numpy(float),
+             mode=_lines(len(l_values)), name=name,
+             line=dict(color=SUBSTITUTION_COLORS[kind], width=width, dash=dash),
+             hovertemplate="l %{x}<br>ε %{y:,.4~r}<extra>" + name + "</extra>")
+        for kind, name, dash, width in series
+    ]
+    reference, _ = span("hline", y=float(log_gamma),
+                        line=dict(color=COLORS["reference"], width=1.5, dash="dot"))
     shown = np.concatenate([table[c].to_numpy(float) for c in ("bound", "ordered", "exact")])
-    fig.update_yaxes(type="log", tickvals=_log_ticks(shown), tickformat=",.3~r")
-    return fig
+    return figure(data, dict(
+        height=height, legend=dict(y=1.08), margin=dict(t=90),
+        shapes=[reference, _current_l_line(current_l)],
+        # On a log axis an annotation's y is log10 of the value.
+        annotations=[dict(x=1, xref="paper", y=float(np.log10(log_gamma)), yref="y",
+                          text=f"ln γ = {log_gamma:.3g} (l = 1, k-RR)", showarrow=False,
+                          xanchor="right", yanchor="top")],
+        xaxis=dict(title=dict(text="l (values released per record)")),
+        yaxis=dict(title=dict(text="ε (log scale)"), type="log", tickvals=_log_ticks(shown),
+                   tickformat=",.3~r"),
+    ))
 
 
 def substitution_cost_figure(table, *, current_l: int, height: int = 380) -> go.Figure:
@@ -189,27 +190,29 @@ def substitution_cost_figure(table, *, current_l: int, height: int = 380) -> go.
     """
     table = pd.DataFrame(table).sort_values("l")
     l_values = table["l"].to_numpy(float)
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
-        "expected draws / (N·l)", "P[s ≥ 2]: a repeat among l independent draws"))
-    fig.add_trace(go.Scatter(
-        x=l_values, y=table["draws_ratio"].to_numpy(float), mode="lines+markers",
-        name="expected draws / (N·l)", line=dict(color=SUBSTITUTION_COLORS["draws"], width=2),
-        marker=dict(size=5), hovertemplate="l %{x}<br>draws / (N·l) %{y:,.4~r}<extra></extra>",
-    ), row=1, col=1)
-    fig.add_trace(go.Scatter(
-        x=l_values, y=table["collision"].to_numpy(float), mode="lines+markers",
-        name="collision probability (Theorem 5.1)",
-        line=dict(color=SUBSTITUTION_COLORS["collision"], width=2), marker=dict(size=5),
-        hovertemplate="l %{x}<br>P[s ≥ 2] %{y:,.4~r}<extra></extra>",
-    ), row=1, col=2)
-    add_span(fig, "hline", y=1.0, line=dict(color=COLORS["reference"], width=1), row=1, col=1)
-    for col in (1, 2):
-        _current_l_line(fig, current_l, row=1, col=col)
-    fig.update_layout(height=height, showlegend=False, **_LAYOUT)
-    fig.update_xaxes(title_text="l (values released per record)")
-    fig.update_yaxes(title_text="draws / (N·l)", row=1, col=1)
-    fig.update_yaxes(title_text="probability", range=[0, 1.02], row=1, col=2)
-    return fig
+    data = [
+        dict(type="scatter", x=l_values, y=table["draws_ratio"].to_numpy(float),
+             mode="lines+markers", name="expected draws / (N·l)",
+             line=dict(color=SUBSTITUTION_COLORS["draws"], width=2), marker=dict(size=5),
+             hovertemplate="l %{x}<br>draws / (N·l) %{y:,.4~r}<extra></extra>",
+             **axes_of(1, 1, cols=2)),
+        dict(type="scatter", x=l_values, y=table["collision"].to_numpy(float),
+             mode="lines+markers", name="collision probability (Theorem 5.1)",
+             line=dict(color=SUBSTITUTION_COLORS["collision"], width=2), marker=dict(size=5),
+             hovertemplate="l %{x}<br>P[s ≥ 2] %{y:,.4~r}<extra></extra>",
+             **axes_of(1, 2, cols=2)),
+    ]
+    one, _ = span("hline", y=1.0, line=dict(color=COLORS["reference"], width=1))
+    shapes = [one] + [_current_l_line(current_l, xref=f"x{n}", yref=f"y{n}")
+                      for n in ("", "2")]
+    l_axis = dict(title=dict(text="l (values released per record)"))
+    return figure(data, merged(
+        panels(1, 2, horizontal_spacing=0.12, subplot_titles=(
+            "expected draws / (N·l)", "P[s ≥ 2]: a repeat among l independent draws")),
+        dict(height=height, showlegend=False, shapes=shapes, xaxis=l_axis, xaxis2=l_axis,
+             yaxis=dict(title=dict(text="draws / (N·l)")),
+             yaxis2=dict(title=dict(text="probability"), range=[0, 1.02])),
+    ))
 
 
 def substitution_bias_figure(labels, original, exact_bias, estimates, *,
@@ -224,26 +227,23 @@ def substitution_bias_figure(labels, original, exact_bias, estimates, *,
     """
     labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     x = np.asarray(original, dtype=float)
-    fig = go.Figure()
-    fig.add_trace(go.Bar(
-        x=labels, y=np.asarray(exact_bias, dtype=float),
-        name=f"exact bias, {SUBSTITUTION_NAMES['source']}",
-        marker_color=_rgba(SUBSTITUTION_COLORS["source"], 0.45),
-        hovertemplate="%{x}<br>exact bias %{y:,.2f}<extra></extra>",
-    ))
-    fig.add_trace(go.Scatter(
-        x=labels, y=np.zeros(len(labels)), mode="lines",
-        name=f"exact bias, {SUBSTITUTION_NAMES['unbiased']}: 0",
-        line=dict(color=SUBSTITUTION_COLORS["unbiased"], width=2), hoverinfo="skip",
-    ))
+    data = [
+        dict(type="bar", x=labels, y=np.asarray(exact_bias, dtype=float),
+             name=f"exact bias, {SUBSTITUTION_NAMES['source']}",
+             marker=dict(color=_rgba(SUBSTITUTION_COLORS["source"], 0.45)),
+             hovertemplate="%{x}<br>exact bias %{y:,.2f}<extra></extra>"),
+        dict(type="scatter", x=labels, y=np.zeros(len(labels)), mode="lines",
+             name=f"exact bias, {SUBSTITUTION_NAMES['unbiased']}: 0",
+             line=dict(color=SUBSTITUTION_COLORS["unbiased"], width=2), hoverinfo="skip"),
+    ]
     for kind, symbol in (("source", "x-thin-open"), ("unbiased", "circle-open")):
         if kind not in estimates:
             continue
         est = np.asarray(estimates[kind], dtype=float)
         mean = est.mean(axis=0) - x
         se = est.std(axis=0, ddof=1) / np.sqrt(est.shape[0])
-        fig.add_trace(go.Scatter(
-            x=labels, y=mean, mode="markers", offsetgroup=kind,
+        data.append(dict(
+            type="scatter", x=labels, y=mean, mode="markers", offsetgroup=kind,
             name=f"simulated mean bias, {SUBSTITUTION_NAMES[kind]} (± 2 SE, R = {est.shape[0]:,})",
             marker=dict(color=SUBSTITUTION_COLORS[kind], symbol=symbol, size=8,
                         line=dict(width=2, color=SUBSTITUTION_COLORS[kind])),
@@ -252,8 +252,9 @@ def substitution_bias_figure(labels, original, exact_bias, estimates, *,
             hovertemplate="%{x}<br>mean bias %{y:,.2f}<extra>" + SUBSTITUTION_NAMES[kind]
                           + "</extra>",
         ))
-    fig.update_layout(height=height, yaxis_title="E X̂ − X (records)", bargap=0.15,
-                      scattermode="group", scattergap=0.5, **_LAYOUT)
-    fig.update_layout(legend=dict(y=1.08), margin=dict(t=110))
-    fig.update_xaxes(title_text="category", type="category")
-    return fig
+    return figure(data, dict(
+        height=height, bargap=0.15, scattermode="group", scattergap=0.5, legend=dict(y=1.08),
+        margin=dict(t=110),
+        xaxis=dict(title=dict(text="category"), type="category"),
+        yaxis=dict(title=dict(text="E X̂ − X (records)")),
+    ))
