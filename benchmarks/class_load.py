@@ -31,6 +31,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from browserkit import start_streamlit, stop_streamlit  # noqa: E402
 from protocolkit import ProtocolSession  # noqa: E402
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from capacity import read_summary  # noqa: E402
 from ui import registry  # noqa: E402
 
 
@@ -56,7 +58,7 @@ def run_class(host: str, proc: psutil.Process, users: int, seconds: int) -> dict
     stop.set()
     sampler.join()
     times = proc.cpu_times()
-    changes = json.loads(summary.read_text() or "[]")
+    changes = read_summary(summary)
     ms = np.asarray([c[0] for c in changes], dtype=float)
     return {"changes": len(changes), "failures": sum(not c[1] for c in changes),
             "p50": np.median(ms) / 1000 if ms.size else float("nan"),

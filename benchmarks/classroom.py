@@ -35,22 +35,22 @@ from protocolkit import ProtocolSession, other_value  # noqa: E402
 from ui import registry  # noqa: E402
 
 MEAN_THINK_S = float(os.environ.get("CLASSROOM_THINK_S", 5.0))  # Exp(mean) between changes
-# With CLASSROOM_SUMMARY set (benchmarks/class_load.py), every change's latency (ms) and
-# outcome and page are written there as JSON when Locust quits: percentiles over all pages
-# at once, or over some.
-CHANGES: list[tuple[float, bool, str]] = []
+# With CLASSROOM_SUMMARY set (benchmarks/capacity.py, class_load.py), every change's latency
+# (ms), outcome and page are appended there as a JSON line as it happens: percentiles over
+# all pages at once, or over some. Written at once, not when Locust quits: gevent may abort
+# Locust at shutdown while the students' websockets close (a libev assertion), which must
+# not lose the class's changes.
+SUMMARY = os.environ.get("CLASSROOM_SUMMARY")
 
 
 @events.request.add_listener
 def _record(request_type, name, response_time, exception, **_):
-    if request_type == "change":
-        CHANGES.append((response_time, exception is None, name.split(" ", 1)[1]))
+    if request_type == "change" and SUMMARY:
+        with open(SUMMARY, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps([response_time, exception is None, name.split(" ", 1)[1]])
+                     + "\n")
 
 
-@events.quitting.add_listener
-def _write_summary(**_):
-    if path := os.environ.get("CLASSROOM_SUMMARY"):
-        Path(path).write_text(json.dumps(CHANGES))
 PAGES = [p.url_path for p in registry.PAGES if p.url_path]  # the tool pages
 
 
@@ -61,7 +61,7 @@ class Student(User):
         return float(self.rng.exponential(MEAN_THINK_S))
 
     def on_start(self):
-        self.rng = np.random.default_rng()
+        self.rng, self.session = np.random.default_rng(), None
         self.page = PAGES[int(self.rng.integers(len(PAGES)))]
         start = time.perf_counter()
         try:
@@ -69,12 +69,21 @@ class Student(User):
             run = self.session.open()
             error = None if run.ok else RuntimeError(f"run failed: {run.exceptions[:1]}")
         except Exception as exc:  # a refused or dropped connection is a failure
-            self.session, error = None, exc
+            self._drop()
+            error = exc
         self._report("open", start, error)
 
     def on_stop(self):
-        if self.session is not None:
-            self.session.close()
+        self._drop()
+
+    def _drop(self) -> None:
+        """Close the student's connection (a new one is opened at the next task)."""
+        session, self.session = self.session, None
+        if session is not None:
+            try:
+                session.close()
+            except Exception:  # already dropped
+                pass
 
     @task
     def change(self):
@@ -90,7 +99,8 @@ class Student(User):
             run = self.session.set_slider(key, value)
             error = None if run.ok else RuntimeError(f"{key}={value}: {run.exceptions[:1]}")
         except Exception as exc:
-            self.session, error = None, exc
+            self._drop()
+            error = exc
         self._report("change", start, error)
 
 
