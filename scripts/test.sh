@@ -7,34 +7,28 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"   # cd's to the repo root
 ensure_venv requirements-dev.lock   # the tested versions (requirements-dev.txt: the ranges)
 
+# Debian's package $1 (for the tests named by $2) when the command $3 is missing: installed
+# with apt-get as root, else a note on how to install it.
+ensure_debian_package() {
+    local package="$1" tests="$2" command="$3"
+    command -v "$command" >/dev/null || [[ -x "/usr/sbin/$command" ]] && return 0
+    if [[ "$(id -u)" -eq 0 ]]; then
+        echo ">> $command missing: installing Debian's $package" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        if ! { apt-get update -q && apt-get install -y -q "$package"; }; then
+            echo "warning: installing $package failed; $tests may skip or fail" >&2
+        fi
+    else
+        echo "note: $command is missing and we are not root; $tests need it:" \
+            "run 'sudo apt-get install $package'" >&2
+    fi
+}
+
 # Browser tests drive Debian's /usr/bin/chromium through the PyPI playwright package
 # (never `playwright install`: it downloads a browser build, which cannot work here).
-if [[ ! -x /usr/bin/chromium ]]; then
-    if [[ "$(id -u)" -eq 0 ]]; then
-        echo ">> /usr/bin/chromium missing: installing Debian's chromium" >&2
-        export DEBIAN_FRONTEND=noninteractive
-        if ! { apt-get update -q && apt-get install -y -q chromium; }; then
-            echo "warning: installing chromium failed; browser tests may skip or fail" >&2
-        fi
-    else
-        echo "note: /usr/bin/chromium is missing and we are not root; the browser tests" \
-            "need it: run 'sudo apt-get install chromium'" >&2
-    fi
-fi
-
+ensure_debian_package chromium "the browser tests" chromium
 # The replica tests (tests/test_replicas.py) put Debian's haproxy in front of two Streamlit
 # processes, as scripts/serve.sh does.
-if ! command -v haproxy >/dev/null && [[ ! -x /usr/sbin/haproxy ]]; then
-    if [[ "$(id -u)" -eq 0 ]]; then
-        echo ">> haproxy missing: installing Debian's haproxy" >&2
-        export DEBIAN_FRONTEND=noninteractive
-        if ! { apt-get update -q && apt-get install -y -q haproxy; }; then
-            echo "warning: installing haproxy failed; the replica tests may skip or fail" >&2
-        fi
-    else
-        echo "note: haproxy is missing and we are not root; the replica tests need it:" \
-            "run 'sudo apt-get install haproxy'" >&2
-    fi
-fi
+ensure_debian_package haproxy "the replica tests" haproxy
 
 exec .venv/bin/python -m pytest "$@"
