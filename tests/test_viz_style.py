@@ -18,7 +18,8 @@ def test_the_slim_template_draws_our_traces_and_axes_as_plotly_white_does():
     assert style._LAYOUT["template"] == style.TEMPLATE_NAME
     for key, value in slim.layout.to_plotly_json().items():
         assert value == full.layout.to_plotly_json()[key], key
-    assert {"xaxis", "yaxis", "colorway", "font", "plot_bgcolor"} <= set(slim.layout.to_plotly_json())
+    kept = set(slim.layout.to_plotly_json())
+    assert {"xaxis", "yaxis", "colorway", "font", "plot_bgcolor"} <= kept
     for trace, defaults in slim.data.to_plotly_json().items():
         assert defaults == full.data.to_plotly_json()[trace], trace
     assert len(slim.to_plotly_json().__repr__()) < len(full.to_plotly_json().__repr__()) / 2
