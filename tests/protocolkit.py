@@ -6,13 +6,24 @@ A :class:`ProtocolSession` opens a routed page with its query string, learns the
 (their ids and ranges) from the deltas it receives, and sends widget changes the way the
 browser does (tests/test_protocol_vs_browser.py checks it against Chromium):
 
+- it connects as the frontend does: first the two requests the frontend makes before its
+  websocket (``/_stcore/health``, which sets the XSRF cookie ``_streamlit_xsrf``, and
+  ``/_stcore/host-config``), then the websocket with the cookies they set and the XSRF
+  token as second subprotocol (behind HAProxy the cookies also keep the session, and its
+  uploads, on one replica);
 - every ``rerun_script`` carries the browser's context (time zone, locale, the page's
   address, colour scheme: ``st.context``), the page by name on the first run and by its
   script hash afterwards, and the state of every widget on screen that has a value: the
   value it was drawn with, or the one the client gave it (buttons and download buttons
-  have none until used, and the client never uses them; the kinds of widget it does not
-  know, such as file uploaders and date inputs, it leaves out, and the server keeps the
-  value it holds for them);
+  have none until used, and the client never uses them; a file uploader holds an empty
+  list of files until :meth:`ProtocolSession.upload` gives it one; the kinds of widget it
+  does not know, such as date inputs, it leaves out, and the server keeps the value it
+  holds for them);
+- a file is uploaded as the frontend's ``FileUploader`` does it: a ``file_urls_request``
+  for the file's name, answered by a ``file_urls_response`` with its id and upload URL; a
+  multipart PUT of the file to that URL with the XSRF token in ``X-Xsrftoken`` (and, when
+  it replaces a file, a DELETE of the old one); then a rerun with the uploader's state
+  naming the file;
 - moving a slider bound to the address (``bind="query-params"``) writes its value into the
   query string sent with the change, as the frontend does;
 - large elements are cached as the frontend caches them: the client names the cached ones
@@ -29,12 +40,20 @@ equivalent ones are equal, and :func:`resolved` resolves references to cached el
 
 from __future__ import annotations
 
+import json
 import math
+import mimetypes
+import secrets
+import string
 import time
+import uuid
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from decimal import Decimal
-from urllib.parse import parse_qsl, quote
+from http.cookiejar import CookieJar
+from urllib.error import HTTPError
+from urllib.parse import parse_qsl, quote, urljoin
+from urllib.request import HTTPCookieProcessor, Request, build_opener
 
 from google.protobuf import text_format
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -46,6 +65,9 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import connect
 
 FINISHED = ForwardMsg.ScriptFinishedStatus  # enum of script_finished
+XSRF_COOKIE = "_streamlit_xsrf"  # Streamlit's XSRF cookie (server.enableXsrfProtection)
+# What the frontend sends as second subprotocol when it has no XSRF cookie.
+NO_XSRF_TOKEN = "PLACEHOLDER_AUTH_TOKEN"
 
 
 @dataclass
@@ -120,6 +142,8 @@ def widget_state(wid: str, element: Element) -> WidgetState | None:
         if not (w.set_value and w.HasField("value")) and not w.HasField("default"):
             return None
         state.string_value = w.value if w.set_value else w.default
+    elif kind == "file_uploader":  # mounted with no file: an empty list of files
+        state.file_uploader_state_value.SetInParent()
     else:
         return None
     return state
@@ -236,6 +260,22 @@ class BrowserFrames:
         return out
 
 
+def multipart_form(name: str, data: bytes) -> tuple[bytes, str]:
+    """The body and content type of the frontend's upload request (a ``FormData`` with the
+    file appended under its own name, as Chromium encodes it): one part whose field and
+    file name are ``name`` (quotes and line breaks percent-encoded), its type guessed
+    from the name's extension."""
+    boundary = "----WebKitFormBoundary" + "".join(
+        secrets.choice(string.ascii_letters + string.digits) for _ in range(16))
+    quoted = name.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
+    kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    head = (f"--{boundary}\r\n"
+            f'Content-Disposition: form-data; name="{quoted}"; filename="{quoted}"\r\n'
+            f"Content-Type: {kind}\r\n\r\n").encode()
+    return (head + data + f"\r\n--{boundary}--\r\n".encode(),
+            f"multipart/form-data; boundary={boundary}")
+
+
 def is_script_finished(payload: bytes) -> bool:
     """Whether a ForwardMsg's bytes say the script run finished (a predicate for
     Playwright's ``framereceived`` events)."""
@@ -260,9 +300,23 @@ class ProtocolSession:
         # maxCachedMessageAge, from new_session).
         self.cache: dict[str, list] = {}
         self._script_runs, self._max_age = 0, 2
+        self.host, self.session_id = host, ""  # the server's id of the session (new_session)
+        # The browser's cookies for the server: the XSRF cookie, and behind HAProxy the
+        # replica's. The frontend asks for /_stcore/health and /_stcore/host-config before
+        # it opens its websocket; the first sets the XSRF cookie.
+        self.cookies = CookieJar()
+        self._http = build_opener(HTTPCookieProcessor(self.cookies))
+        for path in ("_stcore/health", "_stcore/host-config"):
+            try:
+                with self._http.open(f"http://{host}/{path}", timeout=timeout) as response:
+                    response.read()
+            except HTTPError as exc:  # e.g. 503 while starting: the websocket decides
+                exc.close()
         self._stack = ExitStack()  # the connection is a context manager (websockets ≥ 16)
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.cookies)
         self.ws = self._stack.enter_context(connect(
-            f"ws://{host}/_stcore/stream", subprotocols=["streamlit"], origin=f"http://{host}",
+            f"ws://{host}/_stcore/stream", subprotocols=["streamlit", self._xsrf_token()],
+            origin=f"http://{host}", additional_headers={"Cookie": cookies} if cookies else None,
             max_size=None, open_timeout=timeout))
 
     def close(self) -> None:
@@ -295,6 +349,71 @@ class ProtocolSession:
             self.query = with_param(self.query, slider.query_param_key,
                                     None if shown == default else shown)
         return self._run()
+
+    def upload(self, key: str, name: str, data: bytes) -> Run:
+        """Upload ``data`` as the file ``name`` into the file uploader whose widget key is
+        ``key``, as the frontend does, and rerun (the run that follows the upload).
+
+        1. ``file_urls_request`` (BackMsg) for the one file name, with the session's id;
+           the server answers ``file_urls_response`` with the file's id and its upload and
+           delete URLs (/_stcore/upload_file/<session id>/<file id>).
+        2. A single-file uploader holding a file drops it first: a DELETE of its URL.
+        3. A multipart PUT of the file to its upload URL (the form field and the file named
+           ``name``, the file's type from its extension), with the XSRF cookie and the same
+           token in ``X-Xsrftoken``; the server answers 204 and holds the file for the
+           session.
+        4. The uploader's state becomes a ``file_uploader_state_value`` listing the file
+           (id, name, size in bytes, URLs), and the change reruns the script; the state is
+           sent with every later rerun while the uploader is on screen.
+        """
+        wid = self.widget_id(key)
+        uploader = self.widgets[wid].file_uploader
+        request_id = str(uuid.uuid4())  # the frontend's: a random UUID
+        request = BackMsg()
+        request.file_urls_request.request_id = request_id
+        request.file_urls_request.file_names.append(name)
+        request.file_urls_request.session_id = self.session_id
+        self.ws.send(request.SerializeToString())
+        while True:  # the answer comes on the websocket, outside any script run
+            fm = self._through_cache(ForwardMsg.FromString(self.ws.recv(timeout=self.timeout)))
+            if (fm.WhichOneof("type") == "file_urls_response"
+                    and fm.file_urls_response.response_id == request_id):
+                break
+        if fm.file_urls_response.error_msg:
+            raise RuntimeError(f"file_urls_response: {fm.file_urls_response.error_msg}")
+        [urls] = fm.file_urls_response.file_urls
+        held = self.states.get(wid)
+        if held is not None and not uploader.multiple_files:
+            for info in held.file_uploader_state_value.uploaded_file_info:
+                if info.file_urls.delete_url:
+                    self._xsrf_request("DELETE", info.file_urls.delete_url,
+                                       json.dumps({"sessionId": self.session_id}).encode(),
+                                       "application/json")
+        body, content_type = multipart_form(name, data)
+        self._xsrf_request("PUT", urls.upload_url, body, content_type)
+        state = WidgetState(id=wid)
+        files = state.file_uploader_state_value.uploaded_file_info
+        if held is not None and uploader.multiple_files:
+            files.extend(held.file_uploader_state_value.uploaded_file_info)
+        files.add(file_id=urls.file_id, name=name, size=len(data)).file_urls.CopyFrom(urls)
+        self.states[wid] = state
+        return self._run()
+
+    def _xsrf_token(self) -> str:
+        """The XSRF token the frontend sends: its XSRF cookie as it is."""
+        return next((c.value for c in self.cookies if c.name == XSRF_COOKIE), NO_XSRF_TOKEN)
+
+    def _xsrf_request(self, method: str, url: str, body: bytes, content_type: str) -> int:
+        """An HTTP request of the frontend's upload client (its ``csrfRequest``): with the
+        session's cookies and the XSRF token in ``X-Xsrftoken``; its status (an error
+        status raises urllib's HTTPError)."""
+        request = Request(urljoin(f"http://{self.host}/", url), data=body, method=method,
+                          headers={"Content-Type": content_type,
+                                   "X-Xsrftoken": self._xsrf_token(),
+                                   "Origin": f"http://{self.host}"})
+        with self._http.open(request, timeout=self.timeout) as response:
+            response.read()
+            return response.status
 
     def widget_id(self, key: str) -> str:
         [wid] = [w for w in self.widgets if w.endswith(f"-{key}")]
@@ -333,6 +452,7 @@ class ProtocolSession:
             kind = fm.WhichOneof("type")
             if kind == "new_session":
                 new_session = True
+                self.session_id = fm.new_session.initialize.session_id
                 self._max_age = fm.new_session.config.max_cached_message_age
             elif kind == "navigation":  # the page this run drew (app.py routes by st.navigation)
                 self.page_hash = fm.navigation.page_script_hash

@@ -12,7 +12,9 @@ import pytest
 
 from browserkit import start_streamlit, stop_streamlit
 from conftest import routed_pages
-from protocolkit import ProtocolSession, other_value
+from protocolkit import ProtocolSession, other_value, with_param
+from ui import registry
+from ui.sources import SOURCE_LABELS, UPLOAD
 
 
 @pytest.fixture(scope="module")
@@ -49,3 +51,34 @@ def test_the_protocol_client_opens_every_page_and_moves_its_sliders(host, spec):
 def drawn(run) -> list[bytes]:
     """What a run drew, apart from the widgets themselves (whose protos hold defaults)."""
     return [e.SerializeToString() for e in run.elements]
+
+
+def test_the_protocol_client_uploads_a_file_as_the_browser_does(host):
+    """compare_histograms with histogram A from an uploaded file (its address: source A is
+    the upload): before the upload the page waits for a file. The client uploads a CSV of
+    18 counts (the 5-year age groups histogram B, a population, is binned into) into the
+    uploader ``cmp_file``; the rerun computes with the file: A's true N shown is the file's
+    total. A later change keeps the file (the uploader's state goes with every rerun)."""
+    counts = np.random.default_rng(20).integers(50, 1000, size=18)
+    csv = ("count\n" + "\n".join(map(str, counts)) + "\n").encode()
+    true_n = f"true N = {int(counts.sum()):,}"
+    query = with_param("", "cmp_a", [SOURCE_LABELS[UPLOAD]])
+    with ProtocolSession(host, registry.COMPARE.url_path, query) as session:
+        waiting = session.open()
+        assert waiting.ok, waiting.exceptions
+        assert any(text.startswith("Upload a CSV file") for text in texts(waiting))
+        assert true_n not in texts(waiting)
+        run = session.upload("cmp_file", "counts.csv", csv)
+        assert run.ok, run.exceptions
+        assert true_n in texts(run), texts(run)
+        assert not any(text.startswith("Upload a CSV file") for text in texts(run))
+        slider = session.sliders()["cmp_alpha_a"].slider
+        run = session.set_slider("cmp_alpha_a", other_value(slider, np.random.default_rng(20)))
+        assert run.ok, run.exceptions
+        assert true_n in texts(run)
+
+
+def texts(run) -> list[str]:
+    """The text a run drew: Markdown (captions too) and alerts."""
+    return [getattr(e, kind).body for e in run.elements
+            if (kind := e.WhichOneof("type")) in ("markdown", "alert")]
