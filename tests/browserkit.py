@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
+
 from conftest import REPO_ROOT, free_port, healthy, routed_pages
 
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's; never `playwright install`
@@ -162,6 +164,15 @@ def start_streamlit(log_path: Path, *, port: int | None = None, timeout: float =
             reason = f"{url}/_stcore/health did not answer"
         stop_streamlit(proc)
     raise RuntimeError(f"streamlit run app.py: {reason}.\n--- server log ---\n{server.log()}")
+
+
+def running_server(log_path: Path) -> Server:
+    """:func:`start_streamlit` for a test's fixture: the test fails with the server's log
+    when it does not start."""
+    try:
+        return start_streamlit(log_path)
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
 
 
 def stop_streamlit(proc: subprocess.Popen) -> None:

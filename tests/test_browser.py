@@ -24,7 +24,7 @@ from browserkit import (
     CHROMIUM, CHROMIUM_ARGS, EXPECT_TIMEOUT_MS, LOAD_TIMEOUT_MS, assert_clean,
     assert_console_clean, assert_no_traceback, choose, expect, expect_metrics, in_url, metric,
     new_context, number, open_expander, open_page, press_until, read_metrics, screenshot,
-    spinbutton, start_streamlit, stop_streamlit, thumb, type_in, wait_idle, watched_page)
+    running_server, spinbutton, stop_streamlit, thumb, type_in, wait_idle, watched_page)
 from conftest import routed_pages
 from dpcore import datasets, fdp, gaussian, ldp, simulation
 from dpcore import substitution as rs
@@ -72,13 +72,6 @@ def browser():
             yield browser
         finally:
             browser.close()
-
-
-def running_server(log_path):
-    try:
-        return start_streamlit(log_path)
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
 
 
 @pytest.fixture(scope="module")

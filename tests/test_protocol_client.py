@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 
-from browserkit import start_streamlit, stop_streamlit
+from browserkit import running_server, stop_streamlit
 from conftest import routed_pages
 from protocolkit import ProtocolSession, other_value, with_param
 from ui import registry
@@ -19,10 +19,7 @@ from ui.sources import SOURCE_LABELS, UPLOAD
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory):
-    try:
-        server = start_streamlit(tmp_path_factory.mktemp("protocol") / "server.log")
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
+    server = running_server(tmp_path_factory.mktemp("protocol") / "server.log")
     yield urlsplit(server.url).netloc
     stop_streamlit(server.proc)
 

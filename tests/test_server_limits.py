@@ -32,7 +32,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from browserkit import start_streamlit, stop_streamlit
+from browserkit import running_server, stop_streamlit
 from conftest import REPO_ROOT
 from protocolkit import FINISHED, ProtocolSession, other_value
 
@@ -48,10 +48,7 @@ QUERY_STRING_MAX = 512 * 1024  # streamlit/runtime/state/query_params.py: ignore
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    try:
-        srv = start_streamlit(tmp_path_factory.mktemp("limits") / "server.log")
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
+    srv = running_server(tmp_path_factory.mktemp("limits") / "server.log")
     srv.host = urlsplit(srv.url).netloc
     yield srv
     stop_streamlit(srv.proc)
