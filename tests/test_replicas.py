@@ -127,6 +127,22 @@ def test_the_configuration_is_valid_and_rendered_for_n_replicas(haproxy_bin, tmp
     assert kept(config) == kept(TEMPLATE.read_text("utf-8"))
 
 
+@pytest.mark.parametrize("args, says", [
+    (["--replicas", "0"], "positive whole numbers"),
+    (["--port", "eighty"], "positive whole numbers"),
+    (["--port", "65535", "--replicas", "2"], "up to 65535"),
+    (["--replicas"], "takes a value"),
+    (["--bind", ""], "take a value"),
+    (["--workers", "2"], "unknown argument '--workers'"),
+])
+def test_serve_refuses_bad_arguments_in_plain_words(args, says):
+    """Before installing or starting anything: exit 2 and a sentence naming the argument."""
+    refused = subprocess.run(["bash", str(SERVE), *args], cwd=REPO_ROOT, capture_output=True,
+                             text=True, timeout=30)
+    assert refused.returncode == 2, refused.stderr
+    assert says in refused.stderr and "Traceback" not in refused.stderr
+
+
 def test_the_proxy_limits_follow_streamlits():
     # An upload announced larger than Streamlit takes (maxUploadSize, in MiB, checked on the
     # Content-Length: streamlit/web/server/starlette/starlette_routes.py) is refused.
