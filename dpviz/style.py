@@ -186,23 +186,6 @@ def _nested(props: dict) -> dict:
     return out
 
 
-def add_span(fig: go.Figure, shape_type: str, *, row: int | None = None,
-             col: int | None = None, **kwargs) -> go.Figure:
-    """``fig.add_<shape_type>(**kwargs, row=row, col=col)`` for a single plot or one subplot
-    (``row``, ``col``: numbers); ``annotation_*`` keywords give its label as plotly's do."""
-    if row is not None:  # a figure of subplots (make_subplots)
-        subplot = fig.get_subplot(row, col)
-        xref = subplot.xaxis.plotly_name.replace("axis", "")
-        yref = subplot.yaxis.plotly_name.replace("axis", "")
-    else:
-        xref, yref = "x", "y"
-    shape, annotation = span(shape_type, xref=xref, yref=yref, **kwargs)
-    fig.add_shape(shape)
-    if annotation is not None:
-        fig.add_annotation(annotation)
-    return fig
-
-
 # ---------------------------------------------------------------------------
 # Figures built from their spec in one step
 # ---------------------------------------------------------------------------

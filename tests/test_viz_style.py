@@ -32,9 +32,9 @@ POSITIONS = [None, "top", "bottom", "left", "right", "top left", "top right", "b
 
 
 @pytest.mark.parametrize("shape_type, where", SPANS, ids=[s for s, _ in SPANS])
-def test_add_span_adds_what_plotly_adds(shape_type, where):
-    """style.add_span against plotly's own fig.add_vline / add_hline / add_vrect /
-    add_hrect: the same shapes and annotations, on a single plot and on each subplot."""
+def test_span_is_what_plotly_adds(shape_type, where):
+    """style.span against plotly's own fig.add_vline / add_hline / add_vrect / add_hrect:
+    the same shapes and annotations, on a single plot and on each subplot."""
     def single():
         return go.Figure(go.Scatter(x=[0, 1, 2], y=[1, 2, 3]))
 
@@ -50,10 +50,15 @@ def test_add_span_adds_what_plotly_adds(shape_type, where):
         kw = {**where, **style_kw}
         if position:
             kw.update(annotation_text="label", annotation_position=position)
-        for make, where_panel in [(single, {}), (panels, dict(row=1, col=1)),
-                                  (panels, dict(row=1, col=2))]:
+        for make, where_panel, axes in [(single, {}, {}),
+                                        (panels, dict(row=1, col=1), dict(xref="x", yref="y")),
+                                        (panels, dict(row=1, col=2),
+                                         dict(xref="x2", yref="y2"))]:
             ours, theirs = make(), make()
-            style.add_span(ours, shape_type, **kw, **where_panel)
+            shape, annotation = style.span(shape_type, **kw, **axes)
+            ours.add_shape(shape)
+            if annotation is not None:
+                ours.add_annotation(annotation)
             getattr(theirs, f"add_{shape_type}")(**kw, **where_panel)
             assert ours.layout.shapes == theirs.layout.shapes, (position, where_panel)
             assert ours.layout.annotations == theirs.layout.annotations, (position, where_panel)
