@@ -43,8 +43,6 @@ from __future__ import annotations
 import json
 import math
 import mimetypes
-import secrets
-import string
 import time
 import uuid
 from contextlib import ExitStack
@@ -62,6 +60,7 @@ from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.NumberInput_pb2 import NumberInput
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+from urllib3 import encode_multipart_formdata
 from websockets.sync.client import connect
 
 FINISHED = ForwardMsg.ScriptFinishedStatus  # enum of script_finished
@@ -262,18 +261,11 @@ class BrowserFrames:
 
 def multipart_form(name: str, data: bytes) -> tuple[bytes, str]:
     """The body and content type of the frontend's upload request (a ``FormData`` with the
-    file appended under its own name, as Chromium encodes it): one part whose field and
-    file name are ``name`` (quotes and line breaks percent-encoded), its type guessed
-    from the name's extension."""
-    boundary = "----WebKitFormBoundary" + "".join(
-        secrets.choice(string.ascii_letters + string.digits) for _ in range(16))
-    quoted = name.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
+    file appended under its own name): one part whose field and file name are ``name``
+    (quotes and line breaks percent-encoded, as browsers do: urllib3's HTML5 form), its
+    type guessed from the name's extension."""
     kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
-    head = (f"--{boundary}\r\n"
-            f'Content-Disposition: form-data; name="{quoted}"; filename="{quoted}"\r\n'
-            f"Content-Type: {kind}\r\n\r\n").encode()
-    return (head + data + f"\r\n--{boundary}--\r\n".encode(),
-            f"multipart/form-data; boundary={boundary}")
+    return encode_multipart_formdata({name: (name, data, kind)})
 
 
 def is_script_finished(payload: bytes) -> bool:
