@@ -46,7 +46,7 @@ from browserkit import (
     LOAD_TIMEOUT_MS, assert_clean, expect, in_url, new_context,
     number, open_page, press_until, read_metrics, thumb, wait_idle, watched_page)
 from conftest import REPO_ROOT, free_port
-from protocolkit import ProtocolSession, other_value
+from protocolkit import ProtocolSession, multipart_form, other_value
 from replicakit import (
     COOKIE, SERVE, TEMPLATE, alive, cmdline_of, environ_of, haproxy, replica_of_response,
     start_stack, stop_stack, template_limit)
@@ -244,12 +244,9 @@ def misdirected_upload(upload_url: str, replica: str, stack) -> int:
     """The status of a PUT of a file to ``upload_url`` sent (by its cookie) to ``replica``,
     with a valid XSRF token pair."""
     token = generate_xsrf_token_string()
-    boundary = uuid.uuid4().hex
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
-            f"filename=\"data.csv\"\r\nContent-Type: text/csv\r\n\r\n{SMALL}\r\n"
-            f"--{boundary}--\r\n").encode()
+    body, content_type = multipart_form("data.csv", SMALL.encode())
     request = urllib.request.Request(upload_url, data=body, method="PUT", headers={
-        "Content-Type": f"multipart/form-data; boundary={boundary}",
+        "Content-Type": content_type,
         "X-Xsrftoken": token, "Cookie": f"{COOKIE}={replica}; _streamlit_xsrf={token}",
         "Origin": stack.url})
     try:
