@@ -4,9 +4,9 @@ and for replicas behind HAProxy (issue 20).
     .venv-bench/bin/python benchmarks/capacity.py                        # 1 and 2 replicas
     .venv-bench/bin/python benchmarks/capacity.py --replicas 1 --students 20,40 --run-time 30
 
-For each replica count it starts the dashboard: 1 is one `streamlit run app.py` and no
-proxy (one process: the baseline); N ≥ 2 is `bash scripts/serve.sh --replicas N`, N
-Streamlit processes behind HAProxy. It opens every routed page once on each replica (their
+For each replica count it starts the dashboard as the tests do: 1 is one `streamlit run
+app.py` and no proxy (one process: the baseline); N ≥ 2 is `bash scripts/serve.sh
+--replicas N`, N Streamlit processes behind HAProxy. It opens every routed page once on each replica (their
 first runs import the pages' code), then for each class size runs Locust headless with
 benchmarks/classroom.py (simulated students over Streamlit's own protocol, each moving a
 slider every Exp(5 s) to a value drawn across its range) for --run-time seconds, while it
@@ -25,13 +25,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
 import psutil
@@ -39,8 +39,9 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from conftest import free_port, healthy  # noqa: E402
+from browserkit import start_streamlit, stop_streamlit  # noqa: E402
 from protocolkit import ProtocolSession  # noqa: E402
+from replicakit import start_stack, stop_stack  # noqa: E402
 from ui import registry  # noqa: E402
 
 TARGET_P95 = 1.0  # seconds
@@ -50,54 +51,35 @@ SIMULATION_PAGES = {registry.PLANNER.url_path}
 
 
 class Setup:
-    """The dashboard as served: its processes, the address students use, the replicas'
-    own addresses (to warm each one) and the files where they count cache hits."""
+    """The dashboard as served, started as the tests start it (tests/browserkit.py: one
+    `streamlit run app.py`; tests/replicakit.py: `scripts/serve.sh --replicas N`): the
+    port students use, the Streamlit processes and their own addresses (to warm each one).
+    Each counts its cache hits in a file of ``stats_dir``."""
 
     def __init__(self, replicas: int, stats_dir: Path):
-        self.replicas, self.port = replicas, free_port()
-        env = {**os.environ, "DPVIZ_CACHE_STATS": str(stats_dir / "cache-{pid}.json"),
-               "PYTHONUNBUFFERED": "1"}
-        self.log = open(stats_dir / f"serve-{replicas}.log", "w")  # noqa: SIM115
+        os.environ["DPVIZ_CACHE_STATS"] = str(stats_dir / "cache-{pid}.json")  # inherited
+        self.replicas, self.server, self.stack = replicas, None, None
         if replicas == 1:
-            cmd = [str(ROOT / ".venv" / "bin" / "python"), "-m", "streamlit", "run", "app.py",
-                   "--server.port", str(self.port), "--server.headless", "true"]
+            self.server = start_streamlit(stats_dir / "server.log")
+            address = urlsplit(self.server.url).netloc
+            self.port, self.addresses = int(address.rsplit(":", 1)[1]), [address]
         else:
-            cmd = ["bash", str(ROOT / "scripts" / "serve.sh"), "--replicas", str(replicas),
-                   "--port", str(self.port)]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 120
-        while not (healthy(f"http://127.0.0.1:{self.port}") and
-                   len(self.servers()) == replicas):
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError(f"{cmd} did not come up; see {self.log.name}")
-            time.sleep(0.25)
-
-    def group(self) -> list[psutil.Process]:
-        root = psutil.Process(self.proc.pid)
-        return [root, *root.children(recursive=True)]
+            self.stack = start_stack(stats_dir, replicas=replicas)
+            self.port = self.stack.port
+            self.addresses = [f"127.0.0.1:{self.stack.replica_port(name)}"
+                              for name in self.stack.names]
 
     def servers(self) -> list[psutil.Process]:
         """The Streamlit processes (one per replica)."""
-        return [p for p in self.group() if "streamlit" in " ".join(p.cmdline())
-                and "run" in p.cmdline()]
-
-    def server_addresses(self) -> list[str]:
-        out = []
-        for p in self.servers():
-            ports = [c.laddr.port for c in p.net_connections("tcp")
-                     if c.status == psutil.CONN_LISTEN]
-            out += [f"127.0.0.1:{port}" for port in ports]
-        return out
+        if self.server is not None:
+            return [psutil.Process(self.server.proc.pid)]
+        return [psutil.Process(self.stack.replica_pid(name)) for name in self.stack.names]
 
     def stop(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=20)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.log.close()
+        if self.server is not None:
+            stop_streamlit(self.server.proc)
+        else:
+            stop_stack(self.stack)
 
 
 def read_summary(path) -> list[list]:
@@ -186,7 +168,7 @@ def run_class(setup: Setup, stats_dir: Path, students: int, seconds: int) -> dic
 
 def warm(setup: Setup) -> None:
     """Open every routed page on every replica (directly, past the proxy)."""
-    for address in setup.server_addresses():
+    for address in setup.addresses:
         for page in registry.PAGES:
             with ProtocolSession(address, page.url_path) as session:
                 session.open()
