@@ -74,6 +74,7 @@ from dpcore.validation import (
 
 __all__ = [
     "CellCache",
+    "CellsMissing",
     "NOT_REACHED",
     "PrivacyPlan",
     "REACHED",
@@ -204,6 +205,18 @@ class CellCache:
             return len(self._data)
 
 
+class CellsMissing(LookupError):
+    """A search called with ``simulate=False`` needs cells its cache does not hold.
+
+    ``missing`` is how many the search asked for at the point it stopped (more may follow:
+    a search's next cells depend on the powers of the ones before).
+    """
+
+    def __init__(self, missing: int):
+        super().__init__(f"{missing} cell(s) are not in the cache; search with simulate=True.")
+        self.missing = missing
+
+
 def _digest(p: np.ndarray) -> str:
     return hashlib.sha1(np.ascontiguousarray(p, dtype=float).tobytes()).hexdigest()
 
@@ -225,7 +238,7 @@ class _Cells:
     """Simulates (or recalls) cells of one comparison; counts and reports progress."""
 
     def __init__(self, p1, p2, *, reps, n_boot, level, confidence, rng, cache, executor,
-                 progress, expected):
+                 progress, expected, simulate=True):
         self.p1, self.p2 = probability_pair(p1, p2)
         self.p0 = (self.p1 + self.p2) / 2
         self.reps = positive_integer(reps, "reps", maximum=simulation.MAX_REPS)
@@ -243,6 +256,9 @@ class _Cells:
         self.executor = executor
         self.progress = progress
         self.expected = expected
+        if not isinstance(simulate, bool):
+            raise ValueError("`simulate` must be True or False.")
+        self.simulate = simulate
         self.simulated = 0
         self.recalled = 0
         self.done = 0.0
@@ -281,6 +297,8 @@ class _Cells:
             else:
                 out[i] = hit
                 self.recalled += 1
+        if todo and not self.simulate:
+            raise CellsMissing(len(todo))
         if self.executor is not None and len(todo) > 1:
             futures = [(i, key, self.executor.submit(_simulate_cell, *args))
                        for i, key, args in todo]
@@ -556,7 +574,8 @@ def required_sample_size(
     test: str = "bootstrap", reps: int = 500, n_boot: int = 500, n_range=N_RANGE,
     start: int | None = None, rtol: float = 0.05, factor: float = 10.0,
     confidence: float = 0.95, cache: CellCache | None = None, executor=None,
-    batch: int | None = None, max_cells: int = MAX_CELLS, progress=None, rng=None,
+    batch: int | None = None, max_cells: int = MAX_CELLS, progress=None,
+    simulate: bool = True, rng=None,
 ) -> SampleSizePlan:
     """Smallest N per histogram at which ``test`` reaches ``power`` (see the module notes).
 
@@ -596,6 +615,10 @@ def required_sample_size(
         expected work done (non-decreasing, ending at 1.0 with the label
         ``"done"``) and the cell running, ``"quantity=<power|type1>
         test=<test> n=<N> alpha1=<α₁> alpha2=<α₂>"``.
+    simulate : bool
+        False: recall every cell from ``cache`` and simulate none; a search that
+        needs a cell the cache lacks raises :class:`CellsMissing`. (A dashboard
+        answers a moved control this way at once, and simulates on request.)
     rng : None, int or numpy.random.Generator, keyword-only
     """
     power, rtol, factor = _common(power, level, rtol, factor)
@@ -609,7 +632,7 @@ def required_sample_size(
     max_cells = positive_integer(max_cells, "max_cells", maximum=10_000)
     cells = _Cells(p1, p2, reps=reps, n_boot=n_boot, level=level, confidence=confidence,
                    rng=rng, cache=cache, executor=executor, progress=progress,
-                   expected=_expected_cells(lo, hi, start, rtol, factor))
+                   expected=_expected_cells(lo, hi, start, rtol, factor), simulate=simulate)
     out = _plan_n(cells, alpha1, alpha2, test, power, lo, hi, start, rtol, factor, batch,
                   max_cells)
     if progress is not None:
@@ -636,7 +659,8 @@ def strongest_privacy(
     alpha_ratio: float = 1.0, reps: int = 500, n_boot: int = 500, alpha_range=ALPHA_RANGE,
     start: float | None = None, rtol: float = 0.05, factor: float = 10.0,
     confidence: float = 0.95, cache: CellCache | None = None, executor=None,
-    batch: int | None = None, max_cells: int = MAX_CELLS, progress=None, rng=None,
+    batch: int | None = None, max_cells: int = MAX_CELLS, progress=None,
+    simulate: bool = True, rng=None,
 ) -> PrivacyPlan:
     """Smallest alpha at which ``test`` reaches ``power`` with N = ``n`` per histogram.
 
@@ -657,7 +681,7 @@ def strongest_privacy(
     max_cells = positive_integer(max_cells, "max_cells", maximum=10_000)
     cells = _Cells(p1, p2, reps=reps, n_boot=n_boot, level=level, confidence=confidence,
                    rng=rng, cache=cache, executor=executor, progress=progress,
-                   expected=_expected_cells(lo, hi, start, rtol, factor))
+                   expected=_expected_cells(lo, hi, start, rtol, factor), simulate=simulate)
 
     evaluate, rows = _evaluator(
         cells, lambda a: (n, a, _snap(a * ratio) if ratio != 1 else a, test, False))

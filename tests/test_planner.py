@@ -239,6 +239,31 @@ def test_cache_reuses_cells_between_queries():
     assert higher.recalled >= 1 and higher.n >= first.n
 
 
+@pytest.mark.parametrize("search", ["n", "alpha"])
+def test_recall_only_search_replays_the_cache_or_says_what_is_missing(search):
+    """simulate=False gives exactly the simulated search when every cell it needs is in the
+    cache (recalled, none simulated), and raises CellsMissing (nothing added) when one is not."""
+    p1, p2 = M9
+    run = (lambda **kw: planner.required_sample_size(p1, p2, 0.3, 0.3, rng=9, **CHEAP, **kw)) \
+        if search == "n" else \
+        (lambda **kw: planner.strongest_privacy(p1, p2, 5000, rng=9, **CHEAP, **kw))
+    cache = planner.CellCache()
+    with pytest.raises(planner.CellsMissing) as missing:
+        run(cache=cache, simulate=False)
+    assert missing.value.missing == 1 and len(cache) == 0  # the first cell: none simulated
+    first = run(cache=cache)
+    recalled = run(cache=cache, simulate=False)
+    assert recalled.simulated == 0 and recalled.recalled == first.simulated == len(cache)
+    pd.testing.assert_frame_equal(first.points, recalled.points)
+    assert recalled.interval == first.interval
+    # One cell dropped (the least recently used): the replay stops there and adds nothing.
+    short = planner.CellCache(max_entries=first.simulated - 1)
+    run(cache=short)
+    with pytest.raises(planner.CellsMissing):
+        run(cache=short, simulate=False)
+    assert len(short) == first.simulated - 1
+
+
 def test_cache_is_bounded():
     cache = planner.CellCache(max_entries=3)
     for k in range(5):
@@ -502,6 +527,7 @@ def test_tilt_rejects_distances_beyond_reach():
     (dict(n_range=(10, 10**10)), "`n_range`"),
     (dict(reps=0), "`reps`"),
     (dict(cache={}), "`cache`"),
+    (dict(simulate="no"), "`simulate`"),
     (dict(executor=object()), "`executor`"),
     (dict(rtol=-1), "`rtol`"),
     (dict(factor=1.01), "`factor`"),
