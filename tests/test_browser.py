@@ -353,15 +353,20 @@ CASES = [
              sliders={RS_AGES: "86", "Values per record l": "49"}),
     )),
     # R = B = 50: a search takes a fraction of a second. ε from 0.1 to 0.001 (Lap(2,000)
-    # noise per count): stronger privacy needs far more people.
-    Case("planner", "planner?plan_reps=50&plan_boot=50", "Privacy–utility planner", (
-        Step(metrics={"N needed per group": None, "Your planned N": "10,000"},
-             sliders={"Privacy level ε (α in Son, Park & Jung 2022)": "0.1"}),
-        Step(press("Privacy level ε (α in Son, Park & Jung 2022)", "Home", "0.001"),
-             versus=(("N needed per group", lambda now, before: now > 10 * before),),
-             metrics={"Your planned N": "10,000"}, query={"plan_alpha": "0.001"},
-             shown=("At privacy level ε = 0.001 for both releases",)),
-    )),
+    # noise per count): stronger privacy needs far more people. Opened, the page simulates;
+    # after the move it offers Simulate (a seed of its own: nothing simulated before).
+    Case("planner", "planner?plan_reps=50&plan_boot=50&plan_seed=31337",
+         "Privacy–utility planner", (
+             Step(metrics={"N needed per group": None, "Your planned N": "10,000"},
+                  sliders={"Privacy level ε (α in Son, Park & Jung 2022)": "0.1"}),
+             Step(press("Privacy level ε (α in Son, Park & Jung 2022)", "Home", "0.001"),
+                  query={"plan_alpha": "0.001"},
+                  shown=("These settings have not been simulated on this server yet",)),
+             Step(click("button", "Simulate"),
+                  versus=(("N needed per group", lambda now, before: now > 10 * before),),
+                  metrics={"Your planned N": "10,000"},
+                  shown=("At privacy level ε = 0.001 for both releases",)),
+         )),
 ]
 
 
@@ -514,7 +519,8 @@ LINK_CASES = [
 ]
 
 
-def settle(page, step: Step, before: dict[str, str], timeout: float | None) -> dict[str, str]:
+def settle(page, step: Step, before: dict[str, str], timeout: float | None,
+           earlier: dict[str, str] | None = None) -> dict[str, str]:
     """Wait for what ``step`` expects once its run has ended, check the rest; the metrics."""
     expect_metrics(page, step.metrics, timeout)
     for label in [*step.near, *(label for label, op in step.versus if op is not eq)]:
@@ -535,7 +541,8 @@ def settle(page, step: Step, before: dict[str, str], timeout: float | None) -> d
     for label, (value, rel) in step.near.items():
         assert number(now[label]) == pytest.approx(value, rel=rel), (label, now)
     for label, op in step.versus:
-        assert op(number(now[label]), number(before[label])), (label, before, now)
+        then = before.get(label, (earlier or {}).get(label))
+        assert op(number(now[label]), number(then)), (label, before, now)
     if step.check:
         step.check(page, before, now)
     assert_no_traceback(page)
@@ -546,10 +553,14 @@ def run_case(page, case: Case) -> None:
     """Open ``case.url``, settle each step, then: no error box, and the screenshot."""
     open_page(page, case.url, case.title)
     shown: dict[str, str] = {}
+    earlier: dict[str, str] = {}
     for i, step in enumerate(case.steps):
         if step.act:
             step.act(page)
-        shown = settle(page, step, shown, LOAD_TIMEOUT_MS if i == 0 else None)
+        # A metric a step hides (e.g. while a page waits for a button) keeps its last value
+        # for the steps after it to compare with (``versus``).
+        earlier = {**earlier, **shown}
+        shown = settle(page, step, shown, LOAD_TIMEOUT_MS if i == 0 else None, earlier)
     assert_clean(page)
     screenshot(page, case.name)
 

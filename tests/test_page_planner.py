@@ -15,7 +15,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from conftest import run
+from conftest import run as run_once
 from dpcore import datasets, planner
 import pagekit
 from pagekit import (kit as ended_kit, TabbedPage, chart_traces, errors, link_notes, metrics,
@@ -37,6 +37,21 @@ pytestmark = pytest.mark.usefixtures("fixed_machine_speed")
 
 PLANNER = TabbedPage("views/planner.py", page.TITLE, "plan_tab", TABS)
 open_tab = PLANNER.open_tab
+
+
+def simulate_buttons(at: AppTest) -> list:
+    return [b for b in at.button if (b.key or "").startswith("plan_sim_")]
+
+
+def run(at: AppTest) -> AppTest:
+    """Run the page after a control moved, pressing *Simulate* if the page offers it (a
+    setting not simulated before): the page as a user who asks for the new plan sees it."""
+    run_once(at)
+    if simulate_buttons(at):
+        simulate_buttons(at)[0].click()
+        run_once(at)
+    assert not simulate_buttons(at)
+    return at
 
 
 def start(tab: str = DATA, query: dict[str, str] | None = None, *, fast: bool = True) -> AppTest:
@@ -86,6 +101,42 @@ def test_default_view():
     assert verdict.sentence.startswith("Your N = 10,000 per group is enough")
     assert chart_traces(at, "plan_fig_data")
     assert at.latex  # the explanation
+
+
+def test_a_moved_control_is_answered_at_once_from_the_cache_or_on_request():
+    """Opening the page simulates. A control moved to a setting not simulated before gives
+    the Simulate button and its cost, and no numbers (none of another setting); pressed, the
+    plan. Moved back, the plan recalled at once, simulating nothing. A tab opened simulates
+    by itself. (A seed no other test uses: the server's cell cache has none of its cells.)"""
+    at = start(DATA, {"plan_seed": "90210"})
+    first = metrics(at)[N_NEEDED]
+    at.select_slider(key="plan_alpha").set_value(0.02)
+    run_once(at)
+    assert N_NEEDED not in metrics(at) and not errors(at)
+    assert [b.label for b in simulate_buttons(at)] == ["Simulate"]
+    [offer] = [i.value for i in at.info if "not been simulated" in i.value]
+    assert "(a search of about 12 settings, " in offer and " here)" in offer
+    simulate_buttons(at)[0].click()
+    run_once(at)
+    assert not simulate_buttons(at)
+    assert float(metrics(at)[N_NEEDED].replace(",", "").removeprefix("about ")) > \
+        float(first.replace(",", "").removeprefix("about "))  # ε = 0.02 needs more people
+    size = len(page.cell_cache())
+    at.select_slider(key="plan_alpha").set_value(0.1)
+    run_once(at)
+    assert metrics(at)[N_NEEDED] == first and not simulate_buttons(at)
+    assert len(page.cell_cache()) == size  # recalled: nothing simulated
+    open_tab(at, PRIVACY)
+    assert ALPHA_NEEDED in metrics(at) and not simulate_buttons(at)
+    # The report tab after a change: one button for both searches.
+    at.select_slider(key="plan_power").set_value(0.9)
+    run_once(at)
+    open_tab(at, REPORT)  # opened: simulates by itself
+    assert N_NEEDED in metrics(at) and not simulate_buttons(at)
+    at.select_slider(key="plan_power").set_value(0.95)
+    run_once(at)
+    assert [b.key for b in simulate_buttons(at)] == ["plan_sim_report"]
+    assert any("(2 searches of about 12 settings each, " in i.value for i in at.info)
 
 
 def test_privacy_tab_shows_the_strongest_alpha():

@@ -24,6 +24,7 @@ REPORT_TABLE_ROWS = 200  # rows of a table kept in a report
 REPORT_BUTTON_KEY = "page_report_download"
 TRY_KEY = "try_this_open"  # session state: the experiment the reader just opened
 TRY_PARAM = "try"  # URL parameter of an experiment's link: which experiment it opens
+VIEW_KEY = "page_view_shown"  # session state: (page title, part) of the session's last run
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,18 @@ class PageKit:
     notes: list[str] = field(default_factory=list)
     source: str = ""  # the link to this view, set by end()
     ended: bool = False
+    previous_view: tuple | None = None  # (title, part) the session's run before this one drew
+
+    def opened(self, part: str = "") -> bool:
+        """Whether this run opens the page, or its ``part`` (e.g. a tab): a new session (a
+        link, a reload), a page opened from another page, or another part of this page drawn
+        by the run before. False when a control of the part drawn before moved.
+
+        A page that computes for seconds does so when it is opened and on request, and
+        answers a moved control at once from what it computed before."""
+        view = (self.title, part)
+        st.session_state[VIEW_KEY] = view
+        return self.previous_view != view
 
     # --- what the page shows, with its exports ------------------------------------------
 
@@ -200,6 +213,8 @@ def page_header(title: str) -> PageKit:
         del st.query_params[TRY_PARAM]
         st.session_state[TRY_KEY] = opened
     url_in = links.link_values_in_use()
+    previous_view = st.session_state.get(VIEW_KEY)
+    st.session_state[VIEW_KEY] = (title, "")
     internals.no_clip()
     # One row that wraps: in a narrow window the two buttons move below the title rather
     # than shrink until their labels are cut.
@@ -218,4 +233,4 @@ def page_header(title: str) -> PageKit:
         report_slot = st.empty()
         report_slot.caption(t("The report is ready once the page has its results."))
     return PageKit(title=title, url_in=url_in, notice=st.container(), report_slot=report_slot,
-                   link_slot=link_slot)
+                   link_slot=link_slot, previous_view=previous_view)

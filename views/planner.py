@@ -1,7 +1,10 @@
 """Page: the privacy-utility planner. How much data, how much privacy, for a target power.
 
 The layout and the widgets; the settings, the searches and every sentence are
-ui.pages.planner's. Only the open tab runs.
+ui.pages.planner's. Only the open tab runs. A search simulates (for a second or more)
+when the page or its tab is opened, or when *Simulate* is pressed; after a control moves,
+the tab shows at once the plan the server's cell cache holds for the new settings, or
+offers the button: so a class moving sliders costs the server a rerun each, not a search.
 """
 
 from __future__ import annotations
@@ -253,6 +256,32 @@ def with_progress(search, *args):
         slot.empty()
 
 
+def planned(kit: PageKit, comp: page.Comparison, s: page.Settings, searches, *,
+            opened: bool, key: str) -> list | None:
+    """The plans of ``searches`` (page.sample_size_plan, page.privacy_plan): recalled at
+    once when every setting they need was simulated before; else simulated now, with a
+    progress bar, when the page or tab was just ``opened`` or the *Simulate* button (``key``)
+    is pressed; else None, with the button and what it costs."""
+    plans = [page.recalled(search, comp, s) for search in searches]
+    missing = sum(plan is None for plan in plans)
+    if not missing:
+        return plans
+    if not opened:
+        offer = st.empty()
+        with offer.container():
+            st.info(page.offer_text(comp, s, missing, machine_speed()),
+                    icon=":material/hourglass_empty:")
+            pressed = st.button(t("Simulate"), type="primary", icon=":material/play_arrow:",
+                                key=key, help=t("Simulate the searches at these settings."))
+        if not pressed:
+            kit.note(t("The searches at these settings had not been simulated when this "
+                       "report was made: it has no findings from them."))
+            return None
+        offer.empty()
+    return [plan if plan is not None else with_progress(search, comp, s)
+            for plan, search in zip(plans, searches)]
+
+
 def sentence_box(text: str, ok: bool) -> None:
     (st.success if ok else st.warning)(text, icon=":material/lightbulb:" if ok else
                                        ":material/warning:")
@@ -290,9 +319,12 @@ def metric(column, label: str, value: str, *, delta: str, help: str, color: str 
 
 # --- 1. How much data? --------------------------------------------------------------------------
 
-def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
+def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings, opened: bool) -> None:
     st.markdown(words.data_intro(comp, s))
-    plan = with_progress(page.sample_size_plan, comp, s)
+    plans = planned(kit, comp, s, [page.sample_size_plan], opened=opened, key="plan_sim_data")
+    if plans is None:
+        return
+    plan, = plans
     verdict = words.data_verdict(plan, s)
     c1, c2, c3 = st.columns(3)
     metric(c1, t("N needed per group"), words.n_text(plan),
@@ -321,9 +353,13 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
 
 # --- 2. How much privacy? -----------------------------------------------------------------------
 
-def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
+def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
+                    opened: bool) -> None:
     st.markdown(words.privacy_intro(comp, s))
-    plan = with_progress(page.privacy_plan, comp, s)
+    plans = planned(kit, comp, s, [page.privacy_plan], opened=opened, key="plan_sim_privacy")
+    if plans is None:
+        return
+    plan, = plans
     verdict = words.privacy_verdict(plan, s)
     c1, c2, c3 = st.columns(3)
     metric(c1, t("Strongest privacy ε") if s.same_alpha else t("Strongest privacy ε_A"),
@@ -373,7 +409,9 @@ def frontier_controls(s: page.Settings) -> page.Settings:
     return replace(s, frontier_range=(float(low), float(high)), frontier_points=int(points))
 
 
-def frontier_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
+def frontier_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
+                     opened: bool) -> None:
+    """The frontier: computed on its button alone (opening the tab does not start it)."""
     st.markdown(words.frontier_intro(s.test))
     s = frontier_controls(s)
     alphas = page.frontier_alphas(s)
@@ -433,9 +471,13 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
 
 # --- 4. Report ----------------------------------------------------------------------------------
 
-def report_section(kit: PageKit, comp: page.Comparison, s: page.Settings) -> None:
-    data_plan = with_progress(page.sample_size_plan, comp, s)
-    privacy = with_progress(page.privacy_plan, comp, s)
+def report_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
+                   opened: bool) -> None:
+    plans = planned(kit, comp, s, [page.sample_size_plan, page.privacy_plan], opened=opened,
+                    key="plan_sim_report")
+    if plans is None:
+        return
+    data_plan, privacy = plans
     frontier = page.frontier_for(st.session_state.get(FRONTIER_STATE), comp, s)
     st.markdown(t("##### In plain words"))
     c1, c2 = st.columns(2)
@@ -575,7 +617,7 @@ def main() -> None:
                 kit.error(refusal)
                 continue
             try:
-                section(kit, comp, replace(s, tab=name))
+                section(kit, comp, replace(s, tab=name), kit.opened(name))
             except ValueError as exc:  # dpcore's argument errors, in plain words
                 kit.error(t("These settings cannot be used: {error}",
                             error=page.error_text(exc)))

@@ -451,18 +451,48 @@ def cell_cache() -> planner.CellCache:
     return planner.CellCache(CACHE_CELLS)
 
 
-def sample_size_plan(comp: Comparison, s: Settings, progress=None) -> planner.SampleSizePlan:
-    """The N needed per group at the settings' ε (cells kept in :func:`cell_cache`)."""
+def sample_size_plan(comp: Comparison, s: Settings, progress=None, *,
+                     simulate: bool = True) -> planner.SampleSizePlan:
+    """The N needed per group at the settings' ε (cells kept in :func:`cell_cache`);
+    ``simulate`` False: from the cache alone, else planner.CellsMissing."""
     return planner.required_sample_size(
         comp.p1, comp.p2, s.alpha1, s.alpha2, power=s.power, level=s.level, test=s.test,
-        reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
+        reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress,
+        simulate=simulate, rng=s.seed)
 
 
-def privacy_plan(comp: Comparison, s: Settings, progress=None) -> planner.PrivacyPlan:
-    """The strongest ε affordable with the settings' N, ε_B/ε_A kept."""
+def privacy_plan(comp: Comparison, s: Settings, progress=None, *,
+                 simulate: bool = True) -> planner.PrivacyPlan:
+    """The strongest ε affordable with the settings' N, ε_B/ε_A kept (``simulate``: as
+    :func:`sample_size_plan`)."""
     return planner.strongest_privacy(
         comp.p1, comp.p2, s.n, power=s.power, level=s.level, test=s.test, alpha_ratio=s.ratio,
-        reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress, rng=s.seed)
+        reps=s.reps, n_boot=s.n_boot, cache=cell_cache(), progress=progress,
+        simulate=simulate, rng=s.seed)
+
+
+def recalled(search, comp: Comparison, s: Settings):
+    """``search``'s plan if every setting it needs was simulated before on this server (at
+    once, nothing simulated), else None."""
+    try:
+        return search(comp, s, simulate=False)
+    except planner.CellsMissing:
+        return None
+
+
+def offer_text(comp: Comparison, s: Settings, searches: int, speed: float) -> str:
+    """What pressing *Simulate* costs, and why the page waits for it after a control moved."""
+    time = fmt_seconds(simulation.estimate_seconds(searches * search_units(comp.m, s), speed))
+    work = (t("a search of about {cells} settings", cells=planner.TYPICAL_CELLS)
+            if searches == 1 else
+            t("{searches} searches of about {cells} settings each", searches=searches,
+              cells=planner.TYPICAL_CELLS))
+    return t(
+        "These settings have not been simulated on this server yet: press *Simulate* "
+        "({work}, {time} here). The page "
+        "simulates by itself when it or a tab is opened; after a control moves, it shows at "
+        "once what was simulated before and waits for you to ask for more.",
+        work=work, time=time)
 
 
 def frontier_alphas(s: Settings) -> list[float]:
