@@ -233,10 +233,35 @@ def expect(target):
     return expect_(target)
 
 
+# What WAIT_IDLE waits for, as it stands: said when the wait times out.
+IDLE_STATE = """
+(skeleton) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const lt = window.__lt || {events: [], ws: []};
+  const ev = [...lt.events, ...lt.ws].sort((a, b) => a[1] - b[1]);
+  const now = performance.now();
+  return {
+    app: !!app, skeletons: document.querySelectorAll(skeleton).length,
+    connection: app && app.getAttribute('data-test-connection-state'),
+    script: app && app.getAttribute('data-test-script-state'),
+    events: ev.length,
+    last: ev.slice(-12).map(e => `${e[0]} ${Math.round(now - e[1])} ms ago`),
+  };
+}
+"""
+
+
 def wait_idle(page) -> None:
-    """Until the script run has ended and the page is drawn (browserkit.WAIT_IDLE)."""
-    page.wait_for_function(WAIT_IDLE, arg=[QUIET_MS, SKELETON], polling=100,
-                           timeout=LOAD_TIMEOUT_MS)
+    """Until the script run has ended and the page is drawn (browserkit.WAIT_IDLE); else an
+    AssertionError that says which condition never held."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.wait_for_function(WAIT_IDLE, arg=[QUIET_MS, SKELETON], polling=100,
+                               timeout=LOAD_TIMEOUT_MS)
+    except PlaywrightTimeoutError:
+        state = page.evaluate(IDLE_STATE, SKELETON)
+        raise AssertionError(f"the page at {page.url} never became idle: {state}") from None
 
 
 def open_page(page, url: str, title: str) -> None:
