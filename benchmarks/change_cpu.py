@@ -34,6 +34,7 @@ from protocolkit import ProtocolSession, other_value  # noqa: E402
 from ui import registry  # noqa: E402
 
 SETTINGS = {"postScriptGC on (default)": "true", "postScriptGC off": "false"}
+LIMIT = 0.15  # issue 20: no change above this many core-seconds
 
 
 def cpu(proc: psutil.Process) -> float:
@@ -42,9 +43,9 @@ def cpu(proc: psutil.Process) -> float:
 
 
 def play(host: str, proc: psutil.Process, page: str, changes: int, seed: int):
-    """(core-seconds, seconds) of each change on ``page``."""
+    """(core-seconds, seconds, what moved) of each change on ``page``."""
     rng = np.random.default_rng(seed)
-    costs, waits = [], []
+    costs, waits, moves = [], [], []
     with ProtocolSession(host, page) as session:
         session.open()
         for _ in range(changes):
@@ -55,9 +56,10 @@ def play(host: str, proc: psutil.Process, page: str, changes: int, seed: int):
             run = session.set_slider(key, value)
             costs.append(cpu(proc) - before)
             waits.append(run.seconds)
+            moves.append(f"{key}={value}")
             if not run.ok:
                 print(f"  ! {page} {key}={value}: {run.exceptions[:1]}")
-    return costs, waits
+    return costs, waits, moves
 
 
 def main() -> None:
@@ -99,6 +101,13 @@ def main() -> None:
             ratio = (f"   {medians[0] / medians[1]:.2f}×" if len(medians) == 2 and medians[1] > 0
                      else "")
             print(f"{page:22}" + "".join(f"{c:>36}" for c in cells) + ratio)
+        for name in servers:
+            costly = sorted(((cost, page, move) for page in pages
+                             for cost, move in zip(results[name][page][0],
+                                                   results[name][page][2])
+                             if cost > LIMIT), reverse=True)
+            print(f"{name}: {len(costly)} change(s) above {LIMIT} core-s"
+                  + "".join(f"\n  {cost:.3f}  {page}  {move}" for cost, page, move in costly))
         for name, server in servers.items():
             waits = np.concatenate([results[name][p][1] for p in pages])
             rss = psutil.Process(server.proc.pid).memory_info().rss / 2**20

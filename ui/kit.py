@@ -144,6 +144,27 @@ class PageKit:
                 st.info(t("**{title}**. {notice}", title=t(ex.title), notice=t(ex.notice)),
                         icon=":material/science:")
 
+    def ask(self, message: str, *, key: str, help: str | None = None) -> bool:
+        """Offer work that takes longer than a moved control should (a simulation of a
+        second or more): ``message`` says what it costs, beside a *Simulate* button (widget
+        ``key``). True in the run the button starts (the offer is then cleared); else False,
+        and the report says that part of the view was not simulated.
+
+        Pages compute such work by themselves when they or their tab are opened
+        (:meth:`opened`) and answer a moved control at once from what they computed before;
+        a class moving sliders then costs the server a rerun per change, not a simulation."""
+        offer = st.empty()
+        with offer.container():
+            st.info(message, icon=":material/hourglass_empty:")
+            pressed = st.button(t("Simulate"), type="primary", icon=":material/play_arrow:",
+                                key=key, help=help or t("Run the simulation at these settings."))
+        if pressed:
+            offer.empty()
+            return True
+        self.note(t("Part of this view had not been simulated at its settings when this report "
+                    "was made: the report has no results from that part."))
+        return False
+
     # --- errors and the end of the page ----------------------------------------------------
 
     def error(self, message: str) -> None:

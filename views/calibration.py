@@ -209,7 +209,7 @@ def live_tab(kit: PageKit) -> tuple[LiveSettings, LiveSettings | None]:
         kit.note(t("The rejection rates shown are from the last completed run, whose settings "
                    "are listed; the form's settings differ."))
     shown, table = last["params"], last["table"]
-    kit.chart(logic.rates_figure(table, False), key="cal_fig_live",
+    kit.chart(logic.rates_figure(shown, table), key="cal_fig_live",
               name=t("Rejection rate against N"))
     st.caption(logic.live_caption(shown))
     kit.table(table, key="cal_table_live", name=t("Rejection rates"), hide_index=True,
@@ -267,16 +267,16 @@ def study_tab(kit: PageKit) -> StudyFilter | None:
     if partial:
         st.warning(partial)
     chosen_filter = read_study_filter(results)
-    chosen = chosen_filter.select(results)
-    if chosen.empty:
+    shown = logic.study_shown(study.results_stamp(), chosen_filter)
+    if shown.figure is None:
         st.info(t("No settings match these filters."))
         return chosen_filter
-    kit.chart(logic.rates_figure(chosen, True), key="cal_fig_paper",
+    kit.chart(shown.figure, key="cal_fig_paper",
               name=t("The paper's study: rejection rate against N"))
-    kit.table(logic.paper_table(chosen), key="cal_table_paper",
+    kit.table(shown.table, key="cal_table_paper",
               name=t("The paper's study: the selected settings"), hide_index=True,
               column_config=rate_columns())
-    for finding in logic.study_findings(chosen):
+    for finding in shown.findings:
         kit.finding(finding)
     return chosen_filter
 
@@ -332,16 +332,16 @@ def extended_tab(kit: PageKit) -> ExtendedFilter | None:
     if partial:
         st.warning(partial)
     chosen_filter = read_extended_filter()
-    chosen = chosen_filter.select(results)
-    if chosen.empty:
+    shown = logic.extended_shown(study.results_stamp(study.EXTENDED_FILE), chosen_filter)
+    if shown.figure is None:
         st.info(t("No settings match these filters."))
         return chosen_filter
-    kit.chart(logic.extended_figure(chosen), key="cal_fig_extended",
+    kit.chart(shown.figure, key="cal_fig_extended",
               name=t("Beyond the paper: type-I error per setting"))
-    kit.table(chosen, key="cal_table_extended",
+    kit.table(shown.table, key="cal_table_extended",
               name=t("Beyond the paper: the selected settings"), hide_index=True,
               column_config=rate_columns(("N_A", "N_B")))
-    for finding in logic.extended_findings(chosen):
+    for finding in shown.findings:
         kit.finding(finding)
     return chosen_filter
 

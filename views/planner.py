@@ -260,24 +260,14 @@ def planned(kit: PageKit, comp: page.Comparison, s: page.Settings, searches, *,
             opened: bool, key: str) -> list | None:
     """The plans of ``searches`` (page.sample_size_plan, page.privacy_plan): recalled at
     once when every setting they need was simulated before; else simulated now, with a
-    progress bar, when the page or tab was just ``opened`` or the *Simulate* button (``key``)
-    is pressed; else None, with the button and what it costs."""
+    progress bar, when the page or tab was just ``opened`` or on request (kit.ask, button
+    ``key``); else None."""
     plans = [page.recalled(search, comp, s) for search in searches]
     missing = sum(plan is None for plan in plans)
-    if not missing:
-        return plans
-    if not opened:
-        offer = st.empty()
-        with offer.container():
-            st.info(page.offer_text(comp, s, missing, machine_speed()),
-                    icon=":material/hourglass_empty:")
-            pressed = st.button(t("Simulate"), type="primary", icon=":material/play_arrow:",
-                                key=key, help=t("Simulate the searches at these settings."))
-        if not pressed:
-            kit.note(t("The searches at these settings had not been simulated when this "
-                       "report was made: it has no findings from them."))
-            return None
-        offer.empty()
+    if missing and not opened and not kit.ask(
+            page.offer_text(comp, s, missing, machine_speed()), key=key,
+            help=t("Simulate the searches at these settings.")):
+        return None
     return [plan if plan is not None else with_progress(search, comp, s)
             for plan, search in zip(plans, searches)]
 
@@ -584,6 +574,10 @@ def main() -> None:
         "parametric bootstrap test: how often it finds the difference that matters to you. It "
         "answers two questions: *how much data* does a privacy level need, and *how much "
         "privacy* can a sample size afford?"))
+    # Whether this run opens the page or its tab (then the tab's search simulates by itself),
+    # read before anything can stop the page: a run that ends in an error still counts as
+    # having shown its tab, so fixing the error is a moved control like any other.
+    opened = kit.opened(st.session_state.get("plan_tab", t(page.DATA_TAB)))
     s = page.Settings.unset()
     with st.container(border=True):
         st.markdown(t("##### 1. What should the test detect?"))
@@ -617,7 +611,7 @@ def main() -> None:
                 kit.error(refusal)
                 continue
             try:
-                section(kit, comp, replace(s, tab=name), kit.opened(name))
+                section(kit, comp, replace(s, tab=name), opened)
             except ValueError as exc:  # dpcore's argument errors, in plain words
                 kit.error(t("These settings cannot be used: {error}",
                             error=page.error_text(exc)))

@@ -360,36 +360,65 @@ def null_stats(shape: str, m: int, n: int, alpha: float, reps: int, seed: int):
     )
 
 
-@counted(st.cache_data(max_entries=4, show_spinner=False))
+@counted(st.cache_resource(max_entries=4, show_spinner=False))
 def shipped_results(stamp: float | None) -> pd.DataFrame | None:
-    """The shipped study; ``stamp`` (the file's modification time) renews the cache."""
+    """The shipped study; ``stamp`` (the file's modification time) renews the cache. A
+    resource, shared and only read (a cached copy would be unpickled on every rerun)."""
     return study.load_results()
 
 
-@counted(st.cache_data(max_entries=4, show_spinner=False))
+@counted(st.cache_resource(max_entries=4, show_spinner=False))
 def extended_results(stamp: float | None) -> pd.DataFrame | None:
     """The shipped extended null grid; ``stamp`` (the file's modification time) renews the
-    cache."""
+    cache. A resource, as :func:`shipped_results`."""
     return study.load_extended()
 
 
-@counted(st.cache_resource(max_entries=8, show_spinner=False))
-def extended_figure(table: pd.DataFrame):
-    """The type-I errors of the extended grid's chosen settings (a resource, as
-    :func:`rates_figure`: never copied, only read after this)."""
-    return dpviz.style.SentFigure(
-        dpviz.homogeneity.extended_null_figure(table, level=LEVEL, band=TARGET_BAND))
+@dataclass(frozen=True)
+class Shown:
+    """What a tab of shipped results shows for one filter: the rows kept, the table as
+    shown, its figure (None when no row is kept) and its findings. Made once per results
+    file and filter and shared (:func:`study_shown`, :func:`extended_shown`), so that a rerun
+    for a control of another tab neither filters, hashes nor draws these again."""
+
+    chosen: pd.DataFrame
+    table: pd.DataFrame
+    figure: object | None
+    findings: tuple[str, ...]
+
+
+@counted(st.cache_resource(max_entries=32, show_spinner=False))
+def study_shown(stamp: float | None, chosen_filter: StudyFilter) -> Shown:
+    """The full-scale study through ``chosen_filter`` (the figure's facets take seconds to
+    lay out; kept as sent, dpviz.style.SentFigure). The findings are in the interface's
+    words: the cache key must name the language once the interface has a choice."""
+    chosen = chosen_filter.select(shipped_results(stamp))
+    if chosen.empty:
+        return Shown(chosen, chosen, None, ())
+    return Shown(chosen, paper_table(chosen),
+                 dpviz.style.SentFigure(dpviz.homogeneity.study_figure(chosen)),
+                 tuple(study_findings(chosen)))
+
+
+@counted(st.cache_resource(max_entries=32, show_spinner=False))
+def extended_shown(stamp: float | None, chosen_filter: ExtendedFilter) -> Shown:
+    """The extended null grid through ``chosen_filter`` (as :func:`study_shown`)."""
+    chosen = chosen_filter.select(extended_results(stamp))
+    if chosen.empty:
+        return Shown(chosen, chosen, None, ())
+    return Shown(chosen, chosen, dpviz.style.SentFigure(dpviz.homogeneity.extended_null_figure(
+        chosen, level=LEVEL, band=TARGET_BAND)), tuple(extended_findings(chosen)))
 
 
 @counted(st.cache_resource(max_entries=16, show_spinner=False))
-def rates_figure(table: pd.DataFrame, full_scale: bool):
-    """The rejection rates against N: of a live run, or of the full-scale study (its facets
-    take seconds to lay out, hence the cache). A resource, shared and never copied: a
-    cached copy would be unpickled, and so validated again by Plotly, on every rerun (about
-    0.2 s of each). The figure is only read after this, and kept as it is sent
-    (dpviz.style.SentFigure: its conversion for sending is not redone on every draw)."""
-    return dpviz.style.SentFigure(dpviz.homogeneity.study_figure(table) if full_scale
-                                  else dpviz.homogeneity.rejection_figure(table))
+def rates_figure(live: LiveSettings, _table: pd.DataFrame):
+    """The rejection rates of the live run of ``live`` against N (keyed by the run's
+    settings, which give its table: the table is not hashed on every rerun). A resource,
+    shared and never copied: a
+    cached copy would be unpickled, and so validated again by Plotly, on every rerun. The
+    figure is only read after this, and kept as it is sent (dpviz.style.SentFigure: its
+    conversion for sending is not redone on every draw)."""
+    return dpviz.style.SentFigure(dpviz.homogeneity.rejection_figure(_table))
 
 
 def simulate(live: LiveSettings, progress) -> pd.DataFrame:
