@@ -598,3 +598,30 @@ def test_a_link_to_the_tab_by_its_earlier_label_still_opens_it():
     at = start({"cal_tab": "Beyond the paper: unequal N and α"})
     assert at.session_state["cal_tab"] == "Beyond the paper: unequal N and ε"
     assert not link_notes(at)
+
+
+def test_large_null_draws_wait_for_simulate_after_a_moved_control():
+    """A moved control that asks for more null draws than NULL_QUICK_DRAWS shows the
+    Simulate button and no numbers (none of other settings); pressed, the draws. Moved away
+    and back, the settings drawn before in this session show at once. Opened by a link, the
+    page draws even large settings by itself."""
+    at = start()
+    assert logic.NullSettings("uniform", 200, 5050, 0.5, 1000, 1).reps * 200 > \
+        logic.NULL_QUICK_DRAWS
+    at.select_slider(key="cal_m").set_value(200)
+    run(at)
+    assert "Mean with DP" not in metrics(at) and not errors(at)
+    [button] = [b for b in at.button if b.key == "cal_null_run"]
+    assert any("1,000 pairs of histograms of M = 200 bins" in i.value for i in at.info)
+    button.click()
+    run(at)
+    assert metrics(at)["χ² reference mean (df)"] == "199"
+    at.select_slider(key="cal_m").set_value(20)
+    run(at)
+    assert metrics(at)["χ² reference mean (df)"] == "19"
+    at.select_slider(key="cal_m").set_value(200)
+    run(at)
+    assert metrics(at)["χ² reference mean (df)"] == "199"
+    assert not [b for b in at.button if b.key == "cal_null_run"]
+    linked = start({"cal_m": "200"})
+    assert metrics(linked)["χ² reference mean (df)"] == "199"

@@ -23,6 +23,7 @@ from ui.pages.calibration import (TABS, TITLE, ExtendedFilter, LiveSettings, Nul
 from ui.text import t
 
 RESULT_KEY = "cal_result"  # session state: the last completed live run, {"params", "table"}
+NULL_DRAWN = "cal_null_drawn"  # session state: the null settings drawn in this session
 
 
 def rate_columns(sizes: tuple[str, str] = ("N", "N_B")) -> dict:
@@ -70,7 +71,7 @@ def read_null_settings(kit: PageKit) -> NullSettings:
     return NullSettings(shape, int(m), int(n), alpha, reps, seed)
 
 
-def null_tab(kit: PageKit) -> NullSettings:
+def null_tab(kit: PageKit, opened: bool) -> NullSettings:
     st.markdown(t(
         "Under 'no difference' the naive statistic should follow the χ²(M − 1) density. Without "
         "privacy it does; with privacy the noise shifts it right and spreads it, by an amount "
@@ -81,7 +82,17 @@ def null_tab(kit: PageKit) -> NullSettings:
                  r"\;\overset{H_0}{\sim}\; \chi^2_{M-1}\ \text{(without DP)},\qquad "
                  r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
     null = read_null_settings(kit)
+    # Large draws on request only, after a moved control (kit.ask); those drawn before in
+    # this session are in the server's cache, and show at once.
+    drawn = st.session_state.setdefault(NULL_DRAWN, set())
+    if not (null.quick or opened or null in drawn) and not kit.ask(
+            logic.null_offer(null), key="cal_null_run",
+            help=t("Draw the null statistics at these settings.")):
+        return null
     ns = logic.null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
+    if len(drawn) > 256:
+        drawn.clear()
+    drawn.add(null)
     kit.chart(dpviz.homogeneity.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
                                                        alpha=null.alpha),
               key="cal_fig_null",
@@ -383,8 +394,10 @@ def main() -> None:
     links.use_earlier_label("cal_tab")  # a link may name a tab by its earlier label
     tabs = st.tabs([t(x) for x in TABS], key="cal_tab", bind="query-params")
     tab_null, tab_live, tab_paper, tab_extended = tabs
+    # Whether this run opens the page or a tab (large null draws then run by themselves).
+    opened = kit.opened(st.session_state.get("cal_tab", t(TABS[0])))
     with tab_null:
-        null = null_tab(kit)
+        null = null_tab(kit, opened)
     with tab_live:
         live, shown = live_tab(kit)
     with tab_paper:
