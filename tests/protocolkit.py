@@ -412,9 +412,11 @@ class ProtocolSession:
         return wid
 
     def sliders(self) -> dict[str, Element]:
-        """The sliders and select sliders on screen, by widget key."""
+        """The sliders and select sliders on screen that run the page when moved, by widget
+        key: not those of a form (a browser sends a form's values only when it is
+        submitted, by its button)."""
         return {wid.rsplit("-", 1)[-1]: el for wid, el in self.widgets.items()
-                if el.WhichOneof("type") == "slider"}
+                if el.WhichOneof("type") == "slider" and not el.slider.form_id}
 
     def rerun_message(self) -> BackMsg:
         """The ``rerun_script`` the browser would send now."""

@@ -430,12 +430,28 @@ def rates_figure(live: LiveSettings, _table: pd.DataFrame):
     return dpviz.style.SentFigure(dpviz.homogeneity.rejection_figure(_table))
 
 
+@counted(st.cache_resource(max_entries=1, show_spinner=False))
+def live_runs() -> planner.CellCache:
+    """The live runs simulated on this server, by their settings (bounded, the least
+    recently used out first)."""
+    return planner.CellCache(16)
+
+
 def simulate(live: LiveSettings, progress) -> pd.DataFrame:
-    """The rejection rates of a live run; ``progress(fraction, label)`` follows it."""
-    p1, p2 = study.cell_probabilities(live.pair, live.m)
-    return simulation.rejection_curve(p1, p2, live.ns, live.a1, live.a2, tests=live.tests,
-                                      reps=live.reps, n_boot=live.n_boot, rng=live.seed,
-                                      progress=progress)
+    """The rejection rates of a live run; ``progress(fraction, label)`` follows it while it
+    is simulated. Kept per settings on the server (the same settings and seed give the same
+    rates): the run at the defaults, which every new session shows first, is simulated
+    once, not once a session. Shared: only read after this."""
+    runs = live_runs()
+    table = runs.get(live)
+    if table is None:
+        p1, p2 = study.cell_probabilities(live.pair, live.m)
+        table = simulation.rejection_curve(p1, p2, live.ns, live.a1, live.a2,
+                                           tests=live.tests, reps=live.reps,
+                                           n_boot=live.n_boot, rng=live.seed,
+                                           progress=progress)
+        runs.put(live, table)
+    return table
 
 
 @dataclass(frozen=True)
