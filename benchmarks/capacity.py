@@ -45,9 +45,6 @@ from replicakit import start_stack, stop_stack  # noqa: E402
 from ui import registry  # noqa: E402
 
 TARGET_P95 = 1.0  # seconds
-# The planner's changes start its searches: simulations by design (0.5–4 s alone, with a
-# progress bar). Its latency is reported, and the capacity is given with and without it.
-SIMULATION_PAGES = {registry.PLANNER.url_path}
 
 
 class Setup:
@@ -156,7 +153,6 @@ def run_class(setup: Setup, stats_dir: Path, students: int, seconds: int) -> dic
     return {"replicas": setup.replicas, "students": students, "changes": len(changes),
             "failures": sum(not c[1] for c in changes),
             "p50": seconds_at(0.5), "p95": seconds_at(0.95),
-            "p95_interactive": seconds_at(0.95, lambda page: page not in SIMULATION_PAGES),
             "p95_by_page": {page: seconds_at(0.95, lambda x, page=page: x == page)
                             for page in pages},
             "server_cpu_per_change": server_cpu / max(len(changes), 1),
@@ -174,12 +170,10 @@ def warm(setup: Setup) -> None:
                 session.open()
 
 
-def capacity(rows: list[dict], key: str = "p95") -> int:
-    """The largest class whose ``key`` latency is within the target, with no failure. (A
-    smaller class may miss it by chance: with few changes, p95 rests on a handful of the
-    slowest, the planner's searches among them.)"""
-    return max((r["students"] for r in rows if not r["failures"] and r[key] is not None
-                and r[key] <= TARGET_P95), default=0)
+def capacity(rows: list[dict]) -> int:
+    """The largest class whose p95 latency is within the target, with no failure."""
+    return max((r["students"] for r in rows if not r["failures"] and r["p95"] is not None
+                and r["p95"] <= TARGET_P95), default=0)
 
 
 def main() -> None:
@@ -192,7 +186,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "capacity.json"))
     args = parser.parse_args()
     print(f"{'replicas':>8} {'students':>8} {'changes':>7} {'fail':>4} {'p50 s':>6} "
-          f"{'p95 s':>6} {'p95 s*':>6} {'CPU/change':>10} {'Locust cores':>12} {'cache hits':>10}  "
+          f"{'p95 s':>6} {'CPU/change':>10} {'Locust cores':>12} {'cache hits':>10}  "
           "peak MiB per replica", flush=True)
     results = []
     for replicas in map(int, args.replicas.split(",")):
@@ -207,25 +201,23 @@ def main() -> None:
                 hits = "-" if r["cache_hit_rate"] is None else f"{r['cache_hit_rate']:.0%}"
                 print(f"{replicas:>8} {students:>8} {r['changes']:>7} {r['failures']:>4} "
                       f"{r['p50'] or float('nan'):>6.2f} {r['p95'] or float('nan'):>6.2f} "
-                      f"{r['p95_interactive'] or float('nan'):>6.2f} "
                       f"{r['server_cpu_per_change']:>10.3f} {r['locust_cpu_share']:>12.2f} "
                       f"{hits:>10}  {', '.join(f'{m:.0f}' for m in r['peak_mib'])}",
                       flush=True)
-                if r["p95_interactive"] is None or r["p95_interactive"] > args.stop_after:
+                if r["p95"] is None or r["p95"] > args.stop_after:
                     break
         finally:
             setup.stop()
         results += rows
         print(f"capacity with {replicas} replica(s): {capacity(rows)} students at p95 ≤ "
-              f"{TARGET_P95:g} s with no failure; {capacity(rows, 'p95_interactive')} with "
-              "p95* (all pages but the planner's searches) ≤ 1 s", flush=True)
+              f"{TARGET_P95:g} s with no failure", flush=True)
     Path(args.out).write_text(json.dumps(results, indent=1))
-    caps = {n: capacity([r for r in results if r["replicas"] == n], "p95_interactive")
+    caps = {n: capacity([r for r in results if r["replicas"] == n])
             for n in sorted({r["replicas"] for r in results})}
     if 1 in caps and caps[1] and len(caps) > 1:
         for n, c in caps.items():
             if n > 1:
-                print(f"{n} replicas / 1 process: {c / caps[1]:.2f}× the students (p95*)")
+                print(f"{n} replicas / 1 process: {c / caps[1]:.2f}× the students")
     print(f"results: {args.out}")
 
 

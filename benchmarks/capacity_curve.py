@@ -35,11 +35,7 @@ def curve(results: list[dict]) -> go.Figure:
         color = COLORS[i % len(COLORS)]
         fig.add_trace(go.Scatter(
             x=[r["students"] for r in rows], y=[r["p95"] for r in rows], mode="lines+markers",
-            name=f"{name}: every page", line=dict(color=color, width=3)))
-        fig.add_trace(go.Scatter(
-            x=[r["students"] for r in rows], y=[r["p95_interactive"] for r in rows],
-            mode="lines+markers", name=f"{name}: all but the planner's searches",
-            line=dict(color=color, width=2, dash="dot")))
+            name=name, line=dict(color=color, width=3)))
     fig.add_hline(y=1.0, line=dict(color="#7F7F7F", dash="dash"))
     fig.add_annotation(x=1, xref="paper", y=0, yref="y", text="target: p95 = 1 s",  # log10(1)
                        showarrow=False, xanchor="right", yanchor="bottom")
