@@ -56,16 +56,28 @@ def infos(at: AppTest) -> list[str]:
     return [i.value for i in at.info]
 
 
+def on_tab(at: AppTest, index: int):
+    """Tab ``index``, opened as a click on it does (a closed tab draws only its controls;
+    its results go to the report)."""
+    label = at.tabs[index].label
+    if at.session_state["cal_tab"] != label:
+        at.session_state["cal_tab"] = label
+        if "cal_tab" in at.query_params:  # the address a click leaves (a link named a tab)
+            at.query_params["cal_tab"] = label
+        run(at)
+    return at.tabs[index]
+
+
 def live_tab(at: AppTest):
-    return at.tabs[1]
+    return on_tab(at, 1)
 
 
 def paper_tab(at: AppTest):
-    return at.tabs[2]
+    return on_tab(at, 2)
 
 
 def extended_tab(at: AppTest):
-    return at.tabs[3]
+    return on_tab(at, 3)
 
 
 def live_table(at: AppTest) -> pd.DataFrame:
@@ -281,7 +293,7 @@ def test_results_file_without_bootstrap_rows_does_not_crash(synthetic_study, mon
     if rows == "header_only":  # no results: how to make them
         assert any(study.PAPER_COMMAND in i for i in infos(at)), infos(at)
     else:
-        assert "B = – bootstrap replicates" in " ".join(m.value for m in at.markdown)
+        assert "B = – bootstrap replicates" in " ".join(m.value for m in paper_tab(at).markdown)
 
 
 # --- links and the report ----------------------------------------------------------------------

@@ -66,6 +66,30 @@ def test_kit_collects_settings_findings_charts_and_tables_for_the_report():
     assert "a caveat" in html and html.count("plotly.js v") == 1
 
 
+def closed_tab_page():
+    import pandas as pd
+    import plotly.graph_objects as go
+
+    from ui.kit import page_header
+
+    kit = page_header("Kit")
+    kit.chart(go.Figure(go.Scatter(x=[1, 2], y=[1, 2])), key="kc", name="Shown chart")
+    kit.chart(go.Figure(go.Scatter(x=[1, 2], y=[2, 1])), key="kh", name="Hidden chart",
+              drawn=False)
+    kit.table(pd.DataFrame({"a": [1]}), key="kt", name="Hidden table", drawn=False)
+    kit.end()
+
+
+def test_outputs_of_a_closed_tab_go_to_the_report_only(deferred):
+    """drawn=False: nothing on the page (no chart, table or download), all in the report."""
+    at = run(closed_tab_page)
+    kit = ended_kit(at)
+    assert [name for name, _ in kit.figures] == ["Shown chart", "Hidden chart"]
+    assert [name for name, _ in kit.tables] == ["Hidden table"]
+    assert len(at.get("plotly_chart")) == 1 and not at.dataframe
+    assert sorted(deferred) == ["kit_report.html", "shown_chart.csv", "shown_chart.html"]
+
+
 @pytest.mark.parametrize("params, bad", [
     (dict(kx="7"), ["kx"]),
     (dict(kx="abc", kname="beta"), ["kx"]),

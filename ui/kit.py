@@ -68,10 +68,15 @@ class PageKit:
 
     # --- what the page shows, with its exports ------------------------------------------
 
-    def chart(self, fig, *, key: str, name: str, file: str | None = None, **kwargs) -> None:
+    def chart(self, fig, *, key: str, name: str, file: str | None = None, drawn: bool = True,
+              **kwargs) -> None:
         """A Plotly chart with its data (CSV) and itself (standalone HTML) to download.
         ``file``: the name the download files are made from, when not ``name`` (a file name
-        people's scripts know, kept when the shown name changes)."""
+        people's scripts know, kept when the shown name changes). ``drawn`` False (a closed
+        tab): for the report only."""
+        if not drawn:
+            self.figures.append((name, fig))
+            return
         st.plotly_chart(fig, key=key, **kwargs)
         stem = slug(file or name)
         with st.container(horizontal=True, gap="small"):
@@ -88,13 +93,18 @@ class PageKit:
         self.figures.append((name, fig))
 
     def table(self, frame: pd.DataFrame, *, key: str, name: str,
-              csv: pd.DataFrame | None = None, file: str | None = None, **kwargs) -> None:
+              csv: pd.DataFrame | None = None, file: str | None = None, drawn: bool = True,
+              **kwargs) -> None:
         """A table with a CSV download (``csv``: the frame to export, if not ``frame``;
-        ``file``: the name its file name is made from, when not ``name``)."""
-        st.dataframe(frame, key=key, **kwargs)
+        ``file``: the name its file name is made from, when not ``name``); ``drawn`` False
+        (a closed tab): for the report only."""
         data = frame if csv is None else csv
         if isinstance(data, Styler):
             data = data.data
+        if not drawn:
+            self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
+            return
+        st.dataframe(frame, key=key, **kwargs)
         st.download_button(t("Table (CSV)"), lambda d=data: dpviz.export.csv_text(d),
                            file_name=f"{slug(file or name)}.csv", mime="text/csv",
                            on_click="ignore", icon=":material/table:", key=f"{key}_csv",

@@ -71,7 +71,33 @@ def read_null_settings(kit: PageKit) -> NullSettings:
     return NullSettings(shape, int(m), int(n), alpha, reps, seed)
 
 
-def null_tab(kit: PageKit, opened: bool) -> NullSettings:
+def null_tab(kit: PageKit, opened: bool, shown: bool) -> NullSettings:
+    """The null distributions; ``shown`` False (a closed tab): its controls, and its results
+    for the report only."""
+    if shown:
+        intro_null()
+    null = read_null_settings(kit)
+    # Large draws on request only, after a moved control (kit.ask); those drawn before in
+    # this session are in the server's cache, and show at once.
+    drawn = st.session_state.setdefault(NULL_DRAWN, set())
+    if not (null.quick or opened or null in drawn) and not (shown and kit.ask(
+            logic.null_offer(null), key="cal_null_run",
+            help=t("Draw the null statistics at these settings."))):
+        return null
+    ns = logic.null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
+    if len(drawn) > 256:
+        drawn.clear()
+    drawn.add(null)
+    kit.chart(logic.null_figure(null), key="cal_fig_null", drawn=shown,
+              name=t("Naive statistic under no difference, with and without DP"))
+    summary = logic.null_summary(ns)
+    if shown:
+        null_metrics(summary)
+    kit.finding(logic.null_finding(null, summary))
+    return null
+
+
+def intro_null() -> None:
     st.markdown(t(
         "Under 'no difference' the naive statistic should follow the χ²(M − 1) density. Without "
         "privacy it does; with privacy the noise shifts it right and spreads it, by an amount "
@@ -81,23 +107,9 @@ def null_tab(kit: PageKit, opened: bool) -> NullSettings:
         st.latex(r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}} "
                  r"\;\overset{H_0}{\sim}\; \chi^2_{M-1}\ \text{(without DP)},\qquad "
                  r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
-    null = read_null_settings(kit)
-    # Large draws on request only, after a moved control (kit.ask); those drawn before in
-    # this session are in the server's cache, and show at once.
-    drawn = st.session_state.setdefault(NULL_DRAWN, set())
-    if not (null.quick or opened or null in drawn) and not kit.ask(
-            logic.null_offer(null), key="cal_null_run",
-            help=t("Draw the null statistics at these settings.")):
-        return null
-    ns = logic.null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
-    if len(drawn) > 256:
-        drawn.clear()
-    drawn.add(null)
-    kit.chart(dpviz.homogeneity.null_statistics_figure(ns.without_dp, ns.with_dp, ns.df,
-                                                       alpha=null.alpha),
-              key="cal_fig_null",
-              name=t("Naive statistic under no difference, with and without DP"))
-    summary = logic.null_summary(ns)
+
+
+def null_metrics(summary) -> None:
     k1, k2, k3 = st.columns(3)
     k1.metric(t("χ² reference mean (df)"), f"{summary.df}",
               help=t("The mean of the χ²(M − 1) density is its degrees of freedom, M − 1."))
@@ -109,8 +121,6 @@ def null_tab(kit: PageKit, opened: bool) -> NullSettings:
               help=t("Share of null statistics above the χ² 5% critical value: about 5%."))
     k2.metric(t("Naive type-I error with DP"), f"{summary.type1_with:.1%}",
               help=t("The same share on the private histograms: far above 5%."))
-    kit.finding(logic.null_finding(null, summary))
-    return null
 
 
 # --- Figures 9-12, live ------------------------------------------------------------------------
@@ -199,13 +209,19 @@ def run_live(kit: PageKit, live: LiveSettings) -> dict | None:
     return {"params": live, "table": table}
 
 
-def live_tab(kit: PageKit) -> tuple[LiveSettings, LiveSettings | None]:
-    """The form and the last completed run: the form's settings and those of the run shown."""
+def live_intro() -> None:
     st.markdown(t(
         "Rejection rate at the 5% significance level against N, for the naive χ² test and "
         "the parametric bootstrap test, each point with its 95% Wilson interval. Korea vs Korea has no "
         "difference (the rate is the type-I error: it should stay near the dotted 5% line); "
         "the other pairs differ (the rate is the power: higher is better)."))
+
+
+def live_tab(kit: PageKit, shown_tab: bool) -> tuple[LiveSettings, LiveSettings | None]:
+    """The form and the last completed run: the form's settings and those of the run shown
+    (``shown_tab`` False, a closed tab: the run for the report only)."""
+    if shown_tab:
+        live_intro()
     live, submitted = read_live_settings()
     last = st.session_state.get(RESULT_KEY)
     if submitted or last is None:
@@ -215,16 +231,18 @@ def live_tab(kit: PageKit) -> tuple[LiveSettings, LiveSettings | None]:
     if last is None:
         return live, None
     if last["params"] != live:
-        st.info(t("The settings above differ from the last completed run: the chart below "
-                  "shows that run, described in its caption."), icon=":material/history:")
+        if shown_tab:
+            st.info(t("The settings above differ from the last completed run: the chart below "
+                      "shows that run, described in its caption."), icon=":material/history:")
         kit.note(t("The rejection rates shown are from the last completed run, whose settings "
                    "are listed; the form's settings differ."))
     shown, table = last["params"], last["table"]
-    kit.chart(logic.rates_figure(shown, table), key="cal_fig_live",
+    kit.chart(logic.rates_figure(shown, table), key="cal_fig_live", drawn=shown_tab,
               name=t("Rejection rate against N"))
-    st.caption(logic.live_caption(shown))
+    if shown_tab:
+        st.caption(logic.live_caption(shown))
     kit.table(table, key="cal_table_live", name=t("Rejection rates"), hide_index=True,
-              column_config=rate_columns())
+              column_config=rate_columns(), drawn=shown_tab)
     for finding in logic.live_findings(shown, table):
         kit.finding(finding)
     kit.note(t("Rejection rates at the 5% significance level are the share of R simulated "
@@ -263,28 +281,32 @@ def read_study_filter(results: pd.DataFrame) -> StudyFilter:
     return StudyFilter(tuple(pairs), tuple(ms), tuple(privacy), tuple(tests))
 
 
-def study_tab(kit: PageKit) -> StudyFilter | None:
+def study_tab(kit: PageKit, shown_tab: bool) -> StudyFilter | None:
+    """The shipped study, filtered (``shown_tab`` False, a closed tab: its filters, and its
+    results for the report only)."""
     results = logic.shipped_results(study.results_stamp())
     if results is None or results.empty:
         st.info(logic.missing_study())
         return None
-    with st.expander(t("How this study was made: its commands"), expanded=False):
-        st.markdown(logic.study_intro(results))
-        st.code(study.PAPER_COMMAND, language="bash")
-        st.caption(t("The normal-score test on the two pairs with an effect (its type-I error "
-                     "is in the last tab), in its own file and seed:"))
-        st.code(study.SCORE_COMMAND, language="bash")
-    partial = logic.partial_study(results)
-    if partial:
-        st.warning(partial)
+    if shown_tab:
+        with st.expander(t("How this study was made: its commands"), expanded=False):
+            st.markdown(logic.study_intro(results))
+            st.code(study.PAPER_COMMAND, language="bash")
+            st.caption(t("The normal-score test on the two pairs with an effect (its type-I "
+                         "error is in the last tab), in its own file and seed:"))
+            st.code(study.SCORE_COMMAND, language="bash")
+        partial = logic.partial_study(results)
+        if partial:
+            st.warning(partial)
     chosen_filter = read_study_filter(results)
     shown = logic.study_shown(study.results_stamp(), chosen_filter)
     if shown.figure is None:
-        st.info(t("No settings match these filters."))
+        if shown_tab:
+            st.info(t("No settings match these filters."))
         return chosen_filter
-    kit.chart(shown.figure, key="cal_fig_paper",
+    kit.chart(shown.figure, key="cal_fig_paper", drawn=shown_tab,
               name=t("The paper's study: rejection rate against N"))
-    kit.table(shown.table, key="cal_table_paper",
+    kit.table(shown.table, key="cal_table_paper", drawn=shown_tab,
               name=t("The paper's study: the selected settings"), hide_index=True,
               column_config=rate_columns())
     for finding in shown.findings:
@@ -331,25 +353,29 @@ def read_extended_filter() -> ExtendedFilter:
                           tuple(int(n) for n in ns), tuple(ratios))
 
 
-def extended_tab(kit: PageKit) -> ExtendedFilter | None:
+def extended_tab(kit: PageKit, shown_tab: bool) -> ExtendedFilter | None:
+    """The extended null grid, filtered (``shown_tab`` as :func:`study_tab`)."""
     results = logic.extended_results(study.results_stamp(study.EXTENDED_FILE))
     if results is None or results.empty:
         st.info(logic.missing_extended())
         return None
-    with st.expander(t("How this grid was made: its settings and command"), expanded=False):
-        st.caption(logic.extended_caption(results))
-        st.code(study.EXTENDED_COMMAND, language="bash")
-    partial = logic.partial_extended(results)
-    if partial:
-        st.warning(partial)
+    if shown_tab:
+        with st.expander(t("How this grid was made: its settings and command"),
+                         expanded=False):
+            st.caption(logic.extended_caption(results))
+            st.code(study.EXTENDED_COMMAND, language="bash")
+        partial = logic.partial_extended(results)
+        if partial:
+            st.warning(partial)
     chosen_filter = read_extended_filter()
     shown = logic.extended_shown(study.results_stamp(study.EXTENDED_FILE), chosen_filter)
     if shown.figure is None:
-        st.info(t("No settings match these filters."))
+        if shown_tab:
+            st.info(t("No settings match these filters."))
         return chosen_filter
-    kit.chart(shown.figure, key="cal_fig_extended",
+    kit.chart(shown.figure, key="cal_fig_extended", drawn=shown_tab,
               name=t("Beyond the paper: type-I error per setting"))
-    kit.table(shown.table, key="cal_table_extended",
+    kit.table(shown.table, key="cal_table_extended", drawn=shown_tab,
               name=t("Beyond the paper: the selected settings"), hide_index=True,
               column_config=rate_columns(("N_A", "N_B")))
     for finding in shown.findings:
@@ -389,21 +415,22 @@ def main() -> None:
         "often it finds a difference that is there. Both are estimated here by simulation, as in section 4.2 of "
         "Son, Park & Jung (2022): draw two histograms, release them with Laplace noise, test, "
         "repeat R times, count the rejections."))
-    # The open tab is kept in the URL; every tab runs (each is cheap once computed), so the
-    # report holds all four.
+    # The open tab is kept in the URL. Every tab runs, so that the report holds all four,
+    # but a closed tab draws only its controls (they keep their values): its results go to
+    # the report alone, made from what the server keeps (study_shown, null_figure, …).
     links.use_earlier_label("cal_tab")  # a link may name a tab by its earlier label
     tabs = st.tabs([t(x) for x in TABS], key="cal_tab", bind="query-params")
     tab_null, tab_live, tab_paper, tab_extended = tabs
     # Whether this run opens the page or a tab (large null draws then run by themselves).
     opened = kit.opened(st.session_state.get("cal_tab", t(TABS[0])))
     with tab_null:
-        null = null_tab(kit, opened)
+        null = null_tab(kit, opened, tab_null.open is not False)
     with tab_live:
-        live, shown = live_tab(kit)
+        live, shown = live_tab(kit, tab_live.open is not False)
     with tab_paper:
-        study_filter = study_tab(kit)
+        study_filter = study_tab(kit, tab_paper.open is not False)
     with tab_extended:
-        extended_filter = extended_tab(kit)
+        extended_filter = extended_tab(kit, tab_extended.open is not False)
     settings = Settings(tab=st.session_state.get("cal_tab", t(TABS[0])), null=null, live=live,
                         study=study_filter, extended=extended_filter)
     # The report lists the settings behind the results: the live run's are those of the run

@@ -369,6 +369,15 @@ def null_stats(shape: str, m: int, n: int, alpha: float, reps: int, seed: int):
     )
 
 
+@counted(st.cache_resource(max_entries=32, show_spinner=False))
+def null_figure(null: NullSettings):
+    """The null statistics of ``null`` against the χ² density, kept as sent (a shared
+    resource: only read after this)."""
+    ns = null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
+    return dpviz.style.SentFigure(dpviz.homogeneity.null_statistics_figure(
+        ns.without_dp, ns.with_dp, ns.df, alpha=null.alpha))
+
+
 @counted(st.cache_resource(max_entries=4, show_spinner=False))
 def shipped_results(stamp: float | None) -> pd.DataFrame | None:
     """The shipped study; ``stamp`` (the file's modification time) renews the cache. A
