@@ -991,3 +991,5 @@ def test_every_server_setting_is_an_option_of_the_pinned_streamlit():
     assert [n for n in names if n not in known] == []
     assert config["runner"]["postScriptGC"] is False
     assert config["server"]["fileWatcherType"] == "none"
+    # No element cached in the browser (a cache miss disconnects it for good).
+    assert config["global"]["minCachedMessageSize"] >= 1e12

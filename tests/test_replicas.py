@@ -283,6 +283,11 @@ def test_a_session_on_a_killed_replica_gets_its_view_back(browser, stack):
         wait_idle(page)
         assert replica_cookie(context) not in (None, dead)
         assert read_metrics(page) == before  # no run on reconnection: the page as it was
+        # The killed replica back (serve.sh restarts it, the health checks see it up) before
+        # the session runs again: the steps below are the session's on its new replica, not
+        # a race with the restart.
+        stack.wait_all_routed()
+        assert replica_cookie(context) not in (None, dead)
 
         # A control changed: the run on the new replica has every value but the file.
         page.locator('[data-testid="stCheckbox"]').filter(has_text=ZOOM).locator(
@@ -294,7 +299,13 @@ def test_a_session_on_a_killed_replica_gets_its_view_back(browser, stack):
         expect(page.locator('[data-testid="stMetric"]')).to_have_count(0)
         expect(thumb(page, EPS_A)).to_have_attribute("aria-valuetext", "10")
         upload(page, SMALL)
-        assert computed(page) == before
+        try:
+            assert computed(page) == before
+        except AssertionError as error:  # what the proxy and the replicas said meanwhile
+            raise AssertionError(f"{error}\n--- serve.sh and HAProxy:\n{stack.log()[-3000:]}"
+                                 + "".join(f"\n--- replica {name}:\n"
+                                           f"{stack.replica_log(name)[-3000:]}"
+                                           for name in stack.names)) from None
 
         # The page's URL, opened again: its view, once the file is uploaded again.
         page.goto(page.url)
