@@ -133,6 +133,14 @@ def plain_error(at: AppTest, fragment: str) -> str:
 
 # --- pages whose tabs run one at a time --------------------------------------------------------
 
+def select_tab(at: AppTest, key: str, label: str) -> None:
+    """Select the tab ``label`` of the tabs bound to ``key``, as a click on it does: in the
+    session, and in the address when a link named a tab there (the address wins otherwise)."""
+    at.session_state[key] = label
+    if key in at.query_params:
+        at.query_params[key] = label
+
+
 @dataclass(frozen=True)
 class TabbedPage:
     """A page whose open tab is bound to the session-state key ``tab_key``: only it runs."""
@@ -150,7 +158,7 @@ class TabbedPage:
 
     def open_tab(self, at: AppTest, tab: str) -> AppTest:
         """Select a tab of the page, as a click on it does, and run the page."""
-        at.session_state[self.tab_key] = tab
+        select_tab(at, self.tab_key, tab)
         return run(at)
 
     def assert_clean_on_every_tab(self, at: AppTest) -> None:

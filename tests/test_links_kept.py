@@ -15,7 +15,7 @@ import pytest
 
 from conftest import open_page
 from ui import registry
-from pagekit import link_notes, link_view
+from pagekit import link_notes, link_view, select_tab
 
 
 def script_for(url_path: str) -> str:
@@ -53,9 +53,7 @@ def with_other_tabs(at, view: dict, recorded: dict) -> dict:
         for label in labels:
             if label == at.session_state[key]:
                 continue
-            at.session_state[key] = label
-            if key in at.query_params:
-                at.query_params[key] = label
+            select_tab(at, key, label)
             at.run()
             for name, value in link_view(at)["metrics"].items():
                 view["metrics"].setdefault(name, value)

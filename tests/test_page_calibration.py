@@ -61,9 +61,7 @@ def on_tab(at: AppTest, index: int):
     its results go to the report)."""
     label = at.tabs[index].label
     if at.session_state["cal_tab"] != label:
-        at.session_state["cal_tab"] = label
-        if "cal_tab" in at.query_params:  # the address a click leaves (a link named a tab)
-            at.query_params["cal_tab"] = label
+        pagekit.select_tab(at, "cal_tab", label)
         run(at)
     return at.tabs[index]
 
