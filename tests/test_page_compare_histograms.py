@@ -121,10 +121,16 @@ def test_shape_sources_show_bins_slider():
 
 
 def test_age_binnings_set_the_bins():
+    """Single years (M = 86) at B = 1,000 are more than a moved control runs at once: the
+    page offers Simulate (test_large_bootstraps_wait_for_simulate_after_a_moved_control)."""
     at = start()
     for width, bins in ((1, 86), (10, 9)):  # (5, 18): the default view
         at.radio(key="cmp_width").set_value(width)
         run(at)
+        if width == 1:
+            [button] = [b for b in at.button if b.key == "cmp_run"]
+            button.click()
+            run(at)
         assert_full_result(at)
         assert degrees_of_freedom(at) == bins - 1
 
@@ -514,3 +520,29 @@ def test_try_this_experiments_set_the_page_up_and_show_what_they_say():
     # Every other control at its default: a fresh visit.
     assert at.select_slider(key="cmp_boot").value == 1000
     assert at.number_input(key="cmp_seed").value == 2022
+
+
+def test_large_bootstraps_wait_for_simulate_after_a_moved_control():
+    """Opened by a link at B = 10,000 the page runs both bootstraps by itself. A moved
+    control then shows the Simulate button with the cost and no numbers (none of other
+    settings); pressed, the tests. Moved back, the settings run before in this session
+    show at once."""
+    at = start({"cmp_boot": "10,000"})
+    first = assert_full_result(at)
+    assert not [b for b in at.button if b.key == "cmp_run"]
+    at.select_slider(key="cmp_alpha_a").set_value(1.0)
+    run(at)
+    assert not metrics(at) and not errors(at)
+    [button] = [b for b in at.button if b.key == "cmp_run"]
+    assert any("B = 10,000 bootstrap replicates" in i.value for i in at.info)
+    button.click()
+    run(at)
+    moved = assert_full_result(at)
+    assert moved[NAIVE] != first[NAIVE]
+    at.select_slider(key="cmp_alpha_a").set_value(0.1)
+    run(at)
+    assert assert_full_result(at) == first
+    assert not [b for b in at.button if b.key == "cmp_run"]
+    at.select_slider(key="cmp_boot").set_value(1000)  # quick: at once
+    run(at)
+    assert assert_full_result(at)[NHAT_A] == first[NHAT_A]

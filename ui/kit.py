@@ -9,6 +9,7 @@ page early (after an error) and still gives it its link, report and link note.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field, fields, is_dataclass
 
 import pandas as pd
@@ -174,6 +175,21 @@ class PageKit:
         self.note(t("Part of this view had not been simulated at its settings when this report "
                     "was made: the report has no results from that part."))
         return False
+
+    def requested(self, store: str, settings: Hashable, *, quick: bool, opened: bool,
+                  message: str, key: str, help: str | None = None, ask: bool = True) -> bool:
+        """Whether to run a long computation for ``settings`` (hashable) in this run: it is
+        ``quick``, the page or its tab was ``opened``, it ran before in this session (kept in
+        session state ``store``; its result is in the server's cache), or the user pressed
+        *Simulate* (:meth:`ask`, offered when ``ask``). Remembers ``settings`` when True."""
+        ran = st.session_state.setdefault(store, set())
+        if not (quick or opened or settings in ran) and not (
+                ask and self.ask(message, key=key, help=help)):
+            return False
+        if len(ran) > 256:  # a session's memory stays small
+            ran.clear()
+        ran.add(settings)
+        return True
 
     # --- errors and the end of the page ----------------------------------------------------
 

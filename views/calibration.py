@@ -79,15 +79,11 @@ def null_tab(kit: PageKit, opened: bool, shown: bool) -> NullSettings:
     null = read_null_settings(kit)
     # Large draws on request only, after a moved control (kit.ask); those drawn before in
     # this session are in the server's cache, and show at once.
-    drawn = st.session_state.setdefault(NULL_DRAWN, set())
-    if not (null.quick or opened or null in drawn) and not (shown and kit.ask(
-            logic.null_offer(null), key="cal_null_run",
-            help=t("Draw the null statistics at these settings."))):
+    if not kit.requested(NULL_DRAWN, null, quick=null.quick, opened=opened,
+                         message=logic.null_offer(null), key="cal_null_run", ask=shown,
+                         help=t("Draw the null statistics at these settings.")):
         return null
     ns = logic.null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
-    if len(drawn) > 256:
-        drawn.clear()
-    drawn.add(null)
     kit.chart(logic.null_figure(null), key="cal_fig_null", drawn=shown,
               name=t("Naive statistic under no difference, with and without DP"))
     summary = logic.null_summary(ns)

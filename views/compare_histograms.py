@@ -20,6 +20,8 @@ from ui.pages import compare_histograms as logic
 from ui.pages.compare_histograms import LEVEL, TITLE, Settings
 from ui.text import t
 
+RAN = "cmp_ran"  # session state: the comparisons (Settings.run_key) run in this session
+
 
 def read_settings(kit: PageKit) -> Settings:
     """The data sources and the controls; stops the page when the sources cannot be used."""
@@ -68,6 +70,15 @@ def read_settings(kit: PageKit) -> Settings:
     return Settings(pair=pair, source_a=source_a, source_b=source_b, width=width,
                     bins=len(pair.labels), n_a=n_a, separate_n=separate, n_b=n_b,
                     alpha_a=alpha_a, alpha_b=alpha_b, boot=boot, seed=seed)
+
+
+def wait_for_request(kit: PageKit, settings: Settings) -> None:
+    """After a moved control, run large bootstraps on request only and stop the page until
+    then (kit.requested)."""
+    if not kit.requested(RAN, settings.run_key(), quick=settings.quick, opened=kit.opened(),
+                         message=logic.boot_offer(settings.bins, settings.n_boot),
+                         key="cmp_run", help=t("Run both bootstrap tests at these settings.")):
+        kit.stop()
 
 
 def announce_boot_limit(kit: PageKit, settings: Settings) -> None:
@@ -281,6 +292,7 @@ def main() -> None:
         "different N or ε. Below, the page says which to trust at your settings."))
     settings = read_settings(kit)
     announce_boot_limit(kit, settings)
+    wait_for_request(kit, settings)
     try:
         result = logic.run_comparison(settings.pair, settings.n_a, settings.n_b,
                                       settings.alpha_a, settings.alpha_b, settings.n_boot,

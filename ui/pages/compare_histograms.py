@@ -8,6 +8,7 @@ function of the settings and the result (tested in tests/test_ui_pages_compare_h
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import pandas as pd
@@ -28,6 +29,10 @@ LEVEL = 0.05  # the level of both tests
 # here, simulation.seconds_per_unit), so the cap is about a second of random draws.
 MAX_BOOT_CELLS = 4_000_000
 MIN_BOOT = 10  # the fewest replicates the cap leaves
+# Bootstrap cells (replicates x bins) run at once after a moved control: about 0.1 core-s of
+# the server's time (both bootstrap tests, measured by benchmarks/change_cpu.py). More wait
+# for *Simulate*, so that a class moving sliders at B = 10,000 costs reruns, not bootstraps.
+QUICK_BOOT_CELLS = 50_000
 
 #: The bootstrap tests the page runs, by the URL value of cmp_null_test.
 BOOT_TESTS = ("bootstrap", "normal_score")
@@ -58,6 +63,19 @@ class Settings:
     def n_boot(self) -> int:
         """The bootstrap replicates run: ``boot``, limited by the work cap."""
         return limited_boot(self.boot, self.bins)
+
+    @property
+    def quick(self) -> bool:
+        """Whether the bootstraps run at once after a moved control (else on request)."""
+        return self.n_boot * self.bins <= QUICK_BOOT_CELLS
+
+    def run_key(self) -> tuple:
+        """What :func:`run_comparison` computes from, hashable: to remember in the session
+        which comparisons were run (they are in the server's cache)."""
+        sides = tuple((side.name, side.fixed, hashlib.sha1(side.values.tobytes()).hexdigest())
+                      for side in (self.pair.a, self.pair.b))
+        return (sides, self.pair.private, self.n_a, self.n_b, self.alpha_a, self.alpha_b,
+                self.n_boot, self.seed)
 
     def report_items(self) -> dict[str, str]:
         """The report's settings, label -> value."""
@@ -202,6 +220,14 @@ def boot_limit_info(bins: int, wanted: int, used: int, seconds: float) -> str:
     return t("With M = {m:,} bins the bootstrap is limited to B = {used:,} replicates to keep "
              "the page responsive: B = {wanted:,} would take about {seconds:,.0f} s here.",
              m=bins, used=used, wanted=wanted, seconds=seconds)
+
+
+def boot_offer(bins: int, n_boot: int) -> str:
+    """What the Simulate button of the comparison would run."""
+    return t("B = {n_boot:,} bootstrap replicates of M = {m:,} bins ({cells:,} simulated "
+             "counts per test) take longer than a moved control should (up to {quick:,} run at "
+             "once): press *Simulate*. Settings run before in this session show at once.",
+             n_boot=n_boot, m=bins, cells=n_boot * bins, quick=QUICK_BOOT_CELLS)
 
 
 def boot_limit_note(bins: int, used: int) -> str:
