@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -268,6 +269,10 @@ def test_every_tab_keeps_its_downloads(c, deferred):
                     assert html.escape(finding) in text, (tab, finding)
             elif first_line == "html":
                 assert "plotly" in text and "<html" in text, name
+            elif first_line == "python":  # the view's code (tests/test_dpcode.py runs it)
+                compile(text, name, "exec")
+            elif first_line == "notebook":
+                nbformat.validate(nbformat.reads(text, as_version=4))
             else:
                 assert text.splitlines()[0] == first_line, name
                 assert len(pd.read_csv(io.StringIO(text))) > 0, name

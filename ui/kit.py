@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
+import dpcode
 import dpviz
 from ui import internals, links
 from ui.format import slug
@@ -52,6 +53,11 @@ class PageKit:
     figures: list[tuple[str, object]] = field(default_factory=list)
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The numbers the page shows, label -> value as computed: what the view's code prints.
+    numbers: dict[str, object] = field(default_factory=dict)
+    code_slot: object = None  # st.empty inside the code popover
+    code_builder: object = None  # link -> dpcode.Program of this view, set by code()
+    code_problem: str | None = None  # why this view has no code (an error state)
     source: str = ""  # the link to this view, set by end()
     ended: bool = False
     previous_view: tuple | None = None  # (title, part) the session's run before this one drew
@@ -111,6 +117,23 @@ class PageKit:
                            on_click="ignore", icon=":material/table:", key=f"{key}_csv",
                            type="tertiary", help=t("This table as a CSV file."))
         self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
+
+    def metric(self, label: str, value, text: str | None = None, *, where=None,
+               **kwargs) -> None:
+        """A metric showing ``text`` (``value`` as it is when None) in ``where`` (a column or
+        container; the page's current place when None), its ``value`` kept as computed for
+        the view's code (:attr:`numbers`)."""
+        self.numbers[label] = value
+        (where or st).metric(label, value if text is None else text, **kwargs)
+
+    def number(self, label: str, value) -> None:
+        """A number the page shows in a sentence or caption, kept for the view's code."""
+        self.numbers[label] = value
+
+    def code(self, builder) -> None:
+        """The view as code: ``builder(link)`` returns its :class:`dpcode.Program` (called
+        only when a file is downloaded). Offered by the header's Code button."""
+        self.code_builder = builder
 
     # --- what the report says -------------------------------------------------------------
 
@@ -198,8 +221,11 @@ class PageKit:
         st.error(message, icon=":material/error:")
 
     def fail(self, message: str) -> None:
-        """Show a plain-language error and stop the page."""
+        """Show a plain-language error and stop the page (its Code button says why it offers
+        no code)."""
         self.error(message)
+        self.code_problem = message
+        self.code_builder = None
         self.stop()
 
     def wait(self, message: str) -> None:
@@ -250,10 +276,38 @@ class PageKit:
             self.report_button(key=REPORT_BUTTON_KEY)
             st.caption(t("{f} finding(s), {c} chart(s), {n} table(s).", f=len(self.findings),
                          c=len(self.figures), n=len(self.tables)))
+        if self.code_slot is not None:
+            with self.code_slot.container():
+                self.code_buttons()
+
+    def code_buttons(self) -> None:
+        """The Code popover's downloads: the view as a Python script and as a Jupyter
+        notebook, and the data files they read; or why there is none."""
+        if self.code_builder is None:
+            st.caption(self.code_problem or t("No code for this view: it has no results at "
+                                              "its settings (the page says why)."))
+            return
+        program = dpcode_program(self.code_builder, self.source)
+        st.download_button(t("Python script (.py)"), lambda: dpcode.script_text(program),
+                           file_name=f"{program.stem}.py", mime="text/x-python",
+                           on_click="ignore", icon=":material/code:", key="page_code_py",
+                           help=t("Runs with Python and `pip install \"dpcore[figures]\"`."))
+        st.download_button(t("Jupyter notebook (.ipynb)"), lambda: dpcode.notebook_text(program),
+                           file_name=f"{program.stem}.ipynb", mime="application/x-ipynb+json",
+                           on_click="ignore", icon=":material/article:", key="page_code_ipynb",
+                           help=t("The same code, cell by cell, with the charts inline."))
+        for i, (name, text) in enumerate(program.files.items()):
+            st.download_button(t("Data file {name}", name=name), text, file_name=name,
+                               mime="text/csv", on_click="ignore", icon=":material/table:",
+                               key=f"page_code_file_{i}",
+                               help=t("Read by the code: save it beside the script."))
+        st.caption(t("The code computes every number this view shows with dpcore, with the "
+                     "same settings and seed, and prints it with the page's label."))
 
 
-def page_header(title: str) -> PageKit:
-    """The page title with its "Share" and "Report" buttons; returns the page's kit."""
+def page_header(title: str, *, code: bool = False) -> PageKit:
+    """The page title with its "Share" and "Report" buttons, and "Code" when the page gives
+    its code (``code``, :meth:`PageKit.code`); returns the page's kit."""
     if TRY_PARAM in st.query_params:  # an experiment's link: a fresh visit to it
         opened = st.query_params[TRY_PARAM]
         st.session_state.clear()
@@ -279,5 +333,17 @@ def page_header(title: str) -> PageKit:
                                "without the app.")):
         report_slot = st.empty()
         report_slot.caption(t("The report is ready once the page has its results."))
+    code_slot = None
+    if code:
+        with header.popover(t("Code"), icon=":material/code:", width="content",
+                            help=t("This view as a Python script and a Jupyter notebook that "
+                                   "reproduce its numbers with dpcore.")):
+            code_slot = st.empty()
+            code_slot.caption(t("The code is ready once the page has its results."))
     return PageKit(title=title, url_in=url_in, notice=st.container(), report_slot=report_slot,
-                   link_slot=link_slot, previous_view=previous_view)
+                   link_slot=link_slot, previous_view=previous_view, code_slot=code_slot)
+
+
+def dpcode_program(builder, link: str):
+    """The view's program for ``link`` (built once per run, when the popover is drawn)."""
+    return builder(link)

@@ -237,6 +237,9 @@ class SideInput:
     name: str
     values: np.ndarray
     fixed: bool
+    # The dpcore expression giving ``values`` for a built-in source (the Code button writes
+    # it); None for an upload, whose values the code embeds.
+    expression: str | None = None
 
 
 @dataclass(frozen=True)
@@ -361,9 +364,12 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
     def side(src: str, name: str, col: str | None) -> SideInput:
         if src in datasets.POPULATIONS:
             hist = datasets.age_histogram(src, width)
-            return SideInput(datasets.POPULATIONS[src], datasets.proportions(hist.to_numpy()), False)
+            return SideInput(datasets.POPULATIONS[src], datasets.proportions(hist.to_numpy()), False,
+                             f"datasets.proportions(datasets.age_histogram({src!r}, {width})"
+                             ".to_numpy())")
         if src in datasets.SHAPES:
-            return SideInput(datasets.SHAPES[src], datasets.shape_probabilities(src, m), False)
+            return SideInput(datasets.SHAPES[src], datasets.shape_probabilities(src, m), False,
+                             f"datasets.shape_probabilities({src!r}, {m})")
         if upload.kind == "counts":
             counts = uploads.counts_from_column(upload.table[col], name=name)
             if len(counts) != m:

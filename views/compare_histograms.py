@@ -114,24 +114,30 @@ def show_verdict(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
         kit.note(logic.noise_note(side))
 
 
-def show_metrics(result: HomogeneityResult) -> None:
+def show_metrics(kit: PageKit, result: HomogeneityResult) -> None:
     """The three p-values and the two estimated sizes N̂."""
     m1, m2, m3 = st.columns(3)
-    m1.metric(t("Naive χ² test p-value"), logic.shown_p(result.naive.pvalue),
-              help=logic.naive_help(result), border=True)
+    kit.metric(t("Naive χ² test p-value"), result.naive.pvalue,
+               logic.shown_p(result.naive.pvalue), where=m1, help=logic.naive_help(result),
+               border=True)
     m1.caption(logic.naive_caption(result))
+    kit.number(t("χ² statistic T"), result.naive.statistic)
+    kit.number(t("Degrees of freedom"), result.naive.df)
     if result.bootstrap is not None:
-        m2.metric(t("Parametric bootstrap p-value"), logic.pvalue_text(result.bootstrap),
-                  border=True, help=t("Algorithm 1: (1 + #{T_b ≥ T}) / (B + 1), where T_b are "
-                                      "the B bootstrap statistics; never 0."))
+        kit.metric(t("Parametric bootstrap p-value"), result.bootstrap.pvalue,
+                   logic.pvalue_text(result.bootstrap), where=m2, border=True,
+                   help=t("Algorithm 1: (1 + #{T_b ≥ T}) / (B + 1), where T_b are "
+                          "the B bootstrap statistics; never 0."))
         m2.caption(logic.bootstrap_caption(result.bootstrap))
-    m3.metric(t("Normal-score test p-value"), logic.pvalue_text(result.normal_score),
-              border=True, help=t("The normal-score contrast bootstrap (this project): "
-                                  "(1 + #{T_b ≥ T}) / (B + 1); never 0."))
+    kit.metric(t("Normal-score test p-value"), result.normal_score.pvalue,
+               logic.pvalue_text(result.normal_score), where=m3, border=True,
+               help=t("The normal-score contrast bootstrap (this project): "
+                      "(1 + #{T_b ≥ T}) / (B + 1); never 0."))
     m3.caption(logic.bootstrap_caption(result.normal_score))
     sizes = st.columns(3)[:2]
     for col, size in zip(sizes, logic.size_estimates(result)):
-        col.metric(size.label, size.value, delta=size.delta, delta_color="off", border=True,
+        kit.metric(size.label, size.n_hat, size.value, where=col, delta=size.delta,
+                   delta_color="off", border=True,
                    help=t("Nearest integer of the sum of the debiased counts C̃, eq. (4.3)."))
         col.caption(size.caption)
 
@@ -280,7 +286,7 @@ def explain() -> None:
 
 
 def main() -> None:
-    kit = page_header(t(TITLE))
+    kit = page_header(t(TITLE), code=True)
     kit.try_this(registry.COMPARE, list(logic.EXPERIMENTS))
     st.markdown(t(
         "Two histograms are released with differential privacy: Laplace noise is added to every "
@@ -301,7 +307,8 @@ def main() -> None:
         kit.fail(logic.comparison_error(exc))
     kit.settings(settings)
     show_verdict(kit, settings, result)
-    show_metrics(result)
+    show_metrics(kit, result)
+    kit.code(logic.code_builder(settings))
     show_histograms(kit, settings, result)
     left, right = st.columns(2)
     with left:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+import dpcode
+import dpcode.compare
 from dpcore import datasets, histogram, homogeneity, study
 from dpcore.homogeneity import BootstrapTestResult, HomogeneityResult
 from ui import notation, registry
@@ -427,6 +429,7 @@ class SizeEstimate:
     """The metric of one histogram's estimated N̂, against its true N when known."""
 
     label: str  # "Estimated N̂ (A)"
+    n_hat: int
     value: str
     delta: str | None
     caption: str
@@ -440,9 +443,26 @@ def size_estimates(result: HomogeneityResult) -> list[SizeEstimate]:
         delta = None if orig is None else t("{d:+,.0f} vs true N", d=n_hat - orig.sum())
         caption = (t("true N unknown (private input)") if orig is None
                    else t("true N = {n:,.0f}", n=orig.sum()))
-        out.append(SizeEstimate(t("Estimated N̂ ({side})", side=side), f"{n_hat:,}", delta,
-                                caption))
+        out.append(SizeEstimate(t("Estimated N̂ ({side})", side=side), n_hat, f"{n_hat:,}",
+                                delta, caption))
     return out
+
+
+def code_builder(settings: Settings):
+    """The view's code (dpcode.compare) for the kit's Code button: link -> Program."""
+    def side(s: SideInput) -> dpcode.compare.Side:
+        return dpcode.compare.Side(s.name, s.values, s.fixed, s.expression)
+
+    def build(link: str) -> dpcode.Program:
+        pair = settings.pair
+        return dpcode.compare.program(
+            a=side(pair.a), b=side(pair.b), labels=list(pair.labels), private=pair.private,
+            n_a=None if pair.private or pair.a.fixed else settings.n_a,
+            n_b=None if pair.private or pair.b.fixed else settings.n_b,
+            alpha_a=settings.alpha_a, alpha_b=settings.alpha_b, n_boot=settings.n_boot,
+            seed=settings.seed, null_test=settings.null_test, zoom=settings.zoom, link=link,
+            title=TITLE)
+    return build
 
 
 def trace_names(settings: Settings) -> tuple[str, str]:

@@ -1,0 +1,159 @@
+"""The Code button: every view's script reproduces the numbers the page shows.
+
+For each page that gives code, at its defaults and at two other settings (one with an
+upload where the page takes uploads): the page runs in AppTest, its kit keeps every number
+it shows with its label (``PageKit.numbers``: the values as computed, before formatting);
+the view's script is generated, run in a subprocess from an empty directory, and every
+``label: value`` line it prints must equal the page's value exactly (same seed, same
+draws). The numbers must be computed in the script, never written in it. The notebooks run
+with nbclient. dpcode's own helpers (literals, files) are checked directly.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import warnings
+
+import nbformat
+import numpy as np
+import pytest
+from nbclient import NotebookClient
+
+import dpcode
+import dpcore
+from conftest import REPO_ROOT, open_page, run
+from pagekit import kit as ended_kit, metrics
+
+PYTHONPATH = str(REPO_ROOT)  # the scripts import dpcore and dpviz as a pip install would
+
+UPLOAD_COUNTS = ("category,mine,theirs\n" + "".join(
+    f"{label},{a},{b}\n" for label, a, b in (
+        ("0–4", 120, 130), ("5–9", 340, 300), ("it's \"quoted\"", 560, 610),
+        ("back\\slash", 780, 700), ("한국어", 910, 990)))).encode()
+
+# page, title, {case id: (query, upload or None)}
+CASES = {
+    "compare": ("views/compare_histograms.py", "Compare two private histograms", {
+        "defaults": ({}, None),
+        "shapes": ({"cmp_a": "uniform", "cmp_b": "increasing", "cmp_m": "12",
+                    "cmp_alpha_a": "0.5", "cmp_alpha_b": "1", "cmp_n": "5,000",
+                    "cmp_boot": "200", "cmp_seed": "7", "cmp_null_test": "normal_score",
+                    "cmp_zoom": "true"}, None),
+        "upload": ({"cmp_boot": "500", "cmp_alpha_a": "0.5"},
+                   ({"cmp_a": "upload", "cmp_b": "upload"}, "cmp_file", UPLOAD_COUNTS,
+                    "counts")),
+    }),
+}
+PARAMS = [pytest.param(page, title, query, upload, id=f"{name}-{case}")
+          for name, (page, title, cases) in CASES.items()
+          for case, (query, upload) in cases.items()]
+
+
+def view(page: str, title: str, query: dict, upload):
+    """The page at ``query``, with ``upload`` = (selections that ask for a file, the
+    uploader's key, the file, its kind) when not None, and its kit."""
+    at = open_page(page, title, query)
+    if upload is not None:
+        chosen, key, data, kind = upload
+        for select, value in chosen.items():
+            at.selectbox(key=select).set_value(value)
+        run(at)
+        at.radio(key=f"{key}_kind").set_value(kind)
+        at.file_uploader(key=key).set_value(("data.csv", data, "text/csv"))
+        run(at)
+    assert not at.exception
+    return at, ended_kit(at)
+
+
+def run_script(text: str, files: dict[str, str], folder) -> str:
+    (folder / "view.py").write_text(text, encoding="utf-8")
+    for name, data in files.items():
+        (folder / name).write_text(data, encoding="utf-8")
+    done = subprocess.run([sys.executable, "view.py"], cwd=folder, capture_output=True,
+                          text=True, timeout=300, env={"PYTHONPATH": PYTHONPATH,
+                                                       "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+def literal_numbers(text: str) -> set:
+    """Every number written as a literal in the code (constants of its syntax tree)."""
+    return {node.value for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
+            and not isinstance(node.value, bool)}
+
+
+@pytest.mark.parametrize(("page", "title", "query", "upload"), PARAMS)
+def test_the_script_prints_every_number_the_page_shows(page, title, query, upload, tmp_path):
+    at, kit = view(page, title, query, upload)
+    shown = kit.numbers
+    assert set(metrics(at)) <= set(shown)  # every metric on the page is among them
+    program = kit.code_builder("http://localhost/view")
+    text = dpcode.script_text(program)
+    printed = dpcode.read_printed(run_script(text, program.files, tmp_path))
+    assert {k: printed.get(k) for k in shown} == {k: _plain(v) for k, v in shown.items()}
+    # computed in the script, not written into it (0, 1 and the like excepted: a count of
+    # bins or a whole p-value are not written either)
+    written = literal_numbers(text)
+    for label, value in shown.items():
+        if isinstance(value, float) and value not in (0.0, 1.0):
+            assert value not in written, label
+
+
+def _plain(value):
+    """A value as the script prints it and read_printed reads it back."""
+    if isinstance(value, (np.integer, int)) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        return float(value)
+    return value
+
+
+@pytest.mark.parametrize(("page", "title", "query", "upload"), [
+    p for p in PARAMS if "defaults" not in p.id])
+def test_the_notebook_runs(page, title, query, upload, tmp_path):
+    """The notebook of a non-default view executes on an IPython kernel without error, and
+    prints what the script prints."""
+    _, kit = view(page, title, query, upload)
+    program = kit.code_builder("http://localhost/view")
+    for name, data in program.files.items():
+        (tmp_path / name).write_text(data, encoding="utf-8")
+    nb = nbformat.reads(dpcode.notebook_text(program), as_version=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # from jupyter_client's paths
+        NotebookClient(nb, timeout=300, kernel_name="python3",
+                       resources={"metadata": {"path": str(tmp_path)}}).execute(
+            env={"PYTHONPATH": PYTHONPATH})
+    out = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code"
+                  for o in c.get("outputs", []) if o.get("output_type") == "stream")
+    printed = dpcode.read_printed(out)
+    assert {k: printed.get(k) for k in kit.numbers} == \
+        {k: _plain(v) for k, v in kit.numbers.items()}
+
+
+def test_user_text_round_trips_as_literals():
+    for text in ("it's \"quoted\"", "back\\slash", "new\nline", "한국어 ε", "'''", '"""',
+                 "# not a comment\nimport os"):
+        assert ast.literal_eval(dpcode.literal(text)) == text
+        assert ast.literal_eval(dpcode.literal([text, 1.5])) == [text, 1.5]
+
+
+def test_array_literals_are_exact():
+    values = np.array([0.1, 1 / 3, 2.5e-300, 7.0])
+    code = dpcode.array_literal(values)
+    assert np.array_equal(eval(code, {"np": np}), values)  # noqa: S307 - our own literal
+    counts = np.arange(25)
+    assert np.array_equal(eval(dpcode.array_literal(counts), {"np": np}), counts)  # noqa: S307
+
+
+def test_the_script_warns_when_versions_differ(tmp_path, monkeypatch):
+    program = dpcode.Program("T", "", "t", (dpcode.Cell("code", "print('x: 1')"),))
+    monkeypatch.setattr(dpcore, "__version__", "0.0.1")
+    text = dpcode.script_text(program)
+    assert "'dpcore': '0.0.1'" in text
+    done = subprocess.run([sys.executable, "-c", text], cwd=tmp_path, capture_output=True,
+                          text=True, env={"PYTHONPATH": PYTHONPATH})
+    assert done.returncode == 0 and "may differ from the dashboard" in done.stderr
