@@ -162,10 +162,10 @@ def notebook_text(program: Program) -> str:
 
 def read_printed(output: str) -> dict[str, object]:
     """The ``label: value`` lines a program printed, label -> value (a number, or the text
-    after the colon when it is not one)."""
+    after the last ": " when it is not one; a label may hold ": " itself)."""
     found: dict[str, object] = {}
     for line in output.splitlines():
-        label, sep, value = line.partition(": ")
+        label, sep, value = line.rpartition(": ")
         if not sep:
             continue
         try:

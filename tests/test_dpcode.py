@@ -46,6 +46,24 @@ CASES = {
                     "counts")),
     }),
 }
+UPLOAD_AGES = ("age,weight\n" + "".join(f"{a},{w}\n" for a, w in
+                                       ((3, 1), (27, 2), (45, 3), (45, 1), (90, 2), (61, 5),
+                                        (12, 1), (33, 4)))).encode()
+
+CASES["gaussian"] = ("views/gaussian.py", "Gaussian mechanism", {
+    "defaults": ({}, None),
+    "loss-solve-eps": ({"gauss_tab": "Privacy loss", "gauss_solve": "eps", "gauss_sigma": "3",
+                        "gauss_delta": "1e-06", "gauss_method": "tail"}, None),
+    "gdp": ({"gauss_tab": "As μ-GDP", "gauss_sens": "2", "gauss_eps": "0.5"}, None),
+    "release-sum": ({"gauss_tab": "Release a statistic", "gauss_query": "sum",
+                     "gauss_upper": "60", "gauss_n": "5,000", "gauss_seed": "11"}, None),
+    "release-upload-histogram": (
+        {"gauss_tab": "Release a statistic", "gauss_query": "histogram", "gauss_width": "10",
+         "gauss_solve": "eps", "gauss_sigma": "2"},
+        ({"gauss_source": "upload"}, "gauss_file", UPLOAD_AGES, "values")),
+    "tables": ({"gauss_tab": "σ table", "gauss_sens": "3"}, None),
+})
+
 PARAMS = [pytest.param(page, title, query, upload, id=f"{name}-{case}")
           for name, (page, title, cases) in CASES.items()
           for case, (query, upload) in cases.items()]
@@ -99,7 +117,7 @@ def test_the_script_prints_every_number_the_page_shows(page, title, query, uploa
     # bins or a whole p-value are not written either)
     written = literal_numbers(text)
     for label, value in shown.items():
-        if isinstance(value, float) and value not in (0.0, 1.0):
+        if isinstance(value, float) and value not in (0.0, 1.0) and label not in kit.inputs:
             assert value not in written, label
 
 
@@ -113,7 +131,7 @@ def _plain(value):
 
 
 @pytest.mark.parametrize(("page", "title", "query", "upload"), [
-    p for p in PARAMS if "defaults" not in p.id])
+    p for p in PARAMS if "defaults" not in p.id and "tables" not in p.id])
 def test_the_notebook_runs(page, title, query, upload, tmp_path):
     """The notebook of a non-default view executes on an IPython kernel without error, and
     prints what the script prints."""

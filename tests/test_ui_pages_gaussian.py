@@ -60,7 +60,7 @@ def test_solve_for_each(name):
     assert problem is None
     expected = getattr(gaussian.solve_gaussian(**given, **{name: None}), name)
     assert getattr(setting, name) == expected
-    shown = dict(page.result_metrics(s, solution(s)))
+    shown = {label: shown for label, shown, _ in page.result_metrics(s, solution(s))}
     label = f"{page.QUANTITIES[name].symbol} (solved)"
     assert shown[label] == page.fmt_shown(expected)
     assert shown["μ = Δ/σ"] == f"{setting.mu:.5g}"
@@ -70,7 +70,7 @@ def test_the_default_results_and_report():
     s = Settings()
     sigma = float(gaussian.gaussian_sigma(1.0, 1e-5))
     assert page.DEFAULTS["sigma"] == sigma and sigma == pytest.approx(3.7306, abs=1e-4)
-    assert dict(page.result_metrics(s, solution(s))) == {
+    assert {label: shown for label, shown, _ in page.result_metrics(s, solution(s))} == {
         "ε": "1", "δ": "1.0·10⁻⁵", "σ (solved)": "3.73063", "Δ": "1",
         "μ = Δ/σ": f"{1 / sigma:.5g}"}
     assert s.report_items() == {
@@ -101,7 +101,7 @@ def test_no_solution_is_said_in_plain_words(method):
     assert setting is None and "`" not in problem and "eps" not in problem
     sol = Solution({**{k: getattr(s, k) for k in ("eps", "delta", "sensitivity")}, "sigma": 3.0},
                    None, problem)
-    assert dict(page.result_metrics(s, sol))["σ: no solution"] == "—"
+    assert {label: shown for label, shown, _ in page.result_metrics(s, sol)}["σ: no solution"] == "—"
     assert s.report_items()["σ: noise standard deviation"] == "no solution"
 
 

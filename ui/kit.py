@@ -55,6 +55,7 @@ class PageKit:
     notes: list[str] = field(default_factory=list)
     # The numbers the page shows, label -> value as computed: what the view's code prints.
     numbers: dict[str, object] = field(default_factory=dict)
+    inputs: set[str] = field(default_factory=set)  # labels of numbers that are settings
     code_slot: object = None  # st.empty inside the code popover
     code_builder: object = None  # link -> dpcode.Program of this view, set by code()
     code_problem: str | None = None  # why this view has no code (an error state)
@@ -119,11 +120,14 @@ class PageKit:
         self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
 
     def metric(self, label: str, value, text: str | None = None, *, where=None,
-               **kwargs) -> None:
+               given: bool = False, **kwargs) -> None:
         """A metric showing ``text`` (``value`` as it is when None) in ``where`` (a column or
         container; the page's current place when None), its ``value`` kept as computed for
-        the view's code (:attr:`numbers`)."""
+        the view's code (:attr:`numbers`); ``given``: a setting shown back, which the code
+        writes as it is (:attr:`inputs`)."""
         self.numbers[label] = value
+        if given:
+            self.inputs.add(label)
         (where or st).metric(label, value if text is None else text, **kwargs)
 
     def number(self, label: str, value) -> None:

@@ -88,12 +88,18 @@ def results(kit: PageKit, s: Settings, sol: Solution) -> None:
     """The completed set as metrics, and what it means in one sentence."""
     cols = st.columns(5)
     helps = [t(q.help) for q in QUANTITIES.values()] + [t(page.MU_HELP)]
-    for col, (label, shown), help in zip(cols, page.result_metrics(s, sol), helps):
-        col.metric(label, shown, border=True, help=help)
+    for col, (label, shown, value), help in zip(cols, page.result_metrics(s, sol), helps):
+        if value is None:
+            col.metric(label, shown, border=True, help=help)
+        else:
+            kit.metric(label, value, shown, where=col, border=True, help=help,
+                       given=not label.endswith(t("(solved)")) and label != t("μ = Δ/σ"))
     setting, method = sol.setting, t(METHOD_LABELS[s.method])
     if setting is None:
-        kit.error(t("No {symbol} fits these values with the {method} calibration. {problem}",
-                    symbol=QUANTITIES[s.solve].symbol, method=method, problem=sol.problem))
+        problem = t("No {symbol} fits these values with the {method} calibration. {problem}",
+                    symbol=QUANTITIES[s.solve].symbol, method=method, problem=sol.problem)
+        kit.error(problem)
+        kit.code_problem = problem
         return
     if setting.delta >= 1:
         kit.error(t("With the {method} calibration δ = 1 here: it certifies nothing at this ε. "
@@ -113,19 +119,20 @@ def results(kit: PageKit, s: Settings, sol: Solution) -> None:
 # --- 1. Three calibrations -------------------------------------------------------------------
 
 
-def calibration_metric(col, r) -> None:
+def calibration_metric(kit: PageKit, col, r) -> None:
     """One calibration's σ, how it compares with the exact σ, and why (a caption)."""
     label = t("σ, {name}", name=r.name)
     if not np.isfinite(r.sigma):
         col.metric(label, t("no solution"), border=True, help=plain(r.note, SYMBOLS))
         col.caption(plain(r.note, SYMBOLS))
     elif r.method == "analytic":
-        col.metric(label, fmt_shown(r.sigma), border=True, delta=t("the reference"),
+        kit.metric(label, r.sigma, fmt_shown(r.sigma), where=col, border=True,
+                   delta=t("the reference"),
                    delta_color="off", delta_arrow="off",
                    help=t("The smallest σ with δ(ε) ≤ δ: exact."))
         col.caption(t("The exact calibration: the least noise that gives (ε, δ)-DP."))
     else:
-        col.metric(label, fmt_shown(r.sigma),
+        kit.metric(label, r.sigma, fmt_shown(r.sigma), where=col,
                    delta=t("{ratio}× the exact σ", ratio=fmt_sig(r.ratio, 3)),
                    delta_color="off", delta_arrow="off", border=True,
                    help=t("σ of this calibration and how it compares with the exact σ."))
@@ -147,7 +154,7 @@ def calibrations(kit: PageKit, s: Settings, sol: Solution) -> Settings:
     kit.chart(dpviz.gaussian.calibration_figure(table), key="gauss_fig_cal",
               name=t("Noise σ of the three calibrations"))
     for col, method in zip(st.columns(3), ("analytic", "tail", "classical")):
-        calibration_metric(col, rows[method])
+        calibration_metric(kit, col, rows[method])
     tail, classical = rows["tail"], rows["classical"]
     if np.isfinite(tail.sigma):
         finding, paragraph = page.tail_bound_texts(rows["analytic"].sigma, tail)
@@ -220,10 +227,11 @@ def privacy_loss(kit: PageKit, s: Settings, sol: Solution) -> Settings:
                              "numbers on the right."))
     with right:
         m1, m2 = st.columns(2)
-        m1.metric(t("P(L > ε): tail bound"), fmt_sci(loss.tail), border=True,
+        kit.metric(t("P(L > ε): tail bound"), loss.tail, fmt_sci(loss.tail), where=m1,
+                   border=True,
                   help=t("The probability that the privacy loss exceeds ε: the whole shaded "
                          "tail."))
-        m2.metric(t("Exact δ(ε)"), fmt_sci(loss.exact), border=True,
+        kit.metric(t("Exact δ(ε)"), loss.exact, fmt_sci(loss.exact), where=m2, border=True,
                   help=t("E[(1 − e^(ε − L))₊]: the tail weighted by how far each output breaks "
                          "the ε bound. The smallest δ for which the mechanism is (ε, δ)-DP."))
         finding, paragraph = page.privacy_loss_texts(setting, loss)
@@ -288,11 +296,11 @@ def as_gdp(kit: PageKit, s: Settings, sol: Solution) -> Settings:
                       "once, with δ({eps}) = {delta}.", mu=fmt_param(mu),
                       eps=fmt_shown(setting.eps), delta=fmt_sci(curve.exact)))
     with right:
-        st.metric(t("μ = Δ/σ"), fmt_param(mu), border=True,
+        kit.metric(t("μ = Δ/σ"), mu, fmt_param(mu), border=True,
                   help=t("The mechanism is μ-GDP: no test separates D from D′ better than "
                          "N(0, 1) from N(μ, 1)."))
-        st.metric(t("δ(ε) at ε = {eps}", eps=fmt_shown(setting.eps)), fmt_sci(curve.exact),
-                  border=True, help=t("The exact δ: the μ-GDP curve read at the page's ε."))
+        kit.metric(page.gdp_delta_label(setting), curve.exact, fmt_sci(curve.exact),
+                   border=True, help=t("The exact δ: the μ-GDP curve read at the page's ε."))
         with st.expander(t("δ(ε) of μ-GDP in a formula"), expanded=False):
             st.latex(r"\begin{aligned}\delta(\varepsilon) &= \Phi\Big(-\frac{\varepsilon}{\mu} + "
                      r"\frac{\mu}{2}\Big) - e^{\varepsilon}\,\Phi\Big(-\frac{\varepsilon}{\mu}"
@@ -376,7 +384,7 @@ def query_guarantee(kit: PageKit, r: Release, setting, method: str) -> None:
     if q_eps is not None:
         values = dict(delta=fmt_shown(setting.delta), eps=fmt_shown(q_eps),
                       sens=fmt_shown(q_sens), sigma=fmt_shown(setting.sigma))
-        st.metric(t("ε for this query at δ = {delta}", **values), values["eps"], border=True,
+        kit.metric(page.query_eps_label(setting), q_eps, values["eps"], border=True,
                   help=t("The smallest ε with (ε, δ)-DP for this query's sensitivity at the "
                          "page's σ and δ, by the page's calibration."))
         st.caption(t("Query sensitivity Δ = {sens}; noise σ = {sigma}: this release is ({eps}, "
@@ -435,6 +443,7 @@ def release_demo(kit: PageKit, s: Settings, sol: Solution) -> Settings:
     except page.Unreleasable as exc:
         kit.error(str(exc))
         return s
+    r = replace(r, code_data=page.code_data(r, upload.table if upload else None))
     with c3:
         query_guarantee(kit, r, setting, s.method)
     if r.kind in ("count", "sum"):
@@ -450,18 +459,25 @@ def scalar_release(kit: PageKit, r: Release, true_value: float, sigma: float, rn
     st.markdown(t("**Query:** {what}. True answer **{true}**.", what=page.query_words(r),
                   true=fmt_answer(true_value)))
     m = st.columns(4)
-    m[0].metric(t("One release"), fmt_answer(rel.releases[0]), border=True,
+    kit.number(t("True answer"), true_value)
+    kit.number(t("RMSE, simulated"), sim.rmse)
+    kit.number(t("Share of simulated releases within"), sim.inside_share)
+    kit.number(t("Share of simulated releases below 0"), sim.negative_share)
+    kit.metric(t("One release"), rel.releases[0], fmt_answer(rel.releases[0]), where=m[0],
+               border=True,
                 help=t("The true answer plus one draw of N(0, σ²): what would be published."))
-    m[1].metric(t("RMSE (theory = σ)"), fmt_shown(summary.rmse), border=True,
+    kit.metric(t("RMSE (theory = σ)"), summary.rmse, fmt_shown(summary.rmse), where=m[1],
+               border=True,
                 delta=t("simulated {v}", v=fmt_param(sim.rmse)), delta_color="off",
                 delta_arrow="off",
                 help=t("Root mean squared error: σ, the noise is unbiased. Simulated: over "
                        "{n:,} releases.", n=page.N_RELEASES))
-    m[2].metric(t("95% of releases within"), f"± {fmt_param(summary.half_width)}", border=True,
+    kit.metric(t("95% of releases within"), summary.half_width,
+               f"± {fmt_param(summary.half_width)}", where=m[2], border=True,
                 delta=t("simulated {v:.1%}", v=sim.inside_share), delta_color="off",
                 delta_arrow="off", help=t("1.96 σ either side of the true answer."))
-    m[3].metric(t("Chance of a negative release"), fmt_prob_pct(float(summary.p_negative)),
-                border=True, delta=t("simulated {v}", v=fmt_prob_pct(sim.negative_share)),
+    kit.metric(t("Chance of a negative release"), float(summary.p_negative),
+               fmt_prob_pct(float(summary.p_negative)), where=m[3], border=True, delta=t("simulated {v}", v=fmt_prob_pct(sim.negative_share)),
                 delta_color="off", delta_arrow="off",
                 help=t("Φ(−true/σ): a count released below 0. Post-processing (rounding, "
                        "clipping at 0) costs no privacy but adds bias."))
@@ -477,14 +493,18 @@ def histogram_release(kit: PageKit, labels, counts, sigma: float, rng) -> None:
     st.markdown(t("**Query:** a histogram of {n} counts, {people:,.0f} people; N(0, σ²) noise "
                   "on every count.", n=len(labels), people=counts.sum()))
     m = st.columns(4)
-    m[0].metric(t("RMSE per bin (= σ)"), fmt_shown(summary.rmse), border=True,
+    kit.metric(t("RMSE per bin (= σ)"), summary.rmse, fmt_shown(summary.rmse), where=m[0],
+               border=True,
                 help=t("Each count gets its own N(0, σ²) noise."))
-    m[1].metric(t("Expected negative bins"), fmt_sig(summary.expected_negative, 3), border=True,
+    kit.metric(t("Expected negative bins"), summary.expected_negative,
+               fmt_sig(summary.expected_negative, 3), where=m[1], border=True,
                 help=t("Σ Φ(−count/σ) over the bins."))
-    m[2].metric(t("Largest P(negative) of a bin"),
-                fmt_prob_pct(float(np.max(summary.p_negative))), border=True,
+    kit.metric(t("Largest P(negative) of a bin"), float(np.max(summary.p_negative)),
+               fmt_prob_pct(float(np.max(summary.p_negative))), where=m[2], border=True,
                 help=t("For the smallest count: Φ(−count/σ)."))
-    m[3].metric(t("Negative bins in this release"), f"{int(np.sum(released < 0))}", border=True,
+    negative = int(np.sum(released < 0))
+    kit.metric(t("Negative bins in this release"), negative, f"{negative}", where=m[3],
+               border=True,
                 help=t("Bins of the release drawn here that fell below 0."))
     kit.chart(dpviz.gaussian.histogram_release_figure(labels, counts, released,
                                                       half_width=summary.half_width),
@@ -539,7 +559,7 @@ SECTIONS = dict(zip(page.TABS, (calibrations, needs_setting(privacy_loss), needs
 
 
 def main() -> None:
-    kit = page_header(t(page.TITLE))
+    kit = page_header(t(page.TITLE), code=True)
     kit.try_this(registry.GAUSSIAN, list(page.EXPERIMENTS))
     st.markdown(t(
         "The Gaussian mechanism releases a query's answer plus normal noise, "
@@ -559,6 +579,8 @@ def main() -> None:
             if tab.open is not False:
                 s = section(kit, replace(s, tab=label), sol)
     kit.settings(s)
+    if sol.complete and kit.code_problem is None:
+        kit.code(page.code_builder(s, sol.setting))
     kit.end()
 
 

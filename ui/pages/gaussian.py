@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpcode
+import dpcode.gaussian
 import dpviz
 from dpcore import datasets, fdp, gaussian, uploads
 from dpcore.gaussian import CLASSICAL_MAX_EPS
@@ -130,6 +132,7 @@ class Release:
     upper: float | None = None  # the sum's clipping bound U
     width: int | None = None  # the histogram's age groups (5 or 10 years)
     neighbours: str | None = None  # "histogram" (add or remove) or "histogram_replace"
+    code_data: tuple | None = None  # the uploaded data for the view's code (code_data())
 
     @property
     def uploaded(self) -> bool:
@@ -317,18 +320,66 @@ def fmt_pct_change(v: float) -> str:
     return f"{100 * v:,.1f}%"
 
 
-def result_metrics(s: Settings, sol: Solution) -> list[tuple[str, str]]:
-    """(label, value) of ε, δ, σ and Δ as the results show them, then μ."""
+def result_metrics(s: Settings, sol: Solution) -> list[tuple[str, str, float | None]]:
+    """(label, shown, value) of ε, δ, σ and Δ as the results show them, then μ; the value
+    is None where there is none (no solution)."""
     out = []
     for name, q in QUANTITIES.items():
         solved = name == s.solve
         if sol.setting is None and solved:
-            out.append((t("{symbol}: no solution", symbol=q.symbol), "—"))
+            out.append((t("{symbol}: no solution", symbol=q.symbol), "—", None))
         else:
             out.append((t("{symbol} (solved)", symbol=q.symbol) if solved else q.symbol,
-                        fmt_quantity(name, sol.values[name])))
-    out.append((t("μ = Δ/σ"), fmt_param(sol.setting.mu, 5) if sol.setting else "—"))
+                        fmt_quantity(name, sol.values[name]), sol.values[name]))
+    out.append((t("μ = Δ/σ"), fmt_param(sol.setting.mu, 5) if sol.setting else "—",
+                sol.setting.mu if sol.setting else None))
     return out
+
+
+def gdp_delta_label(setting: gaussian.GaussianSetting) -> str:
+    return t("δ(ε) at ε = {eps}", eps=fmt_shown(setting.eps))
+
+
+def query_eps_label(setting: gaussian.GaussianSetting) -> str:
+    return t("ε for this query at δ = {delta}", delta=fmt_shown(setting.delta))
+
+
+def code_data(r: Release, table: pd.DataFrame | None) -> tuple | None:
+    """The uploaded data of a release as the view's code embeds it: ("counts", counts,
+    labels) or ("values", values); None for a built-in population."""
+    if not r.uploaded:
+        return None
+    if r.counts_upload:
+        counts = uploads.counts_from_column(table[r.column], name=t("to release"))
+        labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
+                  else [str(j) for j in range(1, len(counts) + 1)])
+        return ("counts", counts, labels)
+    return ("values", table[r.column].dropna().to_numpy())
+
+
+TAB_CODES = dict(zip(TABS, dpcode.gaussian.TABS))
+
+
+def code_builder(s: Settings, setting: gaussian.GaussianSetting):
+    """The view's code (dpcode.gaussian) for the kit's Code button: link -> Program."""
+    r = s.release
+    release = same = None
+    if r is not None:
+        release = dpcode.gaussian.ReleaseCode(
+            source=r.source, n=r.n, seed=r.seed, kind=r.kind, ages=r.ages, upper=r.upper,
+            width=r.width, data=r.code_data)
+        same = same_as_shown(gaussian.query_sensitivity(r.kind, upper=r.upper),
+                             setting.sensitivity)
+
+    def build(link: str) -> dpcode.Program:
+        return dpcode.gaussian.program(
+            given={name: getattr(s, name) for name in QUANTITIES if name != s.solve},
+            solve=s.solve, method=s.method, tab=TAB_CODES[s.tab],
+            labels={"gdp_delta": gdp_delta_label(setting),
+                    "query_eps": query_eps_label(setting)},
+            release=release, same_sensitivity=bool(same), eps_cap=GDP_EPS_CAP,
+            table_eps=TABLE_EPS, table_delta=TABLE_DELTA, link=link, title=TITLE)
+    return build
 
 
 def plain_sentence(setting: gaussian.GaussianSetting) -> tuple[str, str]:
