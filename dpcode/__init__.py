@@ -7,6 +7,7 @@ plain script and :func:`notebook_text` as a notebook (``nbformat``). One module 
 
 - :mod:`dpcode.compare`  -- "Compare two private histograms"
 - :mod:`dpcode.gaussian` -- "Gaussian mechanism"
+- :mod:`dpcode.ldp`      -- "Randomized response (local DP)"
 
 What the page shows as a number, the program prints as ``label: value`` from a value it
 computed (never a literal), so a test can run it and compare (``tests/test_dpcode.py``).

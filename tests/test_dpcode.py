@@ -64,6 +64,22 @@ CASES["gaussian"] = ("views/gaussian.py", "Gaussian mechanism", {
     "tables": ({"gauss_tab": "σ table", "gauss_sens": "3"}, None),
 })
 
+ANSWERS = ("answer\n" + "\n".join(["yes", "no", "no", "peut-être \"x\"", "yes", "아니요",
+                                    "no"] * 6) + "\n").encode()
+LDP_SOURCES = {"abc": "Three categories A, B, C (k = 3)"}
+
+CASES["ldp"] = ("views/ldp.py", "Randomized response (local DP)", {
+    "defaults": ({}, None),
+    "aggregate-population": ({"ldp_tab": "The aggregate", "ldp_source": "Population 2020 by age: Korea",
+                              "ldp_k": "18", "ldp_eps": "0.5", "ldp_method": "ibu",
+                              "ldp_seed": "5"}, None),
+    "error-abc": ({"ldp_tab": "Error versus privacy", "ldp_source": LDP_SOURCES["abc"],
+                   "ldp_reps": "50", "ldp_eps": "2"}, None),
+    "user-upload-flips": ({"ldp_tab": "One user at a time", "ldp_flip": "3"},
+                          ({"ldp_source": "upload"}, "ldp_file", ANSWERS, "categories")),
+    "guarantee": ({"ldp_tab": "The guarantee", "ldp_eps": "0.1"}, None),
+})
+
 PARAMS = [pytest.param(page, title, query, upload, id=f"{name}-{case}")
           for name, (page, title, cases) in CASES.items()
           for case, (query, upload) in cases.items()]

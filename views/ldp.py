@@ -93,16 +93,17 @@ def guarantee(kit: PageKit, s: page.Settings) -> None:
     """p, q and the ε-LDP guarantee, as metrics and in one sentence."""
     p, q = s.pq
     cols = st.columns(5)
-    cols[0].metric(t("Categories k"), f"{s.data.k}", border=True,
+    kit.metric(t("Categories k"), s.data.k, f"{s.data.k}", where=cols[0], border=True,
                    help=t("How many possible answers each user has."))
-    cols[1].metric(t("Users N"), s.data.users, border=True, help=t("How many users report."))
-    cols[2].metric(t("p: tell the truth"), fmt_prob(p), border=True,
+    kit.metric(t("Users N"), float(s.data.counts.sum()), s.data.users, where=cols[1],
+               border=True, help=t("How many users report."), given=s.data.sampled)
+    kit.metric(t("p: tell the truth"), p, fmt_prob(p), where=cols[2], border=True,
                    help=t("p = e^ε/(e^ε + k − 1): the probability that a user reports the "
                           "true answer."))
-    cols[3].metric(t("q: tell a given lie"), fmt_prob(q), border=True,
+    kit.metric(t("q: tell a given lie"), q, fmt_prob(q), where=cols[3], border=True,
                    help=t("q = (1 − p)/(k − 1) = 1/(e^ε + k − 1): the probability of "
                           "reporting one given other answer."))
-    cols[4].metric(t("p/q = e^ε"), fmt_param(p / q), border=True,
+    kit.metric(t("p/q = e^ε"), p / q, fmt_param(p / q), where=cols[4], border=True,
                    help=t("The largest ratio of the probabilities of one report under two "
                           "true answers: the ε-LDP guarantee."))
     kit.settings(s)
@@ -158,9 +159,11 @@ def one_user(kit: PageKit, s: page.Settings) -> None:
               height=35 * (len(table) + 1) + 3,
               column_config={"coin u": st.column_config.NumberColumn(format="%.3f")})
     told = int(table["u < p: tells the truth"].sum())
+    kit.number(t("Users who told the truth"), told)
     p, _ = s.pq
     st.caption(page.demo_caption(told, len(table), p))
     kit.settings(s)
+    kit.code(page.code_builder(s))
     kit.finding(page.demo_finding(told, len(table), p))
 
 
@@ -177,13 +180,14 @@ def aggregate(kit: PageKit, s: page.Settings) -> None:
     s = estimator_control(s)
     a = page.aggregate(s)
     m = st.columns(3)
-    m[0].metric(t("Total absolute error of the estimate"), fmt_count(a.error), border=True,
+    kit.metric(t("Total absolute error of the estimate"), a.error, fmt_count(a.error),
+               where=m[0], border=True,
                 help=t("Σ_v |n̂_v − n_v| over the categories, for the estimator chosen."))
-    m[1].metric(t("… of the reported counts as they are"), fmt_count(a.error_reported),
-                border=True,
+    kit.metric(t("… of the reported counts as they are"), a.error_reported,
+               fmt_count(a.error_reported), where=m[1], border=True,
                 help=t("Σ_v |N_v − n_v|: the reports are pulled towards the uniform "
                        "distribution; the estimators undo that."))
-    m[2].metric(t("Negative estimates"), f"{a.negatives}", border=True,
+    kit.metric(t("Negative estimates"), a.negatives, f"{a.negatives}", where=m[2], border=True,
                 help=t("Categories estimated below 0: only the unbiased estimator does that."))
     errors = page.category_errors(tuple(s.data.counts), s.eps, s.seed)
     kit.chart(dpviz.ldp.krr_counts_figure(
@@ -192,6 +196,7 @@ def aggregate(kit: PageKit, s: page.Settings) -> None:
         whisker_notes=page.whisker_notes(s, errors)), key="ldp_fig_counts",
         name=t("True, reported and estimated counts"))
     kit.settings(s)
+    kit.code(page.code_builder(s))
     kit.finding(page.aggregate_finding(s, a))
     st.caption(page.whisker_caption(s, errors))
     kit.note(page.whisker_caption(s, errors, md=False))
@@ -246,12 +251,15 @@ def mse_section(kit: PageKit, s: page.Settings) -> None:
     st.markdown(t("**MSE per category at ε = {eps}**", eps=f"{s.eps:g}"))
     cols = st.columns(len(here) + 1)
     for col, (method, row) in zip(cols, here.iterrows()):
-        col.metric(names[method], fmt_big(row["mse"]), border=True,
+        kit.metric(names[method], float(row["mse"]), fmt_big(row["mse"]), where=col,
+                   border=True,
                    help=t("Mean squared error per category over {reps} replicates, ± {se} "
                           "(one standard error).", reps=f"{s.reps:,}", se=fmt_sig(row["se"], 2)))
-    cols[-1].metric(t("theory (unbiased)"), fmt_big(here.loc["unbiased", "theory"]), border=True,
+    kit.metric(t("theory (unbiased)"), float(here.loc["unbiased", "theory"]),
+               fmt_big(here.loc["unbiased", "theory"]), where=cols[-1], border=True,
                     help=t("The unbiased estimator's mean variance over the categories."))
     kit.finding(page.mse_finding(s, here))
+    kit.code(page.code_builder(s))
     with st.expander(t("The unbiased estimator's exact MSE as a formula"), expanded=False):
         st.latex(r"\mathrm{MSE}_{\text{unbiased}} = \frac1k\sum_v \operatorname{Var}(\hat n_v) = "
                  r"\frac{N q(1-q)}{(p-q)^2} + \frac{N}{k}\,\frac{1-p-q}{p-q}")
@@ -285,6 +293,7 @@ def guarantee_section(kit: PageKit, s: page.Settings) -> None:
                  r"1 & \gamma & \cdots & 1 \\ \vdots & & \ddots & \vdots \\ "
                  r"1 & 1 & \cdots & \gamma\end{pmatrix},\qquad \gamma = e^\varepsilon")
     kit.finding(page.guarantee_tab_finding(s))
+    kit.code(page.code_builder(s))
     helps = (t("Opens 'Random substitution' on its privacy tab: the γ-diagonal matrix above, "
                "and its l-extension, where every record releases l distinct values."),
              t("Opens 'f-DP and Gaussian DP' on its trade-off curves with k-RR at this ε and "
@@ -305,7 +314,7 @@ SECTIONS = dict(zip(page.TABS, (one_user, aggregate, mse_section, guarantee_sect
 
 
 def main() -> None:
-    kit = page_header(t(page.TITLE))
+    kit = page_header(t(page.TITLE), code=True)
     kit.try_this(registry.LDP, list(page.EXPERIMENTS))
     st.markdown(t(INTRO))
     with st.expander(t("k-RR as a formula"), expanded=False):

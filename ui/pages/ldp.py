@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpcode
+import dpcode.ldp
 from dpcore import datasets, ldp
 from ui import links, sources
 from ui.cache import counted
@@ -197,6 +199,29 @@ def reps_grid(k: int) -> tuple[int, ...]:
     """The replicates R offered with k categories: R·k stays within MAX_CELLS."""
     most = max(REPS_GRID[0], MAX_CELLS // k)
     return tuple(r for r in REPS_GRID if r <= most)
+
+
+# --- The view as code (dpcode.ldp) -----------------------------------------------------------
+
+TAB_CODES = dict(zip(TABS, dpcode.ldp.TABS))
+
+
+def code_builder(s: Settings):
+    """The view's code for the kit's Code button: link -> Program."""
+    if s.data.sampled:
+        source = dpcode.ldp.Source(s.source, n=s.n, yes=s.yes, shares=tuple(s.shares), k=s.k)
+    else:
+        source = dpcode.ldp.Source("upload", labels=tuple(s.data.labels), counts=s.data.counts,
+                                   first=s.data.demo)
+    labels = {m: t(label) for m, label in ESTIMATOR_LABELS.items()}
+    labels["theory"] = t("theory (unbiased)")
+
+    def build(link: str) -> dpcode.Program:
+        return dpcode.ldp.program(
+            source=source, eps=s.eps, seed=s.seed, tab=TAB_CODES[s.tab], flips=s.flips or 0,
+            method=s.method, reps=s.reps, eps_grid=EPS_GRID, labels=labels,
+            demo_users=DEMO_USERS, link=link, title=TITLE)
+    return build
 
 
 # --- The guarantee (above the tabs) ---------------------------------------------------------
