@@ -73,7 +73,35 @@ __all__ = [
 
 
 def identity_tradeoff(alpha):
-    """Id(alpha) = 1 - alpha: perfect privacy, no test beats guessing."""
+    """Id(alpha) = 1 - alpha: perfect privacy, no test beats guessing.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Type-I errors, in [0, 1].
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        1 - alpha, shaped like `alpha`.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` is not in [0, 1] (NaN included).
+
+    Notes
+    -----
+    Source: [DRS22]: Id = T(P, P) is the largest trade-off function (every trade-off
+    function f has f(alpha) <= 1 - alpha), and a mechanism whose curve is Id is
+    perfectly indistinguishable, as the review seed 001 puts it.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import identity_tradeoff
+    >>> identity_tradeoff([0.0, 0.25, 1.0])
+    array([1.  , 0.75, 0.  ])
+    """
     return 1.0 - probability_array(alpha, "alpha", closed=True)
 
 
@@ -82,6 +110,47 @@ def gdp_tradeoff(alpha, mu):
 
     Phi^{-1}(1 - alpha) is computed as -Phi^{-1}(alpha): 1 - alpha would round to 1 for
     alpha below 1e-16 and give G_mu = 1 there whatever mu.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Type-I errors, in [0, 1].
+    mu : float
+        The GDP parameter, >= 0; mu = 0 gives Id, larger mu a weaker guarantee.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        G_mu(alpha), shaped like `alpha`: the smallest type-II error of a test of
+        N(0, 1) against N(mu, 1) at level alpha.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` is not in [0, 1], or `mu` is not a finite number >= 0.
+
+    Notes
+    -----
+    Source: [DRS22], G_mu = T(N(0, 1), N(mu, 1)), the curve that defines mu-GDP
+    (T(M(D), M(D')) >= G_mu for all neighbours D, D'). The review seed 001 derives
+    the closed form from the most powerful test "reject when X > t" (Neyman-Pearson),
+    t = Phi^{-1}(1 - alpha). Evaluating it through the lower tail is this project's
+    numerics.
+
+    Examples
+    --------
+    At the 5 % level, the test of N(0, 1) against N(1, 1) still misses in 74 % of
+    the cases; the miss rate falls as mu grows:
+
+    >>> from dpcore.fdp import gdp_tradeoff
+    >>> round(float(gdp_tradeoff(0.05, 1.0)), 4)
+    0.7405
+    >>> [round(float(gdp_tradeoff(0.05, mu)), 4) for mu in (0.5, 1.0, 2.0)]
+    [0.8739, 0.7405, 0.3612]
+    >>> gdp_tradeoff([0.0, 0.5, 1.0], 0.0)  # mu = 0 is Id
+    array([1. , 0.5, 0. ])
+    >>> bool(gdp_tradeoff(1e-20, 1.0) < 1.0)  # 1 - 1e-20 would round to 1
+    True
     """
     a = probability_array(alpha, "alpha", closed=True)
     mu = nonnegative_scalar(mu, "mu")
@@ -93,17 +162,39 @@ def gdp_slope(alpha, mu):
 
     Parameters
     ----------
-    alpha : array_like
+    alpha : float or array_like
         Type-I errors in [0, 1].
     mu : float
-        >= 0.
+        The GDP parameter, >= 0.
 
     Returns
     -------
-    float or numpy.ndarray
+    numpy.float64 or numpy.ndarray
         The slope of :func:`gdp_tradeoff` at `alpha`: -phi(z - mu)/phi(z), the
         ratio of the two normal densities at the threshold z of the test of
         level alpha (-inf at alpha = 0, 0 at alpha = 1 for mu > 0).
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` is not in [0, 1], or `mu` is not a finite number >= 0.
+
+    Notes
+    -----
+    Source: this project's derivative of [DRS22]'s G_mu (chain rule on
+    Phi(Phi^{-1}(1 - alpha) - mu)); it gives the `slope` argument of
+    :func:`dpcore.audit.beta_hat_sd`.
+
+    Examples
+    --------
+    At alpha = 1/2, z = 0 and the slope is -exp(-mu^2/2):
+
+    >>> import numpy as np
+    >>> from dpcore.fdp import gdp_slope
+    >>> round(float(gdp_slope(0.5, 1.0)), 4), round(float(-np.exp(-0.5)), 4)
+    (-0.6065, -0.6065)
+    >>> np.round(gdp_slope([0.05, 0.5], 1.0), 4)
+    array([-3.142 , -0.6065])
     """
     a = probability_array(alpha, "alpha", closed=True)
     mu = nonnegative_scalar(mu, "mu")
@@ -112,7 +203,48 @@ def gdp_slope(alpha, mu):
 
 
 def epsdelta_tradeoff(alpha, eps, delta=0.0):
-    """f_{eps,delta}(alpha) = max(0, 1 - delta - e^eps alpha, e^{-eps}(1 - delta - alpha))."""
+    """f_{eps,delta}(alpha) = max(0, 1 - delta - e^eps alpha, e^{-eps}(1 - delta - alpha)).
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Type-I errors, in [0, 1].
+    eps : float
+        The privacy parameter eps, >= 0.
+    delta : float, default 0
+        The privacy parameter delta, in [0, 1].
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        f_{eps,delta}(alpha), shaped like `alpha`.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` is not in [0, 1], `eps` is not a finite number >= 0,
+        or `delta` is not a number in [0, 1].
+
+    Notes
+    -----
+    Source: [DRS22] eq. (5): a mechanism is (eps, delta)-DP if and only if it is
+    f_{eps,delta}-DP (also stated in the review seed 001). The seed writes the last
+    term with e^{eps}; the code uses e^{-eps}, as [DRS22] does, which makes the curve
+    symmetric and convex and keeps it below 1 - alpha (module notes). e^eps alpha is
+    computed as exp(eps + log alpha), so large eps does not overflow.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import epsdelta_tradeoff
+    >>> a = np.array([0.0, 0.1, 0.5, 0.9])
+    >>> np.round(epsdelta_tradeoff(a, 1.0), 4)
+    array([1.    , 0.7282, 0.1839, 0.0368])
+    >>> np.round(epsdelta_tradeoff(a, 1.0, 0.05), 4)
+    array([0.95  , 0.6782, 0.1655, 0.0184])
+    >>> bool(np.all(epsdelta_tradeoff(a, 1.0, 0.05) <= 1 - a))
+    True
+    """
     a = probability_array(alpha, "alpha", closed=True)
     eps = nonnegative_scalar(eps, "eps")
     delta = probability(delta, "delta", closed=True)
@@ -127,8 +259,49 @@ def _exp_times(eps: float, a: np.ndarray) -> np.ndarray:
 
 
 def epsdelta_vertices(eps, delta=0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Vertices of the polygon f_{eps,delta}: (0, 1 - delta), its kink on the diagonal
-    alpha = beta = (1 - delta)/(1 + e^eps), (1 - delta, 0) and (1, 0)."""
+    """Vertices of the polygon f_{eps,delta}.
+
+    They are (0, 1 - delta), its kink on the diagonal
+    alpha = beta = (1 - delta)/(1 + e^eps), (1 - delta, 0) and (1, 0).
+
+    Parameters
+    ----------
+    eps : float
+        The privacy parameter eps, >= 0.
+    delta : float, default 0
+        The privacy parameter delta, in [0, 1].
+
+    Returns
+    -------
+    alpha, beta : tuple of numpy.ndarray
+        The four vertices' type-I errors (increasing) and type-II errors, each of
+        length 4. Between them f_{eps,delta} (:func:`epsdelta_tradeoff`) is linear.
+
+    Raises
+    ------
+    ValueError
+        If `eps` is not a finite number >= 0, or `delta` is not a number in [0, 1].
+
+    Notes
+    -----
+    Source: the curve f_{eps,delta} of [DRS22] eq. (5); its vertices are this
+    project's: the two sloped pieces 1 - delta - e^eps alpha and
+    e^{-eps}(1 - delta - alpha) meet at the kink, computed as
+    (1 - delta) expit(-eps) so that large eps does not overflow.
+
+    Examples
+    --------
+    With e^eps = 3 the kink is at alpha = beta = 1/4:
+
+    >>> import numpy as np
+    >>> from dpcore.fdp import epsdelta_tradeoff, epsdelta_vertices
+    >>> a, b = epsdelta_vertices(np.log(3.0))
+    >>> np.round(a, 4), np.round(b, 4)
+    (array([0.  , 0.25, 1.  , 1.  ]), array([1.  , 0.25, 0.  , 0.  ]))
+    >>> a, b = epsdelta_vertices(1.0, 0.1)
+    >>> bool(np.allclose(epsdelta_tradeoff(a, 1.0, 0.1), b))
+    True
+    """
     eps = nonnegative_scalar(eps, "eps")
     delta = probability(delta, "delta", closed=True)
     kink = (1.0 - delta) * special.expit(-eps)
@@ -142,6 +315,45 @@ def laplace_tradeoff(alpha, eps):
     e^{-eps}/(4 alpha) for e^{-eps}/2 <= alpha <= 1/2; e^{-eps}(1 - alpha)
     above 1/2. The Laplace mechanism with scale b and sensitivity Delta has
     eps = Delta/b.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Type-I errors, in [0, 1].
+    eps : float
+        The shift eps = Delta/b, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        The curve at `alpha`, shaped like `alpha` (a 0-d array for a number).
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` is not in [0, 1], or `eps` is not a finite number >= 0.
+
+    Notes
+    -----
+    Source: [DRS22]'s trade-off function T(P, Q) for P = Lap(0, 1) and
+    Q = Lap(eps, 1); the closed form is this project's derivation. The likelihood
+    ratio of Q to P increases with x, so the threshold tests are the most powerful
+    (Neyman-Pearson); for 0 <= t <= eps, alpha = e^{-t}/2 and
+    beta = e^{t - eps}/2 = e^{-eps}/(4 alpha). The curve lies above f_{eps,0}
+    (the mechanism is eps-DP) and coincides with it for alpha <= e^{-eps}/2 and
+    alpha >= 1/2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import epsdelta_tradeoff, laplace_tradeoff
+    >>> np.round(laplace_tradeoff([0.1, 0.3, 0.7], 1.0), 4)
+    array([0.7282, 0.3066, 0.1104])
+    >>> round(float(laplace_tradeoff(laplace_tradeoff(0.3, 1.0), 1.0)), 4)  # symmetric
+    0.3
+    >>> a = np.linspace(0, 1, 101)
+    >>> bool(np.all(laplace_tradeoff(a, 1.0) >= epsdelta_tradeoff(a, 1.0)))
+    True
     """
     a = probability_array(alpha, "alpha", closed=True)
     eps = nonnegative_scalar(eps, "eps")
@@ -158,17 +370,34 @@ def laplace_slope(alpha, eps):
 
     Parameters
     ----------
-    alpha : array_like
+    alpha : float or array_like
         Type-I errors in [0, 1].
     eps : float
-        >= 0.
+        The shift eps = Delta/b, >= 0.
 
     Returns
     -------
-    float or numpy.ndarray
+    numpy.float64 or numpy.ndarray
         -e^eps for alpha < e^{-eps}/2, -e^{-eps}/(4 alpha^2) up to 1/2 and
         -e^{-eps} above: the derivative of each piece. The pieces' slopes agree
         at both joins, so the curve is continuously differentiable.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` is not in [0, 1], or `eps` is not a finite number >= 0.
+
+    Notes
+    -----
+    Source: this project's derivative of the closed form of :func:`laplace_tradeoff`;
+    it gives the `slope` argument of :func:`dpcore.audit.beta_hat_sd`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import laplace_slope
+    >>> np.round(laplace_slope([0.1, 0.3, 0.7], 1.0), 4)
+    array([-2.7183, -1.0219, -0.3679])
     """
     a = probability_array(alpha, "alpha", closed=True)
     eps = nonnegative_scalar(eps, "eps")
@@ -189,6 +418,52 @@ def gdp_delta(eps, mu):
     Vectorised over eps; the second term is computed as
     exp(eps + log Phi(...)) so that eps up to 700 neither overflows nor
     loses the difference.
+
+    Parameters
+    ----------
+    eps : float or array_like
+        The eps at which delta is read, finite and >= 0.
+    mu : float
+        The GDP parameter, >= 0.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        delta(eps) in [0, 1], shaped like `eps`: mu-GDP implies (eps, delta(eps))-DP.
+        It decreases in eps, from 2 Phi(mu/2) - 1 at eps = 0; it is 0 for mu = 0.
+
+    Raises
+    ------
+    ValueError
+        If `eps` holds a negative or non-finite entry, or `mu` is not a finite
+        number >= 0.
+
+    Notes
+    -----
+    Source: [DRS22] Corollary 2.13: a mechanism is mu-GDP if and only if it is
+    (eps, delta(eps))-DP for every eps >= 0. The same curve is the exact delta of the
+    Gaussian mechanism with Delta/sigma = mu, [BW18] Theorem 8
+    (:func:`dpcore.gaussian.gaussian_delta`). The log-space evaluation and the clip
+    at 0 (against rounding) are this project's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from dpcore.fdp import epsdelta_tradeoff, gdp_delta, gdp_tradeoff
+    >>> round(float(gdp_delta(1.0, 1.0)), 4)
+    0.1269
+    >>> np.round(gdp_delta([0.0, 1.0, 2.0], 1.0), 4)
+    array([0.3829, 0.1269, 0.0209])
+    >>> round(float(2 * stats.norm.cdf(0.5) - 1), 4)  # delta(0) = 2 Phi(mu/2) - 1
+    0.3829
+
+    G_1 lies above f_{1, delta(1)}, as Corollary 2.13 says:
+
+    >>> a = np.linspace(0, 1, 1001)
+    >>> d = gdp_delta(1.0, 1.0)
+    >>> bool(np.all(gdp_tradeoff(a, 1.0) >= epsdelta_tradeoff(a, 1.0, d) - 1e-12))
+    True
     """
     eps = finite_array(eps, "eps", sign="nonnegative")
     mu = nonnegative_scalar(mu, "mu")
@@ -209,6 +484,41 @@ def gdp_mu(eps, delta):
     sensitivity/sigma = mu, so this is :func:`dpcore.gaussian.gaussian_mu`
     (Brent's method on log delta, in log mu). Vectorised over matching eps
     and delta.
+
+    Parameters
+    ----------
+    eps : float or array_like
+        The eps of the target (eps, delta)-DP, finite and >= 0.
+    delta : float or array_like
+        The delta of the target, strictly between 0 and 1; broadcast against `eps`.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        mu > 0, in the broadcast shape of `eps` and `delta`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`dpcore.gaussian.gaussian_mu`: if `eps` holds a negative or
+        non-finite entry, `delta` an entry not strictly between 0 and 1, or the
+        shapes do not broadcast.
+
+    Notes
+    -----
+    Source: the inverse in mu of [DRS22] Corollary 2.13 (see :func:`gdp_delta`); the
+    root finding is this project's.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import gdp_delta, gdp_mu
+    >>> mu = gdp_mu(1.0, 1e-5)
+    >>> round(float(mu), 4)
+    0.2681
+    >>> print(f"{float(gdp_delta(1.0, mu)):.6g}")
+    1e-05
+    >>> gdp_mu([0.5, 1.0, 2.0], 1e-5).round(4)
+    array([0.1422, 0.2681, 0.5016])
     """
     return gaussian.gaussian_mu(eps, delta)
 
@@ -221,6 +531,40 @@ def gdp_epsilon(mu, delta) -> float:
     :func:`dpcore.gaussian.gaussian_epsilon` with sigma = 1 and sensitivity
     mu. Returns 0 when delta(0) <= delta already (and for mu = 0), and inf
     for delta = 0 and mu > 0: no finite eps gives (eps, 0)-DP.
+
+    Parameters
+    ----------
+    mu : float
+        The GDP parameter, >= 0.
+    delta : float
+        The delta at which eps is read, in [0, 1].
+
+    Returns
+    -------
+    float
+        The smallest eps >= 0 for which mu-GDP implies (eps, delta)-DP; 0.0 or inf
+        in the cases above.
+
+    Raises
+    ------
+    ValueError
+        If `mu` is not a finite number >= 0, or `delta` is not a number in [0, 1].
+
+    Notes
+    -----
+    Source: the inverse in eps of [DRS22] Corollary 2.13 (see :func:`gdp_delta`); the
+    root finding is this project's.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import gdp_delta, gdp_epsilon
+    >>> eps = gdp_epsilon(1.0, 1e-5)
+    >>> round(eps, 4)
+    4.3772
+    >>> print(f"{float(gdp_delta(eps, 1.0)):.6g}")
+    1e-05
+    >>> gdp_epsilon(1.0, 0.0), gdp_epsilon(0.5, 0.5)
+    (inf, 0.0)
     """
     mu = nonnegative_scalar(mu, "mu")
     delta = probability(delta, "delta", closed=True)
@@ -243,6 +587,47 @@ def tradeoff_discrete(p, q) -> tuple[np.ndarray, np.ndarray]:
     likelihood ratio q/p; the curve is the polygon through the resulting
     (type-I, type-II) pairs, from (0, 1) to (1, 0) (randomised tests fill the
     segments). Outcomes with equal ratio are merged.
+
+    Parameters
+    ----------
+    p : array_like
+        1-D probability vector: the law P of the output under D (hypothesis H0).
+    q : array_like
+        1-D probability vector of the same length: the law Q under D' (H1).
+
+    Returns
+    -------
+    alpha, beta : tuple of numpy.ndarray
+        The polygon's vertices, alpha increasing from 0 to 1 and beta decreasing
+        from 1 to 0; one vertex per distinct likelihood ratio, plus (0, 1).
+        Read them at any alpha with :func:`tradeoff_on_grid`.
+
+    Raises
+    ------
+    ValueError
+        If `p` and `q` are not 1-D arrays of the same length, or either is not a
+        probability vector (an entry negative or not finite, or a sum off 1 by more
+        than 1e-9).
+
+    Notes
+    -----
+    Source: [DRS22]'s trade-off function T(P, Q), the smallest type-II error at each
+    level; the review seed 001 notes that it is attained by the likelihood-ratio
+    test (Neyman-Pearson lemma). The construction (merged ties, infinite ratios
+    where p = 0, type-II errors summed from the far end so that tiny values keep
+    their digits) is this project's.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import tradeoff_discrete
+    >>> tradeoff_discrete([0.5, 0.5], [0.25, 0.75])
+    (array([0. , 0.5, 1. ]), array([1.  , 0.25, 0.  ]))
+
+    Randomised response that tells the truth with probability 3/4 has the curve
+    f_{log 3, 0}, with its kink at (1/4, 1/4) (:func:`epsdelta_vertices`):
+
+    >>> tradeoff_discrete([0.75, 0.25], [0.25, 0.75])
+    (array([0.  , 0.25, 1.  ]), array([1.  , 0.25, 0.  ]))
     """
     p = np.asarray(p, dtype=float)
     q = np.asarray(q, dtype=float)
@@ -270,7 +655,42 @@ def tradeoff_discrete(p, q) -> tuple[np.ndarray, np.ndarray]:
 
 
 def tradeoff_on_grid(alpha_vertices, beta_vertices, alpha):
-    """Evaluate a polygonal trade-off curve (vertices sorted by alpha) at `alpha`."""
+    """Evaluate a polygonal trade-off curve (vertices sorted by alpha) at `alpha`.
+
+    Parameters
+    ----------
+    alpha_vertices : array_like
+        The vertices' type-I errors, increasing (as :func:`tradeoff_discrete`,
+        :func:`krr_tradeoff` or :func:`epsdelta_vertices` return them). Not checked.
+    beta_vertices : array_like
+        The vertices' type-II errors, same length. Not checked.
+    alpha : float or array_like
+        Type-I errors at which the curve is read, in [0, 1].
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        The curve at `alpha`, shaped like `alpha`: linear between vertices
+        (``numpy.interp``).
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` is not in [0, 1].
+
+    Notes
+    -----
+    Source: this project's. Linear interpolation is exact for the polygon: a point
+    between two vertices is reached by randomising between their two tests, so it is
+    on [DRS22]'s T(P, Q) of a discrete pair.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import tradeoff_on_grid
+    >>> np.round(tradeoff_on_grid([0.0, 0.25, 1.0], [1.0, 0.25, 0.0], [0.1, 0.5]), 4)
+    array([0.7   , 0.1667])
+    """
     a = probability_array(alpha, "alpha", closed=True)
     return np.interp(a, alpha_vertices, beta_vertices)
 
@@ -282,6 +702,46 @@ def krr_tradeoff(eps, k: int) -> tuple[np.ndarray, np.ndarray]:
     other value with q = 1/(e^eps + k - 1). Random substitution with a
     gamma-diagonal matrix over N categories is the same channel with
     e^eps = gamma and k = N.
+
+    Parameters
+    ----------
+    eps : float
+        k-RR's eps, >= 0.
+    k : int
+        The number of categories, 2 to 1,000,000.
+
+    Returns
+    -------
+    alpha, beta : tuple of numpy.ndarray
+        The vertices of the polygon T(row v, row v') (:func:`tradeoff_discrete`),
+        from (0, 1) to (1, 0): for eps > 0, four vertices for k >= 3 and three for
+        k = 2 (where the curve is f_{eps,0}); at eps = 0 the two ends of Id.
+
+    Raises
+    ------
+    ValueError
+        If `eps` is not a finite number >= 0, or `k` is not an integer from 2 to
+        1,000,000.
+
+    Notes
+    -----
+    Source: k-RR and its p and q are [KBR16]'s; the gamma-diagonal matrix is
+    [KLH09] eq. (1). The exact curve is this project's computation of [DRS22]'s
+    T(P, Q) for two rows: only the outcomes v, v' and "any other" (likelihood ratio
+    1, merged) matter.
+
+    Examples
+    --------
+    With e^eps = 2 and k = 3, p = 1/2 and q = 1/4; the curve is exactly
+    log 2-DP:
+
+    >>> import numpy as np
+    >>> from dpcore.fdp import krr_tradeoff, tightest_epsilon
+    >>> a, b = krr_tradeoff(np.log(2.0), 3)
+    >>> np.round(a, 4), np.round(b, 4)
+    (array([0.  , 0.25, 0.5 , 1.  ]), array([1.  , 0.5 , 0.25, 0.  ]))
+    >>> round(tightest_epsilon(a, b), 4)
+    0.6931
     """
     eps = nonnegative_scalar(eps, "eps")
     k = category_count(k, "k", maximum=10**6)
@@ -301,6 +761,45 @@ def composition_epsdp(eps, n: int) -> tuple[np.ndarray, np.ndarray]:
     f_{eps,0} is the trade-off of randomised response with
     q = 1/(1 + e^eps), so its n-fold product is that of
     Binomial(n, q) against Binomial(n, 1 - q) (Dong et al., section 3).
+
+    Parameters
+    ----------
+    eps : float
+        The eps of each mechanism, >= 0.
+    n : int
+        The number of mechanisms composed, 1 to 10,000.
+
+    Returns
+    -------
+    alpha, beta : tuple of numpy.ndarray
+        The vertices of the polygon (:func:`tradeoff_discrete`), from (0, 1) to
+        (1, 0): n + 2 of them for eps > 0 (fewer when binomial probabilities
+        underflow to 0, for eps of a hundred or more).
+
+    Raises
+    ------
+    ValueError
+        If `eps` is not a finite number >= 0, or `n` is not an integer from 1 to
+        10,000.
+
+    Notes
+    -----
+    Source: composition of trade-off functions as [DRS22] section 3 defines it (the
+    trade-off of the product laws). The binomial laws are those of the count of
+    one of the two responses, a sufficient statistic; the polygon is computed by
+    this project (:func:`tradeoff_discrete`). The composition is itself exactly
+    (n eps)-DP and no better, and close to G_mu with mu from :func:`clt_mu`.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import clt_mu, composition_epsdp, tightest_epsilon, tightest_gdp_mu
+    >>> a, b = composition_epsdp(0.3, 20)
+    >>> a.size
+    22
+    >>> round(tightest_epsilon(a, b), 4)
+    6.0
+    >>> round(tightest_gdp_mu(a, b), 4), round(clt_mu(0.3, 20), 4)
+    (1.3557, 1.3317)
     """
     eps = nonnegative_scalar(eps, "eps")
     n = positive_integer(n, "n", maximum=10_000)
@@ -314,6 +813,43 @@ def clt_mu(eps, n: int) -> float:
 
     With kl(f_{eps,0}) = eps tanh(eps/2) and kappa_2 = eps^2 the theorem
     gives mu = 2 K / s = 2 sqrt(n) tanh(eps/2) (about sqrt(n) eps for small eps).
+
+    Parameters
+    ----------
+    eps : float
+        The eps of each mechanism, >= 0.
+    n : int
+        The number of mechanisms composed, >= 1.
+
+    Returns
+    -------
+    float
+        2 sqrt(n) tanh(eps/2).
+
+    Raises
+    ------
+    ValueError
+        If `eps` is not a finite number >= 0, or `n` is not a positive integer.
+
+    Notes
+    -----
+    Source: [DRS22] Theorem 3.5, the central limit theorem for composition: if
+    sum_i kl(f_i) -> K and sum_i kappa_2(f_i) -> s^2 (with max_i kl(f_i) and
+    sum_i kappa_3(f_i) -> 0), the composition tends to G_{2K/s}. The values of
+    kl = -int log|f'| and kappa_2 = int log^2|f'| for f_{eps,0} (with |f'| = e^eps
+    on [0, q] and e^{-eps} on [q, 1], q = 1/(1 + e^eps)) are this project's. The
+    theorem is a limit: at a fixed n the result is an approximation, not a privacy
+    guarantee; :func:`composition_epsdp` gives the exact curve.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import clt_mu, composition_epsdp, curve_at, gdp_tradeoff
+    >>> mu = clt_mu(0.3, 20)
+    >>> round(mu, 4)
+    1.3317
+    >>> a, b = composition_epsdp(0.3, 20)
+    >>> round(float(curve_at(a, b, 0.05)), 4), round(float(gdp_tradeoff(0.05, mu)), 4)
+    (0.6268, 0.6229)
     """
     eps = nonnegative_scalar(eps, "eps")
     n = positive_integer(n, "n")
@@ -338,6 +874,46 @@ def laplace_histogram_tradeoff(alpha, level, *, grid: int = 4001):
     follow exactly from dQ = e^L dP. The result is accurate to about the
     grid step (1/b)/grid in eps terms; :func:`laplace_histogram_errors` gives
     the same curve in closed form, parametrised by the threshold of L.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Type-I errors, in [0, 1].
+    level : float
+        The histogram's privacy level (the eps of its noise Lap(2/level); [SPJ22]
+        writes it alpha), > 0.
+    grid : int, default 4001
+        Keyword-only: the number of grid points of one bin's privacy loss. Not
+        checked (it needs at least 2).
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        The curve at `alpha`, shaped like `alpha`.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` is not in [0, 1], or `level` is not a finite number > 0.
+
+    Notes
+    -----
+    Source: the mechanism is [SPJ22] eq. (2.4). Its trade-off curve goes beyond
+    [SPJ22]: it is this project's analysis with [DRS22]'s trade-off functions, the
+    two bins' curves combined by composition ([DRS22] section 3) and the truncation
+    treated as post-processing (also in the review seed 001).
+
+    Examples
+    --------
+    The discretised curve agrees with the closed form to 4 digits:
+
+    >>> import numpy as np
+    >>> from dpcore.fdp import curve_at, laplace_histogram_errors, laplace_histogram_tradeoff
+    >>> np.round(laplace_histogram_tradeoff([0.05, 0.5], 1.0), 4)
+    array([0.8641, 0.2582])
+    >>> a, b = laplace_histogram_errors(np.linspace(-1.0, 1.0, 2001), 1.0)
+    >>> np.round(curve_at(a, b, [0.05, 0.5]), 4)
+    array([0.8641, 0.2582])
     """
     a = probability_array(alpha, "alpha", closed=True)
     level = positive_scalar(level, "level")
@@ -376,6 +952,44 @@ def group_tradeoff(f, k: int, alpha):
 
     (1 - f)^{o k} is the k-fold composition of the map x -> 1 - f(x) with
     itself (Theorem 2.14). For f = G_mu it gives G_{k mu}.
+
+    Parameters
+    ----------
+    f : callable
+        A trade-off function, vectorised: maps an array of type-I errors in [0, 1]
+        to type-II errors (e.g. ``lambda x: gdp_tradeoff(x, 0.5)``).
+    k : int
+        The group size, 1 to 10,000.
+    alpha : float or array_like
+        Type-I errors, in [0, 1].
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        1 - (1 - f)^{o k}(alpha), shaped like `alpha`; f itself for k = 1.
+
+    Raises
+    ------
+    ValueError
+        If `f` is not callable, `k` is not an integer from 1 to 10,000, or an entry
+        of `alpha` is not in [0, 1].
+
+    Notes
+    -----
+    Source: [DRS22] Theorem 2.14 (also in the review seed 001): an f-DP mechanism
+    is [1 - (1 - f)^{o k}]-DP for groups of k, and a mu-GDP mechanism is k mu-GDP.
+    Clipping each step to [0, 1] is this project's guard against rounding.
+
+    Examples
+    --------
+    For G_0.5 and groups of 3 the curve is G_1.5:
+
+    >>> import numpy as np
+    >>> from dpcore.fdp import gdp_tradeoff, group_tradeoff
+    >>> np.round(group_tradeoff(lambda x: gdp_tradeoff(x, 0.5), 3, [0.05, 0.5]), 4)
+    array([0.5576, 0.0668])
+    >>> np.round(gdp_tradeoff([0.05, 0.5], 1.5), 4)
+    array([0.5576, 0.0668])
     """
     if not callable(f):
         raise ValueError("`f` must be a callable trade-off function.")
@@ -407,6 +1021,38 @@ def tightest_gdp_mu(alpha, beta) -> float:
     given by its vertices this is exact (G_mu is convex, so it lies below
     every chord); for a smooth curve it is exact on the points given.
     Returns inf when no mu works (e.g. beta = 0 at some alpha < 1).
+
+    Parameters
+    ----------
+    alpha : array_like
+        Type-I errors of the curve's points, in [0, 1].
+    beta : array_like
+        Type-II errors of the same points, in [0, 1], same length.
+
+    Returns
+    -------
+    float
+        The smallest mu >= 0 (0.0 when no point has alpha < 1 and beta < 1), or inf.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` or `beta` is not in [0, 1], or their lengths differ.
+
+    Notes
+    -----
+    Source: this project's reading of [DRS22]'s mu-GDP (the curve must lie on or
+    above G_mu) off a curve given by points.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import epsdelta_gdp_mu, epsdelta_vertices, gdp_tradeoff, tightest_gdp_mu
+    >>> a = np.linspace(0, 1, 1001)
+    >>> round(tightest_gdp_mu(a, gdp_tradeoff(a, 1.2)), 4)
+    1.2
+    >>> round(tightest_gdp_mu(*epsdelta_vertices(1.0)), 4), round(epsdelta_gdp_mu(1.0), 4)
+    (1.232, 1.232)
     """
     a, b = _curve_points(alpha, beta)
     inner = (a < 1) & (b < 1)  # points with alpha = 1 or beta = 1 constrain nothing
@@ -425,6 +1071,41 @@ def tightest_epsilon(alpha, beta, delta=0.0) -> float:
     Needs e^eps >= (1 - delta - beta)/alpha and e^eps >= (1 - delta - alpha)/beta
     wherever the numerators are positive; exact for polygons given by their
     vertices (f_{eps,delta} is convex). Returns inf when no eps works.
+
+    Parameters
+    ----------
+    alpha : array_like
+        Type-I errors of the curve's points, in [0, 1].
+    beta : array_like
+        Type-II errors of the same points, in [0, 1], same length.
+    delta : float, default 0
+        The delta at which eps is read, in [0, 1].
+
+    Returns
+    -------
+    float
+        The smallest eps >= 0 for which the points are (eps, delta)-DP, or inf.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha` or `beta` is not in [0, 1], their lengths differ, or
+        `delta` is not a number in [0, 1].
+
+    Notes
+    -----
+    Source: this project's reading of [DRS22]'s f_{eps,delta} (eq. (5)) off a curve
+    given by points: the curve is (eps, delta)-DP when it lies on or above
+    f_{eps,delta}.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import epsdelta_epsilon, epsdelta_vertices, tightest_epsilon
+    >>> a, b = epsdelta_vertices(1.0)
+    >>> round(tightest_epsilon(a, b), 4)
+    1.0
+    >>> round(tightest_epsilon(a, b, 0.1), 4), round(epsdelta_epsilon(1.0, 0.0, 0.1), 4)
+    (0.8529, 0.8529)
     """
     a, b = _curve_points(alpha, beta)
     delta = probability(delta, "delta", closed=True)
@@ -449,6 +1130,46 @@ def empirical_tradeoff(samples0, samples1) -> tuple[np.ndarray, np.ndarray]:
     output exceeds t" over all thresholds t (optimal when the likelihood
     ratio increases with the output, as for Gaussian and Laplace noise).
     Returns the (alpha, beta) points, from (0, 1) to (1, 0).
+
+    Parameters
+    ----------
+    samples0 : array_like
+        Outputs of the mechanism on D (hypothesis H0), any shape (flattened).
+    samples1 : array_like
+        Outputs on the neighbour D' (H1), any shape; the sizes may differ.
+
+    Returns
+    -------
+    alpha, beta : tuple of numpy.ndarray
+        The points of the empirical curve, alpha increasing from 0 to 1: the
+        vertices of :func:`tradeoff_discrete` for integer outputs, otherwise one
+        point per distinct pooled output plus (1, 0). Read it with :func:`curve_at`.
+
+    Raises
+    ------
+    ValueError
+        If `samples0` or `samples1` is empty or holds a non-finite value.
+
+    Notes
+    -----
+    Source: this project's estimator of [DRS22]'s T(P, Q) from samples (the
+    auditor of the f-DP page). For continuous outputs whose likelihood ratio does
+    not increase, it is the curve of the threshold tests, not an estimate of
+    T(P, Q).
+
+    Examples
+    --------
+    >>> from dpcore.fdp import curve_at, empirical_tradeoff, gdp_tradeoff
+    >>> empirical_tradeoff([0, 0, 1, 1], [0, 1, 1, 1])
+    (array([0. , 0.5, 1. ]), array([1.  , 0.25, 0.  ]))
+
+    An audit of the Gaussian mechanism with sigma = sensitivity (1-GDP):
+
+    >>> from dpcore.audit import audit_samples
+    >>> x0, x1 = audit_samples("gaussian", {"sigma": 1.0}, 20_000, rng=1)
+    >>> a, b = empirical_tradeoff(x0, x1)
+    >>> round(float(curve_at(a, b, 0.05)), 2), round(float(gdp_tradeoff(0.05, 1.0)), 2)
+    (0.74, 0.74)
     """
     s0 = np.asarray(samples0, dtype=float).ravel()
     s1 = np.asarray(samples1, dtype=float).ravel()
@@ -477,6 +1198,38 @@ def curve_at(alpha_points, beta_points, at):
     Where several points share an alpha the smallest beta counts (the best
     test of that level); between points the curve is linear (randomising
     between the two neighbouring tests).
+
+    Parameters
+    ----------
+    alpha_points : array_like
+        Type-I errors of the points, in [0, 1], in any order.
+    beta_points : array_like
+        Type-II errors of the same points, in [0, 1], same length.
+    at : float or array_like
+        Type-I errors at which the curve is read, in [0, 1].
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        The curve at `at`, shaped like `at`.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alpha_points`, `beta_points` or `at` is not in [0, 1], or the
+        two point arrays differ in length.
+
+    Notes
+    -----
+    Source: this project's (used to read empirical and exact polygons of
+    [DRS22]-style trade-off curves at given levels).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import curve_at
+    >>> np.round(curve_at([0.0, 0.5, 0.5, 1.0], [1.0, 0.4, 0.3, 0.0], [0.25, 0.5]), 4)
+    array([0.65, 0.3 ])
     """
     a, b = _curve_points(alpha_points, beta_points)
     order = np.argsort(a, kind="stable")
@@ -492,6 +1245,65 @@ def below_target(alpha, beta, target, *, vertices=None, tol: float = 1e-9):
     beta < target(alpha) - tol; ``fails`` is True if any does, or, for a
     polygon, if any of its ``vertices`` (alpha, beta) does (a polygon can dip
     below a convex target between grid points only at a vertex).
+
+    Parameters
+    ----------
+    alpha : array_like
+        Type-I errors of the curve's points, in [0, 1].
+    beta : array_like
+        Type-II errors of the same points, in [0, 1], same length.
+    target : callable
+        The target trade-off function, vectorised (e.g.
+        ``lambda x: gdp_tradeoff(x, 1.0)``).
+    vertices : tuple of two array_like, optional
+        Keyword-only: the (alpha, beta) vertices of the curve when it is a polygon;
+        None (default) checks the points only.
+    tol : float, default 1e-9
+        Keyword-only: the tolerance below the target before a point counts.
+
+    Returns
+    -------
+    fails : bool
+        True if a point or a vertex lies below the target.
+    below : numpy.ndarray of bool
+        One flag per point of (`alpha`, `beta`) (flattened).
+
+    Raises
+    ------
+    ValueError
+        If `target` is not callable, or `alpha`, `beta` or the `vertices` arrays hold
+        entries outside [0, 1] or differ in length.
+
+    Notes
+    -----
+    Source: this project's check of [DRS22]'s f-DP condition, T >= f pointwise,
+    for f = `target`.
+
+    Examples
+    --------
+    The Laplace curve with eps = 1 is mu-GDP for mu = 1.0301
+    (:func:`laplace_gdp_mu`), not for mu = 1:
+
+    >>> import numpy as np
+    >>> from dpcore.fdp import below_target, gdp_tradeoff, laplace_gdp_mu, laplace_tradeoff
+    >>> a = np.linspace(0, 1, 1001)
+    >>> fails, below = below_target(a, laplace_tradeoff(a, 1.0), lambda x: gdp_tradeoff(x, 1.0))
+    >>> fails, int(below.sum())
+    (True, 152)
+    >>> mu = laplace_gdp_mu(1.0)
+    >>> below_target(a, laplace_tradeoff(a, 1.0), lambda x: gdp_tradeoff(x, mu))[0]
+    False
+
+    A polygon checked on a coarse grid needs its vertices:
+
+    >>> from dpcore.fdp import epsdelta_tradeoff, krr_tradeoff, tradeoff_on_grid
+    >>> va, vb = krr_tradeoff(1.0, 2)
+    >>> grid = np.array([0.0, 1.0])
+    >>> curve = tradeoff_on_grid(va, vb, grid)
+    >>> below_target(grid, curve, lambda x: epsdelta_tradeoff(x, 0.9))[0]
+    False
+    >>> below_target(grid, curve, lambda x: epsdelta_tradeoff(x, 0.9), vertices=(va, vb))[0]
+    True
     """
     if not callable(target):
         raise ValueError("`target` must be a callable trade-off function.")
@@ -529,6 +1341,11 @@ def laplace_gdp_mu(eps) -> float:
         -2 Phi^{-1}(e^{-eps/2}/2) from the small tail, so that eps = 50 keeps
         full precision.
 
+    Raises
+    ------
+    ValueError
+        If `eps` is not a finite number >= 0.
+
     Notes
     -----
     The curve is linear for alpha < e^{-eps}/2 and alpha > 1/2 and equals
@@ -539,6 +1356,21 @@ def laplace_gdp_mu(eps) -> float:
     concave and increasing, so its inverse u -> Phi^{-1}(e^u) is convex: h is
     concave and symmetric about u = (log c)/2, and its maximum is at
     alpha = beta = sqrt(c) = e^{-eps/2}/2.
+
+    Source: this project's derivation (above), for [DRS22]'s G_mu and the Laplace
+    curve; the references do not give this formula.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import laplace_gdp_mu, laplace_tradeoff, tightest_gdp_mu
+    >>> round(laplace_gdp_mu(1.0), 4)
+    1.0301
+    >>> a = np.linspace(0, 1, 100_001)
+    >>> round(tightest_gdp_mu(a, laplace_tradeoff(a, 1.0)), 4)
+    1.0301
+    >>> round(laplace_gdp_mu(50.0), 4)
+    13.5181
     """
     eps = nonnegative_scalar(eps, "eps")
     return float(-2.0 * special.ndtri(0.5 * np.exp(-eps / 2.0)))
@@ -549,15 +1381,21 @@ def laplace_delta(eps, eps0):
 
     Parameters
     ----------
-    eps : array_like
+    eps : float or array_like
         The eps at which delta is read, >= 0.
     eps0 : float
         The curve's parameter (:func:`laplace_tradeoff` (alpha, eps0)), >= 0.
 
     Returns
     -------
-    float or numpy.ndarray
+    numpy.float64 or numpy.ndarray
         sup_alpha [1 - f(alpha) - e^eps alpha], shaped like `eps`.
+
+    Raises
+    ------
+    ValueError
+        If `eps` holds a negative or non-finite entry, or `eps0` is not a finite
+        number >= 0.
 
     Notes
     -----
@@ -565,6 +1403,17 @@ def laplace_delta(eps, eps0):
     equals -e^eps at alpha = e^{-(eps0 + eps)/2}/2, where
     1 - f(alpha) - e^eps alpha = 1 - e^{(eps - eps0)/2}; for eps >= eps0 the
     supremum is 0, at alpha = 0.
+
+    Source: this project's derivation (above). The supremum is the smallest delta
+    with f >= f_{eps,delta} ([DRS22] eq. (5)): for a symmetric curve the mirrored
+    condition 1 - alpha - e^eps f(alpha) <= delta gives the same supremum.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import laplace_delta
+    >>> np.round(laplace_delta([0.0, 0.5, 1.0, 2.0], 1.0), 4)
+    array([0.3935, 0.2212, 0.    , 0.    ])
     """
     eps = finite_array(eps, "eps", sign="nonnegative")
     eps0 = nonnegative_scalar(eps0, "eps0")
@@ -587,6 +1436,24 @@ def laplace_epsilon(eps, delta) -> float:
         max(0, eps + 2 log(1 - delta)), the root of :func:`laplace_delta`
         (eps', eps) = delta; eps itself at delta = 0 (the Laplace mechanism is
         eps-DP and no better), 0 at delta = 1.
+
+    Raises
+    ------
+    ValueError
+        If `eps` is not a finite number >= 0, or `delta` is not a number in [0, 1].
+
+    Notes
+    -----
+    Source: this project's, the inverse of :func:`laplace_delta` in eps.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import laplace_delta, laplace_epsilon
+    >>> laplace_epsilon(1.0, 0.0)
+    1.0
+    >>> e = laplace_epsilon(1.0, 0.1)
+    >>> round(e, 4), round(float(laplace_delta(e, 1.0)), 4)
+    (0.7893, 0.1)
     """
     eps = nonnegative_scalar(eps, "eps")
     delta = probability(delta, "delta", closed=True)
@@ -601,9 +1468,9 @@ def epsdelta_gdp_mu(eps, delta=0.0) -> float:
     Parameters
     ----------
     eps : float
-        >= 0.
+        The curve's eps, >= 0.
     delta : float, default 0
-        In [0, 1].
+        The curve's delta, in [0, 1].
 
     Returns
     -------
@@ -611,12 +1478,27 @@ def epsdelta_gdp_mu(eps, delta=0.0) -> float:
         2 Phi^{-1}(e^eps/(1 + e^eps)), computed from the small tail
         1/(1 + e^eps); inf when delta > 0.
 
+    Raises
+    ------
+    ValueError
+        If `eps` is not a finite number >= 0, or `delta` is not a number in [0, 1].
+
     Notes
     -----
     f_{eps,0} is the polygon (0, 1), (k, k), (1, 0) with k = 1/(1 + e^eps).
     G_mu is convex and passes through (0, 1) and (1, 0), so only the kink
     binds: mu = Phi^{-1}(1 - k) - Phi^{-1}(k) = -2 Phi^{-1}(k). For delta > 0
     the curve starts at 1 - delta < 1 = G_mu(0), so no mu works.
+
+    Source: this project's derivation (above), for [DRS22]'s f_{eps,delta} and G_mu.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import epsdelta_gdp_mu
+    >>> round(epsdelta_gdp_mu(1.0), 4)
+    1.232
+    >>> epsdelta_gdp_mu(1.0, 1e-6)
+    inf
     """
     eps = nonnegative_scalar(eps, "eps")
     delta = probability(delta, "delta", closed=True)
@@ -630,8 +1512,10 @@ def epsdelta_epsilon(eps, delta, at_delta) -> float:
 
     Parameters
     ----------
-    eps, delta : float
-        The curve f_{eps,delta}: eps >= 0, delta in [0, 1].
+    eps : float
+        The curve f_{eps,delta}'s eps, >= 0.
+    delta : float
+        The curve's delta, in [0, 1].
     at_delta : float
         The delta at which eps' is read, in [0, 1].
 
@@ -643,6 +1527,12 @@ def epsdelta_epsilon(eps, delta, at_delta) -> float:
         does not overflow; eps itself when at_delta = delta, inf when
         at_delta < delta (the curve starts below 1 - at_delta).
 
+    Raises
+    ------
+    ValueError
+        If `eps` is not a finite number >= 0, or `delta` or `at_delta` is not a
+        number in [0, 1].
+
     Notes
     -----
     On the vertices (0, 1 - delta), (k, k), (1 - delta, 0) of f_{eps,delta},
@@ -650,6 +1540,16 @@ def epsdelta_epsilon(eps, delta, at_delta) -> float:
     max(delta, 1 - k (1 + e^{eps'})) (the last vertex gives at most delta), so
     the curve is (eps', at_delta)-DP iff at_delta >= delta and
     e^{eps'} >= r (1 + e^eps) - 1.
+
+    Source: this project's derivation (above), for [DRS22]'s f_{eps,delta}.
+
+    Examples
+    --------
+    >>> from dpcore.fdp import epsdelta_epsilon
+    >>> epsdelta_epsilon(1.0, 0.0, 0.0), epsdelta_epsilon(1.0, 0.1, 0.0)
+    (1.0, inf)
+    >>> round(epsdelta_epsilon(1.0, 0.0, 0.1), 4)
+    0.8529
     """
     eps = nonnegative_scalar(eps, "eps")
     delta = probability(delta, "delta", closed=True)
@@ -702,17 +1602,22 @@ def laplace_histogram_errors(t, level):
 
     Parameters
     ----------
-    t : array_like
+    t : float or array_like
         Thresholds of the log-likelihood ratio L = L_1 + L_2 (one term per
-        changed bin).
+        changed bin), finite.
     level : float
         The histogram's privacy level (noise Lap(2/level)), > 0.
 
     Returns
     -------
-    alpha, beta : float or numpy.ndarray
+    alpha, beta : numpy.float64 or numpy.ndarray
         alpha = P(L > t) and beta = Q(L <= t), shaped like `t`: the exact
         curve that :func:`laplace_histogram_tradeoff` discretises.
+
+    Raises
+    ------
+    ValueError
+        If `t` holds a non-finite entry, or `level` is not a finite number > 0.
 
     Notes
     -----
@@ -724,6 +1629,21 @@ def laplace_histogram_errors(t, level):
     is e^z times this, the law of -L under P, so beta = P(L >= -t). The
     thresholds in (-2s, 2s) trace the curve (Neyman-Pearson); at the atoms it
     is linear (randomised tests).
+
+    Source: this project's derivation (above), beyond [SPJ22], which gives the
+    mechanism (eq. (2.4)) but not its trade-off curve.
+
+    Examples
+    --------
+    At t = 0, beta - alpha is the atom e^{-s}/2 of L at 0 (s = 1/2 here):
+
+    >>> import numpy as np
+    >>> from dpcore.fdp import laplace_histogram_errors
+    >>> a, b = laplace_histogram_errors([-1.0, 0.0, 0.5, 1.0], 1.0)
+    >>> np.round(a, 4), np.round(b, 4)
+    (array([0.75  , 0.2274, 0.1476, 0.    ]), array([0.092 , 0.5307, 0.6328, 1.    ]))
+    >>> round(float(b[1] - a[1]), 4), round(float(np.exp(-0.5) / 2), 4)
+    (0.3033, 0.3033)
     """
     t = finite_array(t, "t")
     s = positive_scalar(level, "level") / 2.0
@@ -748,6 +1668,11 @@ def laplace_histogram_gdp_mu(level) -> float:
         sup [Phi^{-1}(1 - alpha) - Phi^{-1}(beta)] over the curve of
         :func:`laplace_histogram_errors`.
 
+    Raises
+    ------
+    ValueError
+        If `level` is not a finite number > 0.
+
     Notes
     -----
     The curve is symmetric (t -> -t swaps alpha and beta), so t in [0, 2s)
@@ -756,6 +1681,19 @@ def laplace_histogram_gdp_mu(level) -> float:
     (alpha = e^{-2s}/4, beta = 3/4). On the smooth piece t in (0, 2s) the
     maximum is found by a scan of 257 points refined by a bounded
     ``scipy.optimize.minimize_scalar`` between the best point's neighbours.
+
+    Source: this project's, beyond [SPJ22] (which gives the mechanism, eq. (2.4)),
+    for [DRS22]'s G_mu.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import laplace_histogram_errors, laplace_histogram_gdp_mu, tightest_gdp_mu
+    >>> round(laplace_histogram_gdp_mu(1.0), 4)
+    0.7076
+    >>> a, b = laplace_histogram_errors(np.linspace(-1.0, 1.0, 20_001), 1.0)
+    >>> round(tightest_gdp_mu(a, b), 4)
+    0.7076
     """
     s = positive_scalar(level, "level") / 2.0
 
@@ -780,16 +1718,22 @@ def laplace_histogram_delta(eps, level):
 
     Parameters
     ----------
-    eps : array_like
+    eps : float or array_like
         The eps at which delta is read, >= 0.
     level : float
         The histogram's privacy level (noise Lap(2/level)), > 0.
 
     Returns
     -------
-    float or numpy.ndarray
+    numpy.float64 or numpy.ndarray
         sup_alpha [1 - f(alpha) - e^eps alpha], shaped like `eps`: the total
         variation distance at eps = 0, decreasing to 0 at eps = level.
+
+    Raises
+    ------
+    ValueError
+        If `eps` holds a negative or non-finite entry, or `level` is not a finite
+        number > 0.
 
     Notes
     -----
@@ -798,6 +1742,16 @@ def laplace_histogram_delta(eps, level):
     (e^z - e^eps) g(z) over (eps, 2s); with e^z g(z) = g(-z) that is
     mass(-2s, -eps) - e^eps mass(eps, 2s) (g and its atoms as in
     :func:`laplace_histogram_errors`).
+
+    Source: this project's derivation (above), beyond [SPJ22] (which gives the
+    mechanism, eq. (2.4)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.fdp import laplace_histogram_delta
+    >>> np.round(laplace_histogram_delta([0.0, 0.5, 1.0, 2.0], 1.0), 4)
+    array([0.2418, 0.1238, 0.    , 0.    ])
     """
     eps = finite_array(eps, "eps", sign="nonnegative")
     s = positive_scalar(level, "level") / 2.0
@@ -823,6 +1777,26 @@ def laplace_histogram_epsilon(level, delta) -> float:
         The root of :func:`laplace_histogram_delta` (eps, level) = delta on
         [0, level] (Brent's method); `level` at delta = 0 (the mechanism is
         level-DP and no better), 0 when delta is at least delta(0).
+
+    Raises
+    ------
+    ValueError
+        If `level` is not a finite number > 0, or `delta` is not a number in [0, 1].
+
+    Notes
+    -----
+    Source: this project's, the inverse of :func:`laplace_histogram_delta` in eps;
+    beyond [SPJ22], which states the mechanism's guarantee as level-DP (delta = 0),
+    after [WZ10].
+
+    Examples
+    --------
+    >>> from dpcore.fdp import laplace_histogram_delta, laplace_histogram_epsilon
+    >>> laplace_histogram_epsilon(1.0, 0.0)
+    1.0
+    >>> e = laplace_histogram_epsilon(1.0, 0.05)
+    >>> round(e, 4), round(float(laplace_histogram_delta(e, 1.0)), 4)
+    (0.7997, 0.05)
     """
     level = positive_scalar(level, "level")
     delta = probability(delta, "delta", closed=True)

@@ -124,6 +124,30 @@ class DegenerateNullError(ValueError):
     """The null distribution cannot be estimated from the private histograms.
 
     ``which`` is 1 or 2: the histogram whose estimated total N-hat is 0.
+
+    Raised by :func:`parametric_bootstrap_test` when N-hat_1 or N-hat_2 of
+    [SPJ22] eq. (4.3) is 0: E_ij of Algorithm 1 line 10 would then be 0 and
+    the null of Algorithm 1 cannot be simulated. A subclass of ``ValueError``.
+
+    Parameters
+    ----------
+    message : str
+        The error message.
+    which : int
+        1 or 2, the histogram whose N-hat is 0.
+
+    Attributes
+    ----------
+    which : int
+        1 or 2, the histogram whose N-hat is 0.
+
+    Examples
+    --------
+    >>> try:
+    ...     parametric_bootstrap_test([0, 1, 0], [30, 40, 50], 0.1, 0.1, n_boot=9, rng=1)
+    ... except DegenerateNullError as exc:
+    ...     print(exc.which, isinstance(exc, ValueError))
+    1 True
     """
 
     def __init__(self, message: str, which: int):
@@ -138,7 +162,26 @@ class DegenerateNullError(ValueError):
 
 @dataclass(frozen=True)
 class ChisqTestResult:
-    """Result of the chi-square test of homogeneity."""
+    """Result of the chi-square test of homogeneity.
+
+    Returned by :func:`chisq_test`, the naive test of [SPJ22] section 2.1.
+
+    Attributes
+    ----------
+    statistic : float or numpy.ndarray
+        The chi-square statistic of [SPJ22] eq. (2.3), one per batch element.
+    pvalue : float or numpy.ndarray
+        Its upper tail probability under the chi-square distribution with
+        ``df`` degrees of freedom.
+    df : int
+        Degrees of freedom, M - 1 for M bins.
+
+    Examples
+    --------
+    >>> r = chisq_test([10, 20, 30], [20, 20, 20])
+    >>> round(float(r.statistic), 4), round(float(r.pvalue), 4), r.df
+    (5.3333, 0.0695, 2)
+    """
 
     statistic: float | np.ndarray
     pvalue: float | np.ndarray
@@ -165,18 +208,43 @@ def chisq_statistic(x1, x2, *, n1=None, n2=None):
 
     Parameters
     ----------
-    x1, x2 : array_like
-        Non-negative counts of the same shape; bins on the last axis, leading
-        axes are batches.
-    n1, n2 : float or array_like, optional
-        The totals n_i used in E_ij; default ``sum_j x_ij``. Algorithm 1
-        line 10 passes the estimated totals N-hat_i instead.
+    x1 : array_like
+        Non-negative counts of the first histogram; bins on the last axis,
+        leading axes are batches.
+    x2 : array_like
+        Non-negative counts of the second histogram, the shape of `x1`.
+    n1 : float or array_like, optional
+        The total n_1 used in E_1j; default ``sum_j x_1j``. Algorithm 1
+        line 10 passes the estimated total N-hat_1 instead. Finite and > 0;
+        a scalar or an array of the batch shape.
+    n2 : float or array_like, optional
+        The total n_2, as `n1`.
 
     Returns
     -------
     float or numpy.ndarray
         The statistic, one per batch element. A bin that is empty in both
         histograms has E_ij = 0 and contributes 0.
+
+    Raises
+    ------
+    ValueError
+        If `x1` or `x2` is not an array of finite, non-negative counts, if
+        their shapes differ, or if `n1` or `n2` is not finite and > 0 or does
+        not match the batch shape.
+
+    Notes
+    -----
+    [SPJ22] eq. (2.3); with the default totals it is T of Algorithm 1 line 2,
+    with ``n1``, ``n2`` = N-hat_1, N-hat_2 the T_b of line 10.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(float(chisq_statistic([10, 20, 30], [20, 20, 20])), 4)
+    5.3333
+    >>> np.round(chisq_statistic([[10, 20, 30], [5, 5, 5]], [[20, 20, 20], [5, 5, 5]]), 4)
+    array([5.3333, 0.    ])
     """
     x1 = count_array(x1, "x1")
     x2 = count_array(x2, "x2")
@@ -203,6 +271,37 @@ def chisq_test(x1, x2) -> ChisqTestResult:
     M - 1 degrees of freedom, as for raw counts. Applied to differentially
     private histograms this reference is wrong (section 2.3): the test is
     shown for comparison with the parametric bootstrap.
+
+    Parameters
+    ----------
+    x1 : array_like
+        Non-negative counts of the first histogram, at least 2 bins on the
+        last axis; leading axes are batches.
+    x2 : array_like
+        Non-negative counts of the second histogram, the shape of `x1`.
+
+    Returns
+    -------
+    ChisqTestResult
+        ``statistic`` (eq. 2.3), ``pvalue`` (chi-square upper tail) and
+        ``df`` = M - 1.
+
+    Raises
+    ------
+    ValueError
+        If `x1` or `x2` is not an array of finite, non-negative counts, if
+        `x1` has fewer than 2 bins, or if the shapes differ.
+
+    Notes
+    -----
+    [SPJ22] section 2.1 (the test) and eq. (2.3) (the statistic); section 2.3
+    shows its null distribution is not chi-square for private histograms.
+
+    Examples
+    --------
+    >>> r = chisq_test([10, 20, 30], [20, 20, 20])
+    >>> round(float(r.statistic), 4), round(float(r.pvalue), 4), r.df
+    (5.3333, 0.0695, 2)
     """
     x1 = count_array(x1, "x1", min_bins=2)
     statistic = chisq_statistic(x1, x2)
@@ -221,6 +320,37 @@ def expected_noisy_count(c, alpha):
 
     Z ~ Lap(2/alpha). Valid for C >= 0; g is increasing there (g' >= 1/2),
     from g(0) = 1/alpha.
+
+    Parameters
+    ----------
+    c : float or array_like
+        True count(s) C >= 0, any shape.
+    alpha : float
+        Privacy level alpha, a finite number > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        g(C), the mean of the released count [SPJ22] eq. (2.4) given C, in
+        the shape of `c`.
+
+    Raises
+    ------
+    ValueError
+        If `c` holds a negative or non-finite number, or `alpha` is not a
+        finite number > 0.
+
+    Notes
+    -----
+    [SPJ22] eq. (4.1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(expected_noisy_count(0, 0.5))  # g(0) = 1/alpha
+    2.0
+    >>> np.round(expected_noisy_count([0, 4, 40], 0.5), 4)
+    array([ 2.    ,  4.7358, 40.0001])
     """
     alpha = positive_scalar(alpha, "alpha")
     c = count_array(c, "c") if np.ndim(c) else count_array([c], "c")[0]
@@ -239,6 +369,38 @@ def inverse_expected_noisy_count(x, alpha):
     x >= 1/alpha the argument lies in [-exp(-1/2)/2, 0), inside the
     principal branch's domain [-1/e, 0), and W_0 = -1/2 at x = 1/alpha
     gives g^{-1}(1/alpha) = 0.
+
+    Parameters
+    ----------
+    x : float or array_like
+        Value(s) of g, finite and >= 1/alpha (a relative slack of 1e-12
+        below 1/alpha is accepted and gives 0), any shape.
+    alpha : float
+        Privacy level alpha, a finite number > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        C >= 0 with g(C) = x, in the shape of `x`.
+
+    Raises
+    ------
+    ValueError
+        If `x` holds a non-finite number or a value below 1/alpha, or
+        `alpha` is not a finite number > 0.
+
+    Notes
+    -----
+    The inverse g^{-1} used by [SPJ22] eq. (4.2), of g of eq. (4.1). The
+    source gives no formula for it; the Lambert W closed form is this
+    project's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = expected_noisy_count([0, 4, 40], 0.5)
+    >>> np.round(inverse_expected_noisy_count(x, 0.5), 6)
+    array([ 0.,  4., 40.])
     """
     alpha = positive_scalar(alpha, "alpha")
     x = np.asarray(x, dtype=float)
@@ -258,6 +420,26 @@ class DebiasThresholds:
     ``lower`` = 1/alpha: at or below it C-tilde = 0.
     ``c_star``: the smallest C >= 0 with g(C) - C < DEBIAS_GAP (its infimum).
     ``upper`` = k(alpha) = g(c_star): at or above it C-tilde = X.
+
+    Returned by :func:`debias_thresholds`. [SPJ22] eq. (4.2) defines k(alpha)
+    as "argmin_C |C - g(C)| < 5"; reading it as g(c_star) is this project's.
+
+    Attributes
+    ----------
+    alpha : float
+        The privacy level alpha > 0.
+    lower : float
+        1/alpha = g(0): a private count at or below it is debiased to 0.
+    c_star : float
+        The smallest C >= 0 with g(C) - C < DEBIAS_GAP (its infimum).
+    upper : float
+        k(alpha) = g(c_star): a private count at or above it is kept as it is.
+
+    Examples
+    --------
+    >>> th = debias_thresholds(0.1)
+    >>> th.lower, round(float(th.c_star), 4), round(float(th.upper), 4)
+    (10.0, 13.8629, 18.8629)
     """
 
     alpha: float
@@ -274,6 +456,34 @@ def debias_thresholds(alpha) -> DebiasThresholds:
     and k(alpha) = g(c_star) (= c_star + 5 when alpha <= 1/5; for
     alpha > 1/5 the gap is below 5 everywhere, c_star = 0 and
     k(alpha) = 1/alpha, so the middle branch of (4.2) is empty).
+
+    Parameters
+    ----------
+    alpha : float
+        Privacy level alpha, a finite number > 0.
+
+    Returns
+    -------
+    DebiasThresholds
+        ``alpha``, ``lower`` = 1/alpha, ``c_star`` and ``upper`` = k(alpha).
+
+    Raises
+    ------
+    ValueError
+        If `alpha` is not a finite number > 0.
+
+    Notes
+    -----
+    [SPJ22] eq. (4.2); the closed form of c_star is this project's.
+
+    Examples
+    --------
+    >>> th = debias_thresholds(0.1)
+    >>> th.lower, round(float(th.c_star), 4), round(float(th.upper), 4)
+    (10.0, 13.8629, 18.8629)
+    >>> th = debias_thresholds(0.5)  # alpha > 1/5: no middle branch
+    >>> th.lower, float(th.c_star), float(th.upper)
+    (2.0, 0.0, 2.0)
     """
     alpha = positive_scalar(alpha, "alpha")
     c_star = max(0.0, -2.0 * np.log(DEBIAS_GAP * alpha) / alpha)
@@ -287,6 +497,39 @@ def debias_counts(x, alpha) -> np.ndarray:
     C-tilde = 0 if X <= 1/alpha; g^{-1}(X) if 1/alpha < X < k(alpha);
     X otherwise. Vectorised over any shape. Note that (4.2) is continuous at
     1/alpha but jumps by DEBIAS_GAP at k(alpha), where g^{-1}(k) = k - 5.
+
+    Parameters
+    ----------
+    x : array_like
+        Private counts X >= 0 (released with eq. 2.4), any shape with at least
+        one axis.
+    alpha : float
+        Privacy level alpha they were released with, a finite number > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array C-tilde of the shape of `x`.
+
+    Raises
+    ------
+    ValueError
+        If `x` is not an array of finite, non-negative numbers, or `alpha` is
+        not a finite number > 0.
+
+    Notes
+    -----
+    [SPJ22] eq. (4.2), Algorithm 1 line 3; the thresholds are those of
+    :func:`debias_thresholds`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> th = debias_thresholds(0.1)  # 1/alpha = 10, k(alpha) = 18.86
+    >>> th.lower, round(float(th.upper), 2)
+    (10.0, 18.86)
+    >>> np.round(debias_counts([5, 12, 15, 20], 0.1), 3)
+    array([ 0.   ,  3.681,  8.444, 20.   ])
     """
     x = count_array(x, "x")
     th = debias_thresholds(alpha)
@@ -310,6 +553,30 @@ class NullEstimate:
     ``n2_hat``: nearest integers of their sums; ``c1_hat``, ``c2_hat``:
     C-tilde rescaled to sum to N-hat; ``p0_hat``: pooled proportions
     (NaN where N-hat_1 + N-hat_2 = 0).
+
+    Returned by :func:`estimate_null`; [SPJ22] eqs. (4.2)-(4.3), Algorithm 1
+    lines 3-6.
+
+    Attributes
+    ----------
+    c1_tilde, c2_tilde : numpy.ndarray
+        Debiased counts C-tilde_i of eq. (4.2), the shape of the histograms.
+    n1_hat, n2_hat : int or numpy.ndarray
+        N-hat_i, the nearest integers of sum_j C-tilde_ij (halves rounded up);
+        an int for one pair of histograms, an int64 array for a batch.
+    c1_hat, c2_hat : numpy.ndarray
+        C-hat_i = C-tilde_i N-hat_i / sum_j C-tilde_ij (0 where that sum is 0).
+    p0_hat : numpy.ndarray
+        p0-hat = (C-hat_1 + C-hat_2) / (N-hat_1 + N-hat_2).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> est = estimate_null([30, 4, 12, 55], [25, 15, 9, 70], 0.1, 0.1)
+    >>> est.n1_hat, est.n2_hat
+    (89, 103)
+    >>> np.round(est.p0_hat, 4)
+    array([0.2865, 0.0438, 0.0192, 0.6505])
     """
 
     c1_tilde: np.ndarray
@@ -333,7 +600,53 @@ def _rescale(c_tilde: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def estimate_null(x1, x2, alpha1, alpha2) -> NullEstimate:
-    """N-hat_i, C-hat_i and p0-hat of eq. (4.3); batched on leading axes."""
+    """N-hat_i, C-hat_i and p0-hat of eq. (4.3); batched on leading axes.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The private histogram X_1 (eq. 2.4): non-negative counts, bins on the
+        last axis, leading axes batches.
+    x2 : array_like
+        The private histogram X_2, the shape of `x1`.
+    alpha1 : float
+        Privacy level alpha_1 of `x1`, a finite number > 0.
+    alpha2 : float
+        Privacy level alpha_2 of `x2`, a finite number > 0.
+
+    Returns
+    -------
+    NullEstimate
+        ``c1_tilde``, ``c2_tilde``, ``n1_hat``, ``n2_hat``, ``c1_hat``,
+        ``c2_hat`` and ``p0_hat``; N-hat_i are ints for one pair of
+        histograms and int64 arrays for a batch.
+
+    Raises
+    ------
+    ValueError
+        If `x1` or `x2` is not an array of finite, non-negative counts, if
+        their shapes differ, if `alpha1` or `alpha2` is not a finite number
+        above 0, or if the debiased counts of `x1` or `x2` sum to more than
+        ``MAX_TOTAL`` (1e15).
+
+    Notes
+    -----
+    [SPJ22] eq. (4.3) (Algorithm 1 lines 3-6) on the debiased counts of
+    eq. (4.2). N-hat_i is the nearest integer, halves rounded up: the source
+    writes a ceiling in (4.3) and a floor in line 4 and says both mean the
+    nearest integer.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> est = estimate_null([30, 4, 12, 55], [25, 15, 9, 70], 0.1, 0.1)
+    >>> np.round(est.c1_tilde, 3)  # 4 <= 1/alpha = 10 -> 0; 12 -> g^{-1}(12)
+    array([30.   ,  0.   ,  3.681, 55.   ])
+    >>> est.n1_hat, est.n2_hat
+    (89, 103)
+    >>> round(float(est.p0_hat.sum()), 6)
+    1.0
+    """
     x1 = count_array(x1, "x1")
     x2 = count_array(x2, "x2")
     same_shape(x1, x2, "x1", "x2")
@@ -360,6 +673,32 @@ def monte_carlo_pvalue(null, statistic):
     ``null`` holds the B replicates T_b on its last axis; ``statistic`` is T,
     one per leading index. Under H0, with T and the T_b exchangeable,
     P(p <= k / (B + 1)) = k / (B + 1) ([DH97] eq. 4.11).
+
+    Parameters
+    ----------
+    null : array_like, shape (..., B)
+        The bootstrap replicates T_b on the last axis.
+    statistic : float or array_like
+        The observed T, of the leading shape of `null`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The p-value(s), in [1/(B+1), 1].
+
+    Notes
+    -----
+    Beyond [SPJ22]: Algorithm 1 line 11 reports :func:`source_pvalue`; this
+    project reports the p-value of [DH97] eq. 4.11 instead. The inputs are
+    not validated.
+
+    Examples
+    --------
+    >>> null = [1.0, 2.0, 3.0, 4.0]
+    >>> float(monte_carlo_pvalue(null, 2.5))  # (1 + 2) / 5
+    0.6
+    >>> float(monte_carlo_pvalue(null, 10.0))  # no T_b reaches T: 1 / (B + 1), not 0
+    0.2
     """
     null = np.asarray(null, dtype=float)
     t = np.asarray(statistic, dtype=float)[..., None]
@@ -368,7 +707,31 @@ def monte_carlo_pvalue(null, statistic):
 
 
 def source_pvalue(null, statistic):
-    """sum_b I(T_b > T) / B, Algorithm 1 line 11 (0 when no T_b exceeds T)."""
+    """sum_b I(T_b > T) / B, Algorithm 1 line 11 (0 when no T_b exceeds T).
+
+    Parameters
+    ----------
+    null : array_like, shape (..., B)
+        The bootstrap replicates T_b on the last axis.
+    statistic : float or array_like
+        The observed T, of the leading shape of `null`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The p-value(s) of [SPJ22] Algorithm 1 line 11, in [0, 1].
+
+    Notes
+    -----
+    [SPJ22] Algorithm 1 line 11, kept as ``pvalue_source``; the tests report
+    :func:`monte_carlo_pvalue`. The inputs are not validated.
+
+    Examples
+    --------
+    >>> null = [1.0, 2.0, 3.0, 4.0]
+    >>> float(source_pvalue(null, 2.5)), float(source_pvalue(null, 10.0))
+    (0.5, 0.0)
+    """
     null = np.asarray(null, dtype=float)
     t = np.asarray(statistic, dtype=float)[..., None]
     out = np.mean(null > t, axis=-1)
@@ -381,6 +744,37 @@ def rejection_limit(n_boot: int, level: float) -> int:
     The test rejects exactly when at most this many replicates reach T. The
     comparison is the one :func:`monte_carlo_pvalue` makes, in floating
     point, so the limit and the p-value cannot disagree.
+
+    Parameters
+    ----------
+    n_boot : int
+        Number of bootstrap replicates B, from 1 to ``MAX_BOOT`` (1,000,000).
+    level : float
+        Significance level, in [0, 1].
+
+    Returns
+    -------
+    int
+        The largest c in 0..B with (1 + c) / (B + 1) < level, or -1 when even
+        c = 0 gives a p-value of at least `level` (B too small to reject).
+
+    Raises
+    ------
+    ValueError
+        If `n_boot` is not an integer from 1 to 1,000,000, or `level` is not
+        in [0, 1].
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project's decision rule for the p-value of
+    :func:`monte_carlo_pvalue` ([DH97] eq. 4.11).
+
+    Examples
+    --------
+    >>> rejection_limit(99, 0.05)  # reject when at most 3 of 99 replicates reach T
+    3
+    >>> rejection_limit(19, 0.05)  # (1 + 0) / 20 is not < 0.05: never rejects
+    -1
     """
     n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
     level = probability(level, "level", closed=True)
@@ -425,6 +819,42 @@ class BootstrapTestResult:
     with; ``p0_hat``: the pooled proportions they were drawn from;
     ``estimate``: all the null estimates (:class:`NullEstimate` for
     Algorithm 1, :class:`MomentNullEstimate` for the normal-score test).
+
+    Returned by :func:`parametric_bootstrap_test` ([SPJ22] Algorithm 1) and
+    :func:`normal_score_test` (beyond [SPJ22]: this project's test).
+
+    Attributes
+    ----------
+    statistic : float
+        T computed on the private histograms.
+    pvalue : float
+        The Monte Carlo p-value (1 + #{T_b >= T}) / (B + 1) ([DH97] eq. 4.11),
+        in [1/(B+1), 1].
+    pvalue_source : float
+        sum_b I(T_b > T) / B, [SPJ22] Algorithm 1 line 11 (can be 0).
+    null_distribution : numpy.ndarray, shape (B,)
+        The replicates T_b.
+    n1_hat, n2_hat : int
+        The totals the replicates were drawn with.
+    p0_hat : numpy.ndarray, shape (M,)
+        The pooled proportions the replicates were drawn from.
+    estimate : NullEstimate or MomentNullEstimate
+        All the null estimates of the test.
+    test : str
+        ``"bootstrap"`` or ``"normal_score"`` (the keys of ``TEST_NAMES``).
+    n_boot : int
+        B, the number of replicates (read-only property).
+    below_resolution : bool
+        True when no replicate reached T (read-only property).
+
+    Examples
+    --------
+    >>> r = parametric_bootstrap_test([120, 80, 40, 10], [40, 80, 120, 60], 1.0, 1.0,
+    ...                               n_boot=99, rng=1)
+    >>> r.test, r.n_boot, r.pvalue, r.pvalue_source, r.below_resolution
+    ('bootstrap', 99, 0.01, 0.0, True)
+    >>> r.rejects(0.05), r.statistic > r.critical_value(0.05)
+    (True, True)
     """
 
     statistic: float
@@ -439,6 +869,7 @@ class BootstrapTestResult:
 
     @property
     def n_boot(self) -> int:
+        """B, the number of bootstrap replicates (the size of ``null_distribution``)."""
         return self.null_distribution.size
 
     @property
@@ -447,7 +878,23 @@ class BootstrapTestResult:
         return bool(np.all(self.null_distribution < self.statistic))
 
     def rejects(self, level: float = 0.05) -> bool:
-        """The verdict at ``level``: p-value < level (the same as T > critical value)."""
+        """The verdict at ``level``: p-value < level (the same as T > critical value).
+
+        Parameters
+        ----------
+        level : float, default 0.05
+            Significance level, strictly between 0 and 1.
+
+        Returns
+        -------
+        bool
+            True when the test rejects homogeneity at `level`.
+
+        Raises
+        ------
+        ValueError
+            If `level` is not strictly between 0 and 1.
+        """
         return bool(self.pvalue < probability(level, "level"))
 
     def critical_value(self, level: float = 0.05) -> float:
@@ -455,6 +902,21 @@ class BootstrapTestResult:
 
         See :func:`rejection_limit`; +inf when B is too small to reject at
         ``level`` at all.
+
+        Parameters
+        ----------
+        level : float, default 0.05
+            Significance level, strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            The critical value, or +inf.
+
+        Raises
+        ------
+        ValueError
+            If `level` is not strictly between 0 and 1.
         """
         return _critical_value(self.null_distribution, probability(level, "level"))
 
@@ -500,19 +962,54 @@ def parametric_bootstrap_test(
 
     Parameters
     ----------
-    x1, x2 : array_like
-        The two private histograms (1-D, same number of bins M >= 2).
-    alpha1, alpha2 : float
-        Their privacy levels (> 0).
+    x1 : array_like
+        The first private histogram X_1 (1-D, M >= 2 bins).
+    x2 : array_like
+        The second private histogram X_2 (1-D, the same M bins).
+    alpha1 : float
+        Privacy level alpha_1 of `x1` (> 0).
+    alpha2 : float
+        Privacy level alpha_2 of `x2` (> 0).
     n_boot : int, keyword-only
         Number of bootstrap replicates B (1 to 1,000,000).
     rng : None, int or numpy.random.Generator, keyword-only
+        Source of randomness for the replicates, normalised with
+        ``np.random.default_rng``.
+
+    Returns
+    -------
+    BootstrapTestResult
+        With ``test="bootstrap"``: T, ``pvalue``, ``pvalue_source``, the B
+        replicates, N-hat_1, N-hat_2, p0-hat and the :class:`NullEstimate`.
 
     Raises
     ------
     DegenerateNullError
         If N-hat_1 or N-hat_2 is 0: E_ij of line 10 would be 0 and the
         null cannot be simulated.
+    ValueError
+        If `x1` or `x2` is not a 1-D array of finite, non-negative counts with
+        at least 2 bins, if their shapes differ, if `alpha1` or `alpha2` is
+        not a finite number > 0, or if `n_boot` is not an integer from 1 to
+        1,000,000.
+
+    Notes
+    -----
+    [SPJ22] Algorithm 1 with eqs. (2.3), (2.4), (4.2) and (4.3). The reported
+    ``pvalue`` is beyond [SPJ22]: this project reports the Monte Carlo p-value
+    of [DH97] eq. 4.11, never 0, and keeps the source's line 11 as
+    ``pvalue_source``.
+
+    Examples
+    --------
+    >>> r = parametric_bootstrap_test([52, 48, 50, 45], [49, 55, 47, 51], 1.0, 1.0,
+    ...                               n_boot=99, rng=1)
+    >>> round(r.statistic, 3), r.pvalue, r.rejects(0.05)
+    (0.909, 0.88, False)
+    >>> r = parametric_bootstrap_test([120, 80, 40, 10], [40, 80, 120, 60], 1.0, 1.0,
+    ...                               n_boot=99, rng=1)
+    >>> r.n1_hat, r.n2_hat, r.pvalue, r.pvalue == 1 / (r.n_boot + 1)
+    (250, 300, 0.01, True)
     """
     x1, x2, alpha1, alpha2, n_boot = _check_pair(x1, x2, alpha1, alpha2, n_boot)
     rng = np.random.default_rng(rng)
@@ -586,10 +1083,14 @@ def bootstrap_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -> n
         N-hat_1, N-hat_2 of each of R tests (all >= 1).
     p0_hat : array_like, shape (R, M)
         p0-hat of each test.
-    alpha1, alpha2 : float
-        Privacy levels of the two histograms.
-    n_boot : int
-        Replicates B per test.
+    alpha1 : float
+        Privacy level alpha_1 of the first histogram (> 0).
+    alpha2 : float
+        Privacy level alpha_2 of the second histogram (> 0).
+    n_boot : int, keyword-only
+        Replicates B per test (1 to 1,000,000).
+    rng : None, int or numpy.random.Generator, keyword-only
+        Source of randomness, normalised with ``np.random.default_rng``.
 
     Returns
     -------
@@ -597,6 +1098,32 @@ def bootstrap_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -> n
         T_b of line 10 for every test and replicate. The draws are made as
         arrays in chunks of at most ``_CHUNK_ELEMENTS`` bins, over tests and
         over replicates, so memory stays bounded for any R and B.
+
+    Raises
+    ------
+    ValueError
+        If `n_hat` is not of shape (R, 2) or `p0_hat` not of shape (R, M), if
+        an N-hat is below 1, if `p0_hat` holds a negative or non-finite entry,
+        if `alpha1` or `alpha2` is not a finite number > 0, or if `n_boot` is
+        not an integer from 1 to 1,000,000.
+
+    Notes
+    -----
+    [SPJ22] Algorithm 1 lines 7-10: U_i ~ Multinomial(N-hat_i, p0-hat),
+    Y_i = max(0, U_i + Lap(2/alpha_i)) (eq. 2.4), T_b = (2.3) of Y_1, Y_2 with
+    the totals N-hat_i. Each row of `p0_hat` is divided by its sum before
+    sampling.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> est = estimate_null([30, 4, 12, 55], [25, 15, 9, 70], 0.1, 0.1)
+    >>> null = bootstrap_null([[est.n1_hat, est.n2_hat]], [est.p0_hat], 0.1, 0.1,
+    ...                       n_boot=5, rng=1)
+    >>> null.shape
+    (1, 5)
+    >>> np.round(null, 2)
+    array([[ 44.48,   8.1 ,   1.6 , 174.95,  55.2 ]])
     """
     n_hat, p0, n_boot = _check_null_inputs(n_hat, p0_hat, n_boot, minimum=1)
     a1 = positive_scalar(alpha1, "alpha1")
@@ -633,6 +1160,35 @@ def noisy_count_variance(c, alpha):
         Var X = 2 b^2 - b^2 e - c b e - b^2 e^2 / 4,
 
     from 3 b^2 / 4 at c = 0 (X = max(0, Z)) up to 2 b^2 (no truncation).
+
+    Parameters
+    ----------
+    c : float or array_like
+        Fixed true count(s) c >= 0, any shape (not checked: a negative c
+        gives a meaningless number).
+    alpha : float
+        Privacy level alpha, a finite number > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Var X in the shape of `c` (a 0-d array for a scalar `c`).
+
+    Raises
+    ------
+    ValueError
+        If `alpha` is not a finite number > 0.
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project's formula for the mechanism of eq. (2.4),
+    built on the mean g of eq. (4.1); it serves the normal-score test.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.round(noisy_count_variance([0, 10, 1000], 0.5), 4)  # b = 4: 3 b^2/4 ... 2 b^2
+    array([12.    , 27.3763, 32.    ])
     """
     alpha = positive_scalar(alpha, "alpha")
     c = np.asarray(c, dtype=float)
@@ -730,6 +1286,50 @@ def moment_total(x, p0, alpha, *, tol: float = 1e-9, max_iter: int = 100):
     total is at or below M / alpha. The function is convex in N and the
     root is at most the observed total, so Newton's method started there
     decreases monotonically to it.
+
+    Parameters
+    ----------
+    x : array_like
+        Private counts X (eq. 2.4) >= 0, bins on the last axis, leading axes
+        batches.
+    p0 : array_like, shape (..., M)
+        Bin proportions under the null (summing to 1; not checked),
+        broadcast against the batch shape.
+    alpha : float
+        Privacy level alpha of `x`, a finite number > 0.
+    tol : float, keyword-only
+        Relative tolerance of the Newton step, relative to max(1, N).
+    max_iter : int, keyword-only
+        Largest number of Newton steps.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The moment total N >= 0 (a real number), one per batch element.
+
+    Raises
+    ------
+    ValueError
+        If `x` is not an array of finite, non-negative counts, or `alpha` is
+        not a finite number > 0.
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project's moment estimator of N_i for the
+    normal-score test, built on g of eq. (4.1); [SPJ22] estimates N-hat_i by
+    eq. (4.3) instead.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p0 = np.full(4, 0.25)
+    >>> n = moment_total([3, 2, 4, 1], p0, 0.5)  # noisy total 10, M / alpha = 8
+    >>> round(float(n), 3)
+    3.62
+    >>> round(float(expected_noisy_count(n * p0, 0.5).sum()), 6)  # matches the total
+    10.0
+    >>> float(moment_total([1, 1, 1, 1], p0, 0.1))  # total <= M / alpha = 40
+    0.0
     """
     x = count_array(x, "x")
     alpha = positive_scalar(alpha, "alpha")
@@ -765,6 +1365,43 @@ def pooled_proportions(x1, x2, alpha1, alpha2) -> np.ndarray:
     (multinomial t_i p_j plus Laplace 2 b_i^2, over t_i^2). A histogram whose
     debiased counts are all 0 gets weight 0; if both do, p0-hat is uniform.
     Batched on leading axes.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The private histogram X_1 (eq. 2.4): non-negative counts, bins on the
+        last axis, leading axes batches.
+    x2 : array_like
+        The private histogram X_2, the shape of `x1`.
+    alpha1 : float
+        Privacy level alpha_1 of `x1`, a finite number > 0.
+    alpha2 : float
+        Privacy level alpha_2 of `x2`, a finite number > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        p0-hat, the shape of `x1`; each histogram's proportions sum to 1.
+
+    Raises
+    ------
+    ValueError
+        If `x1` or `x2` is not an array of finite, non-negative counts, if
+        their shapes differ, or if `alpha1` or `alpha2` is not a finite
+        number > 0.
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project's pooled estimate for the normal-score test,
+    built on the debiased counts of eq. (4.2); [SPJ22] pools by eq. (4.3).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.round(pooled_proportions([30, 4, 12, 55], [25, 15, 9, 70], 0.1, 0.1), 4)
+    array([0.2827, 0.047 , 0.0176, 0.6527])
+    >>> pooled_proportions([0, 0, 0, 0], [1, 2, 3, 4], 0.1, 0.1)  # all counts <= 1/alpha
+    array([0.25, 0.25, 0.25, 0.25])
     """
     x1 = count_array(x1, "x1")
     x2 = count_array(x2, "x2")
@@ -794,6 +1431,27 @@ class MomentNullEstimate:
     ``p0_hat``: :func:`pooled_proportions`; ``n1_total``, ``n2_total``: the
     moment totals (:func:`moment_total`), real numbers >= 0; ``n1_hat``,
     ``n2_hat``: their nearest integers, the totals the replicates are drawn with.
+
+    Beyond [SPJ22]: the estimates of this project's normal-score test (the
+    counterpart of [SPJ22]'s eq. (4.3) estimates in :class:`NullEstimate`).
+
+    Attributes
+    ----------
+    p0_hat : numpy.ndarray
+        Pooled proportions, shape (..., M).
+    n1_total, n2_total : float or numpy.ndarray
+        Moment totals N_1, N_2 >= 0, one per batch element.
+    n1_hat, n2_hat : int or numpy.ndarray
+        Their nearest integers (halves rounded up): Python ints from
+        :func:`normal_score_test`, int64 arrays from
+        :func:`normal_score_estimates`.
+
+    Examples
+    --------
+    >>> r = normal_score_test([30, 4, 12, 55], [25, 15, 9, 70], 0.1, 0.1, n_boot=9, rng=1)
+    >>> est = r.estimate
+    >>> round(est.n1_total, 3), round(est.n2_total, 3), est.n1_hat, est.n2_hat
+    (79.369, 99.051, 79, 99)
     """
 
     p0_hat: np.ndarray
@@ -833,6 +1491,45 @@ def contrast_statistic(x1, x2, alpha1, alpha2):
     a_2j and cancels in the contrast. Without noise (alpha -> infinity)
     z_ij = (X_ij - lambda_ij) / sqrt(lambda_ij) and T equals the chi-square
     statistic (2.3). Batched on leading axes.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The private histogram X_1 (eq. 2.4): non-negative counts, at least 2
+        bins on the last axis, leading axes batches.
+    x2 : array_like
+        The private histogram X_2, the shape of `x1`.
+    alpha1 : float
+        Privacy level alpha_1 of `x1`, a finite number > 0.
+    alpha2 : float
+        Privacy level alpha_2 of `x2`, a finite number > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        T >= 0, one per batch element.
+
+    Raises
+    ------
+    ValueError
+        If `x1` or `x2` is not an array of finite, non-negative counts with
+        at least 2 bins, if their shapes differ, or if `alpha1` or `alpha2`
+        is not a finite number > 0.
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project's statistic; it reduces to [SPJ22]
+    eq. (2.3) without noise.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(float(contrast_statistic([30, 4, 12, 55], [25, 15, 9, 70], 0.1, 0.1)), 4)
+    0.3112
+    >>> x1, x2 = [10, 20, 30], [20, 20, 20]  # almost no noise: the chi-square statistic
+    >>> t = contrast_statistic(x1, x2, 1e9, 1e9)
+    >>> round(float(t), 4), round(float(chisq_statistic(x1, x2)), 4)
+    (5.3333, 5.3333)
     """
     x1 = count_array(x1, "x1", min_bins=2)
     x2 = count_array(x2, "x2", min_bins=2)
@@ -854,6 +1551,48 @@ def normal_score_estimates(x1, x2, alpha1, alpha2):
     integers, which the replicates are drawn with). The same numbers as
     :func:`normal_score_test` computes on one pair, without validating
     simulated arrays.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The private histogram X_1 (eq. 2.4): non-negative counts, bins on the
+        last axis, leading axes batches.
+    x2 : array_like
+        The private histogram X_2, the shape of `x1`.
+    alpha1 : float
+        Privacy level alpha_1 of `x1`, a finite number > 0.
+    alpha2 : float
+        Privacy level alpha_2 of `x2`, a finite number > 0.
+
+    Returns
+    -------
+    statistic : float or numpy.ndarray
+        T of :func:`contrast_statistic`, one per batch element.
+    estimate : MomentNullEstimate
+        p0-hat, the moment totals N_1, N_2 and their nearest integers (int64
+        arrays, 0-d for one pair).
+
+    Raises
+    ------
+    ValueError
+        There is no check up front; negative or non-finite counts and privacy
+        levels that are not finite numbers > 0 are caught inside
+        :func:`debias_counts`, whose message names `x` or `alpha` (not `x1`,
+        `alpha1`, ...). Shapes that do not match fail in NumPy broadcasting.
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project's normal-score test; see
+    :func:`contrast_statistic`, :func:`pooled_proportions` and
+    :func:`moment_total`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t, est = normal_score_estimates([[30, 4, 12, 55], [52, 48, 50, 45]],
+    ...                                 [[25, 15, 9, 70], [49, 55, 47, 51]], 0.1, 0.1)
+    >>> np.round(t, 4), est.n1_hat, est.n2_hat
+    (array([0.3112, 0.106 ]), array([ 79, 191]), array([ 99, 199]))
     """
     statistic, p0, n1, n2 = _contrast(np.asarray(x1, dtype=float), np.asarray(x2, dtype=float),
                                       alpha1, alpha2)
@@ -866,6 +1605,50 @@ def normal_score_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -
     Each replicate draws U_i ~ Multinomial(n_hat_i, p0-hat) (n_hat_i >= 0),
     releases it with (2.4) and recomputes :func:`contrast_statistic`, estimates
     included, exactly as on the data.
+
+    Parameters
+    ----------
+    n_hat : array_like of int, shape (R, 2)
+        The totals n_hat_1, n_hat_2 of each of R tests (all >= 0).
+    p0_hat : array_like, shape (R, M)
+        p0-hat of each test; each row is divided by its sum before sampling.
+    alpha1 : float
+        Privacy level alpha_1 of the first histogram (> 0).
+    alpha2 : float
+        Privacy level alpha_2 of the second histogram (> 0).
+    n_boot : int, keyword-only
+        Replicates B per test (1 to 1,000,000).
+    rng : None, int or numpy.random.Generator, keyword-only
+        Source of randomness, normalised with ``np.random.default_rng``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (R, B)
+        The replicates T_b of every test.
+
+    Raises
+    ------
+    ValueError
+        If `n_hat` is not of shape (R, 2) or `p0_hat` not of shape (R, M), if
+        a total is negative, if `p0_hat` holds a negative or non-finite entry,
+        if `alpha1` or `alpha2` is not a finite number > 0, or if `n_boot` is
+        not an integer from 1 to 1,000,000.
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project's normal-score test, simulated as
+    [SPJ22] Algorithm 1 lines 7-9 simulate, with eq. (2.4).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t, est = normal_score_estimates([30, 4, 12, 55], [25, 15, 9, 70], 0.1, 0.1)
+    >>> null = normal_score_null([[est.n1_hat, est.n2_hat]], [est.p0_hat], 0.1, 0.1,
+    ...                          n_boot=5, rng=1)
+    >>> null.shape
+    (1, 5)
+    >>> np.round(null, 2)
+    array([[3.87, 0.51, 0.19, 8.62, 3.75]])
     """
     n_hat, p0, n_boot = _check_null_inputs(n_hat, p0_hat, n_boot, minimum=0)
     a1 = positive_scalar(alpha1, "alpha1")
@@ -888,6 +1671,56 @@ def normal_score_test(
 
     Defined for every input: an estimated total of 0 simulates pure noise.
     Same arguments and result type as :func:`parametric_bootstrap_test`.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The first private histogram X_1 (1-D, M >= 2 bins).
+    x2 : array_like
+        The second private histogram X_2 (1-D, the same M bins).
+    alpha1 : float
+        Privacy level alpha_1 of `x1` (> 0).
+    alpha2 : float
+        Privacy level alpha_2 of `x2` (> 0).
+    n_boot : int, keyword-only
+        Number of bootstrap replicates B (1 to 1,000,000).
+    rng : None, int or numpy.random.Generator, keyword-only
+        Source of randomness for the replicates, normalised with
+        ``np.random.default_rng``.
+
+    Returns
+    -------
+    BootstrapTestResult
+        With ``test="normal_score"``: T, ``pvalue``, ``pvalue_source`` (line
+        11's formula on these replicates), the B replicates, the rounded
+        totals, p0-hat and the :class:`MomentNullEstimate`.
+
+    Raises
+    ------
+    ValueError
+        If `x1` or `x2` is not a 1-D array of finite, non-negative counts with
+        at least 2 bins, if their shapes differ, if `alpha1` or `alpha2` is
+        not a finite number > 0, or if `n_boot` is not an integer from 1 to
+        1,000,000.
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project's test (see the module docstring). It
+    keeps the structure of [SPJ22] Algorithm 1 (a parametric bootstrap under
+    the mechanism of eq. 2.4) with another statistic and other estimates, and
+    reports the p-value of [DH97] eq. 4.11.
+
+    Examples
+    --------
+    >>> r = normal_score_test([52, 48, 50, 45], [49, 55, 47, 51], 1.0, 1.0, n_boot=99, rng=1)
+    >>> round(r.statistic, 3), r.pvalue, r.rejects(0.05)
+    (0.793, 0.85, False)
+    >>> r = normal_score_test([120, 80, 40, 10], [40, 80, 120, 60], 1.0, 1.0, n_boot=99, rng=1)
+    >>> r.test, r.pvalue, r.below_resolution
+    ('normal_score', 0.01, True)
+    >>> r = normal_score_test([0, 1, 0], [30, 40, 50], 0.1, 0.1, n_boot=99, rng=1)
+    >>> r.n1_hat, 0.01 <= r.pvalue <= 1  # Algorithm 1 is undefined here (N-hat_1 = 0)
+    (0, True)
     """
     x1, x2, alpha1, alpha2, n_boot = _check_pair(x1, x2, alpha1, alpha2, n_boot)
     rng = np.random.default_rng(rng)
@@ -932,6 +1765,50 @@ class HomogeneityResult:
     with ``bootstrap_error`` saying why when its null cannot be estimated (see
     DegenerateNullError); ``normal_score``: the normal-score test (defined
     for every input; None only when not run).
+
+    Returned by :func:`release_and_test` and :func:`sample_and_test`: the
+    releases of [SPJ22] eq. (2.4), the naive test of section 2.1, Algorithm 1,
+    and (beyond [SPJ22]) this project's normal-score test.
+
+    Attributes
+    ----------
+    alpha1, alpha2 : float
+        Privacy levels of histograms A and B.
+    original1, original2 : numpy.ndarray or None
+        The true counts C_1, C_2; None when the inputs were already private.
+    private1, private2 : numpy.ndarray
+        The private histograms X_1, X_2.
+    naive : ChisqTestResult
+        The chi-square test on X_1, X_2 (:func:`chisq_test`).
+    estimate : NullEstimate
+        The estimates of eq. (4.3) (:func:`estimate_null`).
+    bootstrap : BootstrapTestResult or None
+        Algorithm 1 (:func:`parametric_bootstrap_test`); None when its null
+        cannot be estimated.
+    bootstrap_error : str or None
+        Why ``bootstrap`` is None; None otherwise.
+    normal_score : BootstrapTestResult or None
+        The normal-score test (:func:`normal_score_test`); None only when not
+        run.
+
+    Methods
+    -------
+    histogram_table(labels=None)
+        Per-bin table of the counts and estimates.
+    summary_table()
+        The tests' results and the estimates as a two-column table.
+
+    Examples
+    --------
+    >>> res = release_and_test([120, 80, 40, 10], [40, 80, 120, 60], 1.0, 1.0,
+    ...                        n_boot=99, rng=1)
+    >>> res.naive.df, res.bootstrap.pvalue, res.normal_score.pvalue, res.bootstrap_error
+    (3, 0.01, 0.01, None)
+    >>> list(res.histogram_table().columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['original_A', 'private_A', 'debiased_A', 'rescaled_A',
+     'original_B', 'private_B', 'debiased_B', 'rescaled_B', 'p0_hat']
+    >>> res.summary_table().shape
+    (21, 2)
     """
 
     alpha1: float
@@ -947,7 +1824,20 @@ class HomogeneityResult:
     normal_score: BootstrapTestResult | None = None
 
     def histogram_table(self, labels=None) -> pd.DataFrame:
-        """Per-bin table: original, private, debiased and rescaled counts."""
+        """Per-bin table: original, private, debiased and rescaled counts.
+
+        Parameters
+        ----------
+        labels : sequence, optional
+            One label per bin for the index (named ``bin``); default 1..M.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per bin; columns ``original_A`` (if known), ``private_A``,
+            ``debiased_A`` (C-tilde, eq. 4.2), ``rescaled_A`` (C-hat, eq. 4.3),
+            the same for B, and ``p0_hat``.
+        """
         m = self.private1.size
         cols = {}
         for i, orig, priv, tilde, hat in (
@@ -964,7 +1854,16 @@ class HomogeneityResult:
         return pd.DataFrame(cols, index=index)
 
     def summary_table(self) -> pd.DataFrame:
-        """The tests' results and the estimates as a two-column table."""
+        """The tests' results and the estimates as a two-column table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``quantity`` and ``value``: the privacy levels, the number
+            of bins, the totals (true ones when known), N-hat, and each test's
+            statistic, p-value and, for the bootstrap tests, B and the 5%
+            critical value.
+        """
         rows = [
             ("alpha_A", self.alpha1),
             ("alpha_B", self.alpha2),
@@ -1010,6 +1909,58 @@ def release_and_test(
     the noise of A, the noise of B, Algorithm 1's bootstrap and the
     normal-score test's, so that with a fixed seed changing alpha_1 rescales
     A's noise only, and changing B leaves the releases unchanged.
+
+    Parameters
+    ----------
+    counts1 : array_like
+        Histogram A: 1-D non-negative counts with M >= 2 bins; the true counts
+        C_1, or private ones with ``private=True``.
+    counts2 : array_like
+        Histogram B, as `counts1`, with the same M bins.
+    alpha1 : float
+        Privacy level alpha_1 of A, a finite number > 0.
+    alpha2 : float
+        Privacy level alpha_2 of B, a finite number > 0.
+    n_boot : int, keyword-only
+        Number of bootstrap replicates B of each bootstrap test (1 to
+        1,000,000).
+    private : bool, keyword-only
+        True when `counts1` and `counts2` are already private histograms.
+    rng : None, int or numpy.random.Generator, keyword-only
+        Source of randomness, normalised with ``np.random.default_rng``.
+
+    Returns
+    -------
+    HomogeneityResult
+        The inputs, the releases, the naive test, the eq. (4.3) estimates,
+        Algorithm 1 (or why it cannot run) and the normal-score test.
+
+    Raises
+    ------
+    ValueError
+        If `counts1` or `counts2` is not an array of finite, non-negative
+        counts with at least 2 bins, if their shapes differ, if `counts1` is
+        not 1-D, if `alpha1` or `alpha2` is not a finite number > 0, or if
+        `n_boot` is not an integer from 1 to 1,000,000.
+
+    Notes
+    -----
+    [SPJ22] eq. (2.4) (the releases), section 2.1 (the naive test) and
+    Algorithm 1; beyond [SPJ22], this project's normal-score test.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> res = release_and_test([120, 80, 40, 10], [40, 80, 120, 60], 1.0, 1.0,
+    ...                        n_boot=99, rng=1)
+    >>> np.round(res.private1, 2)
+    array([121.02,  77.89,  40.69,   9.11])
+    >>> res.bootstrap.pvalue, res.normal_score.pvalue
+    (0.01, 0.01)
+    >>> res = release_and_test([0, 1, 0], [30, 40, 50], 0.1, 0.1, n_boot=99, private=True,
+    ...                        rng=1)
+    >>> res.bootstrap is None, res.bootstrap_error is not None, res.normal_score is not None
+    (True, True, True)
     """
     c1 = count_array(counts1, "counts1", min_bins=2)
     c2 = count_array(counts2, "counts2", min_bins=2)
@@ -1049,6 +2000,54 @@ def sample_and_test(
     With ``n_i=None``, ``p_i`` is taken as the fixed counts C_i instead (an
     uploaded histogram used as it is). Each histogram is drawn from its own
     spawned stream, so changing N_2 does not change histogram A.
+
+    Parameters
+    ----------
+    p1 : array_like
+        Bin probabilities p_1 of A (1-D, at least 2, non-negative, summing to
+        1 within 1e-8); with ``n1=None``, the counts C_1 instead.
+    p2 : array_like
+        Bin probabilities p_2 of B, as `p1` (the counts C_2 with ``n2=None``).
+    n1 : int or None
+        Total N_1 of the drawn histogram A (0 to 10**12), or None.
+    n2 : int or None
+        Total N_2 of the drawn histogram B (0 to 10**12), or None.
+    alpha1 : float
+        Privacy level alpha_1 of A, a finite number > 0.
+    alpha2 : float
+        Privacy level alpha_2 of B, a finite number > 0.
+    n_boot : int, keyword-only
+        Number of bootstrap replicates B of each bootstrap test (1 to
+        1,000,000).
+    rng : None, int or numpy.random.Generator, keyword-only
+        Source of randomness, normalised with ``np.random.default_rng``.
+
+    Returns
+    -------
+    HomogeneityResult
+        As :func:`release_and_test`, with ``original1``, ``original2`` the
+        drawn (or given) counts.
+
+    Raises
+    ------
+    ValueError
+        If `p1` or `p2` is not a vector of probabilities (when drawn), `n1` or
+        `n2` is not an integer from 0 to 10**12 (these messages come from
+        :func:`dpcore.datasets.draw_histogram` and name `p` and `n`), or for
+        any reason :func:`release_and_test` gives.
+
+    Notes
+    -----
+    [SPJ22] eq. (2.1), then :func:`release_and_test`.
+
+    Examples
+    --------
+    >>> res = sample_and_test([0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], 500, 500, 1.0, 1.0,
+    ...                       n_boot=99, rng=1)
+    >>> res.original1
+    array([188., 167., 102.,  43.])
+    >>> res.bootstrap.pvalue, res.normal_score.pvalue
+    (0.01, 0.01)
     """
     draw1, draw2, rest = np.random.default_rng(rng).spawn(3)
     c1 = p1 if n1 is None else draw_histogram(p1, n1, rng=draw1)

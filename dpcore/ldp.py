@@ -75,6 +75,42 @@ def krr_probabilities(eps, k) -> tuple[float, float]:
 
     Written as p = 1/(1 + (k − 1)e^{−ε}), which neither overflows for large ε
     nor loses q to rounding.
+
+    Parameters
+    ----------
+    eps : float
+        ε > 0, the local privacy budget.
+    k : int
+        The number of categories, an integer from 2 to ``MAX_K``.
+
+    Returns
+    -------
+    tuple of (float, float)
+        p, the probability of reporting the true value, and q, that of reporting
+        each one of the k − 1 other values; p + (k − 1)q = 1 and p/q = e^ε.
+
+    Raises
+    ------
+    ValueError
+        If ``eps`` is not a finite number > 0, or ``k`` is not an integer from 2 to
+        ``MAX_K``.
+
+    Notes
+    -----
+    [KBR16]: the seed sets p/q = e^ε with q = (1 − p)/(k − 1) and solves for
+    p = e^ε/(e^ε + k − 1). At k = 2 it is randomized response [W65].
+
+    Examples
+    --------
+    At k = 2 and ε = ln 3, the truth is told with probability 3/4:
+
+    >>> import math
+    >>> from dpcore.ldp import krr_probabilities
+    >>> krr_probabilities(math.log(3), 2)
+    (0.75, 0.25)
+    >>> p, q = krr_probabilities(1.0, 4)
+    >>> round(p, 4), round(q, 4), round(p / q, 6), round(p + 3 * q, 12)
+    (0.4754, 0.1749, 2.718282, 1.0)
     """
     eps, k = positive_scalar(eps, "eps"), category_count(k, "k", maximum=MAX_K)
     t = (k - 1) * np.exp(-eps)
@@ -94,6 +130,46 @@ def krr_perturb(values, eps, k, *, rng=None) -> np.ndarray:
     With probability p the user reports the true value; otherwise a value drawn
     uniformly from the k − 1 others (a draw from 0 … k − 2, shifted past the
     true value). Vectorised over users.
+
+    Parameters
+    ----------
+    values : array_like of int
+        The users' true values, category indices 0 … k − 1 (any shape;
+        integer-valued floats are accepted).
+    eps : float
+        ε > 0, the local privacy budget.
+    k : int
+        The number of categories, from 2 to ``MAX_K``.
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The reported values, in the shape of ``values``.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not an integer from 2 to ``MAX_K``, ``eps`` is not a finite
+        number > 0, or ``values`` holds anything but whole numbers 0 … k − 1.
+
+    Notes
+    -----
+    The client side of k-RR as the [KBR16] seed describes it, with (p, q) from
+    :func:`krr_probabilities`.
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_perturb
+    >>> krr_perturb([0, 1, 2, 3, 0, 1], 1.0, 4, rng=1)
+    array([1, 3, 2, 1, 0, 1])
+
+    The share of truthful reports is close to p = 0.4754:
+
+    >>> reports = krr_perturb(np.zeros(100_000, dtype=int), 1.0, 4, rng=1)
+    >>> round(float(np.mean(reports == 0)), 3)
+    0.476
     """
     rng = np.random.default_rng(rng)
     k = category_count(k, "k", maximum=MAX_K)
@@ -112,6 +188,42 @@ def krr_perturb_counts(counts, eps, *, rng=None) -> np.ndarray:
     The same distribution as perturbing each user with ``krr_perturb`` and
     counting (see the module notes). ``counts`` may carry leading batch axes;
     categories are on the last axis, k = its length.
+
+    Parameters
+    ----------
+    counts : array_like
+        The true counts n_v: whole numbers ≥ 0, categories on the last axis (at
+        least 2, at most ``MAX_K``), any leading axes independent histograms.
+    eps : float
+        ε > 0, the local privacy budget.
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        The reported counts N_v, in the shape of ``counts``; each histogram keeps
+        its total N.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not an array of whole numbers ≥ 0 with 2 to ``MAX_K``
+        categories on its last axis, or ``eps`` is not a finite number > 0.
+
+    Notes
+    -----
+    k-RR as in [KBR16], drawn by this project's mixture representation (module
+    notes): N_v = K_v + U_v, K_v ~ Bin(n_v, p − q) and
+    (U_v) ~ Multinomial(N − Σ K, 1/k).
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_perturb_counts
+    >>> krr_perturb_counts([500, 300, 150, 50], 1.0, rng=1)
+    array([326., 241., 242., 191.])
+    >>> krr_perturb_counts([[500, 300, 150, 50]] * 3, 1.0, rng=1).sum(axis=-1)
+    array([1000., 1000., 1000.])
     """
     rng = np.random.default_rng(rng)
     n = whole_count_array(counts, "counts", min_bins=2)
@@ -188,7 +300,51 @@ def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarra
       when some categories' estimate is 0, as at small ε; it is computed
       exactly instead, in closed form (see ``_mle``), and tested against the
       iterations.
+
     Leading axes are batches.
+
+    Parameters
+    ----------
+    reported_counts : array_like
+        The reported counts N_v: finite, ≥ 0, categories on the last axis (2 to
+        ``MAX_K``); each histogram must count at least one user.
+    eps : float
+        ε > 0, the budget the reports were made with.
+    method : {"unbiased", "clip", "simplex", "ibu"}, optional
+        The estimator, a key of ``ESTIMATORS``; default ``"unbiased"``.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        The estimated true counts n̂_v, in the shape of ``reported_counts``; every
+        estimator's histogram sums to N = Σ N_v (up to rounding).
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is not a key of ``ESTIMATORS``, ``reported_counts`` is not an
+        array of finite counts ≥ 0 with 2 to ``MAX_K`` categories, a histogram of it
+        sums to 0, or ``eps`` is not a finite number > 0.
+
+    Notes
+    -----
+    Only ``"unbiased"`` is from the [KBR16] seed, which solves
+    N_v = p n_v + q (N − n_v) for n_v. The three estimators that respect n_v ≥ 0
+    and Σ n_v = N go beyond the seed; they are this project's (the simplex
+    projection after Duchi et al. 2008, the IBU as the EM algorithm for the
+    multinomial with the known k-RR channel).
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_estimate
+    >>> reported = [400, 300, 200, 100]
+    >>> krr_estimate(reported, 1.0).round(1)
+    array([ 749.2,  416.4,   83.6, -249.2])
+    >>> for method in ("clip", "simplex", "ibu"):
+    ...     print(method, krr_estimate(reported, 1.0, method=method).round(1).tolist())
+    clip [599.7, 333.3, 66.9, 0.0]
+    simplex [666.1, 333.3, 0.5, 0.0]
+    ibu [638.4, 333.3, 28.2, 0.0]
     """
     one_of(method, "method", ESTIMATORS)
     reported = count_array(reported_counts, "reported_counts", min_bins=2)
@@ -212,7 +368,40 @@ def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarra
 
 
 def krr_variance(true_counts, eps) -> np.ndarray:
-    """Exact Var(n̂_v) of the unbiased estimator: N q(1−q)/(p−q)² + n_v(1 − p − q)/(p − q)."""
+    """Exact Var(n̂_v) of the unbiased estimator: N q(1−q)/(p−q)² + n_v(1 − p − q)/(p − q).
+
+    Parameters
+    ----------
+    true_counts : array_like
+        The true counts n_v: finite, ≥ 0, categories on the last axis (2 to
+        ``MAX_K``); leading axes are batches.
+    eps : float
+        ε > 0, the local privacy budget.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        Var(n̂_v) per category, in the shape of ``true_counts``; N is the total of
+        each histogram.
+
+    Raises
+    ------
+    ValueError
+        If ``true_counts`` is not an array of finite counts ≥ 0 with 2 to ``MAX_K``
+        categories, or ``eps`` is not a finite number > 0.
+
+    Notes
+    -----
+    For the unbiased estimator of [KBR16]. The variance is not in the seed: this
+    project derives it from N_v = Bin(n_v, p) + Bin(N − n_v, q), so
+    Var(n̂_v) = [n_v p(1 − p) + (N − n_v) q(1 − q)]/(p − q)².
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_variance
+    >>> krr_variance([500, 300, 150, 50], 1.0).round(1)
+    array([2180. , 1947.3, 1772.7, 1656.3])
+    """
     counts = count_array(true_counts, "true_counts", min_bins=2)
     k = category_count(counts.shape[-1], "k", maximum=MAX_K)
     eps = positive_scalar(eps, "eps")
@@ -232,6 +421,50 @@ def krr_mse(true_counts, eps_values, *, methods=tuple(ESTIMATORS), reps: int = 2
     exact MSE, mean_v Var(n̂_v), is in the column ``theory``.
     ``progress(fraction, label)`` is called after each ε: the share of the ε
     values done (ending at 1) and ``"eps=<ε>"``.
+
+    Parameters
+    ----------
+    true_counts : array_like
+        One histogram of true counts (1-D, whole numbers ≥ 0, 2 to ``MAX_K`` bins).
+    eps_values : float or array_like
+        The ε values, each > 0.
+    methods : iterable of str, optional
+        Keys of ``ESTIMATORS`` (default: all four, in that order).
+    reps : int, optional
+        Replicates per ε, 1 to 100,000 (default 200).
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+    progress : callable, optional
+        ``progress(fraction, label)``, as above; None (default) for none.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (ε, method), with the columns ``eps``, ``method``, ``mse``, ``se``
+        (its Monte Carlo standard error, NaN when ``reps`` is 1) and ``theory``
+        (NaN except for ``"unbiased"``).
+
+    Raises
+    ------
+    ValueError
+        If ``true_counts`` is not one histogram of counts ≥ 0 with at least 2 bins,
+        ``reps`` is not an integer from 1 to 100,000, a ``methods`` entry is not a
+        key of ``ESTIMATORS``, or an ε is not a finite number > 0 (raised by
+        :func:`krr_perturb_counts`, whose message names ``eps``).
+
+    Notes
+    -----
+    This project's simulation study of the [KBR16] k-RR estimators; the
+    ``theory`` column is the mean of :func:`krr_variance`.
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_mse
+    >>> krr_mse([500, 300, 150, 50], [1.0, 2.0], methods=("unbiased",), reps=200,
+    ...         rng=1).round(1)
+       eps    method     mse     se  theory
+    0  1.0  unbiased  1962.6  108.7  1889.1
+    1  2.0  unbiased   317.5   16.9   308.3
     """
     rng = np.random.default_rng(rng)
     counts = count_array(true_counts, "true_counts", min_bins=2)
@@ -263,6 +496,47 @@ def krr_demo_table(values, eps, k, *, labels=None, rng=None) -> pd.DataFrame:
     Columns: ``user`` (1, 2, …), ``true``, ``coin`` (a uniform draw u; the user
     tells the truth when u < p), ``told_truth``, ``reported``. ``labels`` names
     the categories (default 0 … k − 1).
+
+    Parameters
+    ----------
+    values : array_like of int
+        The users' true values, category indices 0 … k − 1.
+    eps : float
+        ε > 0, the local privacy budget.
+    k : int
+        The number of categories, from 2 to ``MAX_K``.
+    labels : sequence, optional
+        k names for the categories (default: the indices).
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per user with the columns above; ``true`` and ``reported`` hold
+        labels.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not an integer from 2 to ``MAX_K``, ``eps`` is not a finite
+        number > 0, ``values`` holds anything but whole numbers 0 … k − 1, or
+        ``labels`` does not name exactly k categories.
+
+    Notes
+    -----
+    The same randomisation as :func:`krr_perturb` (the k-RR of [KBR16]), with the
+    coin shown; the table is this project's.
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_demo_table
+    >>> krr_demo_table([0, 1, 2, 0], 1.0, 3, labels=["A", "B", "C"], rng=1).round(3)
+       user true   coin  told_truth reported
+    0     1    A  0.512        True        A
+    1     2    B  0.950       False        A
+    2     3    C  0.144        True        C
+    3     4    A  0.949       False        B
     """
     rng = np.random.default_rng(rng)
     k = category_count(k, "k", maximum=MAX_K)
@@ -286,6 +560,44 @@ def krr_interval(estimates, true_counts_or_estimates, eps, *, z: float = 2.0):
 
     The variance needs the true counts; pass the estimates (clipped at 0) to
     plug them in when the truth is unknown.
+
+    Parameters
+    ----------
+    estimates : array_like
+        The estimates n̂_v the interval is centred on (categories on the last axis).
+    true_counts_or_estimates : array_like
+        The counts at which the variance is evaluated (clipped at 0 here): the true
+        counts, or the estimates as a plug-in.
+    eps : float
+        ε > 0, the local privacy budget.
+    z : float, optional
+        The number of standard deviations (default 2). Not checked here.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (lower, upper) = n̂_v ∓ z sd_v, sd_v the square root of
+        :func:`krr_variance`, in the broadcast shape of ``estimates`` and the
+        variance.
+
+    Raises
+    ------
+    ValueError
+        If ``true_counts_or_estimates`` has non-finite entries or fewer than 2
+        categories, ``eps`` is not a finite number > 0 (both from
+        :func:`krr_variance`), or the shapes do not broadcast.
+
+    Notes
+    -----
+    A normal-approximation interval of this project, around the [KBR16]
+    estimator, from the exact variance of :func:`krr_variance`.
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_interval
+    >>> lower, upper = krr_interval([502.9, 220.0, 223.4, 53.7], [500, 300, 150, 50], 1.0)
+    >>> lower.round(1), upper.round(1)
+    (array([409.5, 131.7, 139.2, -27.7]), array([596.3, 308.3, 307.6, 135.1]))
     """
     plug = np.maximum(np.asarray(true_counts_or_estimates, dtype=float), 0.0)
     sd = np.sqrt(krr_variance(plug, eps))
@@ -305,6 +617,43 @@ def krr_coverage(estimates, true_counts, eps, *, z: float = 2.0):
     For the unbiased estimator at large counts n̂_v is close to normal and the
     coverage close to P(|Z| ≤ z) (0.9545 at z = 2); for the others it is whatever
     their bias and spread make it.
+
+    Parameters
+    ----------
+    estimates : array_like
+        Replicated estimates n̂_v, categories on the last axis.
+    true_counts : array_like
+        The true counts n_v (finite, ≥ 0, at least 2 categories on the last axis).
+    eps : float
+        ε > 0, the local privacy budget.
+    z : float, optional
+        z > 0, the whisker's half-width in standard deviations (default 2).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (coverage, se): per category, the share c of the R replicates whose whisker
+        contains n_v, and √(c(1 − c)/R).
+
+    Raises
+    ------
+    ValueError
+        If ``true_counts`` is not an array of finite counts ≥ 0 with at least 2
+        categories, ``estimates`` does not have one column per category, ``z`` is
+        not a finite number > 0, or ``eps`` is not a finite number > 0.
+
+    Notes
+    -----
+    This project's check of the [KBR16] estimators by simulation.
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_coverage, krr_estimate, krr_perturb_counts
+    >>> counts = np.array([500, 300, 150, 50])
+    >>> reported = krr_perturb_counts(np.broadcast_to(counts, (4000, 4)), 1.0, rng=1)
+    >>> coverage, se = krr_coverage(krr_estimate(reported, 1.0), counts, 1.0)
+    >>> coverage.round(3), se.round(3)
+    (array([0.956, 0.959, 0.957, 0.958]), array([0.003, 0.003, 0.003, 0.003]))
     """
     counts = count_array(true_counts, "true_counts", min_bins=2)
     est = np.asarray(estimates, dtype=float)
@@ -336,6 +685,55 @@ def krr_category_errors(true_counts, eps, *, reps: int = 2000, methods=tuple(EST
 
     The unbiased estimator is always simulated (the comparisons need it); ``category``
     is the category's index.
+
+    Parameters
+    ----------
+    true_counts : array_like
+        One histogram of true counts (1-D, whole numbers ≥ 0, 2 to ``MAX_K`` bins).
+    eps : float
+        ε > 0, the local privacy budget.
+    reps : int, optional
+        Replicates, 2 to 1,000,000 (default 2000).
+    methods : iterable of str, optional
+        Keys of ``ESTIMATORS`` (default: all four); ``"unbiased"`` is added first
+        if missing, and duplicates are dropped.
+    z : float, optional
+        z > 0, the whisker's half-width in standard deviations (default 2).
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (method, category), ``"unbiased"`` first, with the columns
+        ``method``, ``category``, ``mse``, ``mse_se``, ``diff``, ``diff_se``,
+        ``ratio``, ``coverage``, ``coverage_se`` described above.
+
+    Raises
+    ------
+    ValueError
+        If ``true_counts`` is not one histogram of counts ≥ 0 with at least 2 bins,
+        ``reps`` is not an integer from 2 to 1,000,000, ``eps`` or ``z`` is not a
+        finite number > 0, or a ``methods`` entry is not a key of ``ESTIMATORS``.
+
+    Notes
+    -----
+    This project's simulation study of the [KBR16] estimators; beyond the seed,
+    which gives the unbiased estimator only.
+
+    Examples
+    --------
+    The constrained estimators gain most on the smallest category:
+
+    >>> from dpcore.ldp import krr_category_errors
+    >>> table = krr_category_errors([500, 300, 150, 50], 1.0, reps=500, rng=1)
+    >>> table.pivot(index="category", columns="method", values="ratio").round(2)
+    method    clip   ibu  simplex  unbiased
+    category
+    0         0.96  0.97     0.98       1.0
+    1         0.97  0.97     0.98       1.0
+    2         1.00  1.00     1.00       1.0
+    3         0.82  0.82     0.82       1.0
     """
     rng = np.random.default_rng(rng)
     counts = count_array(true_counts, "true_counts", min_bins=2)

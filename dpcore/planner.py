@@ -108,7 +108,38 @@ _STATUSES = ("found", "at_lower_bound", "unreachable", "stopped")
 
 
 def total_variation(p, q) -> float:
-    """Total-variation distance 1/2 sum |p_j - q_j| between two distributions."""
+    """Total-variation distance 1/2 sum |p_j - q_j| between two distributions.
+
+    Source: beyond the source: the size of an effect for the planner (this
+    project's; [SPJ22] describes its effects only as large or medium, section
+    4.2).
+
+    Parameters
+    ----------
+    p : array_like
+        Bin probabilities of the first distribution.
+    q : array_like
+        Bin probabilities of the second, over the same number of bins.
+
+    Returns
+    -------
+    float
+        The distance, from 0 (equal) to 1 (disjoint supports).
+
+    Raises
+    ------
+    ValueError
+        If `p` or `q` is not a probability vector, or they differ in length.
+
+    Examples
+    --------
+    >>> round(total_variation([0.5, 0.5], [0.2, 0.8]), 4)
+    0.3
+    >>> total_variation([0.5, 0.5], [1.0])
+    Traceback (most recent call last):
+        ...
+    ValueError: `q` must be a 1-D array of at least 2 probabilities.
+    """
     p, q = probability_pair(p, q, names=("p", "q"))
     return float(0.5 * np.abs(p - q).sum())
 
@@ -119,6 +150,33 @@ def shift_distribution(p, k: int) -> np.ndarray:
     For age histograms, k > 0 makes the population k bins older: bin j takes
     the mass of bin j - k, and the mass that passes the last bin (an open
     "85 and over") stays there; the first k bins become empty.
+
+    Source: beyond the source: an alternative built by this project for the
+    planner.
+
+    Parameters
+    ----------
+    p : array_like
+        Bin probabilities, M >= 2 bins.
+    k : int
+        Shift in bins, -(M - 1) <= k <= M - 1 (an integer-valued float passes).
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array of length M summing to 1.
+
+    Raises
+    ------
+    ValueError
+        If `p` is not a probability vector or `k` is out of range.
+
+    Examples
+    --------
+    >>> shift_distribution([0.5, 0.3, 0.2], 1)
+    array([0. , 0.5, 0.5])
+    >>> shift_distribution([0.5, 0.3, 0.2], -1)
+    array([0.8, 0.2, 0. ])
     """
     p = probabilities(p, "p")
     m = p.size
@@ -142,6 +200,47 @@ def tilt_to_distance(p, distance: float, *, direction: int = 1) -> np.ndarray:
     ordered by likelihood ratio, so the distance grows with theta from 0 to
     1 - p_end (all mass in the last non-empty bin, p_end its probability);
     theta is solved for with :func:`scipy.optimize.brentq`.
+
+    Source: beyond the source: an alternative built by this project for the
+    planner.
+
+    Parameters
+    ----------
+    p : array_like
+        Bin probabilities, M >= 2 bins.
+    distance : float
+        Target total-variation distance, 0 < distance < 1 - p_end.
+    direction : {1, -1}, optional
+        Keyword-only: 1 (default) tilts towards the upper bins, -1 towards the
+        lower ones.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array q of length M summing to 1, at total-variation `distance`
+        from `p` (to the solver's tolerance).
+
+    Raises
+    ------
+    ValueError
+        If `p` is not a probability vector, `direction` is not 1 or -1, or
+        `distance` is not a finite number > 0 or is not below 1 - p_end.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> np.round(q, 4)
+    array([0.1401, 0.1652, 0.1947, 0.2295, 0.2705])
+    >>> round(total_variation(p, q), 6)
+    0.1
+    >>> tilt_to_distance(p, 0.9)
+    Traceback (most recent call last):
+        ...
+    ValueError: `distance` must be below 0.8: a tilt of this distribution cannot move further than
+    putting all its mass in its last bin, got 0.9.
     """
     p = probabilities(p, "p")
     if direction not in (1, -1):
@@ -179,6 +278,46 @@ class CellCache:
     reuse cells: a key holds the populations, the cell, the simulation
     settings and the seed, so a stored result is exactly what simulating
     again would give.
+
+    Source: none (a cache of this project's; a cell is one setting of [SPJ22]
+    Algorithm 2).
+
+    Parameters
+    ----------
+    max_entries : int, optional
+        Most cells kept (default 20,000); the least recently used go first.
+
+    Attributes
+    ----------
+    max_entries : int
+        As given.
+
+    Methods
+    -------
+    get(key)
+        The stored value, or None.
+    put(key, value)
+        Store a value.
+
+    Raises
+    ------
+    ValueError
+        If `max_entries` is not a positive integer.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> cache = CellCache()
+    >>> first = required_sample_size(p, q, 1.0, 1.0, test="chisq", reps=100, cache=cache, rng=1)
+    >>> again = required_sample_size(p, q, 1.0, 1.0, test="chisq", reps=100, cache=cache, rng=1)
+    >>> first.simulated, again.simulated, again.recalled, len(cache)
+    (15, 0, 15, 15)
+    >>> small = CellCache(max_entries=2)
+    >>> small.put("a", 1); small.put("b", 2); small.put("c", 3)
+    >>> len(small), small.get("a"), small.get("c")
+    (2, None, 3)
     """
 
     def __init__(self, max_entries: int = 20_000):
@@ -187,6 +326,18 @@ class CellCache:
         self._lock = threading.Lock()
 
     def get(self, key):
+        """The value stored under `key` (now the most recently used), or None.
+
+        Parameters
+        ----------
+        key : hashable
+            A cell's key.
+
+        Returns
+        -------
+        object or None
+            The stored value, None if the key is not held.
+        """
         with self._lock:
             if key in self._data:
                 self._data.move_to_end(key)
@@ -194,6 +345,19 @@ class CellCache:
             return None
 
     def put(self, key, value) -> None:
+        """Store `value` under `key`, dropping the least recently used beyond `max_entries`.
+
+        Parameters
+        ----------
+        key : hashable
+            A cell's key.
+        value : object
+            Its result (the planner stores the number of rejections).
+
+        Returns
+        -------
+        None
+        """
         with self._lock:
             self._data[key] = value
             self._data.move_to_end(key)
@@ -210,6 +374,28 @@ class CellsMissing(LookupError):
 
     ``missing`` is how many the search asked for at the point it stopped (more may follow:
     a search's next cells depend on the powers of the ones before).
+
+    Source: none (this project's cache protocol, see :class:`CellCache`).
+
+    Parameters
+    ----------
+    missing : int
+        Number of cells the search asked for and did not find.
+
+    Attributes
+    ----------
+    missing : int
+        As given.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> required_sample_size(p, q, 1.0, 1.0, simulate=False)
+    Traceback (most recent call last):
+        ...
+    dpcore.planner.CellsMissing: 1 cell(s) are not in the cache; search with simulate=True.
     """
 
     def __init__(self, missing: int):
@@ -509,6 +695,50 @@ class SampleSizePlan:
     ``"unreachable"`` (the largest N searched does not), ``"stopped"`` (the
     cap on cells was hit). ``simulated`` and ``recalled`` count the cells run
     and those taken from the cache.
+
+    Source: [SPJ22] section 5 (the power of the test as the utility of a DP
+    mechanism), with powers from Algorithm 2; the search is this project's.
+    Returned by :func:`required_sample_size`.
+
+    Attributes
+    ----------
+    n : int or None
+        The estimated smallest N per histogram.
+    interval : tuple of (float, float)
+        (low, high) around it, as above.
+    points : pandas.DataFrame
+        The simulated cells: ``n``, ``alpha1``, ``alpha2``, ``test``,
+        ``hypothesis``, ``power``, ``ci_low``, ``ci_high``, ``rejections``,
+        ``reps``, ``n_boot``.
+    status : str
+        ``"found"``, ``"at_lower_bound"``, ``"unreachable"`` or ``"stopped"``.
+    power : float
+        The target power.
+    level : float
+        The test's significance level.
+    test : str
+        The test planned for.
+    alpha1 : float
+        Privacy level of histogram A.
+    alpha2 : float
+        Privacy level of histogram B.
+    reps : int
+        Replicates R per cell.
+    n_boot : int
+        Bootstrap replicates B.
+    simulated : int
+        Cells simulated by this search.
+    recalled : int
+        Cells taken from the cache.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> plan = required_sample_size(p, q, 1.0, 1.0, reps=50, n_boot=50, rng=1)
+    >>> plan.n, plan.interval, plan.status
+    (612, (452, 698), 'found')
     """
 
     n: int | None
@@ -535,6 +765,50 @@ class PrivacyPlan:
     ``interval`` = (low, high) for it; ``points``: every simulated alpha with
     its power, sorted by alpha. ``status`` as in :class:`SampleSizePlan`
     (``"at_lower_bound"``: the smallest alpha searched is enough).
+
+    Source: [SPJ22] section 5 (the power of the test as the utility of a DP
+    mechanism), with powers from Algorithm 2; the search is this project's.
+    Returned by :func:`strongest_privacy`.
+
+    Attributes
+    ----------
+    alpha : float or None
+        The estimated smallest alpha_1.
+    interval : tuple of (float, float)
+        (low, high) around it.
+    points : pandas.DataFrame
+        The simulated cells, columns as in :class:`SampleSizePlan`.
+    status : str
+        ``"found"``, ``"at_lower_bound"``, ``"unreachable"`` or ``"stopped"``.
+    power : float
+        The target power.
+    level : float
+        The test's significance level.
+    test : str
+        The test planned for.
+    n : int
+        N per histogram.
+    alpha_ratio : float
+        alpha_2 / alpha_1.
+    reps : int
+        Replicates R per cell.
+    n_boot : int
+        Bootstrap replicates B.
+    simulated : int
+        Cells simulated by this search.
+    recalled : int
+        Cells taken from the cache.
+    alpha2 : float or None
+        ``alpha * alpha_ratio`` (a property).
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> plan = strongest_privacy(p, q, 5000, reps=50, n_boot=50, rng=1)
+    >>> plan.alpha, plan.alpha2, plan.interval, plan.status
+    (0.0365, 0.0365, (0.034, 0.0421), 'found')
     """
 
     alpha: float | None
@@ -553,6 +827,7 @@ class PrivacyPlan:
 
     @property
     def alpha2(self) -> float | None:
+        """alpha_2 = ``alpha_ratio`` x ``alpha`` (None if ``alpha`` is None)."""
         return None if self.alpha is None else self.alpha * self.alpha_ratio
 
 
@@ -579,27 +854,44 @@ def required_sample_size(
 ) -> SampleSizePlan:
     """Smallest N per histogram at which ``test`` reaches ``power`` (see the module notes).
 
+    Source: [SPJ22] section 5, the power of the test as the utility of a DP
+    histogram mechanism; each power is the rate of Algorithm 2 (REJECTRATE,
+    :func:`dpcore.simulation.reject_rate`). The monotone search, its interval
+    and the cell streams are this project's (module notes).
+
     Parameters
     ----------
-    p1, p2 : array_like
-        Bin probabilities of the two populations (same M).
-    alpha1, alpha2 : float
-        Privacy levels of the two releases.
-    power, level : float
-        Target power and the test's significance level.
-    test : {"bootstrap", "chisq"}
-        Algorithm 1, or the naive chi-square test (which does not hold its level).
-    reps, n_boot : int
-        Replicates R per cell and bootstrap replicates B.
-    n_range : (int, int)
-        Smallest and largest N searched.
+    p1 : array_like
+        Bin probabilities of population A.
+    p2 : array_like
+        Bin probabilities of population B (same M).
+    alpha1 : float
+        Privacy level of the release of A.
+    alpha2 : float
+        Privacy level of the release of B.
+    power : float, optional
+        Target power, in (0, 1) and above `level` (keyword-only; default 0.8).
+    level : float, optional
+        The test's significance level (keyword-only; default 0.05).
+    test : {"bootstrap", "chisq", "normal_score"}, optional
+        Algorithm 1, the naive chi-square test (which does not hold its level),
+        or the normal-score contrast bootstrap (beyond the source); keyword-only,
+        default ``"bootstrap"``.
+    reps : int, optional
+        Replicates R per cell (keyword-only; default 500).
+    n_boot : int, optional
+        Bootstrap replicates B (keyword-only; default 500).
+    n_range : (int, int), optional
+        Smallest and largest N searched (keyword-only; default 100 to 10**8).
     start : int, optional
         First N simulated (default: the geometric middle of ``n_range``,
         rounded to a power of ten).
-    rtol, factor : float
-        Relative precision of the bisection, and the bracketing step.
-    confidence : float
-        Confidence of the Wilson intervals behind ``interval``.
+    rtol : float, optional
+        Relative precision of the bisection (keyword-only; default 0.05).
+    factor : float, optional
+        The bracketing step, > 1 + `rtol` (keyword-only; default 10).
+    confidence : float, optional
+        Confidence of the Wilson intervals behind ``interval`` (default 0.95).
     cache : CellCache, optional
         Cells to reuse and to add to.
     executor : optional
@@ -607,19 +899,49 @@ def required_sample_size(
         ``result()``: a ``concurrent.futures`` executor, or a
         ``dask.distributed.Client`` (the cluster of ``python -m dpcore.study``).
     batch : int, optional
-        Points simulated per round (default 1, or 2 with an executor).
-    max_cells : int
-        Cap on the cells one search may add.
+        Points simulated per round, 1 to 64 (default 1, or 2 with an executor).
+    max_cells : int, optional
+        Cap on the cells one search may add, 1 to 10,000 (default 80).
     progress : callable, optional
         ``progress(fraction, label)`` as cells complete: the fraction of the
         expected work done (non-decreasing, ending at 1.0 with the label
         ``"done"``) and the cell running, ``"quantity=<power|type1>
         test=<test> n=<N> alpha1=<α₁> alpha2=<α₂>"``.
-    simulate : bool
+    simulate : bool, optional
         False: recall every cell from ``cache`` and simulate none; a search that
         needs a cell the cache lacks raises :class:`CellsMissing`. (A dashboard
         answers a moved control this way at once, and simulates on request.)
-    rng : None, int or numpy.random.Generator, keyword-only
+    rng : None, int or numpy.random.Generator, optional
+        Keyword-only; normalised with ``np.random.default_rng``, of which only
+        the seed sequence is used (each cell draws from its own stream).
+
+    Returns
+    -------
+    SampleSizePlan
+        The estimate, its interval, the status and every simulated point.
+
+    Raises
+    ------
+    ValueError
+        If an argument is refused (the message names it), e.g. `power` not
+        above `level`, `factor` not above 1 + `rtol`, or an `executor` without
+        ``submit``.
+    CellsMissing
+        With ``simulate=False``, when the cache lacks a cell the search needs.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> plan = required_sample_size(p, q, 1.0, 1.0, reps=50, n_boot=50, rng=1)
+    >>> plan.n, plan.interval, plan.status, plan.simulated
+    (612, (452, 698), 'found', 16)
+    >>> required_sample_size(p, q, 1.0, 1.0, power=0.05)
+    Traceback (most recent call last):
+        ...
+    ValueError: `power` must be above `level` (0.05): any test rejects with probability `level` when
+    there is no difference, got 0.05.
     """
     power, rtol, factor = _common(power, level, rtol, factor)
     alpha1 = positive_scalar(alpha1, "alpha1")
@@ -667,6 +989,79 @@ def strongest_privacy(
     alpha_1 = alpha and alpha_2 = ``alpha_ratio`` x alpha; the search runs
     over ``alpha_range`` (default 0.001 to 10), from ``start`` (default 0.1).
     The other parameters are those of :func:`required_sample_size`.
+
+    Source: [SPJ22] section 5, the power of the test as the utility of a DP
+    histogram mechanism, with powers from Algorithm 2 (REJECTRATE); the search
+    is this project's (module notes).
+
+    Parameters
+    ----------
+    p1 : array_like
+        Bin probabilities of population A.
+    p2 : array_like
+        Bin probabilities of population B (same M).
+    n : int
+        N, the same for both histograms (a pair (N, N) is accepted).
+    power : float, optional
+        Target power, in (0, 1) and above `level` (keyword-only; default 0.8).
+    level : float, optional
+        The test's significance level (keyword-only; default 0.05).
+    test : {"bootstrap", "chisq", "normal_score"}, optional
+        As in :func:`required_sample_size` (keyword-only).
+    alpha_ratio : float, optional
+        alpha_2 / alpha_1, > 0 (keyword-only; default 1).
+    reps : int, optional
+        Replicates R per cell (keyword-only; default 500).
+    n_boot : int, optional
+        Bootstrap replicates B (keyword-only; default 500).
+    alpha_range : (float, float), optional
+        Smallest and largest alpha searched (keyword-only; default 0.001 to 10).
+    start : float, optional
+        First alpha simulated (keyword-only; default 0.1).
+    rtol : float, optional
+        Relative precision of the bisection (keyword-only; default 0.05).
+    factor : float, optional
+        The bracketing step, > 1 + `rtol` (keyword-only; default 10).
+    confidence : float, optional
+        Confidence of the Wilson intervals (keyword-only; default 0.95).
+    cache : CellCache, optional
+        Cells to reuse and to add to (keyword-only).
+    executor : optional
+        As in :func:`required_sample_size` (keyword-only).
+    batch : int, optional
+        Points simulated per round (keyword-only; default 1, or 2 with an
+        executor).
+    max_cells : int, optional
+        Cap on the cells the search may add (keyword-only; default 80).
+    progress : callable, optional
+        As in :func:`required_sample_size` (keyword-only).
+    simulate : bool, optional
+        As in :func:`required_sample_size` (keyword-only; default True).
+    rng : None, int or numpy.random.Generator, optional
+        As in :func:`required_sample_size` (keyword-only).
+
+    Returns
+    -------
+    PrivacyPlan
+        The estimate of alpha_1, its interval, the status and every simulated
+        point.
+
+    Raises
+    ------
+    ValueError
+        If an argument is refused (the message names it), or `n` is a pair of
+        different sizes.
+    CellsMissing
+        With ``simulate=False``, when the cache lacks a cell the search needs.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> plan = strongest_privacy(p, q, 5000, reps=50, n_boot=50, rng=1)
+    >>> plan.alpha, plan.interval, plan.status
+    (0.0365, (0.034, 0.0421), 'found')
     """
     power, rtol, factor = _common(power, level, rtol, factor)
     n = sample_sizes(n, maximum=simulation.MAX_N)
@@ -715,6 +1110,37 @@ def power_verdict(ci_low: float, ci_high: float, target: float) -> str:
     :data:`UNDETERMINED`: the interval holds the target, and the point estimate alone
     cannot tell on which side the power is. These are the "clearly above" and "clearly
     below" of the searches' intervals (see the module notes).
+
+    Source: none (this project's reading of the Monte Carlo error of a power
+    simulated by [SPJ22] Algorithm 2).
+
+    Parameters
+    ----------
+    ci_low : float
+        Lower end of the power's confidence interval.
+    ci_high : float
+        Upper end, >= `ci_low`.
+    target : float
+        Target power (not checked).
+
+    Returns
+    -------
+    str
+        :data:`REACHED`, :data:`NOT_REACHED` or :data:`UNDETERMINED`.
+
+    Raises
+    ------
+    ValueError
+        If not ``ci_low <= ci_high`` (NaN included).
+
+    Examples
+    --------
+    >>> [power_verdict(low, high, 0.8) for low, high in [(0.82, 0.9), (0.7, 0.85), (0.5, 0.7)]]
+    ['reached', 'undetermined', 'not_reached']
+    >>> power_verdict(0.9, 0.8, 0.8)
+    Traceback (most recent call last):
+        ...
+    ValueError: The interval must have ci_low <= ci_high, got (0.9, 0.8).
     """
     ci_low, ci_high = float(ci_low), float(ci_high)
     if not ci_low <= ci_high:
@@ -728,14 +1154,46 @@ def power_verdict(ci_low: float, ci_high: float, target: float) -> str:
 
 
 def interval_verdict(value: float, interval) -> str:
-    """Whether ``value`` reaches the target power, from the Monte Carlo interval
-    (low, high] of the smallest value that does (an N, or an alpha).
+    """Whether ``value`` reaches the target power, from a Monte Carlo interval.
+
+    The interval (low, high] is that of the smallest value that does (an N, or an
+    alpha).
 
     Under monotone power, a value at or above ``high`` (a simulated value whose power is
     clearly at or above the target) reaches it: :data:`REACHED`; a value at or below
     ``low`` (one clearly below) does not: :data:`NOT_REACHED`. A value strictly inside the
     interval is :data:`UNDETERMINED` at this number of replicates, whichever side of the
     point estimate it is on. ``low`` may be 0 and ``high`` infinite.
+
+    Source: none (this project's reading of a plan's interval, see the module
+    notes).
+
+    Parameters
+    ----------
+    value : float
+        The N or alpha in question, > 0.
+    interval : (float, float)
+        (low, high) with 0 <= low <= high, e.g. a plan's ``interval``.
+
+    Returns
+    -------
+    str
+        :data:`REACHED`, :data:`NOT_REACHED` or :data:`UNDETERMINED`.
+
+    Raises
+    ------
+    ValueError
+        If `value` is not a finite number > 0, or `interval` is not ordered as
+        0 <= low <= high.
+
+    Examples
+    --------
+    >>> [interval_verdict(n, (1200, 3000)) for n in (5000, 2000, 1000)]
+    ['reached', 'undetermined', 'not_reached']
+    >>> interval_verdict(2000, (3000, 1200))
+    Traceback (most recent call last):
+        ...
+    ValueError: `interval` must be (low, high) with 0 <= low <= high, got (3000, 1200).
     """
     value = positive_scalar(value, "value")
     low, high = (float(x) for x in interval)
@@ -750,14 +1208,47 @@ def interval_verdict(value: float, interval) -> str:
 
 
 def plan_verdict(plan: SampleSizePlan | PrivacyPlan, value: float) -> str:
-    """Whether ``value`` reaches the plan's target power: an N per group against a
-    :class:`SampleSizePlan`, an alpha_1 against a :class:`PrivacyPlan`.
+    """Whether ``value`` reaches the plan's target power.
+
+    An N per group against a :class:`SampleSizePlan`, an alpha_1 against a
+    :class:`PrivacyPlan`.
 
     :func:`interval_verdict` on the plan's interval, where its ends were checked against
     the Monte Carlo error. Otherwise :data:`UNDETERMINED`: a search that stopped at its cap
     before bracketing the target (no estimate), or one whose end of the search range
     decides it (``"unreachable"``: the largest value searched; ``"at_lower_bound"``: the
     smallest) while that value's power interval holds the target.
+
+    Source: none (this project's reading of a plan, see the module notes).
+
+    Parameters
+    ----------
+    plan : SampleSizePlan or PrivacyPlan
+        The plan.
+    value : float
+        An N per histogram (for a :class:`SampleSizePlan`) or an alpha_1 (for a
+        :class:`PrivacyPlan`), > 0.
+
+    Returns
+    -------
+    str
+        :data:`REACHED`, :data:`NOT_REACHED` or :data:`UNDETERMINED`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`interval_verdict`, for `value`.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> plan = required_sample_size(p, q, 1.0, 1.0, reps=50, n_boot=50, rng=1)
+    >>> plan.interval
+    (452, 698)
+    >>> [plan_verdict(plan, n) for n in (10_000, plan.n, 100)]
+    ['reached', 'undetermined', 'not_reached']
     """
     estimate, x = (plan.n, "n") if isinstance(plan, SampleSizePlan) else (plan.alpha, "alpha1")
     if estimate is None and plan.status == "stopped":
@@ -772,8 +1263,42 @@ def plan_verdict(plan: SampleSizePlan | PrivacyPlan, value: float) -> str:
 
 
 def alpha_grid(low: float, high: float, points: int) -> list[float]:
-    """``points`` privacy levels from ``low`` to ``high``, log-spaced and rounded to one
-    significant digit (duplicates merged), largest first: a frontier's default grid."""
+    """``points`` privacy levels from ``low`` to ``high``, log-spaced, largest first.
+
+    They are rounded to one significant digit (duplicates merged): a frontier's
+    default grid.
+
+    Source: none (a grid of this project's for :func:`frontier`).
+
+    Parameters
+    ----------
+    low : float
+        Smallest alpha, > 0.
+    high : float
+        Largest alpha, >= `low`.
+    points : int
+        Number of levels before rounding and merging, 1 to 50.
+
+    Returns
+    -------
+    list of float
+        The levels, decreasing, without duplicates (at most `points`).
+
+    Raises
+    ------
+    ValueError
+        If `low` or `high` is not a finite number > 0, `high` < `low`, or
+        `points` is not an integer from 1 to 50.
+
+    Examples
+    --------
+    >>> alpha_grid(0.01, 1, 5)
+    [1.0, 0.3, 0.1, 0.03, 0.01]
+    >>> alpha_grid(1, 0.1, 3)
+    Traceback (most recent call last):
+        ...
+    ValueError: `high` must be at least `low`, got (1, 0.1).
+    """
     low, high = positive_scalar(low, "low"), positive_scalar(high, "high")
     points = positive_integer(points, "points", maximum=50)
     if high < low:
@@ -800,12 +1325,81 @@ def frontier(
     Wilson interval for it lies wholly above ``level`` does not hold its level
     there, and ``valid`` is False.
 
+    Source: [SPJ22] section 5 (power as the utility of a DP mechanism) over a
+    grid of alpha, with powers and type-I errors from Algorithm 2; the naive
+    test's failure to hold its level under DP is [SPJ22] Figure 9. The frontier
+    itself is this project's.
+
+    Parameters
+    ----------
+    p1 : array_like
+        Bin probabilities of population A.
+    p2 : array_like
+        Bin probabilities of population B (same M).
+    alphas : iterable of float
+        1 to 50 privacy levels alpha_1, each > 0 (rounded to three significant
+        digits, duplicates merged).
+    power : float, optional
+        Target power, in (0, 1) and above `level` (keyword-only; default 0.8).
+    level : float, optional
+        The test's significance level (keyword-only; default 0.05).
+    tests : iterable of str, optional
+        Non-empty subset of ``simulation.TESTS`` (keyword-only; default all).
+    alpha_ratio : float, optional
+        alpha_2 / alpha_1, > 0 (keyword-only; default 1).
+    type1 : bool, optional
+        Also simulate each test's type-I error at the N found (keyword-only;
+        default True).
+    reps : int, optional
+        Replicates R per cell (keyword-only; default 500).
+    n_boot : int, optional
+        Bootstrap replicates B (keyword-only; default 500).
+    n_range : (int, int), optional
+        Smallest and largest N searched (keyword-only; default 100 to 10**8).
+    rtol : float, optional
+        Relative precision of the bisection (keyword-only; default 0.05).
+    factor : float, optional
+        The bracketing step (keyword-only; default 10).
+    confidence : float, optional
+        Confidence of the Wilson intervals (keyword-only; default 0.95).
+    cache : CellCache, optional
+        Cells to reuse and to add to (keyword-only).
+    executor : optional
+        As in :func:`required_sample_size` (keyword-only).
+    batch : int, optional
+        Points simulated per round (keyword-only).
+    max_cells : int, optional
+        Cap on the cells of each search (keyword-only; default 80).
+    progress : callable, optional
+        ``progress(fraction, label)`` as in :func:`required_sample_size`, over
+        the whole frontier (keyword-only).
+    rng : None, int or numpy.random.Generator, optional
+        As in :func:`required_sample_size` (keyword-only).
+
     Returns
     -------
     pandas.DataFrame
         One row per (alpha, test): ``alpha1``, ``alpha2``, ``test``, ``n``,
         ``n_low``, ``n_high``, ``status``, ``type1``, ``type1_low``,
         ``type1_high``, ``valid``, ``simulated``.
+
+    Raises
+    ------
+    ValueError
+        If `alphas` is not a list of 1 to 50 positive levels, `tests` is empty
+        or names an unknown test, or another argument is refused (the message
+        names it).
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = tilt_to_distance(p, 0.1)
+    >>> table = frontier(p, q, [1.0, 0.1], tests=("bootstrap",), reps=50, n_boot=50, rng=1)
+    >>> table[["alpha1", "test", "n", "n_low", "n_high", "type1", "valid"]]
+       alpha1       test     n  n_low  n_high  type1  valid
+    0     1.0  bootstrap   612    452     698   0.02   True
+    1     0.1  bootstrap  2000   1940    2410   0.04   True
     """
     power, rtol, factor = _common(power, level, rtol, factor)
     try:

@@ -87,12 +87,71 @@ _CHUNK_BINS = 1 << 21
 
 
 def chi2_critical_value(df: int, level: float = 0.05) -> float:
-    """Critical value of the naive test: the (1 - level) quantile of chi-square(df)."""
+    """Critical value of the naive test: the (1 - level) quantile of chi-square(df).
+
+    Source: [SPJ22] section 2.3, where the statistic (2.3) of two histograms of
+    M bins is referred to chi-square with M - 1 degrees of freedom (Figure 3's
+    chi-square(19) and chi-square(99) for M = 20 and 100); the level 0.05 is
+    that of Algorithm 2.
+
+    Parameters
+    ----------
+    df : int
+        Degrees of freedom, M - 1 for histograms of M bins.
+    level : float, optional
+        Significance level of the test (default 0.05).
+
+    Returns
+    -------
+    float
+        ``scipy.stats.chi2.isf(level, df)``. Neither argument is checked: a df
+        or level scipy cannot use gives NaN.
+
+    Examples
+    --------
+    >>> round(chi2_critical_value(19), 4)
+    30.1435
+    >>> round(chi2_critical_value(85, level=0.01), 4)
+    118.2357
+    """
     return float(stats.chi2.isf(level, df))
 
 
 def binomial_interval(successes, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (via scipy.stats.binomtest)."""
+    """Wilson score interval for a binomial proportion (via scipy.stats.binomtest).
+
+    Source: beyond the source: [SPJ22] Figure 10 shows a confidence interval
+    around each simulated rate without naming its method; this project uses
+    Wilson's score interval.
+
+    Parameters
+    ----------
+    successes : int
+        Number of successes (here: rejections), 0 <= successes <= trials;
+        converted with ``int()`` (a float is truncated).
+    trials : int
+        Number of trials (here: replicates R), >= 1.
+    confidence : float, optional
+        Confidence level of the interval (default 0.95).
+
+    Returns
+    -------
+    tuple of (float, float)
+        The interval's ends (low, high), within [0, 1].
+
+    Raises
+    ------
+    ValueError
+        From ``scipy.stats.binomtest``, e.g. if `successes` exceeds `trials`.
+
+    Examples
+    --------
+    >>> low, high = binomial_interval(19, 20)
+    >>> round(low, 4), round(high, 4)
+    (0.7639, 0.9911)
+    >>> binomial_interval(0, 10)[0]
+    0.0
+    """
     ci = stats.binomtest(int(successes), int(trials)).proportion_ci(
         confidence_level=confidence, method="wilson"
     )
@@ -109,6 +168,44 @@ class RejectRateResult:
     replicate, NaN where the bootstrap test is undefined (an estimated total
     N-hat of 0, see :class:`dpcore.homogeneity.DegenerateNullError`), which
     counts as not rejecting; ``n_undefined`` counts those.
+
+    Source: the Rate of [SPJ22] Algorithm 2 (REJECTRATE), line 6; the Wilson
+    interval and the Monte Carlo p-value ([DH97] section 4.2.1) are this
+    project's. Returned by :func:`reject_rate`.
+
+    Attributes
+    ----------
+    test : str
+        The test simulated: ``"bootstrap"``, ``"chisq"`` or ``"normal_score"``.
+    rate : float
+        Share of the `reps` replicates that rejected, ``rejections / reps``:
+        the type-I error under p1 = p2, otherwise the power.
+    ci_low : float
+        Lower end of the 95% Wilson score interval for the rate.
+    ci_high : float
+        Upper end of that interval.
+    reps : int
+        Number of replicates R.
+    n_boot : int or None
+        Bootstrap replicates B of the bootstrap tests; None for ``"chisq"``.
+    level : float
+        Significance level: a replicate rejects when its p-value is below it.
+    pvalues : numpy.ndarray
+        float array of `reps` p-values, NaN where the test is undefined.
+    n_undefined : int
+        Number of NaN p-values (they count as not rejecting).
+    rejections : int
+        Number of replicates with p-value < `level`.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> res = reject_rate(p, p, 1000, 1.0, 1.0, reps=50, n_boot=50, rng=1)
+    >>> res.rejections, res.reps, res.rate, res.n_undefined
+    (1, 50, 0.02, 0)
+    >>> round(res.ci_low, 4), round(res.ci_high, 4)
+    (0.0035, 0.105)
     """
 
     test: str
@@ -175,20 +272,69 @@ def reject_rate(
     (the naive test, chi-square with M - 1 df). Under p1 = p2 the rate
     estimates the type-I error, otherwise the power.
 
+    Source: [SPJ22] Algorithm 2 (REJECTRATE), section 4.2, with the draws of
+    eq. (2.1), the mechanism eq. (2.4) and the test of Algorithm 1 (PARABOOT).
+    The source fixes R = 1000, the level 0.05 and one N for both histograms;
+    here they are parameters. Algorithm 2 line 4 prints the noise as
+    Lap(alpha_i / alpha_j); the mechanism (2.4), Lap(2 / alpha_i), is what is
+    simulated. Beyond the source: the normal-score test, the Monte Carlo
+    p-value (1 + #{T_b >= T}) / (B + 1) of [DH97] section 4.2.1 (Algorithm 1
+    line 11 has #{T_b > T} / B) and the Wilson interval.
+
     Parameters
     ----------
-    p1, p2 : array_like
-        Bin probabilities of populations A and B (same number of bins M).
+    p1 : array_like
+        Bin probabilities of population A.
+    p2 : array_like
+        Bin probabilities of population B (same number of bins M).
     n : int or (int, int)
-        Histogram sizes N (one for both, or a pair).
-    alpha1, alpha2 : float
-        Privacy levels.
-    test, reps, n_boot, level : keyword-only
-        Which test, replicates R, bootstrap replicates B, test level.
-    rng : None, int or numpy.random.Generator, keyword-only
+        Histogram sizes N (one for both, or a pair), each from 1 to 10**9.
+    alpha1 : float
+        Privacy level of the release of A, > 0.
+    alpha2 : float
+        Privacy level of the release of B, > 0.
+    test : {"bootstrap", "chisq", "normal_score"}, optional
+        Which test (keyword-only; default ``"bootstrap"``).
+    reps : int, optional
+        Replicates R, 1 to 100,000 (keyword-only; default 1000).
+    n_boot : int, optional
+        Bootstrap replicates B of the bootstrap tests (keyword-only; default
+        1000); unused by ``"chisq"``.
+    level : float, optional
+        Test level, in (0, 1) (keyword-only; default 0.05).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness (keyword-only), normalised with
+        ``np.random.default_rng``.
     progress : callable, optional
         ``progress(fraction, label)`` after each chunk: the fraction of
         replicates done (0 < fraction <= 1, ending at 1) and ``"test=<test>"``.
+
+    Returns
+    -------
+    RejectRateResult
+        The rate, its Wilson interval, the p-values and the counts of
+        rejections and undefined replicates.
+
+    Raises
+    ------
+    ValueError
+        If `p1` or `p2` is not a probability vector or they differ in M; if `n`,
+        `alpha1`, `alpha2`, `test`, `reps`, `n_boot` or `level` is refused (the
+        message names it).
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = shape_probabilities("increasing", 5)
+    >>> reject_rate(p, p, 1000, 1.0, 1.0, reps=50, n_boot=50, rng=1).rate  # type-I error
+    0.02
+    >>> reject_rate(p, q, 200, 0.1, 0.1, test="chisq", reps=50, rng=1).n_boot is None
+    True
+    >>> reject_rate(p, p, 1000, 1.0, 1.0, test="exact")
+    Traceback (most recent call last):
+        ...
+    ValueError: `test` must be one of 'bootstrap', 'chisq', 'normal_score', got 'exact'.
     """
     p1, p2 = probability_pair(p1, p2)
     sizes = sample_sizes(n, maximum=MAX_N)
@@ -240,9 +386,31 @@ def reject_rate(
 
 @dataclass(frozen=True)
 class NullStatistics:
-    """Chi-square statistics (2.3) of ``reps`` null pairs: ``without_dp`` on
-    the counts C, ``with_dp`` on their releases X = max(0, C + Lap(2/alpha));
-    the same C in both. ``df`` = M - 1."""
+    """Chi-square statistics (2.3) of null pairs, without and with DP.
+
+    The statistics of ``reps`` null pairs: ``without_dp`` on the counts C,
+    ``with_dp`` on their releases X = max(0, C + Lap(2/alpha)); the same C in
+    both. ``df`` = M - 1.
+
+    Source: [SPJ22] section 2.3, Figures 2-3 (the framework and the null
+    distributions it gives). Returned by :func:`null_statistics`.
+
+    Attributes
+    ----------
+    without_dp : numpy.ndarray
+        float array of ``reps`` statistics (2.3) on the true counts C.
+    with_dp : numpy.ndarray
+        float array of ``reps`` statistics (2.3) on the releases X of the same C.
+    df : int
+        M - 1, the degrees of freedom of the chi-square reference.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> res = null_statistics(shape_probabilities("uniform", 20), 5050, 0.5, reps=200, rng=1)
+    >>> res.df, res.without_dp.shape, res.with_dp.shape
+    (19, (200,), (200,))
+    """
 
     without_dp: np.ndarray
     with_dp: np.ndarray
@@ -255,6 +423,45 @@ def null_statistics(p0, n: int, alpha, *, reps: int = 1000, rng=None) -> NullSta
     Two histograms of N = ``n`` counts each are drawn from Multinomial(n, p0)
     (the paper's total 5,050 per histogram), the statistic (2.3) is computed
     on them and on their releases at level ``alpha``; ``reps`` times.
+
+    Source: [SPJ22] section 2.3, Figure 2 (procedure) and Figure 3 (the null
+    distributions, with 1000 repetitions at alpha = 0.5), eqs. (2.1), (2.3)
+    and (2.4).
+
+    Parameters
+    ----------
+    p0 : array_like
+        Bin probabilities under H0, e.g. a shape of
+        :func:`dpcore.datasets.shape_probabilities`.
+    n : int or (int, int)
+        Size N of each histogram (or a pair of sizes), 1 to 10**9.
+    alpha : float
+        Privacy level of both releases, > 0.
+    reps : int, optional
+        Number of null pairs, 1 to 100,000 (keyword-only; default 1000).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness (keyword-only), normalised with
+        ``np.random.default_rng``.
+
+    Returns
+    -------
+    NullStatistics
+        The ``reps`` statistics without and with DP, and df = M - 1.
+
+    Raises
+    ------
+    ValueError
+        If `p0` is not a probability vector, or `n`, `alpha` or `reps` is
+        refused (the message names it).
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> res = null_statistics(shape_probabilities("uniform", 20), 5050, 0.5, reps=200, rng=1)
+    >>> round(float(res.without_dp.mean()), 2)  # near df = 19
+    18.96
+    >>> round(float(res.with_dp.mean()), 2)  # shifted right by the noise
+    21.16
     """
     p0 = probabilities(p0, "p0")
     sizes = sample_sizes(n, maximum=MAX_N)
@@ -276,14 +483,67 @@ def null_statistics(p0, n: int, alpha, *, reps: int = 1000, rng=None) -> NullSta
 
 
 def work_units(m: int, reps: int, n_boot: int, test: str = "bootstrap") -> float:
-    """Bins drawn by one call of :func:`reject_rate`, weighted by the test's cost per bin
-    relative to Algorithm 1 (the run time is about linear in it)."""
+    """Bins drawn by one call of :func:`reject_rate`, weighted by the test's cost per bin.
+
+    The weight is relative to Algorithm 1 (the run time is about linear in it):
+    R x 2 M x (1 + c B), with c = 1 for ``"bootstrap"``, 3.7 for
+    ``"normal_score"`` (measured in ``benchmarks/bench_bootstrap.py``) and B
+    taken as 0 for ``"chisq"``.
+
+    Source: none (a run-time model of this project, for the study's and the
+    dashboard's time estimates).
+
+    Parameters
+    ----------
+    m : int
+        Number of bins M.
+    reps : int
+        Replicates R.
+    n_boot : int
+        Bootstrap replicates B (ignored for ``"chisq"``).
+    test : {"bootstrap", "chisq", "normal_score"}, optional
+        The test (default ``"bootstrap"``). Not validated: another name raises
+        ``KeyError``.
+
+    Returns
+    -------
+    float
+        The weighted number of drawn bins.
+
+    Examples
+    --------
+    >>> work_units(86, 1000, 500)
+    86172000.0
+    >>> work_units(86, 1000, 500, "chisq")
+    172000.0
+    """
     boot = n_boot if test in BOOTSTRAP_TESTS else 0
     return float(reps) * 2 * m * (1 + _COST[test] * boot)
 
 
 def seconds_per_unit(*, repeats: int = 3) -> float:
-    """Seconds per drawn bin on this machine, from a short timed run (~0.1 s)."""
+    """Seconds per drawn bin on this machine, from a short timed run (~0.1 s).
+
+    Times :func:`reject_rate` (M = 86, R = 4, B = 100, the bootstrap test) and
+    keeps the fastest of `repeats` runs, divided by its :func:`work_units`.
+
+    Source: none (a run-time model of this project).
+
+    Parameters
+    ----------
+    repeats : int, optional
+        Number of timed runs (keyword-only; default 3); the fastest counts.
+
+    Returns
+    -------
+    float
+        Seconds per work unit; it varies from run to run and machine to machine.
+
+    Examples
+    --------
+    >>> seconds_per_unit(repeats=1) > 0
+    True
+    """
     p = np.full(86, 1 / 86)
     m, reps, n_boot = 86, 4, 100
     best = np.inf
@@ -295,7 +555,31 @@ def seconds_per_unit(*, repeats: int = 3) -> float:
 
 
 def estimate_seconds(units: float, per_unit: float, *, workers: int = 1) -> float:
-    """Run time of ``units`` drawn bins spread over ``workers`` processes."""
+    """Run time of ``units`` drawn bins spread over ``workers`` processes.
+
+    Source: none (a run-time model of this project): ``units * per_unit /
+    max(1, workers)``.
+
+    Parameters
+    ----------
+    units : float
+        Work, as from :func:`work_units`.
+    per_unit : float
+        Seconds per unit, as from :func:`seconds_per_unit`.
+    workers : int, optional
+        Worker processes sharing the work (keyword-only; default 1; values
+        below 1 count as 1).
+
+    Returns
+    -------
+    float
+        Estimated seconds.
+
+    Examples
+    --------
+    >>> round(estimate_seconds(1e6, 2e-7, workers=2), 4)
+    0.1
+    """
     return units * per_unit / max(1, workers)
 
 
@@ -312,11 +596,62 @@ def rejection_curve(
     ``progress(fraction, label)``, if given, is called as replicates finish:
     the share of the grid's work done (ending at 1) and ``"test=<test> n=<N>"``.
 
+    Source: [SPJ22] section 4.2, Figures 9-12: the rate of Algorithm 2
+    (REJECTRATE, see :func:`reject_rate`) as a function of N.
+
+    Parameters
+    ----------
+    p1 : array_like
+        Bin probabilities of population A.
+    p2 : array_like
+        Bin probabilities of population B (same number of bins M).
+    ns : iterable of int or (int, int)
+        The sizes N, each as the `n` of :func:`reject_rate`; at least one.
+    alpha1 : float
+        Privacy level of the release of A, > 0.
+    alpha2 : float
+        Privacy level of the release of B, > 0.
+    tests : iterable of str, optional
+        Non-empty subset of `TESTS` (keyword-only; default all three).
+    reps : int, optional
+        Replicates R per point (keyword-only; default 1000).
+    n_boot : int, optional
+        Bootstrap replicates B (keyword-only; default 1000).
+    level : float, optional
+        Test level (keyword-only; default 0.05).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness (keyword-only), normalised with
+        ``np.random.default_rng``; only its seed sequence is used, so the same
+        Generator gives the same curve each time.
+    progress : callable, optional
+        ``progress(fraction, label)`` as described above (keyword-only).
+
     Returns
     -------
     pandas.DataFrame
         One row per (N, test): ``n``, ``test``, ``rate``, ``ci_low``,
         ``ci_high``, ``rejections``, ``undefined``, ``reps``, ``n_boot``.
+
+    Raises
+    ------
+    ValueError
+        If `ns` is empty ("`ns` must hold at least one sample size"), `tests`
+        is empty or names an unknown test, or any argument is refused by
+        :func:`reject_rate`.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> q = shape_probabilities("increasing", 5)
+    >>> curve = rejection_curve(p, q, [100, 1000], 0.1, 0.1, tests=("chisq", "bootstrap"),
+    ...                         reps=40, n_boot=40, rng=1)
+    >>> curve[["n", "test", "rate"]]
+          n       test   rate
+    0   100      chisq  1.000
+    1   100  bootstrap  0.000
+    2  1000      chisq  1.000
+    3  1000  bootstrap  0.875
     """
     ns = list(ns)
     tests = list(tests)

@@ -77,8 +77,28 @@ SCORE_COMMAND = (
 
 
 def shipped_paper_grid() -> list[Cell]:
-    """The paper-grid cells the shipped files hold: the source's two tests everywhere,
-    the normal-score test on the two pairs with an effect."""
+    """The paper-grid cells the shipped files hold.
+
+    The source's two tests everywhere, the normal-score test on the two pairs
+    with an effect. Each part numbers its own cells from 0, as each shipped file
+    does (``RESULTS_FILE``, ``SCORE_RESULTS_FILE``).
+
+    Source: the grid of [SPJ22] section 4.2 (Figures 9-12); the normal-score
+    test is beyond the source.
+
+    Returns
+    -------
+    list of Cell
+        960 cells: 720 of the bootstrap and chi-square tests over the three
+        pairs, then 240 of the normal-score test over the two pairs with an
+        effect.
+
+    Examples
+    --------
+    >>> cells = shipped_paper_grid()
+    >>> len(cells), cells[0].test, cells[-1].test, cells[-1].index
+    (960, 'bootstrap', 'normal_score', 239)
+    """
     return paper_grid(tests=("bootstrap", "chisq")) + paper_grid(pairs=SCORE_PAIRS,
                                                                  tests=("normal_score",))
 
@@ -101,6 +121,39 @@ class Cell:
     """One setting of Algorithm 2; ``index`` is its place in the full grid.
 
     ``n`` is N_A, the size of histogram A; ``n2`` is N_B.
+
+    Source: a setting of [SPJ22] Algorithm 2 (REJECTRATE) over the grid of
+    section 4.2; unequal sizes N_B != N_A are beyond the source.
+
+    Attributes
+    ----------
+    index : int
+        Place in the full grid; cell i draws from the i-th stream spawned from
+        the seed (see :func:`run_cell`).
+    pair : str
+        A key of `PAIRS`: ``"korea_vs_korea"``, ``"korea_vs_usa"`` or
+        ``"central_vs_noncentral"``.
+    m : int
+        Number of bins M: 86, 18 or 9 (1-, 5- or 10-year age groups).
+    alpha1 : float
+        Privacy level of histogram A.
+    alpha2 : float
+        Privacy level of histogram B.
+    n : int
+        N_A, the size of histogram A.
+    n2 : int
+        N_B, the size of histogram B.
+    test : str
+        ``"bootstrap"``, ``"chisq"`` or ``"normal_score"``.
+    key : tuple
+        (pair, m, alpha1, alpha2, n, n2, test): the setting without its index,
+        as a results file is matched against a grid.
+
+    Examples
+    --------
+    >>> cell = Cell(0, "korea_vs_korea", 9, 1.0, 1.0, 1000, 1000, "chisq")
+    >>> cell.key
+    ('korea_vs_korea', 9, 1.0, 1.0, 1000, 1000, 'chisq')
     """
 
     index: int
@@ -114,6 +167,7 @@ class Cell:
 
     @property
     def key(self) -> tuple:
+        """The setting without its index: (pair, m, alpha1, alpha2, n, n2, test)."""
         return (self.pair, self.m, self.alpha1, self.alpha2, self.n, self.n2, self.test)
 
 
@@ -124,6 +178,52 @@ def paper_grid(
     """The grid as a list of cells, in a fixed order (index = position).
 
     Each N in ``ns`` is N_A; N_B = ratio x N_A for each of ``ratios``.
+    The order is that of ``itertools.product(pairs, ms, alphas, ns, ratios,
+    tests)``.
+
+    Source: [SPJ22] section 4.2 (Figures 9-12): the three pairs, M in
+    {86, 18, 9}, alpha in {1, 0.1, 0.01} and Figure 12's (0.1, 0.05), N in
+    {10^k, 5 x 10^k : k = 3..7}. The normal-score test and ratios other than 1
+    are beyond the source.
+
+    Parameters
+    ----------
+    pairs : iterable of str, optional
+        Keys of `PAIRS` (default all three).
+    ms : iterable of int, optional
+        Numbers of bins, each 86, 18 or 9 (default all three).
+    alphas : iterable of (float, float), optional
+        Pairs (alpha_1, alpha_2) (default `PAPER_ALPHAS`). Not checked here.
+    ns : iterable of int, optional
+        Sizes N_A (default `PAPER_N`). Not checked here.
+    tests : iterable of str, optional
+        Tests (default all of ``simulation.TESTS``). Not checked here.
+    ratios : iterable of float, optional
+        N_B / N_A values, each > 0 (default ``(1,)``); N_B is rounded to an
+        integer.
+
+    Returns
+    -------
+    list of Cell
+        One cell per combination, ``index`` counting from 0.
+
+    Raises
+    ------
+    ValueError
+        If a ratio is not positive, a pair is not a key of `PAIRS`, or an M is
+        not 86, 18 or 9 (the message names `ratios`, `pairs` or `ms`).
+
+    Examples
+    --------
+    >>> len(paper_grid())  # 3 pairs x 3 M x 4 alpha pairs x 10 N x 3 tests
+    1080
+    >>> paper_grid(pairs=("korea_vs_usa",), ms=(9,), alphas=((0.1, 0.05),), ns=(1000,),
+    ...            tests=("chisq",), ratios=(1, 10))[1]
+    Cell(index=1, pair='korea_vs_usa', m=9, alpha1=0.1, alpha2=0.05, n=1000, n2=10000, test='chisq')
+    >>> paper_grid(ms=(20,))
+    Traceback (most recent call last):
+        ...
+    ValueError: `ms`: M must be one of [86, 18, 9] (age groups), got 20.
     """
     for r in ratios:
         if not float(r) > 0:
@@ -142,7 +242,31 @@ def paper_grid(
 
 
 def extended_grid(tests=simulation.TESTS) -> list[Cell]:
-    """The extended null grid: Korea vs Korea over M, all nine alpha pairs, N_A and N_B / N_A."""
+    """The extended null grid: Korea vs Korea over M, all nine alpha pairs, N_A and N_B / N_A.
+
+    M in {9, 18, 86}, (alpha_1, alpha_2) in {1, 0.1, 0.01}^2, N_A in
+    {10^3, 10^4, 10^5} and N_B / N_A in {1, 10, 100}.
+
+    Source: beyond the source: this project's extension of the type-I error
+    study of [SPJ22] section 4.2 (Figures 9, 10 and 12(a)) to unequal privacy
+    levels and sizes.
+
+    Parameters
+    ----------
+    tests : iterable of str, optional
+        Tests (default all of ``simulation.TESTS``).
+
+    Returns
+    -------
+    list of Cell
+        243 cells per test, ``index`` counting from 0.
+
+    Examples
+    --------
+    >>> cells = extended_grid(tests=("bootstrap",))
+    >>> len(cells), cells[-1].m, cells[-1].n, cells[-1].n2
+    (243, 86, 100000, 10000000)
+    """
     return paper_grid(("korea_vs_korea",), (9, 18, 86), EXTENDED_ALPHAS, EXTENDED_N, tests,
                       EXTENDED_RATIOS)
 
@@ -154,8 +278,31 @@ def _results_source(name: str = RESULTS_FILE):
 
 
 def results_stamp(name: str | None = None) -> float | None:
-    """Modification time of a shipped results file (None if absent), for caches; without
-    ``name`` the latest of the paper grid's two files."""
+    """Modification time of a shipped results file (None if absent), for caches.
+
+    Without ``name`` the latest of the paper grid's two files.
+
+    Source: none (file bookkeeping of this project).
+
+    Parameters
+    ----------
+    name : str, optional
+        A file name in ``dpcore/data`` such as `RESULTS_FILE`, `SCORE_RESULTS_FILE`
+        or `EXTENDED_FILE`; None (default) for the paper grid's two files.
+
+    Returns
+    -------
+    float or None
+        The file's modification time in seconds since the epoch, or None if no
+        such file is shipped.
+
+    Examples
+    --------
+    >>> results_stamp(RESULTS_FILE) is not None
+    True
+    >>> results_stamp("no_such_file.csv") is None
+    True
+    """
     if name is None:
         stamps = [results_stamp(n) for n in (RESULTS_FILE, SCORE_RESULTS_FILE)]
         stamps = [s for s in stamps if s is not None]
@@ -177,13 +324,48 @@ def load_results() -> pd.DataFrame | None:
 
     The source's tests come from ``RESULTS_FILE``, the normal-score test from
     ``SCORE_RESULTS_FILE`` (each file's ``cell`` numbers its own grid).
+
+    Source: this project's run of [SPJ22] Algorithm 2 over the grid of section
+    4.2 (the commands `PAPER_COMMAND` and `SCORE_COMMAND`: R = 1000, B = 500).
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        One row per cell with the columns `COLUMNS` (pair, M, alphas, sizes,
+        test, rate and Wilson interval, ...); None if neither file is shipped.
+
+    Examples
+    --------
+    >>> table = load_results()
+    >>> table.shape
+    (960, 21)
+    >>> sorted(table["test"].unique())
+    ['bootstrap', 'chisq', 'normal_score']
     """
     parts = [t for t in (_load(RESULTS_FILE), _load(SCORE_RESULTS_FILE)) if t is not None]
     return pd.concat(parts, ignore_index=True) if parts else None
 
 
 def load_extended() -> pd.DataFrame | None:
-    """The shipped results of the extended null grid (None if the file is absent)."""
+    """The shipped results of the extended null grid (None if the file is absent).
+
+    Source: this project's run of the extended grid (:func:`extended_grid`,
+    beyond the source; the command `EXTENDED_COMMAND`: R = 1000, B = 500).
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        One row per cell with the columns `COLUMNS`; None if the file is not
+        shipped.
+
+    Examples
+    --------
+    >>> table = load_extended()
+    >>> table.shape
+    (729, 21)
+    >>> set(table["pair"])
+    {'korea_vs_korea'}
+    """
     return _load(EXTENDED_FILE)
 
 
@@ -202,6 +384,41 @@ class MeasuredSize:
     nearest setting is a neighbour rather than an extrapolation; ``rates``:
     test -> (rate, ci_low, ci_high), Korea vs Korea (both histograms from the same
     population), R replicates each.
+
+    Source: this project's lookup in the shipped results of [SPJ22] Algorithm 2
+    (the paper grid's Korea vs Korea rows and the extended grid). Returned by
+    :func:`measured_size`.
+
+    Attributes
+    ----------
+    m : int
+        Number of bins M of the simulated setting.
+    alpha1 : float
+        Its privacy level of histogram A (in the query's order).
+    alpha2 : float
+        Its privacy level of histogram B.
+    n1 : int
+        Its size N_A.
+    n2 : int
+        Its size N_B.
+    swapped : bool
+        True if the grid holds the setting as (B, A).
+    exact : bool
+        True if the query is the simulated setting itself.
+    inside : bool
+        True if the query lies within the simulated range on every axis.
+    reps : int
+        Replicates R behind each rate.
+    rates : dict
+        test name -> (rate, ci_low, ci_high), for each test simulated there.
+
+    Examples
+    --------
+    >>> size = measured_size(18, 0.1, 0.1, 10_000, 10_000)
+    >>> size.exact, size.reps, sorted(size.rates)
+    (True, 1000, ['bootstrap', 'chisq', 'normal_score'])
+    >>> size.rates["chisq"][0]
+    0.873
     """
 
     m: int
@@ -216,7 +433,28 @@ class MeasuredSize:
     rates: dict
 
     def keeps_level(self, test: str, band=LEVEL_BAND) -> bool | None:
-        """Whether ``test``'s measured type-I error lies within ``band`` (None: not simulated)."""
+        """Whether ``test``'s measured type-I error lies within ``band`` (None: not simulated).
+
+        Parameters
+        ----------
+        test : str
+            A test name, a key of `rates`.
+        band : tuple of (float, float), optional
+            The closed band (low, high) for the rate (default `LEVEL_BAND`,
+            0.025 to 0.075 around the 5% level).
+
+        Returns
+        -------
+        bool or None
+            True if the rate lies in the band, False if not, None if `test` was
+            not simulated at this setting.
+
+        Examples
+        --------
+        >>> size = measured_size(18, 0.1, 0.1, 10_000, 10_000)
+        >>> size.keeps_level("bootstrap"), size.keeps_level("chisq"), size.keeps_level("other")
+        (True, False, None)
+        """
         if test not in self.rates:
             return None
         return band[0] <= self.rates[test][0] <= band[1]
@@ -271,6 +509,44 @@ def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = Non
     grid holds N_B >= N_A). ``table`` defaults to the shipped grids. Returns a
     :class:`MeasuredSize`, or None when no grid is shipped. Sizes below 1 are
     taken as 1.
+
+    Source: this project's lookup (beyond the source) in the shipped type-I
+    error results of [SPJ22] Algorithm 2: the paper grid's Korea vs Korea rows
+    (section 4.2, Figures 9-10 and 12(a)) and the extended grid.
+
+    Parameters
+    ----------
+    m : int
+        Number of bins M of the query.
+    alpha1 : float
+        Privacy level of histogram A.
+    alpha2 : float
+        Privacy level of histogram B.
+    n1 : int
+        Size N_A.
+    n2 : int
+        Size N_B.
+    table : pandas.DataFrame, optional
+        Keyword-only: results with the columns of `COLUMNS` (at least ``m``,
+        ``alpha1``, ``alpha2``, ``n``, ``n2``, ``test``, ``rate``, ``ci_low``,
+        ``ci_high``, ``reps``), null rows only (a given table is not filtered);
+        default the shipped grids' Korea vs Korea rows (:func:`load_results` and
+        :func:`load_extended`). The query is not validated.
+
+    Returns
+    -------
+    MeasuredSize or None
+        The nearest simulated setting and its tests' rates; None if there is no
+        table or it is empty.
+
+    Examples
+    --------
+    >>> size = measured_size(18, 0.1, 1, 100_000, 10_000)
+    >>> size.exact, size.swapped, size.alpha1, size.n1
+    (True, True, 0.1, 100000)
+    >>> size = measured_size(20, 0.1, 0.1, 12_000, 120_000)  # not simulated: a neighbour
+    >>> size.exact, size.inside, size.m, size.n1, size.n2
+    (False, True, 18, 10000, 100000)
     """
     table = _null_table() if table is None else table
     if table is None or table.empty:
@@ -302,7 +578,36 @@ def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = Non
 
 
 def cell_probabilities(pair: str, m: int) -> tuple[np.ndarray, np.ndarray]:
-    """Bin probabilities of the pair's two populations at M bins."""
+    """Bin probabilities of the pair's two populations at M bins.
+
+    Source: [SPJ22] Algorithm 2 line 3, p_1 and p_2 the proportions of the
+    populations A and B (section 4.2, Figure 7), in age groups of 1, 5 or 10
+    years for M = 86, 18 or 9.
+
+    Parameters
+    ----------
+    pair : str
+        A key of `PAIRS`.
+    m : int
+        Number of bins M: 86, 18 or 9.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, numpy.ndarray)
+        p_1 and p_2, each of length M and summing to 1.
+
+    Raises
+    ------
+    KeyError
+        If `pair` is not a key of `PAIRS` or `m` not one of 86, 18, 9.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p_korea, p_usa = cell_probabilities("korea_vs_usa", 9)
+    >>> np.round(p_korea, 3)
+    array([0.077, 0.092, 0.131, 0.133, 0.16 , 0.167, 0.13 , 0.071, 0.039])
+    """
     a, b, _ = PAIRS[pair]
     width = WIDTH_OF_M[m]
     return tuple(
@@ -312,7 +617,50 @@ def cell_probabilities(pair: str, m: int) -> tuple[np.ndarray, np.ndarray]:
 
 def run_cell(cell: Cell, *, reps: int, n_boot: int, seed: int, n_cells: int,
              level: float = 0.05) -> dict:
-    """Run one cell with its own stream; returns one CSV row."""
+    """Run one cell with its own stream; returns one CSV row.
+
+    The stream is ``np.random.SeedSequence(seed).spawn(n_cells)[cell.index]``,
+    so the row depends on the cell and the seed alone.
+
+    Source: [SPJ22] Algorithm 2 (REJECTRATE) at one setting of section 4.2,
+    through :func:`dpcore.simulation.reject_rate`.
+
+    Parameters
+    ----------
+    cell : Cell
+        The setting.
+    reps : int
+        Replicates R (keyword-only).
+    n_boot : int
+        Bootstrap replicates B (keyword-only).
+    seed : int
+        Seed of the whole grid (keyword-only).
+    n_cells : int
+        Number of cells in the full grid, greater than ``cell.index``
+        (keyword-only).
+    level : float, optional
+        Test level (keyword-only; default 0.05).
+
+    Returns
+    -------
+    dict
+        One row with the keys `COLUMNS`: the setting, ``rate``, ``ci_low``,
+        ``ci_high``, ``rejections``, ``undefined``, ``reps``, ``n_boot`` ("" for
+        the chi-square test), ``level``, ``seed`` and the run time ``seconds``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is refused by :func:`dpcore.simulation.reject_rate`.
+
+    Examples
+    --------
+    >>> cell = paper_grid(pairs=("korea_vs_usa",), ms=(9,), alphas=((1.0, 1.0),), ns=(1000,),
+    ...                   tests=("chisq",))[0]
+    >>> row = run_cell(cell, reps=20, n_boot=20, seed=1, n_cells=1)
+    >>> row["pair"], row["test"], row["rejections"], row["rate"]
+    ('korea_vs_usa', 'chisq', 20, 1.0)
+    """
     stream = np.random.SeedSequence(seed).spawn(n_cells)[cell.index]
     p1, p2 = cell_probabilities(cell.pair, cell.m)
     start = time.perf_counter()
@@ -380,7 +728,57 @@ def run_study(
     cells: list[Cell], out: Path, *, reps: int, n_boot: int, seed: int, workers: int = 2,
     scheduler: str | None = None, n_cells: int | None = None, log=print,
 ) -> pd.DataFrame:
-    """Run the cells not yet in ``out`` on Dask; returns the table in grid order."""
+    """Run the cells not yet in ``out`` on Dask; returns the table in grid order.
+
+    Rows are appended to ``out`` as cells finish; a rerun skips the cells
+    already there, after checking that the file was made with the same grid,
+    R, B and seed. At the end the file is rewritten sorted by ``cell``.
+
+    Source: [SPJ22] Algorithm 2 (REJECTRATE) over the grid of section 4.2, one
+    :func:`run_cell` per cell; the Dask scheduling is this project's.
+
+    Parameters
+    ----------
+    cells : list of Cell
+        The cells to run (e.g. :func:`paper_grid`).
+    out : pathlib.Path
+        CSV file to append to and resume from; its folder is created.
+    reps : int
+        Replicates R per cell (keyword-only).
+    n_boot : int
+        Bootstrap replicates B (keyword-only).
+    seed : int
+        Seed of the grid (keyword-only).
+    workers : int, optional
+        Worker processes of the local cluster (keyword-only; default 2).
+    scheduler : str, optional
+        Address of an existing Dask scheduler, instead of a local cluster
+        (keyword-only).
+    n_cells : int, optional
+        Number of cells of the full grid, for the streams (keyword-only;
+        default ``len(cells)``).
+    log : callable, optional
+        Receives each progress message (keyword-only; default ``print``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The whole content of `out`, sorted by ``cell``.
+
+    Raises
+    ------
+    SystemExit
+        If `out` holds results of another grid or of other R, B or seed.
+
+    Examples
+    --------
+    Not run here: it starts a Dask cluster (use ``python -m dpcore.study``).
+
+    >>> cells = paper_grid(pairs=("korea_vs_korea",), ms=(9,), ns=(1000,))
+    >>> len(cells)
+    12
+    >>> table = run_study(cells, Path("small.csv"), reps=100, n_boot=100, seed=1)  # doctest: +SKIP
+    """
     from dask.distributed import Client, LocalCluster, as_completed
 
     n_cells = n_cells or len(cells)
@@ -433,6 +831,45 @@ def run_study(
 
 
 def main(argv=None) -> int:
+    """The command ``python -m dpcore.study``: run a grid, write its CSV and an HTML plot.
+
+    Parses the options (``--help`` lists them), builds :func:`paper_grid` or
+    :func:`extended_grid`, runs it with :func:`run_study` and writes the plot of
+    ``dpviz.homogeneity.study_figure``.
+
+    Source: [SPJ22] section 4.2 (the grid and Figures 9-12), as in
+    :func:`run_study`.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command-line arguments; None (default) reads ``sys.argv``.
+
+    Returns
+    -------
+    int
+        0 on success.
+
+    Raises
+    ------
+    SystemExit
+        With code 2 for invalid options (argparse prints the message to
+        stderr), and as :func:`run_study` does.
+
+    Examples
+    --------
+    A grid larger than ``--max-cells`` is refused before anything runs:
+
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     main(["--max-cells", "10"])
+    Traceback (most recent call last):
+        ...
+    SystemExit: 2
+    >>> print(err.getvalue().splitlines()[-1])
+    python -m dpcore.study: error: the grid has 1,080 cells, more than --max-cells 10
+    """
     parser = argparse.ArgumentParser(
         prog="python -m dpcore.study",
         description="Type-I error and power of the DP homogeneity tests over the paper's grid.",

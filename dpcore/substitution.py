@@ -187,14 +187,82 @@ def _size(size) -> tuple[int, ...]:
 # --- the mechanism -----------------------------------------------------------------------------
 
 def gamma_diagonal_matrix(n_categories, gamma) -> np.ndarray:
-    """M = xG of eq. (1): m_hk = P(u_k → u_h), γx on the diagonal, x off it; columns sum to 1."""
+    """M = xG of eq. (1): m_hk = P(u_k → u_h), γx on the diagonal, x off it; columns sum to 1.
+
+    Parameters
+    ----------
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+
+    Returns
+    -------
+    numpy.ndarray
+        The N × N matrix M, x = 1/(γ + N − 1).
+
+    Raises
+    ------
+    ValueError
+        If ``n_categories`` is not an integer from 2 to ``MAX_CATEGORIES``, or
+        ``gamma`` is not a finite number > 1.
+
+    Notes
+    -----
+    [KLH09] eq. (1), the transition matrix of random substitution (Algorithm 1).
+    Every ratio m_hk₁/m_hk₂ is at most γ (γ-amplification, [KLH09] Definition 3.2).
+
+    Examples
+    --------
+    >>> from dpcore.substitution import gamma_diagonal_matrix
+    >>> M = gamma_diagonal_matrix(4, 3.0)
+    >>> M.round(4)
+    array([[0.5   , 0.1667, 0.1667, 0.1667],
+           [0.1667, 0.5   , 0.1667, 0.1667],
+           [0.1667, 0.1667, 0.5   , 0.1667],
+           [0.1667, 0.1667, 0.1667, 0.5   ]])
+    >>> M.sum(axis=0)
+    array([1., 1., 1., 1.])
+    """
     n, g = _categories(n_categories), _gamma(gamma)
     x = 1.0 / (g + n - 1)
     return np.full((n, n), x) + np.diag(np.full(n, (g - 1) * x))
 
 
 def condition_number(n_categories, gamma) -> float:
-    """The 2-norm condition number of M: 1 + N/(γ − 1) (eigenvalues 1 and (γ − 1)x)."""
+    """The 2-norm condition number of M: 1 + N/(γ − 1) (eigenvalues 1 and (γ − 1)x).
+
+    Parameters
+    ----------
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+
+    Returns
+    -------
+    float
+        1 + N/(γ − 1), the ratio of M's eigenvalues 1 and (γ − 1)x.
+
+    Raises
+    ------
+    ValueError
+        If ``n_categories`` is not an integer from 2 to ``MAX_CATEGORIES``, or
+        ``gamma`` is not a finite number > 1.
+
+    Notes
+    -----
+    [KLH09] Section 3.2.1 gives 1 + N/(γ − 1) (after Agrawal and Haritsa); the
+    eigenvalue argument is this project's.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import condition_number, gamma_diagonal_matrix
+    >>> condition_number(50, 5.0)
+    13.5
+    >>> round(float(np.linalg.cond(gamma_diagonal_matrix(50, 5.0))), 6)
+    13.5
+    """
     n, g = _categories(n_categories), _gamma(gamma)
     return 1.0 + n / (g - 1)
 
@@ -205,6 +273,41 @@ def random_substitution(values, gamma, n_categories, *, rng=None) -> np.ndarray:
     A record keeps its value with probability m_kk = γx; otherwise it gets one
     of the N − 1 other values, uniformly (a draw from 0 … N − 2 shifted past
     its own value). Vectorised over records.
+
+    Parameters
+    ----------
+    values : array_like of int
+        The records' values, category indices 0 … N − 1 (any shape).
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The substituted indices, in the shape of ``values``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_categories`` is not an integer from 2 to ``MAX_CATEGORIES``, ``gamma``
+        is not a finite number > 1, or ``values`` holds anything but whole numbers
+        0 … N − 1.
+
+    Notes
+    -----
+    [KLH09] Algorithm 1 with M of eq. (1). The source draws r and searches the
+    cumulative column of M; this project draws keep-or-other directly, which has
+    the same distribution.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import random_substitution
+    >>> random_substitution([0, 1, 2, 3, 0, 1], 3.0, 4, rng=1)
+    array([1, 3, 2, 1, 0, 1])
     """
     rng = np.random.default_rng(rng)
     n, g = _categories(n_categories), _gamma(gamma)
@@ -221,6 +324,42 @@ def random_substitution_counts(counts, gamma, *, size=None, rng=None) -> np.ndar
     Keep each record with probability (γ − 1)x (binomial per category); every
     other record takes a uniform value among all N (one multinomial). With
     ``size=R``, R independent releases, shape (R, N).
+
+    Parameters
+    ----------
+    counts : array_like of int
+        X, one histogram of whole counts ≥ 0 (1-D, 2 to ``MAX_CATEGORIES`` bins).
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+    size : int, optional
+        R, the number of independent releases (1 to 100,000); None (default) for one.
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Y, shape (N,), or (R, N) with ``size``; each release sums to n = Σ X.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not one histogram of whole counts ≥ 0 with 2 to
+        ``MAX_CATEGORIES`` bins, ``gamma`` is not a finite number > 1, or ``size``
+        is not an integer from 1 to 100,000.
+
+    Notes
+    -----
+    The distribution of [KLH09] Algorithm 1 run on every record, drawn by this
+    project's mixture representation (module notes): (γ − 1)x + x = γx = m_kk.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import random_substitution_counts
+    >>> random_substitution_counts([10, 20, 30, 40], 3.0, rng=1)
+    array([17, 25, 26, 32])
+    >>> random_substitution_counts([10, 20, 30, 40], 3.0, size=3, rng=1).sum(axis=1)
+    array([100, 100, 100])
     """
     rng = np.random.default_rng(rng)
     x, g = _one_histogram(counts), _gamma(gamma)
@@ -232,7 +371,43 @@ def random_substitution_counts(counts, gamma, *, size=None, rng=None) -> np.ndar
 
 
 def inclusion_probability(n_categories, gamma, l) -> float:
-    """π = P(own value ∈ S) = 1 − Π_{j=0}^{l−1} (N − 1 − j)/(γ + N − 1 − j)."""
+    """π = P(own value ∈ S) = 1 − Π_{j=0}^{l−1} (N − 1 − j)/(γ + N − 1 − j).
+
+    Parameters
+    ----------
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+    l : int
+        The number of values each record releases, 1 ≤ l < N.
+
+    Returns
+    -------
+    float
+        π, the probability that the set S of l distinct values a record releases
+        under Algorithm 2 holds the record's own value; γx at l = 1.
+
+    Raises
+    ------
+    ValueError
+        If ``n_categories`` is not an integer from 2 to ``MAX_CATEGORIES``, ``gamma``
+        is not a finite number > 1, or ``l`` is not an integer with 1 ≤ l < N.
+
+    Notes
+    -----
+    For [KLH09] Algorithm 2 with re-randomisation; the formula is not in the
+    source, it is this project's (module notes): the draws are sampling without
+    replacement with weights γ (own value) and 1 (others).
+
+    Examples
+    --------
+    >>> from dpcore.substitution import inclusion_probability
+    >>> round(inclusion_probability(50, 5.0, 1), 6), round(5 / 54, 6)
+    (0.092593, 0.092593)
+    >>> round(inclusion_probability(50, 5.0, 4), 4)
+    0.33
+    """
     n, g = _categories(n_categories), _gamma(gamma)
     l = _l(l, n)
     return float(-np.expm1(_log_out(n, g, l)))
@@ -256,6 +431,43 @@ def expectation_matrix(n_categories, gamma, l) -> np.ndarray:
     """A with E[Y*] = A X under Algorithm 2: π on the diagonal, (l − π)/(N − 1) off it.
 
     Columns sum to l. At l = 1 it is the γ-diagonal matrix M.
+
+    Parameters
+    ----------
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+    l : int
+        The number of values each record releases, 1 ≤ l < N.
+
+    Returns
+    -------
+    numpy.ndarray
+        The N × N matrix A = aI + bJ, b = (l − π)/(N − 1), a = π − b, π from
+        :func:`inclusion_probability`.
+
+    Raises
+    ------
+    ValueError
+        If ``n_categories`` is not an integer from 2 to ``MAX_CATEGORIES``, ``gamma``
+        is not a finite number > 1, or ``l`` is not an integer with 1 ≤ l < N.
+
+    Notes
+    -----
+    This project's: [KLH09] Section 5 takes E[Y*] = l·MX, true for independent
+    draws but not with the re-randomisation of its Algorithm 2.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import expectation_matrix, gamma_diagonal_matrix
+    >>> expectation_matrix(4, 3.0, 2).round(4)
+    array([[0.8, 0.4, 0.4, 0.4],
+           [0.4, 0.8, 0.4, 0.4],
+           [0.4, 0.4, 0.8, 0.4],
+           [0.4, 0.4, 0.4, 0.8]])
+    >>> bool(np.allclose(expectation_matrix(4, 3.0, 1), gamma_diagonal_matrix(4, 3.0)))
+    True
     """
     n = _categories(n_categories)
     pi = inclusion_probability(n, gamma, l)
@@ -270,6 +482,26 @@ class ExtendedRelease:
     ``counts``: Y*, how many records' sets hold each category (sums to n·l);
     ``draws``: how many random draws Algorithm 2 made, re-draws included
     (at least n·l). With ``size=R`` both have a leading axis of length R.
+
+    A container of this project for [KLH09] Algorithm 2's output and cost.
+
+    Attributes
+    ----------
+    counts : numpy.ndarray of int64
+        Y*, shape (N,) or (R, N).
+    draws : int or numpy.ndarray of int64
+        The number of random draws, re-draws included: an int, or shape (R,).
+    n : int
+        The number of records, Σ X.
+    l : int
+        The number of values each record releases.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import extended_random_substitution
+    >>> release = extended_random_substitution([10, 20, 30, 40], 3.0, 2, rng=1)
+    >>> release.n, release.l, int(release.counts.sum()), release.draws >= release.n * release.l
+    (100, 2, 200, True)
     """
 
     counts: np.ndarray
@@ -430,6 +662,52 @@ def extended_random_substitution(counts, gamma, l, *, size=None, rng=None) -> Ex
     by record (see the module notes), in O(min(N²·l, n·l)) work: the other
     values by column or by record, whichever ``_others_path`` estimates is
     cheaper. With ``size=R``, R independent releases.
+
+    Parameters
+    ----------
+    counts : array_like of int
+        X, one histogram of whole counts ≥ 0 (1-D, 2 to ``MAX_CATEGORIES`` bins).
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+    l : int
+        The number of distinct values each record releases, 1 ≤ l < N.
+    size : int, optional
+        R, the number of independent releases (1 to 100,000); None (default) for one.
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+
+    Returns
+    -------
+    ExtendedRelease
+        ``counts`` (Y*, each release summing to n·l), ``draws`` (re-draws
+        included), ``n`` = Σ X and ``l``.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not one histogram of whole counts ≥ 0 with 2 to
+        ``MAX_CATEGORIES`` bins, ``gamma`` is not a finite number > 1, ``l`` is not
+        an integer with 1 ≤ l < N, or ``size`` is not an integer from 1 to 100,000.
+
+    Notes
+    -----
+    [KLH09] Algorithm 2 (with M of eq. (1)). The sampling from the counts, by
+    inclusion of the own value, step, geometric draws and uniform subsets of the
+    other values, is this project's; it is tested against a literal record-by-record
+    implementation.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import expectation_matrix, extended_random_substitution
+    >>> release = extended_random_substitution([10, 20, 30, 40], 3.0, 2, rng=1)
+    >>> release.counts, release.draws
+    (array([51, 41, 53, 55]), 281)
+
+    Over many releases the mean of Y* is A X (:func:`expectation_matrix`):
+
+    >>> many = extended_random_substitution([10, 20, 30, 40], 3.0, 2, size=1000, rng=1)
+    >>> many.counts.mean(axis=0).round(1), expectation_matrix(4, 3.0, 2) @ [10, 20, 30, 40]
+    (array([44.3, 47.8, 51.9, 56.1]), array([44., 48., 52., 56.]))
     """
     rng = np.random.default_rng(rng)
     x, g = _one_histogram(counts), _gamma(gamma)
@@ -465,7 +743,45 @@ def extended_random_substitution(counts, gamma, l, *, size=None, rng=None) -> Ex
 
 
 def expected_draws(n, n_categories, gamma, l) -> float:
-    """E[draws] of Algorithm 2 for n records: n Σ_j [P(out) w/(w − j) + P(in) w/(N − j)]."""
+    """E[draws] of Algorithm 2 for n records: n Σ_j [P(out) w/(w − j) + P(in) w/(N − j)].
+
+    w = γ + N − 1; P(out) and P(in) are the probabilities that the record's own
+    value is not yet, or already, in its set before step j = 0 … l − 1.
+
+    Parameters
+    ----------
+    n : int
+        The number of records, ≥ 1.
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+    l : int
+        The number of values each record releases, 1 ≤ l < N.
+
+    Returns
+    -------
+    float
+        The expected number of random draws, re-draws included (n at l = 1).
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer, ``n_categories`` is not an integer from
+        2 to ``MAX_CATEGORIES``, ``gamma`` is not a finite number > 1, or ``l`` is
+        not an integer with 1 ≤ l < N.
+
+    Notes
+    -----
+    The cost measure of [KLH09] Sections 5.3 and 6 (the total number of random
+    draws including re-randomisations); the exact expectation is this project's.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import expected_draws
+    >>> expected_draws(100, 4, 3.0, 1), expected_draws(100, 4, 3.0, 2)
+    (100.0, 260.0)
+    """
     n = positive_integer(n, "n")
     n_cat, g = _categories(n_categories), _gamma(gamma)
     l = _l(l, n_cat)
@@ -490,6 +806,43 @@ def reconstruct(y, gamma, *, l=1) -> np.ndarray:
     re-randomisation (l > 1) biased unless X is uniform. Correction: the proof
     of Theorem 5.2 writes X̂*_j = c Y*_j + nl/(γ − 1); the sign is minus, as in
     Theorem 3.2 and the line that follows in the source.
+
+    Parameters
+    ----------
+    y : array_like
+        Y (or Y*): released counts, finite and ≥ 0, categories on the last axis (2
+        to ``MAX_CATEGORIES``); leading axes are replicates.
+    gamma : float
+        γ > 1, the γ of the γ-diagonal matrix the counts were released with.
+    l : int, optional
+        The number of values per record (default 1): Y* is divided by l.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        X̂ (or X̂*/l), in the shape of ``y``; each histogram sums to Σ Y/l.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is not an array of finite counts ≥ 0 with 2 to ``MAX_CATEGORIES``
+        categories, ``gamma`` is not a finite number > 1, or ``l`` is not a positive
+        integer.
+
+    Notes
+    -----
+    [KLH09] Theorem 3.2, X̂_i = c Y_i − n/(γ − 1) with c = (γ + N − 1)/(γ − 1),
+    i.e. X̂ = M⁻¹Y; for l > 1 the X̂*/l of Section 5.1. Its bias under Algorithm 2
+    is :func:`reconstruction_bias`.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import gamma_diagonal_matrix, reconstruct
+    >>> y = [17, 25, 26, 32]
+    >>> reconstruct(y, 3.0)
+    array([ 1., 25., 28., 46.])
+    >>> bool(np.allclose(reconstruct(y, 3.0), np.linalg.solve(gamma_diagonal_matrix(4, 3.0), y)))
+    True
     """
     y = _released(y)
     g = _gamma(gamma)
@@ -499,7 +852,46 @@ def reconstruct(y, gamma, *, l=1) -> np.ndarray:
 
 
 def reconstruct_unbiased(y, gamma, l) -> np.ndarray:
-    """A⁻¹Y*: unbiased under Algorithm 2 for any X. X̂_i = (Y*_i − b n)/a, n = ΣY*/l."""
+    """A⁻¹Y*: unbiased under Algorithm 2 for any X. X̂_i = (Y*_i − b n)/a, n = ΣY*/l.
+
+    Parameters
+    ----------
+    y : array_like
+        Y*: released counts, finite and ≥ 0, categories on the last axis (2 to
+        ``MAX_CATEGORIES``); leading axes are replicates.
+    gamma : float
+        γ > 1, the γ of the γ-diagonal matrix.
+    l : int
+        The number of values per record, 1 ≤ l < N.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        X̂ᵤ = A⁻¹Y*, in the shape of ``y``; A = aI + bJ of
+        :func:`expectation_matrix`.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is not an array of finite counts ≥ 0 with 2 to ``MAX_CATEGORIES``
+        categories, ``gamma`` is not a finite number > 1, or ``l`` is not an integer
+        with 1 ≤ l < N.
+
+    Notes
+    -----
+    Beyond [KLH09]: this project's, from the exact expectation under
+    re-randomisation (module notes). At l = 1 it is Theorem 3.2.
+
+    Examples
+    --------
+    Applied to the expectation A X it returns X exactly, where the source's
+    X̂*/l does not:
+
+    >>> from dpcore.substitution import expectation_matrix, reconstruct, reconstruct_unbiased
+    >>> expected = expectation_matrix(4, 3.0, 2) @ [10, 20, 30, 40]
+    >>> reconstruct_unbiased(expected, 3.0, 2).round(6), reconstruct(expected, 3.0, l=2)
+    (array([10., 20., 30., 40.]), array([16., 22., 28., 34.]))
+    """
     y = _released(y)
     n_cat = y.shape[-1]
     g = _gamma(gamma)
@@ -519,7 +911,47 @@ def _a_b(n_cat: int, g: float, l: int) -> tuple[float, float]:
 
 
 def reconstruction_bias(counts, gamma, l, *, estimator="source") -> np.ndarray:
-    """E[X̂] − X, exactly, for the true counts X under Algorithm 2 (zero for 'unbiased')."""
+    """E[X̂] − X, exactly, for the true counts X under Algorithm 2 (zero for 'unbiased').
+
+    Parameters
+    ----------
+    counts : array_like
+        X: true counts, finite and ≥ 0, categories on the last axis (at least 2).
+    gamma : float
+        γ > 1, the γ of the γ-diagonal matrix.
+    l : int
+        The number of values per record, 1 ≤ l < N.
+    estimator : {"source", "unbiased"}, optional
+        :func:`reconstruct` (``"source"``, default) or :func:`reconstruct_unbiased`.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        E[X̂] − X, in the shape of ``counts``: (c a/l − 1) X + (c/l)(b − l x) n for
+        the source's, with c = (γ + N − 1)/(γ − 1), x = 1/(γ + N − 1), n = Σ X;
+        zeros for ``"unbiased"``.
+
+    Raises
+    ------
+    ValueError
+        If ``estimator`` is not a key of ``ESTIMATORS``, ``counts`` is not an array
+        of finite counts ≥ 0 with at least 2 categories, ``gamma`` is not a finite
+        number > 1, or ``l`` is not an integer with 1 ≤ l < N.
+
+    Notes
+    -----
+    This project's, from E[Y*] = A X (:func:`expectation_matrix`). [KLH09] takes
+    the source's X̂*/l as unbiased; with re-randomisation it is only at l = 1 or
+    for uniform X.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import reconstruction_bias
+    >>> reconstruction_bias([10, 20, 30, 40], 3.0, 2).round(6)
+    array([ 6.,  2., -2., -6.])
+    >>> bool(np.allclose(reconstruction_bias([25, 25, 25, 25], 3.0, 2), 0))
+    True
+    """
     one_of(estimator, "estimator", ESTIMATORS)
     x = count_array(counts, "counts", min_bins=2).astype(float)
     n_cat = x.shape[-1]
@@ -534,7 +966,52 @@ def reconstruction_bias(counts, gamma, l, *, estimator="source") -> np.ndarray:
 
 
 def expected_standard_error(counts, gamma, l=1, *, estimator="source") -> float:
-    """√E‖X̂ − X‖² / ‖X‖ exactly (variance plus squared bias; see the module notes)."""
+    """√E‖X̂ − X‖² / ‖X‖ exactly (variance plus squared bias; see the module notes).
+
+    Parameters
+    ----------
+    counts : array_like
+        X: one histogram of true counts (1-D, finite, ≥ 0, at least 2 bins, not all 0).
+    gamma : float
+        γ > 1, the γ of the γ-diagonal matrix.
+    l : int, optional
+        The number of values per record, 1 ≤ l < N (default 1).
+    estimator : {"source", "unbiased"}, optional
+        :func:`reconstruct` (``"source"``, default) or :func:`reconstruct_unbiased`.
+
+    Returns
+    -------
+    float
+        The standard error σ_X̂/‖X‖ of [KLH09] Section 4.1, exactly: with
+        v = n[π(1 − π) + (N − 1) b(1 − b)], E‖X̂ᵤ − X‖² = v/a² and
+        E‖X̂*/l − X‖² = (c/l)² v + ‖bias‖².
+
+    Raises
+    ------
+    ValueError
+        If ``estimator`` is not a key of ``ESTIMATORS``, ``counts`` is not one
+        histogram of finite counts ≥ 0 with at least 2 bins, it counts no record,
+        ``gamma`` is not a finite number > 1, or ``l`` is not an integer with
+        1 ≤ l < N.
+
+    Notes
+    -----
+    At l = 1 this is √((N − 1)(N + 2γ − 2) n)/((γ − 1)‖X‖), the step of the proof of
+    [KLH09] Theorem 4.1 before ‖X‖ ≥ n/√N; it equals the bound for uniform X. For
+    l > 1 it is this project's, exact under re-randomisation (where Theorem 5.2's
+    Var/l is not).
+
+    Examples
+    --------
+    >>> from dpcore.substitution import expected_standard_error, standard_error_bound
+    >>> uniform = np.full(50, 100)
+    >>> exact = expected_standard_error(uniform, 5.0)
+    >>> round(exact, 6), round(standard_error_bound(50, 5000, 5.0), 6)
+    (1.33276, 1.33276)
+    >>> x = [10, 20, 30, 40]
+    >>> [round(expected_standard_error(x, 3.0, 2, estimator=e), 4) for e in ("source", "unbiased")]
+    [0.3044, 0.4282]
+    """
     one_of(estimator, "estimator", ESTIMATORS)
     x = count_array(counts, "counts", min_bins=2).astype(float)
     if x.ndim != 1:
@@ -558,7 +1035,46 @@ def expected_standard_error(counts, gamma, l=1, *, estimator="source") -> float:
 
 
 def standard_error_bound(n_categories, n, gamma, l=1) -> float:
-    """Theorem 4.1's bound √(N(N − 1)(N + 2γ − 2))/((γ − 1)√n), divided by √l (Section 5.2)."""
+    """Theorem 4.1's bound √(N(N − 1)(N + 2γ − 2))/((γ − 1)√n), divided by √l (Section 5.2).
+
+    Parameters
+    ----------
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    n : int
+        The number of records, ≥ 1.
+    gamma : float
+        γ > 1, the γ of the γ-diagonal matrix.
+    l : int, optional
+        The number of values per record, ≥ 1 (default 1).
+
+    Returns
+    -------
+    float
+        The bound on σ_X̂/‖X‖ of [KLH09] Theorem 4.1, divided by √l.
+
+    Raises
+    ------
+    ValueError
+        If ``n_categories`` is not an integer from 2 to ``MAX_CATEGORIES``, ``gamma``
+        is not a finite number > 1, or ``n`` or ``l`` is not a positive integer.
+
+    Notes
+    -----
+    [KLH09] Theorem 4.1, and σ_{X̂*/l}/‖X‖ = σ_X̂/(√l ‖X‖) after Theorem 5.2. At
+    l = 1 it bounds :func:`expected_standard_error`. For l > 1, Theorem 5.2 assumes
+    independent draws; with the re-randomisation of Algorithm 2 the value is not
+    a bound: the unbiased reconstruction can exceed it.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import expected_standard_error, standard_error_bound
+    >>> round(standard_error_bound(4, 100, 3.0), 4), round(standard_error_bound(4, 100, 3.0, 2), 4)
+    (0.4899, 0.3464)
+    >>> exact = expected_standard_error([10, 20, 30, 40], 3.0, 2, estimator="unbiased")
+    >>> round(exact, 4), exact > standard_error_bound(4, 100, 3.0, 2)
+    (0.4282, True)
+    """
     n_cat, g = _categories(n_categories), _gamma(gamma)
     n = positive_integer(n, "n")
     l = positive_integer(l, "l")
@@ -571,6 +1087,40 @@ def collision_probability(n_categories, gamma, l) -> float:
     """Theorem 5.1: P[s ≥ 2], some value twice among l independent draws from one column of M.
 
     1 − (N − l + lγ) Π_{i=1}^{l−1} (N − i)/(γ + N − 1)^l; 1 when l > N.
+
+    Parameters
+    ----------
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    gamma : float
+        γ > 1, the γ of the γ-diagonal matrix.
+    l : int
+        The number of independent draws, ≥ 1 (any size: 1 when l > N).
+
+    Returns
+    -------
+    float
+        The probability that the l draws are not all distinct (0 at l = 1).
+
+    Raises
+    ------
+    ValueError
+        If ``n_categories`` is not an integer from 2 to ``MAX_CATEGORIES``, ``gamma``
+        is not a finite number > 1, or ``l`` is not a positive integer.
+
+    Notes
+    -----
+    [KLH09] Theorem 5.1: the chance that Algorithm 2 has to re-randomise at all.
+    The value 1 for l > N (pigeonhole) is this project's addition; the product is
+    computed in logarithms.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import collision_probability
+    >>> collision_probability(50, 5.0, 1), round(collision_probability(50, 5.0, 2), 6)
+    (0.0, 0.025377)
+    >>> collision_probability(3, 2.0, 4)
+    1.0
     """
     n, g = _categories(n_categories), _gamma(gamma)
     l = positive_integer(l, "l")
@@ -586,6 +1136,36 @@ def breach_gamma(rho1, rho2) -> float:
 
     Theorem 3.1 (Evfimievski, Gehrke & Srikant 2003), 0 < ρ₁ < ρ₂ < 1. At
     equality a breach is possible (the posterior can reach ρ₂ exactly).
+
+    Parameters
+    ----------
+    rho1 : float
+        ρ₁, the prior bound, strictly between 0 and 1.
+    rho2 : float
+        ρ₂ > ρ₁, the posterior bound, strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        The γ threshold; a γ-amplifying randomisation with γ below it gives the
+        (ρ₁, ρ₂) privacy guarantee (no upward ρ₁ → ρ₂ or downward ρ₂ → ρ₁ breach).
+
+    Raises
+    ------
+    ValueError
+        If ``rho1`` or ``rho2`` is not strictly between 0 and 1, or ``rho1`` is not
+        below ``rho2``.
+
+    Notes
+    -----
+    [KLH09] Theorem 3.1, quoting [EGS03]; [KLH09] Section 3.2.1 writes the
+    condition on M as γ ≤ ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂)), where the theorem needs <.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import breach_gamma
+    >>> round(breach_gamma(0.1, 0.5), 6)
+    9.0
     """
     r1, r2 = probability(rho1, "rho1"), probability(rho2, "rho2")
     if not r1 < r2:
@@ -598,6 +1178,39 @@ def posterior_bound(prior, gamma) -> float:
 
     γρ/(γρ + 1 − ρ): the ρ₂ at which breach_gamma(ρ, ρ₂) = γ. ``gamma`` ≥ 1
     may be an amplification e^ε of any release.
+
+    Parameters
+    ----------
+    prior : float
+        ρ, the prior probability of the property, strictly between 0 and 1.
+    gamma : float
+        γ ≥ 1, the amplification (∞ allowed: the posterior bound is then 1).
+
+    Returns
+    -------
+    float
+        γρ/(γρ + 1 − ρ), in [ρ, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``prior`` is not strictly between 0 and 1, or ``gamma`` is not a number
+        ≥ 1.
+
+    Notes
+    -----
+    [KLH09] Theorem 3.1 ([EGS03]) solved for ρ₂ by this project; [KLH09]
+    Section 5.1 states it in words for γ^l (no prior ρ₁* can be raised beyond ρ₂*).
+
+    Examples
+    --------
+    >>> from dpcore.substitution import breach_gamma, posterior_bound
+    >>> round(posterior_bound(0.1, 9.0), 6)
+    0.5
+    >>> round(breach_gamma(0.1, posterior_bound(0.1, 9.0)), 6)
+    9.0
+    >>> posterior_bound(0.1, float("inf"))
+    1.0
     """
     p = probability(prior, "prior")
     try:
@@ -617,6 +1230,46 @@ def extended_epsilon(n_categories, gamma, l, *, ordered=False) -> float:
     ln[π/(1 − π) · (N − l)/l]; ln γ at l = 1. With ``ordered=True``, the
     same for the sequence of l values in the order drawn:
     ln γ + Σ_{j=1}^{l−1} ln(1 + (γ − 1)/(N − j)).
+
+    Parameters
+    ----------
+    n_categories : int
+        N, the number of categories, from 2 to ``MAX_CATEGORIES``.
+    gamma : float
+        γ > 1, the γ of the γ-diagonal matrix.
+    l : int
+        The number of values per record, 1 ≤ l < N.
+    ordered : bool, optional
+        False (default): the set S is released; True: the l values in the order
+        drawn.
+
+    Returns
+    -------
+    float
+        ε_l, the local-DP ε of one record's release; ln γ ≤ ε_l ≤ ε_l(ordered) ≤ l ln γ.
+
+    Raises
+    ------
+    ValueError
+        If ``n_categories`` is not an integer from 2 to ``MAX_CATEGORIES``, ``gamma``
+        is not a finite number > 1, or ``l`` is not an integer with 1 ≤ l < N.
+
+    Notes
+    -----
+    Beyond [KLH09]: this project's exact value (module notes). The source's
+    Section 5.1 gives the γ-amplification γ^l, i.e. ε = l ln γ, which is exact
+    for the multiset of l independent draws without re-randomisation.
+
+    Examples
+    --------
+    >>> import math
+    >>> from dpcore.substitution import extended_epsilon
+    >>> round(extended_epsilon(50, 5.0, 1), 6), round(math.log(5.0), 6)
+    (1.609438, 1.609438)
+    >>> round(extended_epsilon(50, 5.0, 2), 4), round(extended_epsilon(50, 5.0, 2, ordered=True), 4)
+    (1.6494, 1.6879)
+    >>> round(2 * math.log(5.0), 4)  # the source's bound, ln γ^l
+    3.2189
     """
     n, g = _categories(n_categories), _gamma(gamma)
     l = _l(l, n)
@@ -650,6 +1303,56 @@ def error_table(counts, gamma, l_values, *, reps=100, rng=None, progress=None) -
     mean draws, n·l, the exact expected draws. ``progress(fraction, label)``
     is called after each l: the share of the l values done (ending at 1)
     and ``"l=<l>"``.
+
+    Parameters
+    ----------
+    counts : array_like of int
+        X, one histogram of whole counts ≥ 0 (1-D, 2 to ``MAX_CATEGORIES`` bins,
+        not all 0).
+    gamma : float
+        γ > 1, the amplification: the diagonal weight of the γ-diagonal matrix.
+    l_values : int or sequence of int
+        The l values, each 1 ≤ l < N.
+    reps : int, optional
+        Releases per l, 1 to 100,000 (default 100).
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+    progress : callable, optional
+        ``progress(fraction, label)``, as above; None (default) for none.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (l, estimator), with the columns ``l``, ``n``, ``bound``
+        (:func:`standard_error_bound`), ``draws`` (mean over the releases), ``nl``,
+        ``expected_draws``, ``estimator`` (``"source"`` or ``"unbiased"``),
+        ``actual``, ``actual_se``, ``exact`` (:func:`expected_standard_error`) and
+        ``bias`` (‖E X̂ − X‖/‖X‖).
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not one histogram of whole counts ≥ 0 with 2 to
+        ``MAX_CATEGORIES`` bins, or counts no record; if ``gamma`` is not a finite
+        number > 1, ``reps`` is not an integer from 1 to 100,000, or an
+        ``l_values`` entry is not an integer with 1 ≤ l < N.
+
+    Notes
+    -----
+    The quantities of [KLH09] Section 6 (actual standard error, the Theorem 4.1
+    bound divided by √l, the number of random draws); the exact values, the bias
+    and the unbiased reconstruction go beyond the source and are this project's.
+
+    Examples
+    --------
+    >>> from dpcore.substitution import error_table
+    >>> table = error_table([10, 20, 30, 40], 3.0, [1, 2], reps=200, rng=1)
+    >>> table[["l", "estimator", "actual", "exact", "bias", "bound"]].round(3)
+       l estimator  actual  exact   bias  bound
+    0  1    source   0.452  0.447  0.000  0.490
+    1  1  unbiased   0.452  0.447  0.000  0.490
+    2  2    source   0.291  0.304  0.163  0.346
+    3  2  unbiased   0.411  0.428  0.000  0.346
     """
     rng = np.random.default_rng(rng)
     x = _whole_counts(counts, "counts")
@@ -692,6 +1395,49 @@ def paper_grid(*, reps=100, rng=None, progress=None) -> pd.DataFrame:
     ``shape``, ``N``, ``gamma``. ``progress(fraction, label)`` after each
     (cell, l): the share of the grid done (ending at 1) and
     ``"shape=<shape> N=<N> gamma=<γ> n=<n> l=<l>"``.
+
+    Parameters
+    ----------
+    reps : int, optional
+        Releases per cell and l, 1 to 100,000 (default 100, as in the source).
+    rng : None, int or numpy.random.Generator, optional
+        The random source, normalised by ``np.random.default_rng``.
+    progress : callable, optional
+        ``progress(fraction, label)``, as above; None (default) for none.
+
+    Returns
+    -------
+    pandas.DataFrame
+        48 rows (2 shapes × 2 (N, γ) × 2 n × 3 l × 2 estimators), the columns of
+        :func:`error_table` and ``shape``, ``N``, ``gamma``.
+
+    Raises
+    ------
+    ValueError
+        If ``reps`` is not an integer from 1 to 100,000.
+
+    Notes
+    -----
+    The setting of [KLH09] Section 6 (its tables are withheld from the seed, so
+    the numbers cannot be compared here); the normal data are [SPJ22] section 2.3's
+    (``datasets.shape_counts``), the source not saying which normal it used.
+
+    Examples
+    --------
+    The ``exact`` and ``bound`` columns do not depend on the draws; for uniform
+    data at l = 1 they coincide:
+
+    >>> from dpcore.substitution import paper_grid
+    >>> grid = paper_grid(reps=2, rng=1)
+    >>> grid.shape
+    (48, 14)
+    >>> cell = grid[(grid["shape"] == "uniform") & (grid.N == 50) & (grid.n == 5000)
+    ...             & (grid.estimator == "source")]
+    >>> cell[["l", "exact", "bound"]].round(4)
+       l   exact   bound
+    0  1  1.3328  1.3328
+    2  2  0.9305  0.9424
+    4  4  0.6418  0.6664
     """
     from dpcore import datasets  # noqa: PLC0415 - datasets imports nothing from here
 

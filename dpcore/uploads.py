@@ -30,7 +30,24 @@ _EMPTY = "The file is empty. Upload a CSV file with at least one column of numbe
 
 
 class UploadError(ValueError):
-    """An uploaded file cannot be used; the message says what to fix."""
+    """An uploaded file cannot be used; the message says what to fix.
+
+    A subclass of ``ValueError``, raised by the readers of this module with a
+    message meant to be shown to the person who uploaded the file as it is.
+
+    Source: none (input checking of uploaded files, this project's own).
+
+    Parameters
+    ----------
+    message : str
+        What is wrong with the file and how to fix it.
+
+    Examples
+    --------
+    >>> err = UploadError("The file is empty.")
+    >>> isinstance(err, ValueError), str(err)
+    (True, 'The file is empty.')
+    """
 
 
 # ---------------------------------------------------------------------------
@@ -179,13 +196,20 @@ def _numeric_column(cells: list[str], name: str, first_row: int, hint: str = "")
 def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=20) -> pd.DataFrame:
     """Parse an uploaded CSV file of numbers.
 
+    Source: none (input checking of uploaded files, this project's own).
+
     Parameters
     ----------
     data : bytes
         The file's content: UTF-8 text (a byte-order mark is accepted),
         comma-separated (tab or semicolon when the first line has no comma).
-    max_bytes, max_rows, max_columns : int, optional
-        Limits on the file size, the number of data rows and of columns.
+        ``bytearray`` and ``memoryview`` are accepted too.
+    max_bytes : int, optional
+        Limit on the file size in bytes (keyword-only; default 5,000,000).
+    max_rows : int, optional
+        Limit on the number of data rows (keyword-only; default 100,000).
+    max_columns : int, optional
+        Limit on the number of columns (keyword-only; default 20).
 
     Returns
     -------
@@ -207,12 +231,36 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
         large file; no data rows; too many rows or columns; a cell that is not
         a number; a blank cell within a column; inf or nan; a magnitude above
         1e15. Negative values are accepted.
+    ValueError
+        If `data` is not bytes ("`data` must be bytes"), or a limit is not an
+        integer from 1 to 2**62 (the message names it).
 
     Notes
     -----
     Row numbers in messages are those of the file, header included, as a
     spreadsheet numbers them.
     Quoted numbers with thousands separators ("1,234") are accepted.
+
+    Examples
+    --------
+    >>> read_csv_upload(b'''bin,A,B
+    ... 0-4,10,12
+    ... 5-9,7,
+    ... ''')
+            A     B
+    bin
+    0-4  10.0  12.0
+    5-9   7.0   NaN
+    >>> read_csv_upload(b'''x
+    ... 1
+    ...
+    ... 2
+    ... ''')
+    Traceback (most recent call last):
+        ...
+    dpcore.uploads.UploadError: Row 3, column "x": the cell is blank but there are more values
+    below it. Fill in the blank cell or delete its row; blank cells are allowed only at the end of
+    a column.
     """
     data = _read_csv_upload_iv(data, max_bytes, max_rows, max_columns)
     text = _decode(data, max_bytes)
@@ -275,6 +323,54 @@ def read_answers_upload(data, *, max_bytes=5_000_000, max_rows=100_000,
     empty, too many rows or columns, CSV syntax), but cells are kept as
     stripped text, so that "yes", "A" or "3" are all categories. The first
     row names the columns. Blank cells are kept as "" (read as no answer).
+
+    Source: none (input checking of uploaded files, this project's own).
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content, as for :func:`read_csv_upload`.
+    max_bytes : int, optional
+        Limit on the file size in bytes (keyword-only; default 5,000,000).
+    max_rows : int, optional
+        Limit on the number of data rows (keyword-only; default 100,000).
+    max_columns : int, optional
+        Limit on the number of columns (keyword-only; default 20).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One column of str per column of the file, named by the header row
+        ("column j" for a blank header cell), one row per data row, with ""
+        for blank cells.
+
+    Raises
+    ------
+    UploadError
+        For the file problems of :func:`read_csv_upload`; if there is no data
+        row below the header; if two header cells have the same name; or if a
+        column has no answers at all.
+    ValueError
+        If `data` is not bytes, or a limit is not an integer from 1 to 2**62.
+
+    Examples
+    --------
+    >>> table = read_answers_upload(b'''smoker,age
+    ... yes,31
+    ... no,
+    ... yes,45
+    ... ''')
+    >>> table
+      smoker age
+    0    yes  31
+    1     no
+    2    yes  45
+    >>> read_answers_upload(b'''a,a
+    ... 1,2
+    ... ''')
+    Traceback (most recent call last):
+        ...
+    dpcore.uploads.UploadError: Two columns of the header row have the same name; rename one.
     """
     data = _read_csv_upload_iv(data, max_bytes, max_rows, max_columns)
     rows, _ = _records(_decode(data, max_bytes), max_rows, max_columns)
@@ -302,6 +398,43 @@ def categories_from_column(column, *, max_categories: int = 1000):
     and ``3.0`` are read as the same number when the column is numeric).
     Labels are sorted. Raises :class:`UploadError` for fewer than 2 or more
     than ``max_categories`` categories, or no answers at all.
+
+    Source: none (input checking of uploaded files, this project's own).
+
+    Parameters
+    ----------
+    column : array_like or pandas.Series
+        One column of answers, e.g. of :func:`read_answers_upload`. A numeric
+        column's values are written with ``format(v, "g")``; NaN is dropped.
+    max_categories : int, optional
+        Largest number of different answers allowed (keyword-only; default 1000).
+
+    Returns
+    -------
+    labels : list of str
+        The categories, sorted as strings.
+    counts : numpy.ndarray
+        float array: the number of answers in each category.
+    index : numpy.ndarray
+        int array: the category of each non-blank answer, in the column's order
+        (blank answers have no entry).
+
+    Raises
+    ------
+    UploadError
+        If the column has no non-blank answer, a single category, or more than
+        `max_categories` categories (the message names the column).
+
+    Examples
+    --------
+    >>> labels, counts, index = categories_from_column(["yes", "no", "", "yes"])
+    >>> labels, counts, index
+    (['no', 'yes'], array([1., 2.]), array([1, 0, 1]))
+    >>> categories_from_column(["a", "a"])
+    Traceback (most recent call last):
+        ...
+    dpcore.uploads.UploadError: Column "answers" has a single category ("a"); at least 2
+    different answers are needed.
     """
     column = pd.Series(column)
     name = column.name if column.name is not None else "answers"
@@ -328,22 +461,40 @@ def categories_from_column(column, *, max_categories: int = 1000):
 def counts_from_column(column, *, name: str = "A") -> np.ndarray:
     """Check a column of uploaded histogram counts.
 
+    Source: none (input checking of uploaded files, this project's own).
+
     Parameters
     ----------
     column : array_like or pandas.Series
         One column of `read_csv_upload`; NaN marks cells missing at its end.
     name : str, optional
-        What the user calls this histogram (e.g. "A"), used in messages.
+        What the user calls this histogram (e.g. "A"), used in messages
+        (keyword-only; default ``"A"``).
 
     Returns
     -------
     numpy.ndarray
         float64 counts: finite, non-negative, at least 2 bins, positive total.
+        Fractional counts are accepted.
 
     Raises
     ------
     UploadError
-        Naming the histogram (and the column, for a named Series).
+        Naming the histogram (and the column, for a named Series): not
+        numbers, not one column, missing cells (a column shorter than the
+        longest), fewer than 2 bins, an infinite or negative count, a total
+        above 1e15, or all counts 0.
+
+    Examples
+    --------
+    >>> counts_from_column([4, 0, 7.5])
+    array([4. , 0. , 7.5])
+    >>> import pandas as pd
+    >>> counts_from_column(pd.Series([1.0, -2.0], name="2020"), name="B")
+    Traceback (most recent call last):
+        ...
+    dpcore.uploads.UploadError: Histogram B (column "2020") has a negative count (-2 in row 2);
+    counts must be 0 or more.
     """
     who = f"Histogram {name}"
     if isinstance(column, pd.Series) and column.name is not None:
@@ -379,17 +530,36 @@ def counts_from_column(column, *, name: str = "A") -> np.ndarray:
 def check_same_length(a, b, *, names=("A", "B")) -> None:
     """Require two histograms to have the same number of bins.
 
+    Source: none (input checking of uploaded files, this project's own).
+
     Parameters
     ----------
-    a, b : array_like
-        The two histograms' counts.
-    names : tuple of str, optional
-        What the user calls them, used in the message.
+    a : array_like
+        The first histogram's counts (anything with a ``len``).
+    b : array_like
+        The second histogram's counts.
+    names : tuple of (str, str), optional
+        What the user calls them, used in the message (keyword-only; default
+        ``("A", "B")``).
+
+    Returns
+    -------
+    None
+        Returns nothing when the lengths agree.
 
     Raises
     ------
     UploadError
         "A has 20 bins but B has 18; both histograms need the same bins."
+
+    Examples
+    --------
+    >>> check_same_length([1, 2, 3], [4, 5, 6])
+    >>> check_same_length([1, 2, 3], [4, 5], names=("Korea", "USA"))
+    Traceback (most recent call last):
+        ...
+    dpcore.uploads.UploadError: Korea has 3 bins but USA has 2; both histograms need the same
+    bins.
     """
     la, lb = len(a), len(b)
     if la != lb:
