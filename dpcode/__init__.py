@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Cell", "Program", "literal", "array_literal", "script_text", "notebook_text",
+__all__ = ["Cell", "Code", "Program", "literal", "array_literal", "script_text", "notebook_text",
            "read_printed", "EMBED_LIMIT"]
 
 #: Numbers of uploaded data written into the code; more are read from a CSV file saved
@@ -54,10 +54,18 @@ class Program:
     files: dict[str, str] = field(default_factory=dict)
 
 
+class Code(str):
+    """Python source to be written as it is (e.g. ``Code("1.0 / 1.5")``): a value the code
+    computes from settings, so that the code shows how, rather than its result."""
+
+
 def literal(value) -> str:
     """``value`` (str, int, float, bool, None, list or tuple of them) as Python source that
     evaluates to it: ``repr`` for strings (quotes, backslashes, newlines and any Unicode
-    round-trip) and floats (the shortest text that reads back to the same float)."""
+    round-trip) and floats (the shortest text that reads back to the same float); a
+    :class:`Code` as it is."""
+    if isinstance(value, Code):
+        return str(value)
     if isinstance(value, (bool, type(None), str, int)):
         return repr(value)
     if isinstance(value, (float, np.floating)):

@@ -80,6 +80,20 @@ CASES["ldp"] = ("views/ldp.py", "Randomized response (local DP)", {
     "guarantee": ({"ldp_tab": "The guarantee", "ldp_eps": "0.1"}, None),
 })
 
+CASES["fdp"] = ("views/fdp.py", "f-DP and Gaussian DP", {
+    "defaults": ({}, None),
+    "laplace-attacker": ({"fdp_family": "laplace", "fdp_mu": "2", "fdp_say_alpha": "0.1"},
+                         None),
+    "curves-all": ({"fdp_tab": "Trade-off curves", "fdp_show_rs": "true",
+                    "fdp_show_hist": "true", "fdp_target": "epsdelta"}, None),
+    "group-epsdelta": ({"fdp_tab": "Group privacy", "fdp_group_curve": "epsdelta",
+                        "fdp_group_k": "4"}, None),
+    "composition": ({"fdp_tab": "Composition", "fdp_comp_n": "25"}, None),
+    "conversions": ({"fdp_tab": "Conversions", "fdp_conv_mu": "2", "fdp_inv_eps": "2"}, None),
+    "auditor-krr": ({"fdp_tab": "An auditor's view", "fdp_aud_mech": "krr",
+                     "fdp_aud_reps": "1000", "fdp_seed": "3"}, None),
+})
+
 PARAMS = [pytest.param(page, title, query, upload, id=f"{name}-{case}")
           for name, (page, title, cases) in CASES.items()
           for case, (query, upload) in cases.items()]

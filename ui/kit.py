@@ -130,9 +130,12 @@ class PageKit:
             self.inputs.add(label)
         (where or st).metric(label, value if text is None else text, **kwargs)
 
-    def number(self, label: str, value) -> None:
-        """A number the page shows in a sentence or caption, kept for the view's code."""
+    def number(self, label: str, value, *, given: bool = False) -> None:
+        """A number the page shows in a sentence, caption or table, kept for the view's code
+        (``given``: a setting shown back, as in :meth:`metric`)."""
         self.numbers[label] = value
+        if given:
+            self.inputs.add(label)
 
     def code(self, builder) -> None:
         """The view as code: ``builder(link)`` returns its :class:`dpcode.Program` (called

@@ -93,6 +93,7 @@ def plain_words(kit: PageKit, s: Settings) -> Settings:
         c3.caption(legacy)
         kit.note(legacy)
     sentence, finding = page.plain_words(s)
+    kit.number(t("Type-II error β"), page.best_beta(s))
     st.markdown(sentence)
     kit.finding(finding)
     return s
@@ -129,9 +130,11 @@ def attacker_test(kit: PageKit, s: Settings) -> Settings:
                "(the α chosen above)."),
              t("β = P₁(X ≤ t): how often the attacker misses when the data set is really D′."),
              t("1 for a coin flip (no information); 0 for a perfect attacker."))
-    for where, (label, value), help_text in zip(st.columns(4), page.attacker_metrics(test).items(),
-                                                helps):
-        where.metric(label, value, border=True, help=help_text)
+    values = (test.threshold, test.alpha, test.beta, test.alpha + test.beta)
+    for where, (label, shown), value, help_text in zip(
+            st.columns(4), page.attacker_metrics(test).items(), values, helps):
+        kit.metric(label, value, shown, where=where, border=True, help=help_text,
+                   given=label == t("Type-I error α"))
     left, right = st.columns([3, 2])
     with left:
         kit.chart(dpviz.fdp.attacker_test_figure(test.xs, test.pdf0, test.pdf1, test.threshold,
@@ -292,6 +295,11 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
             [(c.name, ALPHA, c.beta, c.color, c.dash) for c in shown],
             target=(target_name, ALPHA, target_fn(ALPHA)), failing=failing, height=780),
             key="fdp_fig_curves", name=t("Trade-off curves and the target"))
+        for i, row in enumerate(table.itertuples(index=False)):
+            # G_μ's tightest μ is its μ, a setting
+            kit.number(t("{curve}: tightest μ", curve=row[0]), float(row[1]),
+                       given=s.show_g and i == 0)
+            kit.number(t("{curve}: smallest ε at δ", curve=row[0]), float(row[2]))
         if shown:
             for finding in page.curve_findings(table, s):
                 kit.finding(finding)
@@ -377,6 +385,7 @@ def group_privacy(kit: PageKit, s: Settings) -> Settings:
         kit.chart(dpviz.fdp.tradeoff_figure(general, height=520), key="fdp_fig_group_f",
                   name=t("Group privacy of a general curve"))
         st.caption(page.group_caption(s, gap))
+        kit.number(page.group_gap_label(s), gap)
     for finding in page.group_findings(s, gap):
         kit.finding(finding)
     return s
@@ -412,15 +421,15 @@ def composition(kit: PageKit, s: Settings) -> Settings:
     with left:
         kit.chart(dpviz.fdp.tradeoff_figure(page.composition_gdp_curves(s, c), height=520),
                   key="fdp_fig_comp_gdp", name=t("Composition of Gaussian DP"))
-        st.metric(t("μ of {n} composed {mu:g}-GDP mechanisms", n=s.comp_n, mu=s.comp_mu),
-                  fmt_sig(c.total_mu), help=t("√n·μ, exactly."))
+        kit.metric(page.total_mu_label(s), c.total_mu, fmt_sig(c.total_mu),
+                   help=t("√n·μ, exactly."))
     with right:
         kit.chart(dpviz.fdp.tradeoff_figure(page.composition_eps_curves(s, c), height=520),
                   key="fdp_fig_comp_eps", name=t("Composition of ε-DP and its CLT approximation"))
         k1, k2 = st.columns(2)
-        k1.metric(t("μ of the CLT approximation"), fmt_sig(c.clt),
+        kit.metric(t("μ of the CLT approximation"), c.clt, fmt_sig(c.clt), where=k1,
                   help=t("2√n·tanh(ε/2) (Theorem 3.5); about √n·ε for small ε."))
-        k2.metric(t("Largest gap, exact vs CLT"), f"{c.clt_gap:.3f}",
+        kit.metric(t("Largest gap, exact vs CLT"), c.clt_gap, f"{c.clt_gap:.3f}", where=k2,
                   help=t("Largest vertical distance between the two curves on the α grid; it "
                          "shrinks as n grows with √n·ε fixed."))
         st.caption(t("The exact curve: Binomial({n}, q) against Binomial({n}, 1 − q), "
@@ -458,8 +467,8 @@ def conversions(kit: PageKit, s: Settings) -> Settings:
         if delta_fig.layout.yaxis.type == "log":
             delta_fig.update_yaxes(title_text=t("δ(ε) (log scale)"))
         kit.chart(delta_fig, key="fdp_fig_delta", name=t("Conversion from μ-GDP to (ε, δ)-DP"))
-        st.metric(t("δ(ε) at ε = {eps:g} for μ = {mu:g}", eps=s.conv_eps, mu=s.conv_mu),
-                  fmt_prob(delta), help=t("The mechanism is (ε, δ(ε))-DP."))
+        kit.metric(page.conv_delta_label(s), delta, fmt_prob(delta),
+                   help=t("The mechanism is (ε, δ(ε))-DP."))
     with right, st.container(border=True):
         st.markdown(t("**From (ε, δ) to μ**"))
         s = replace(
@@ -471,7 +480,8 @@ def conversions(kit: PageKit, s: Settings) -> Settings:
                                            fmt=fmt_delta,
                                            help=t("The δ you must guarantee (10⁻¹² to 0.5).")))
         inv = page.inverse(s)
-        st.metric(t("Largest μ with δ(ε) ≤ target δ"), fmt_sig(inv.mu, 6),
+        kit.number(t("Check: δ at that μ"), inv.check)
+        kit.metric(t("Largest μ with δ(ε) ≤ target δ"), inv.mu, fmt_sig(inv.mu, 6),
                   help=t("μ = fdp.gdp_mu(ε, δ): any μ-GDP mechanism with this μ or less is "
                          "(ε, δ)-DP."))
         st.caption(t("Check: δ({eps:g}) at μ = {mu} is {check}.", eps=s.inv_eps,
@@ -556,6 +566,10 @@ def auditor(kit: PageKit, s: Settings) -> Settings:
         ], height=540), key="fdp_fig_audit", name=t("The auditor's empirical trade-off curve"))
     with right:
         table = page.audit_table(s, emp_a, emp_b)
+        for row in table.itertuples(index=False):
+            for column, value in zip(table.columns[1:], row[1:]):
+                kit.number(t("{column} at α = {level:g}", column=column, level=row[0]),
+                           float(value))
         kit.table(table, key="fdp_audit_table", name=t("The auditor's estimates"),
                   hide_index=True,
                   column_config={c: st.column_config.NumberColumn(format="%.4f")
@@ -576,7 +590,7 @@ SECTIONS = dict(zip(page.TABS, (attacker_test, tradeoff_curves, group_privacy, c
 
 
 def main() -> None:
-    kit = page_header(t(page.TITLE))
+    kit = page_header(t(page.TITLE), code=True)
     kit.try_this(page.PAGE_SPEC, list(page.EXPERIMENTS))
     st.markdown(t(page.INTRO))
     with st.container(border=True):
@@ -587,6 +601,7 @@ def main() -> None:
             if tab.open is not False:
                 s = section(kit, replace(s, tab=label))
     kit.settings(s)
+    kit.code(page.code_builder(s))
     kit.end()
 
 

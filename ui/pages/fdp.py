@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpcode
+import dpcode.fdp
 import dpviz
 from dpcore import audit, fdp
 from ui import notation, registry
@@ -749,3 +751,67 @@ def audit_finding(s: Settings, table: pd.DataFrame) -> str:
              "curve of the {mechanism} is within {gap:.4f} of the exact one at α = {levels}.",
              reps=s.aud_reps, mechanism=audited_mechanism(s), gap=gap,
              levels=", ".join(f"{a:g}" for a in AUDIT_LEVELS))
+
+
+# ---------------------------------------------------------------------------------------
+# The view as code (dpcode.fdp)
+# ---------------------------------------------------------------------------------------
+
+
+def group_gap_label(s: Settings) -> str:
+    return (t("Largest difference, group bound vs Laplace at kε") if s.group_curve == "laplace"
+            else t("Largest excess of the group curve over kε-DP"))
+
+
+def total_mu_label(s: Settings) -> str:
+    return t("μ of {n} composed {mu:g}-GDP mechanisms", n=s.comp_n, mu=s.comp_mu)
+
+
+def conv_delta_label(s: Settings) -> str:
+    return t("δ(ε) at ε = {eps:g} for μ = {mu:g}", eps=s.conv_eps, mu=s.conv_mu)
+
+
+def _curve_specs(s: Settings) -> tuple:
+    """The curves switched on as dpcode.fdp names them: (kind, name, parameters)."""
+    names = [c.name for c in curves(s)]
+    specs = []
+    if s.show_g:
+        specs.append(("gdp", {"mu": s.g_mu}))
+    if s.show_ed:
+        specs.append(("epsdelta", {"eps": s.ed_eps, "delta": s.ed_delta}))
+    if s.show_gauss:  # μ = Δ/σ
+        specs.append(("gdp", {"mu": dpcode.Code(f"{s.gauss_sens!r} / {s.gauss_sigma!r}")}))
+    if s.show_lap:  # ε = Δ/b
+        specs.append(("laplace", {"eps": dpcode.Code(f"{s.lap_sens!r} / {s.lap_b!r}")}))
+    if s.show_krr:
+        specs.append(("polygon", {"eps": s.krr_eps, "k": s.krr_k}))
+    if s.show_rs:
+        specs.append(("polygon", {"gamma": s.rs_gamma, "k": s.rs_n}))
+    if s.show_hist:
+        specs.append(("histogram", {"level": s.hist_alpha}))
+    return tuple((kind, name, params) for (kind, params), name in zip(specs, names))
+
+
+TAB_CODES = dict(zip(TABS, dpcode.fdp.TABS))
+
+
+def code_builder(s: Settings):
+    """The view's code for the kit's Code button: link -> Program."""
+    target_name = target(s)[0]
+    view = dpcode.fdp.View(
+        tab=TAB_CODES[s.tab], family=s.family, mu=s.mu, say_alpha=s.say_alpha,
+        curves=_curve_specs(s) if s.tab == CURVES else (),
+        target=(("gdp", target_name, s.target_mu) if s.target == "gdp"
+                else ("epsdelta", target_name, s.target_eps, s.target_delta)),
+        table_delta=s.table_delta, fail_tol=FAIL_TOL,
+        group=(s.group_k, s.group_mu, s.group_curve, s.group_eps),
+        composition=(s.comp_n, s.comp_mu, s.comp_eps),
+        conversion=(s.conv_mu, s.conv_eps, s.inv_eps, s.inv_delta),
+        audit=(s.aud_mech, audit_params(s), s.aud_reps, s.seed, AUDIT_CHUNK, AUDIT_LEVELS,
+               AUDIT_REPEATS),
+        labels={"tab": t(s.tab), "group_gap": group_gap_label(s), "total_mu": total_mu_label(s),
+                "conv_delta": conv_delta_label(s)})
+
+    def build(link: str) -> dpcode.Program:
+        return dpcode.fdp.program(view, link=link, title=TITLE)
+    return build
