@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Cell", "Code", "Program", "literal", "array_literal", "script_text", "notebook_text",
+__all__ = ["Cell", "Code", "Program", "literal", "show", "array_literal", "script_text", "notebook_text",
            "read_printed", "EMBED_LIMIT"]
 
 #: Numbers of uploaded data written into the code; more are read from a CSV file saved
@@ -93,6 +93,15 @@ def array_literal(values, per_line: int = 10) -> str:
     if len(lines) <= 1:
         return f"np.array([{body}]{dtype})"
     return f"np.array([\n    {body},\n]{dtype})"
+
+
+def show(fig: str, file: str, script: bool, indent: str = "") -> str:
+    """Code that shows the figure ``fig``: inline in a notebook, written to the HTML ``file``
+    by a script (which says where)."""
+    if script:
+        return (f"{indent}{fig}.write_html({file!r})\n"
+                f"{indent}print('Chart written to {file}')")
+    return f"{indent}{fig}.show()"
 
 
 def _header(program: Program, versions: dict[str, str]) -> list[Cell]:

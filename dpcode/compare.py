@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal
+from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal, show
 
 LEVEL = 0.05
 
@@ -105,8 +105,10 @@ def _figures(null_test: str, zoom: bool, *, script: bool = False) -> str:
     boot = "result.bootstrap" if null_test == "bootstrap" else "result.normal_score"
     reference = "naive test's reference" if null_test == "bootstrap" else \
         "large-sample reference"
-    show = ("fig_{0}.write_html('compare_{0}.html')\nprint('Chart written to compare_{0}.html')"
-            if script else "fig_{0}.show()")
+
+    def shown(name: str, indent: str = "") -> str:
+        return show(f"fig_{name}", f"compare_{name}.html", script, indent)
+
     parts = [
         "import dpviz",
         "",
@@ -114,19 +116,19 @@ def _figures(null_test: str, zoom: bool, *, script: bool = False) -> str:
         "    bin_labels, result.private1, result.private2,",
         "    original_a=result.original1, original_b=result.original2,",
         "    name_a='A: ' + name_a, name_b='B: ' + name_b)",
-        show.format("hist"),
+        shown("hist"),
         "",
         f"null = {boot}",
         "if null is not None:",
         "    fig_null = dpviz.homogeneity.null_distribution_figure(",
         f"        null.null_distribution, null.statistic, null.critical_value({LEVEL}),",
         f"        df=result.naive.df, level={LEVEL}, reference={literal(reference)})",
-        "    " + show.format("null").replace("\n", "\n    "),
+        shown("null", "    "),
         "",
         "fig_debias = dpviz.homogeneity.debias_figure(",
         "    EPS_A, EPS_B, result.private1, result.private2,",
         "    result.estimate.c1_tilde, result.estimate.c2_tilde, name_a='A', name_b='B',",
         f"    zoom={literal(zoom)})",
-        show.format("debias"),
+        shown("debias"),
     ]
     return "\n".join(parts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dpcode import Cell, Program, literal
+from dpcode import Cell, Program, literal, show
 
 TABS = ("attacker", "curves", "group", "composition", "conversions", "auditor")
 ALPHA_GRID = "ALPHA = np.linspace(0.0, 1.0, 1000)  # the type-I errors the curves are read at"
@@ -32,10 +32,7 @@ class View:
 
 
 def _show(name: str, script: bool) -> str:
-    if script:
-        return (f"fig_{name}.write_html('fdp_{name}.html')\n"
-                f"print('Chart written to fdp_{name}.html')")
-    return f"fig_{name}.show()"
+    return show(f"fig_{name}", f"fdp_{name}.html", script)
 
 
 def _attacker(v: View) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal
+from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal, show
 
 SYMBOLS = {"eps": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ"}
 TABS = ("calibrations", "loss", "gdp", "release", "tables")
@@ -88,10 +88,7 @@ def program(*, given: dict, solve: str, method: str, tab: str, labels: dict[str,
 
 
 def _show(name: str, script: bool, indent: str = "") -> str:
-    if script:
-        return (f"{indent}fig_{name}.write_html('gaussian_{name}.html')\n"
-                f"{indent}print('Chart written to gaussian_{name}.html')")
-    return f"{indent}fig_{name}.show()"
+    return show(f"fig_{name}", f"gaussian_{name}.html", script, indent)
 
 
 def _calibrations(script: bool = False) -> str:

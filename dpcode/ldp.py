@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal
+from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal, show
 
 TABS = ("user", "aggregate", "error", "guarantee")
 
@@ -139,17 +139,11 @@ def dict_items(labels: dict[str, str]) -> list[tuple[str, str]]:
 
 
 def _aggregate_figure(script: bool) -> str:
-    show = ("fig.write_html('randomized_response_counts.html')\n"
-            "print('Chart written to randomized_response_counts.html')") if script else \
-        "fig.show()"
     return ("import dpviz\n\nfig = dpviz.ldp.krr_counts_figure(\n"
             "    labels, counts, reported, estimate, lower, upper, estimator_name=METHOD)\n"
-            + show)
+            + show("fig", "randomized_response_counts.html", script))
 
 
 def _mse_figure(script: bool) -> str:
-    show = ("fig.write_html('randomized_response_mse.html')\n"
-            "print('Chart written to randomized_response_mse.html')") if script else \
-        "fig.show()"
     return ("import dpviz\n\nfig = dpviz.ldp.krr_mse_figure(table, current_eps=EPS, "
-            "names=dict(LABELS))\n" + show)
+            "names=dict(LABELS))\n" + show("fig", "randomized_response_mse.html", script))
