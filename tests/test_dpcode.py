@@ -205,3 +205,20 @@ def test_the_script_warns_when_versions_differ(tmp_path, monkeypatch):
     done = subprocess.run([sys.executable, "-c", text], cwd=tmp_path, capture_output=True,
                           text=True, env={"PYTHONPATH": PYTHONPATH})
     assert done.returncode == 0 and "may differ from the dashboard" in done.stderr
+
+
+def test_a_view_in_an_error_state_offers_no_code_and_says_why():
+    """No σ fits (the Gaussian page), an unusable upload (the compare page): no code, and the
+    Code popover says why."""
+    from test_page_gaussian import set_values, start as gaussian_page, use_method
+    at = use_method(gaussian_page(), "tail")
+    set_values(at, eps=0.0)
+    gaussian_kit = ended_kit(at)
+    compare, compare_kit = view("views/compare_histograms.py", "Compare two private histograms", {},
+                      ({"cmp_a": "upload", "cmp_b": "upload"}, "cmp_file", b"a,b\n1,x\n2,3\n",
+                       "counts"))
+    for page, kit, problem in ((at, gaussian_kit, "No σ fits these values"),
+                               (compare, compare_kit, "is not a number")):
+        assert kit.code_builder is None and problem in kit.code_problem
+        assert any(problem in c.value for c in page.caption)
+        assert not [b for b in page.get("download_button") if "page_code" in str(b.proto)]
