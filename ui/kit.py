@@ -294,7 +294,7 @@ class PageKit:
             st.caption(self.code_problem or t("No code for this view: it has no results at "
                                               "its settings (the page says why)."))
             return
-        program = dpcode_program(self.code_builder, self.source)
+        program = self.code_builder(self.source)
         st.download_button(t("Python script (.py)"), lambda: dpcode.script_text(program),
                            file_name=f"{program.stem}.py", mime="text/x-python",
                            on_click="ignore", icon=":material/code:", key="page_code_py",
@@ -350,7 +350,3 @@ def page_header(title: str, *, code: bool = False) -> PageKit:
     return PageKit(title=title, url_in=url_in, notice=st.container(), report_slot=report_slot,
                    link_slot=link_slot, previous_view=previous_view, code_slot=code_slot)
 
-
-def dpcode_program(builder, link: str):
-    """The view's program for ``link`` (built once per run, when the popover is drawn)."""
-    return builder(link)

@@ -374,6 +374,7 @@ class Curve:
     eps_at: Callable[[float], float]  # δ ↦ the smallest ε with the curve ≥ f_ε,δ
     dash: str = "solid"
     vertices: tuple | None = None  # a polygon's vertices (α, β), where the target is checked
+    code: tuple = ()  # (kind, parameters) as dpcode.fdp writes the curve
 
 
 @counted(st.cache_data(max_entries=32, show_spinner=False))
@@ -382,55 +383,65 @@ def histogram_curve(level: float) -> np.ndarray:
     return fdp.laplace_histogram_tradeoff(ALPHA, level)
 
 
-def _polygon(name: str, vertices, color: str, dash: str = "solid") -> Curve:
+def _polygon(name: str, vertices, color: str, dash: str = "solid", *, code: tuple) -> Curve:
     """A polygon, read at its vertices: exact, since G_μ and f_ε,δ are convex."""
     return Curve(name, fdp.tradeoff_on_grid(*vertices, ALPHA), color,
                  mu=fdp.tightest_gdp_mu(*vertices),
-                 eps_at=partial(fdp.tightest_epsilon, *vertices), dash=dash, vertices=vertices)
+                 eps_at=partial(fdp.tightest_epsilon, *vertices), dash=dash, vertices=vertices,
+                 code=code)
 
 
-def _gaussian(name: str, mu: float, color: str, dash: str = "solid") -> Curve:
+def _gaussian(name: str, mu: float, color: str, dash: str = "solid", *,
+              code: tuple) -> Curve:
     """G_μ: its tightest μ is μ, its ε the exact conversion of Corollary 2.13."""
     return Curve(name, fdp.gdp_tradeoff(ALPHA, mu), color, mu=mu,
-                 eps_at=partial(fdp.gdp_epsilon, mu), dash=dash)
+                 eps_at=partial(fdp.gdp_epsilon, mu), dash=dash, code=code)
 
 
 def curves(s: Settings) -> list[Curve]:
     """The curves switched on, in the order of their switches."""
     out = []
     if s.show_g:
-        out.append(_gaussian(t("Gaussian DP, μ = {mu:g}", mu=s.g_mu), s.g_mu, COLORS["gdp"]))
+        out.append(_gaussian(t("Gaussian DP, μ = {mu:g}", mu=s.g_mu), s.g_mu, COLORS["gdp"],
+                             code=("gdp", {"mu": s.g_mu})))
     if s.show_ed:
         out.append(Curve(t("(ε, δ)-DP, ε = {eps:g}, δ = {delta}", eps=s.ed_eps,
                            delta=fmt_delta(s.ed_delta)),
                          fdp.epsdelta_tradeoff(ALPHA, s.ed_eps, s.ed_delta), COLORS["epsdelta"],
                          mu=fdp.epsdelta_gdp_mu(s.ed_eps, s.ed_delta),
                          eps_at=partial(fdp.epsdelta_epsilon, s.ed_eps, s.ed_delta),
-                         vertices=fdp.epsdelta_vertices(s.ed_eps, s.ed_delta)))
+                         vertices=fdp.epsdelta_vertices(s.ed_eps, s.ed_delta),
+                         code=("epsdelta", {"eps": s.ed_eps, "delta": s.ed_delta})))
     if s.show_gauss:
         out.append(_gaussian(t("Gaussian mechanism, σ = {sigma:g}, Δ = {sens:g}",
                                sigma=s.gauss_sigma, sens=s.gauss_sens),
-                             s.gauss_sens / s.gauss_sigma, COLORS["gaussian"], "dash"))
+                             s.gauss_sens / s.gauss_sigma, COLORS["gaussian"], "dash",
+                             code=("gdp", {"mu": dpcode.Code(  # μ = Δ/σ
+                                 f"{s.gauss_sens!r} / {s.gauss_sigma!r}")})))
     if s.show_lap:
         eps = s.lap_sens / s.lap_b
         out.append(Curve(t("Laplace mechanism, b = {b:g}, Δ = {sens:g}", b=s.lap_b,
                            sens=s.lap_sens),
                          fdp.laplace_tradeoff(ALPHA, eps), COLORS["laplace"],
-                         mu=fdp.laplace_gdp_mu(eps), eps_at=partial(fdp.laplace_epsilon, eps)))
+                         mu=fdp.laplace_gdp_mu(eps), eps_at=partial(fdp.laplace_epsilon, eps),
+                         code=("laplace", {"eps": dpcode.Code(  # ε = Δ/b
+                             f"{s.lap_sens!r} / {s.lap_b!r}")})))
     if s.show_krr:
         out.append(_polygon(t("{k}-RR, ε = {eps:g}", k=s.krr_k, eps=s.krr_eps),
-                            fdp.krr_tradeoff(s.krr_eps, s.krr_k), COLORS["krr"]))
+                            fdp.krr_tradeoff(s.krr_eps, s.krr_k), COLORS["krr"],
+                            code=("polygon", {"eps": s.krr_eps, "k": s.krr_k})))
     if s.show_rs:
         out.append(_polygon(t("random substitution, γ = {gamma:g} (ε = ln γ = {eps}), k = {n}",
                               gamma=s.rs_gamma, eps=fmt_sig(float(np.log(s.rs_gamma))),
                               n=s.rs_n),
                             fdp.krr_tradeoff(float(np.log(s.rs_gamma)), s.rs_n), COLORS["krr"],
-                            "dot"))
+                            "dot", code=("polygon", {"gamma": s.rs_gamma, "k": s.rs_n})))
     if s.show_hist:
         out.append(Curve(t("private histogram, ε = {level:g}", level=s.hist_alpha),
                          histogram_curve(s.hist_alpha), COLORS["histogram"],
                          mu=fdp.laplace_histogram_gdp_mu(s.hist_alpha),
-                         eps_at=partial(fdp.laplace_histogram_epsilon, s.hist_alpha)))
+                         eps_at=partial(fdp.laplace_histogram_epsilon, s.hist_alpha),
+                         code=("histogram", {"level": s.hist_alpha})))
     return out
 
 
@@ -771,27 +782,6 @@ def conv_delta_label(s: Settings) -> str:
     return t("δ(ε) at ε = {eps:g} for μ = {mu:g}", eps=s.conv_eps, mu=s.conv_mu)
 
 
-def _curve_specs(s: Settings) -> tuple:
-    """The curves switched on as dpcode.fdp names them: (kind, name, parameters)."""
-    names = [c.name for c in curves(s)]
-    specs = []
-    if s.show_g:
-        specs.append(("gdp", {"mu": s.g_mu}))
-    if s.show_ed:
-        specs.append(("epsdelta", {"eps": s.ed_eps, "delta": s.ed_delta}))
-    if s.show_gauss:  # μ = Δ/σ
-        specs.append(("gdp", {"mu": dpcode.Code(f"{s.gauss_sens!r} / {s.gauss_sigma!r}")}))
-    if s.show_lap:  # ε = Δ/b
-        specs.append(("laplace", {"eps": dpcode.Code(f"{s.lap_sens!r} / {s.lap_b!r}")}))
-    if s.show_krr:
-        specs.append(("polygon", {"eps": s.krr_eps, "k": s.krr_k}))
-    if s.show_rs:
-        specs.append(("polygon", {"gamma": s.rs_gamma, "k": s.rs_n}))
-    if s.show_hist:
-        specs.append(("histogram", {"level": s.hist_alpha}))
-    return tuple((kind, name, params) for (kind, params), name in zip(specs, names))
-
-
 TAB_CODES = dict(zip(TABS, dpcode.fdp.TABS))
 
 
@@ -800,7 +790,8 @@ def code_builder(s: Settings):
     target_name = target(s)[0]
     view = dpcode.fdp.View(
         tab=TAB_CODES[s.tab], family=s.family, mu=s.mu, say_alpha=s.say_alpha,
-        curves=_curve_specs(s) if s.tab == CURVES else (),
+        curves=(tuple((c.code[0], c.name, c.code[1]) for c in curves(s)) if s.tab == CURVES
+                else ()),
         target=(("gdp", target_name, s.target_mu) if s.target == "gdp"
                 else ("epsdelta", target_name, s.target_eps, s.target_delta)),
         table_delta=s.table_delta, fail_tol=FAIL_TOL,

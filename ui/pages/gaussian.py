@@ -350,10 +350,7 @@ def code_data(r: Release, table: pd.DataFrame | None) -> tuple | None:
     if not r.uploaded:
         return None
     if r.counts_upload:
-        counts = uploads.counts_from_column(table[r.column], name=t("to release"))
-        labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
-                  else [str(j) for j in range(1, len(counts) + 1)])
-        return ("counts", counts, labels)
+        return ("counts", *uploaded_counts(r, table))
     return ("values", table[r.column].dropna().to_numpy())
 
 
@@ -585,6 +582,15 @@ class Data:
     counts: np.ndarray | None = None
 
 
+def uploaded_counts(r: Release, table: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
+    """The counts of an uploaded file of counts and their labels (its first column of labels,
+    else 1 … m); ValueError for an unusable column."""
+    counts = uploads.counts_from_column(table[r.column], name=t("to release"))
+    labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
+              else [str(j) for j in range(1, len(counts) + 1)])
+    return counts, labels
+
+
 def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
     """The data of the release and its true answer. Draws the people of a built-in
     population from ``rng`` (which the release's noise then continues)."""
@@ -594,9 +600,7 @@ def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
             by_age = datasets.draw_histogram(probs, r.n, rng=rng)
             ages = np.arange(by_age.size)
         elif r.counts_upload:
-            counts = uploads.counts_from_column(table[r.column], name=t("to release"))
-            labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
-                      else [str(j) for j in range(1, len(counts) + 1)])
+            counts, labels = uploaded_counts(r, table)
         else:
             values = table[r.column].dropna().to_numpy()
             if values.size == 0:
