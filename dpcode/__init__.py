@@ -5,9 +5,12 @@ Pure functions of a view's settings (no Streamlit): each page's module builds a
 ``dpcore`` calls and draws its figures with ``dpviz``; :func:`script_text` writes it as a
 plain script and :func:`notebook_text` as a notebook (``nbformat``). One module per page:
 
+- :mod:`dpcode.calibration` -- "Test calibration"
 - :mod:`dpcode.compare`  -- "Compare two private histograms"
 - :mod:`dpcode.gaussian` -- "Gaussian mechanism"
 - :mod:`dpcode.ldp`      -- "Randomized response (local DP)"
+- :mod:`dpcode.planner`  -- "Privacy–utility planner"
+- :mod:`dpcode.substitution` -- "Random substitution"
 
 What the page shows as a number, the program prints as ``label: value`` from a value it
 computed (never a literal), so a test can run it and compare (``tests/test_dpcode.py``).

@@ -94,6 +94,64 @@ CASES["fdp"] = ("views/fdp.py", "f-DP and Gaussian DP", {
                      "fdp_aud_reps": "1000", "fdp_seed": "3"}, None),
 })
 
+PLAN_FAST = {"plan_reps": "50", "plan_boot": "50"}
+PLAN_EFFECT = "One population and an effect"
+
+CASES["planner"] = ("views/planner.py", "Privacy–utility planner", {
+    "defaults": ({}, None),
+    "data-upload-ages-shift-normal-score": (
+        {**PLAN_FAST, "plan_mode": PLAN_EFFECT, "plan_direction": "younger (first bins)",
+         "plan_shift": "2", "plan_test": "normal-score test", "plan_alpha": "0.5",
+         "plan_seed": "7"},
+        ({"plan_base": "upload"}, "plan_file", UPLOAD_AGES, "values")),
+    "privacy-tilt-separate": (
+        {**PLAN_FAST, "plan_tab": "How much privacy?", "plan_mode": PLAN_EFFECT,
+         "plan_effect": "A total-variation distance", "plan_tv": "0.2", "plan_alpha_sep": "true",
+         "plan_alpha2": "0.5", "plan_n": "5,000"}, None),
+    "frontier": ({**PLAN_FAST, "plan_tab": "Frontier", "plan_fr_points": "3"}, None),
+    "report-upload-counts": ({**PLAN_FAST, "plan_tab": "Report", "plan_power": "70%"},
+                             ({"plan_a": "upload", "plan_b": "upload"}, "plan_file",
+                              UPLOAD_COUNTS, "counts")),
+})
+
+CASES["calibration"] = ("views/calibration.py", "Test calibration", {
+    "defaults": ({}, None),
+    "null-increasing-m200": ({"cal_shape": "Increasing", "cal_m": "200", "cal_n": "1000",
+                              "cal_alpha": "0.1", "cal_reps_null": "1000", "cal_seed": "7"},
+                             None),
+    "live-power": ({"cal_tab": "Type-I error and power",
+                    "cal_pair": "Korea vs USA (large effect)", "cal_m_live": "9 (10-year groups)",
+                    "cal_a1": "1", "cal_a2": "0.5", "cal_reps": "50", "cal_boot": "100",
+                    "cal_ns": ["1,000", "10,000"], "cal_live_seed": "5",
+                    "cal_tests": ["parametric bootstrap", "naive χ²", "normal-score contrast"]},
+                   None),
+    "paper": ({"cal_tab": "The paper at full scale"}, None),
+    "paper-filtered": ({"cal_tab": "The paper at full scale", "cal_f_m": ["18"],
+                        "cal_f_priv": ["1, 1", "0.01, 0.01"],
+                        "cal_f_tests": ["parametric bootstrap", "normal-score contrast"]}, None),
+    "extended-filtered": ({"cal_tab": "Beyond the paper: unequal N and ε", "cal_x_m": ["9"],
+                           "cal_x_a1": ["0.1"], "cal_x_ratio": ["1", "10"]}, None),
+})
+
+CASES["substitution"] = ("views/substitution.py", "Random substitution", {
+    "defaults": ({}, None),
+    "accuracy-uniform-l1": ({"rs_tab": "Accuracy", "rs_source": "Uniform (the source's shape)",
+                             "rs_N": "12", "rs_l": "1", "rs_gamma": "5", "rs_reps": "20",
+                             "rs_seed": "7"}, None),
+    "cost-population": ({"rs_tab": "Cost", "rs_source": "Population 2020 by age: Korea",
+                         "rs_N": "18", "rs_l": "4", "rs_n": "2,000", "rs_reps": "50"}, None),
+    "privacy-breach": ({"rs_tab": "Privacy", "rs_N": "10", "rs_l": "3", "rs_gamma": "5",
+                        "rs_rho1": "0.1", "rs_rho2": "0.3"}, None),
+    "release-upload-l1": ({"rs_l": "1", "rs_seed": "3"},
+                          ({"rs_source": "upload"}, "rs_file", UPLOAD_COUNTS, "counts")),
+    "bias-upload": ({"rs_tab": "Bias", "rs_l": "3", "rs_reps": "50", "rs_gamma": "2"},
+                    ({"rs_source": "upload"}, "rs_file", UPLOAD_COUNTS, "counts")),
+})
+
+# Buttons a view waits for before it shows its results: the planner's Simulate (a setting
+# not simulated yet, after an upload) and Compute the frontier.
+REQUESTS = ("plan_sim_", "plan_fr_run")
+
 PARAMS = [pytest.param(page, title, query, upload, id=f"{name}-{case}")
           for name, (page, title, cases) in CASES.items()
           for case, (query, upload) in cases.items()]
@@ -111,6 +169,11 @@ def view(page: str, title: str, query: dict, upload):
         at.radio(key=f"{key}_kind").set_value(kind)
         at.file_uploader(key=key).set_value(("data.csv", data, "text/csv"))
         run(at)
+    for prefix in REQUESTS:  # what the view waits for the user to ask for, asked for once
+        offered = [b for b in at.button if (b.key or "").startswith(prefix)]
+        if offered:
+            offered[0].click()
+            run(at)
     assert not at.exception
     return at, ended_kit(at)
 

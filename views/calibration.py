@@ -88,7 +88,8 @@ def null_tab(kit: PageKit, opened: bool, shown: bool) -> NullSettings:
               name=t("Naive statistic under no difference, with and without DP"))
     summary = logic.null_summary(ns)
     if shown:
-        null_metrics(summary)
+        null_metrics(kit, summary)
+        kit.code(logic.code_builder(null))
     kit.finding(logic.null_finding(null, summary))
     return null
 
@@ -105,18 +106,20 @@ def intro_null() -> None:
                  r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
 
 
-def null_metrics(summary) -> None:
+def null_metrics(kit: PageKit, summary) -> None:
     k1, k2, k3 = st.columns(3)
-    k1.metric(t("χ² reference mean (df)"), f"{summary.df}",
-              help=t("The mean of the χ²(M − 1) density is its degrees of freedom, M − 1."))
-    k2.metric(t("Mean without DP"), f"{summary.mean_without:.1f}",
-              help=t("Should be close to df."))
-    k3.metric(t("Mean with DP"), f"{summary.mean_with:.1f}",
-              help=t("The noise inflates the statistic."))
-    k1.metric(t("Naive type-I error without DP"), f"{summary.type1_without:.1%}",
-              help=t("Share of null statistics above the χ² 5% critical value: about 5%."))
-    k2.metric(t("Naive type-I error with DP"), f"{summary.type1_with:.1%}",
-              help=t("The same share on the private histograms: far above 5%."))
+    label = {key: t(text) for key, text in logic.NULL_LABELS.items()}
+    kit.metric(label["df"], summary.df, f"{summary.df}", where=k1,
+               help=t("The mean of the χ²(M − 1) density is its degrees of freedom, M − 1."))
+    kit.metric(label["mean_without"], summary.mean_without, f"{summary.mean_without:.1f}",
+               where=k2, help=t("Should be close to df."))
+    kit.metric(label["mean_with"], summary.mean_with, f"{summary.mean_with:.1f}", where=k3,
+               help=t("The noise inflates the statistic."))
+    kit.metric(label["type1_without"], summary.type1_without, f"{summary.type1_without:.1%}",
+               where=k1,
+               help=t("Share of null statistics above the χ² 5% critical value: about 5%."))
+    kit.metric(label["type1_with"], summary.type1_with, f"{summary.type1_with:.1%}", where=k2,
+               help=t("The same share on the private histograms: far above 5%."))
 
 
 # --- Figures 9-12, live ------------------------------------------------------------------------
@@ -239,6 +242,10 @@ def live_tab(kit: PageKit, shown_tab: bool) -> tuple[LiveSettings, LiveSettings 
         st.caption(logic.live_caption(shown))
     kit.table(table, key="cal_table_live", name=t("Rejection rates"), hide_index=True,
               column_config=rate_columns(), drawn=shown_tab)
+    if shown_tab:
+        for label, value in logic.live_numbers(table).items():
+            kit.number(label, value)
+        kit.code(logic.code_builder(shown))
     for finding in logic.live_findings(shown, table):
         kit.finding(finding)
     kit.note(t("Rejection rates at the 5% significance level are the share of R simulated "
@@ -305,6 +312,10 @@ def study_tab(kit: PageKit, shown_tab: bool) -> StudyFilter | None:
     kit.table(shown.table, key="cal_table_paper", drawn=shown_tab,
               name=t("The paper's study: the selected settings"), hide_index=True,
               column_config=rate_columns())
+    if shown_tab:
+        for label, value in logic.study_numbers(shown.chosen).items():
+            kit.number(label, value)
+        kit.code(logic.code_builder(chosen_filter, results))
     for finding in shown.findings:
         kit.finding(finding)
     return chosen_filter
@@ -374,6 +385,10 @@ def extended_tab(kit: PageKit, shown_tab: bool) -> ExtendedFilter | None:
     kit.table(shown.table, key="cal_table_extended", drawn=shown_tab,
               name=t("Beyond the paper: the selected settings"), hide_index=True,
               column_config=rate_columns(("N_A", "N_B")))
+    if shown_tab:
+        for label, value in logic.extended_numbers(shown.chosen).items():
+            kit.number(label, value)
+        kit.code(logic.code_builder(chosen_filter, results))
     for finding in shown.findings:
         kit.finding(finding)
     return chosen_filter

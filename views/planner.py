@@ -146,7 +146,7 @@ def comparison_controls(s: page.Settings, url_in: dict):
     except ValueError as exc:  # UploadError and dpcore's argument errors
         return s, None, page.Problem(t("These distributions cannot be used: {error}",
                                        error=page.error_text(exc)))
-    comp = page.make_comparison(s, p1, p2, page.bin_labels(width, m, upload), columns)
+    comp = page.make_comparison(s, p1, p2, page.bin_labels(width, m, upload), columns, upload)
     return s, comp, page.same_distribution(comp)
 
 
@@ -177,13 +177,14 @@ def comparison_summary(kit: PageKit, comp: page.Comparison | None,
                        problem: page.Problem | None) -> None:
     """The effect size and the two distributions, or why there are none."""
     if comp is not None:
-        st.metric(t("Effect size: total-variation distance"), f"{comp.tv:.3f}", border=True,
-                  help=t("½ Σ|p_Aj − p_Bj|: the share of people who would have to change "
-                         "group to turn A into B. The smaller, the more data a test needs."))
+        kit.metric(t(page.NUMBER_LABELS["tv"]), comp.tv, f"{comp.tv:.3f}", border=True,
+                   help=t("½ Σ|p_Aj − p_Bj|: the share of people who would have to change "
+                          "group to turn A into B. The smaller, the more data a test needs."))
         kit.chart(page.distributions_figure(comp), key="plan_fig_dist",
                   name=page.distributions_name(comp))
         st.caption(t("M = {m} bins. The test must tell these two distributions apart from "
                      "their private histograms.", m=comp.m))
+        kit.number(t(page.NUMBER_LABELS["bins"]), comp.m)
     if problem is not None:
         if problem.waiting:
             st.info(problem.message, icon=":material/upload_file:")
@@ -302,9 +303,18 @@ def points_table(kit: PageKit, points, key: str, name: str, file: str | None = N
         "ci_high": st.column_config.NumberColumn(format="%.3f")})
 
 
-def metric(column, label: str, value: str, *, delta: str, help: str, color: str = "off"):
-    column.metric(label, value, border=True, delta=delta, delta_color=color, delta_arrow="off",
-                  help=help)
+def metric(kit: PageKit, column, label: str, value, text: str, *, delta: str, help: str,
+           color: str = "off", given: bool = False):
+    """A metric of a plan: ``text`` shown, ``value`` kept for the view's code."""
+    kit.metric(label, value, text, where=column, given=given, border=True, delta=delta,
+               delta_color=color, delta_arrow="off", help=help)
+
+
+def keep_points(kit: PageKit, points, x: str, label: str) -> None:
+    """Keep the simulated points' numbers for the view's code: the rejections at each N or
+    ε_A (``x``), under ``label`` (a template of x)."""
+    for value, rejections in zip(points[x], points["rejections"]):
+        kit.number(label.format(x=int(value) if x == "n" else float(value)), int(rejections))
 
 
 # --- 1. How much data? --------------------------------------------------------------------------
@@ -316,18 +326,19 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings, opened: 
         return
     plan, = plans
     verdict = words.data_verdict(plan, s)
+    labels = page.number_labels(s)
     c1, c2, c3 = st.columns(3)
-    metric(c1, t("N needed per group"), words.n_text(plan),
+    metric(kit, c1, labels["n_needed"], page.estimate_value(plan), words.n_text(plan),
            delta=t("for {power:.0%} power at {alphas}", power=s.power, alphas=s.alpha_words()),
            help=t("The estimate: where the simulated power crosses the target, interpolated on "
                   "a log scale between the two nearest simulated N, rounded to the precision "
                   "of its Monte Carlo interval (beside it)."))
-    metric(c2, t("Monte Carlo interval for N"), words.n_interval_text(plan),
+    metric(kit, c2, labels["n_interval"], list(plan.interval), words.n_interval_text(plan),
            delta=t("from {count} simulated N", count=len(plan.points)),
            help=t("From the largest simulated N whose power is clearly below the target to the "
                   "smallest clearly above it (95% Wilson intervals), under monotone power."))
-    metric(c3, t("Your planned N"), f"{s.n:,}", delta=verdict.label,
-           color=VERDICT_COLORS[verdict.state],
+    metric(kit, c3, labels["your_n"], s.n, f"{s.n:,}", delta=verdict.label,
+           color=VERDICT_COLORS[verdict.state], given=True,
            help=t("The N of your plan, above, against the Monte Carlo interval of the N "
                   "needed: enough at or above its upper end, not enough at or below its lower "
                   "end, undetermined in between."))
@@ -339,6 +350,8 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings, opened: 
     st.caption(words.data_caption(plan, s))
     with st.expander(t("The simulated points")):
         points_table(kit, plan.points, "plan_points_data", t("Simulated power against N"))
+    keep_points(kit, plan.points, "n", labels["points_n"])
+    kit.code(page.code_builder(comp, s))
 
 
 # --- 2. How much privacy? -----------------------------------------------------------------------
@@ -351,21 +364,21 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
         return
     plan, = plans
     verdict = words.privacy_verdict(plan, s)
+    labels = page.number_labels(s)
     c1, c2, c3 = st.columns(3)
-    metric(c1, t("Strongest privacy ε") if s.same_alpha else t("Strongest privacy ε_A"),
-           words.alpha_text(plan),
+    metric(kit, c1, labels["alpha_needed"], page.estimate_value(plan), words.alpha_text(plan),
            delta=t("for {power:.0%} power with N = {n:,}", power=s.power, n=s.n),
            help=t("The estimate: where the simulated power crosses the target, interpolated on "
                   "a log scale between the two nearest simulated ε, rounded to the precision "
                   "of its Monte Carlo interval (beside it). Smaller ε = stronger privacy = "
                   "more noise."))
-    metric(c2, t("Monte Carlo interval for ε") if s.same_alpha else
-           t("Monte Carlo interval for ε_A"), words.alpha_interval_text(plan),
+    metric(kit, c2, labels["alpha_interval"], list(plan.interval),
+           words.alpha_interval_text(plan),
            delta=t("from {count} simulated ε", count=len(plan.points)),
            help=t("From the largest simulated ε whose power is clearly below the target to the "
                   "smallest clearly above it (95% Wilson intervals), under monotone power."))
-    metric(c3, t("Your ε") if s.same_alpha else t("Your ε_A"), fmt_number(s.alpha1),
-           delta=verdict.label, color=VERDICT_COLORS[verdict.state],
+    metric(kit, c3, labels["your_alpha"], s.alpha1, fmt_number(s.alpha1),
+           delta=verdict.label, color=VERDICT_COLORS[verdict.state], given=True,
            help=t("The ε of your plan, above, against the Monte Carlo interval of the "
                   "strongest affordable: affordable at or above its upper end, too strong at "
                   "or below its lower end, undetermined in between."))
@@ -380,6 +393,8 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
         # The name is the download's file name: kept with the symbol it had (α).
         points_table(kit, plan.points, "plan_points_privacy", t(page.PRIVACY_POINTS[0]),
                      page.PRIVACY_POINTS[1])
+    keep_points(kit, plan.points, "alpha1", labels["points_alpha"])
+    kit.code(page.code_builder(comp, s))
 
 
 # --- 3. Frontier --------------------------------------------------------------------------------
@@ -421,21 +436,31 @@ def frontier_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
     last = st.session_state.get(FRONTIER_STATE)
     if last is None:
         st.info(t("Press *Compute the frontier* to draw it."), icon=":material/timeline:")
+        kit.code(page.code_builder(comp, s))  # the comparison; the frontier not computed
         return
-    if last["params"] != params:
+    stale = last["params"] != params
+    if stale:
         st.info(t("The settings have changed since this frontier was computed: it shows the "
                   "last one computed. Press the button to update it."),
                 icon=":material/history:")
         kit.note(t("The frontier was computed with other settings than those listed (the last "
                    "one computed is shown)."))
+    # The code computes the frontier at these settings: not the one shown when it is stale.
+    kit.code(page.code_builder(
+        comp, s, frontier=None if stale else ("grid", *s.frontier_range, s.frontier_points),
+        frontier_stale=stale))
     frontier_outputs(kit, last["table"], s, last["params"]["level"], last["params"]["power"],
-                     "plan")
+                     "plan", keep=not stale)
 
 
 def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power: float,
-                     prefix: str, *, warn: bool = True) -> None:
+                     prefix: str, *, warn: bool = True, keep: bool = True) -> None:
     """The frontier's chart and table (keys start with ``prefix``); its findings go to the
-    report, and with ``warn`` the naive test's flaw is shown as a warning."""
+    report, and with ``warn`` the naive test's flaw is shown as a warning; with ``keep``,
+    its numbers are kept for the view's code (not those of a frontier of other settings)."""
+    if keep:
+        for label, value in page.frontier_numbers(table, page.number_labels(s)).items():
+            kit.number(label, value)
     kit.chart(page.frontier_figure(table, s, level, power), key=f"{prefix}_fig_frontier",
               name=t("The privacy-utility frontier"))
     st.caption(words.frontier_caption(table))
@@ -468,16 +493,21 @@ def report_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
     if plans is None:
         return
     data_plan, privacy = plans
-    frontier = page.frontier_for(st.session_state.get(FRONTIER_STATE), comp, s)
+    last = st.session_state.get(FRONTIER_STATE)
+    frontier = page.frontier_for(last, comp, s)
+    labels = page.number_labels(s)
     st.markdown(t("##### In plain words"))
     c1, c2 = st.columns(2)
-    c1.metric(t("N needed per group"), words.n_text(data_plan), border=True,
-              help=t("At {alphas}, with its Monte Carlo interval: {estimate}; see the tab How "
-                     "much data?", alphas=s.alpha_words(), estimate=words.n_full(data_plan)))
-    c2.metric(t("Strongest privacy ε") if s.same_alpha else t("Strongest privacy ε_A"),
-              words.alpha_text(privacy), border=True,
-              help=t("With N = {n:,} per group, with its Monte Carlo interval: {estimate}; see "
-                     "the tab How much privacy?", n=s.n, estimate=words.alpha_full(privacy)))
+    kit.metric(labels["n_needed"], page.estimate_value(data_plan), words.n_text(data_plan),
+               where=c1, border=True,
+               help=t("At {alphas}, with its Monte Carlo interval: {estimate}; see the tab How "
+                      "much data?", alphas=s.alpha_words(), estimate=words.n_full(data_plan)))
+    kit.metric(labels["alpha_needed"], page.estimate_value(privacy), words.alpha_text(privacy),
+               where=c2, border=True,
+               help=t("With N = {n:,} per group, with its Monte Carlo interval: {estimate}; see "
+                      "the tab How much privacy?", n=s.n, estimate=words.alpha_full(privacy)))
+    kit.code(page.code_builder(
+        comp, s, frontier=None if frontier is None else ("levels", last["params"]["alphas"])))
     kit.finding(words.describe_sample_size(data_plan, comp.difference))
     kit.finding(words.describe_privacy(privacy, comp.difference))
     shown = [words.describe_sample_size(data_plan, comp.difference_md),
@@ -505,6 +535,8 @@ def report_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
         points_table(kit, privacy.points, "plan_report_points_privacy",
                      t(page.PRIVACY_POINTS[0]),
                      page.PRIVACY_POINTS[1])
+        keep_points(kit, data_plan.points, "n", labels["points_n"])
+        keep_points(kit, privacy.points, "alpha1", labels["points_alpha"])
         if frontier is not None:
             frontier_outputs(kit, frontier, s, s.level, s.power, "plan_report", warn=False)
 
@@ -593,6 +625,8 @@ def main() -> None:
     with st.expander(t("Accuracy of the simulation: replicates, bootstrap, seed and cost")):
         s = accuracy_controls(s, comp.m if comp is not None else None)
     if problem is not None:
+        if not problem.waiting:  # the Code button says why this view has no code
+            kit.code_problem = problem.message
         explanation()
         kit.stop()
 
@@ -609,12 +643,14 @@ def main() -> None:
                 continue
             if refusal is not None and section is not frontier_section:
                 kit.error(refusal)
+                kit.code_problem = refusal  # no search: no code, and the Code button says why
                 continue
             try:
                 section(kit, comp, replace(s, tab=name), opened)
             except ValueError as exc:  # dpcore's argument errors, in plain words
-                kit.error(t("These settings cannot be used: {error}",
-                            error=page.error_text(exc)))
+                message = t("These settings cannot be used: {error}", error=page.error_text(exc))
+                kit.error(message)
+                kit.code_builder, kit.code_problem = None, message
     explanation()
     kit.end()
 

@@ -19,7 +19,7 @@ from ui.kit import PageKit, page_header
 from ui.pages import substitution as page
 from ui.progress import ProgressBar
 from ui.tabs import run_open_tab, settings_or_stop, show_links
-from ui.text import error_text, plain, t
+from ui.text import error_text, t
 
 P = page.PARAMS  # this page's URL keys and tab label that other pages' links set
 
@@ -153,20 +153,22 @@ def reps_control(n_cat: int, l: int) -> tuple[int, int]:
 def summary(kit: PageKit, s: page.Settings) -> None:
     """The mechanism's probabilities and its privacy, as metrics and in one sentence."""
     keep, other = page.keep_and_move(s)
+    eps_l = page.epsilon_l(s)
+    label = page.labels(s)
     cols = st.columns(5)
-    cols[0].metric(t("Categories k"), f"{s.n_categories}", border=True,
-                   help=t("How many values a record can take."))
-    cols[1].metric(t("Records N"), f"{s.n:,}", border=True,
-                   help=t("How many records are released."))
-    cols[2].metric(t("Keep: γx"), fmt_prob(keep), border=True,
-                   help=t("m_ii = γx = γ/(γ + k − 1): the probability that one substitution "
-                          "keeps a record's value."))
-    cols[3].metric(t("Each other value: x"), fmt_prob(other), border=True,
-                   help=t("m_ji = x = 1/(γ + k − 1) for j ≠ i: the probability of one given "
-                          "other value."))
-    cols[4].metric(t("ε_l (l = {l})", l=s.l), fmt_sig(page.epsilon_l(s)), border=True,
-                   help=t("The exact local differential privacy of what a record releases: its "
-                          "set of l distinct values (ln γ at l = 1). See the tab Privacy."))
+    kit.metric(label["k"], s.n_categories, f"{s.n_categories}", where=cols[0], border=True,
+               help=t("How many values a record can take."), given=True)
+    kit.metric(label["n"], s.n, f"{s.n:,}", where=cols[1], border=True,
+               help=t("How many records are released."), given=s.source != page.UPLOAD)
+    kit.metric(label["keep"], keep, fmt_prob(keep), where=cols[2], border=True,
+               help=t("m_ii = γx = γ/(γ + k − 1): the probability that one substitution "
+                      "keeps a record's value."))
+    kit.metric(label["other"], other, fmt_prob(other), where=cols[3], border=True,
+               help=t("m_ji = x = 1/(γ + k − 1) for j ≠ i: the probability of one given "
+                      "other value."))
+    kit.metric(label["eps_l"], eps_l, fmt_sig(eps_l), where=cols[4], border=True,
+               help=t("The exact local differential privacy of what a record releases: its "
+                      "set of l distinct values (ln γ at l = 1). See the tab Privacy."))
     st.markdown(page.in_plain_words(s))
     kit.settings(s)
     kit.finding(page.summary_finding(s))
@@ -183,19 +185,22 @@ def release_section(kit: PageKit, s: page.Settings) -> None:
     st.markdown(page.release_intro(s))
     cols = st.columns(4)
     errors = page.one_release_errors(s, estimates)
+    label = page.labels(s)
     for col, kind in zip(cols, page.KINDS):
-        col.metric(t("‖X̂ − X‖/‖X‖, {short}", short=page.short(kind)), fmt_sig(errors[kind]),
+        kit.metric(label[f"release_{kind}"], errors[kind], fmt_sig(errors[kind]), where=col,
                    border=True,
                    help=t("The relative error of this one release's reconstruction: the length "
                           "of the error vector over the length of the true counts."))
-    cols[2].metric(t("Random draws used"), f"{release.draws:,}", border=True,
-                   help=t("How many times Algorithm 2 drew a value, re-draws of a value already "
-                          "in a record's set included."))
-    cols[3].metric(t("N·l"), f"{s.n * s.l:,}", border=True,
-                   help=t("The values released: l per record. Draws beyond N·l are re-draws."))
+    kit.metric(label["draws_used"], int(release.draws), f"{release.draws:,}", where=cols[2],
+               border=True,
+               help=t("How many times Algorithm 2 drew a value, re-draws of a value already "
+                      "in a record's set included."))
+    kit.metric(label["nl"], s.n * s.l, f"{s.n * s.l:,}", where=cols[3], border=True,
+               help=t("The values released: l per record. Draws beyond N·l are re-draws."))
     kit.chart(dpviz.substitution.substitution_counts_figure(
         s.data.labels, s.x, y, estimates["source"], estimates["unbiased"], l=s.l),
         key="rs_fig_counts", name=t("One release: true, released and reconstructed counts"))
+    kit.code(page.code_builder(s))
     kit.finding(page.release_finding(s, errors, release.draws))
     kit.note(t("Both reconstructions can go below 0: the released counts are pulled towards "
                "the uniform distribution, and the reconstruction undoes that on average, not "
@@ -228,19 +233,21 @@ def accuracy_section(kit: PageKit, s: page.Settings) -> None:
         "σ_X̂² = E‖X̂ − X‖². Here it is simulated over R = {reps} releases and computed "
         "exactly; Theorem 4.1 bounds it, and Section 5 divides the bound by √l.", reps=reps))
     errors = page.errors_of(s)
+    label = page.labels(s)
     first, second = st.columns(3), st.columns(3)
     for col, kind in zip(first, page.KINDS):
         row = errors.loc[kind]
-        col.metric(t("Simulated, {short}", short=page.short(kind)),
-                   page.plus_minus(row["actual"], row["actual_se"]), border=True,
+        kit.metric(label[f"simulated_{kind}"], float(row["actual"]),
+                   page.plus_minus(row["actual"], row["actual_se"]), where=col, border=True,
                    help=t("√(mean ‖X̂ − X‖² over R = {reps} releases)/‖X‖ ± one Monte Carlo "
                           "standard error.", reps=reps))
-    first[2].metric(t("Theorem 4.1 bound / √l"), fmt_sig(float(errors["bound"].iloc[0])),
-                    border=True,
-                    help=t("√(k(k − 1)(k + 2γ − 2))/((γ − 1)√N), divided by √l (Section 5.2)."))
+        kit.number(label[f"simulated_se_{kind}"], float(row["actual_se"]))
+    bound = float(errors["bound"].iloc[0])
+    kit.metric(label["bound"], bound, fmt_sig(bound), where=first[2], border=True,
+               help=t("√(k(k − 1)(k + 2γ − 2))/((γ − 1)√N), divided by √l (Section 5.2)."))
     for col, kind in zip(second, page.KINDS):
-        col.metric(t("Exact, {short}", short=page.short(kind)), fmt_sig(errors.loc[kind, "exact"]),
-                   border=True,
+        exact = float(errors.loc[kind, "exact"])
+        kit.metric(label[f"exact_{kind}"], exact, fmt_sig(exact), where=col, border=True,
                    help=t("√E‖X̂ − X‖²/‖X‖ from the exact variance (and squared bias) of "
                           "Algorithm 2 at these true counts."))
     curves = page.error_curves(s)
@@ -248,6 +255,9 @@ def accuracy_section(kit: PageKit, s: page.Settings) -> None:
         curves, current_l=s.l, points=errors.reset_index()), key="rs_fig_error",
         name=t("Relative standard error against l"))
     above = page.first_l_above_bound(curves)
+    if above is not None:
+        kit.number(label["above"], above)
+    kit.code(page.code_builder(s))
     kit.finding(page.accuracy_finding(s, errors))
     if above is not None:
         kit.note(page.above_note(above))
@@ -300,25 +310,31 @@ def cost_section(kit: PageKit, s: page.Settings) -> None:
     st.markdown(t(
         "Algorithm 2 draws until a record has l distinct values: a draw that repeats a value "
         "already in the record's set is drawn again. The extra draws are its cost."))
+    label = page.labels(s)
+    mean_draws = float(errors["draws"].iloc[0])
+    ratio = cost.expected / (s.n * s.l)
     cols = st.columns(3) + st.columns(3)
-    cols[0].metric(t("Draws, this release"), f"{release.draws:,}", border=True,
-                   help=t("The release of the first tab (stream [seed, 1])."))
-    cols[1].metric(t("Mean draws over R = {reps}", reps=f"{s.reps:,}"),
-                   fmt_count(float(errors["draws"].iloc[0])), border=True,
-                   help=t("The mean over the releases of the tab Accuracy."))
-    cols[2].metric(t("Expected draws"), fmt_count(cost.expected), border=True,
-                   help=t("Exactly: each of the l steps of a record is geometric, with a success "
-                          "probability that depends on whether its own value is already in its "
-                          "set."))
-    cols[3].metric(t("N·l"), f"{s.n * s.l:,}", border=True, help=t("The values released."))
-    cols[4].metric(t("Expected draws / (N·l)"), fmt_sig(cost.expected / (s.n * s.l)),
-                   border=True, help=t("1 means no re-draws."))
-    cols[5].metric(t("P[s ≥ 2] (Theorem 5.1)"), fmt_big(cost.collision), border=True,
-                   help=t("The probability that l independent draws for one record repeat a "
-                          "value: how often a record would release fewer than l distinct values "
-                          "without re-draws."))
+    kit.metric(label["draws_release"], int(release.draws), f"{release.draws:,}", where=cols[0],
+               border=True, help=t("The release of the first tab (stream [seed, 1])."))
+    kit.metric(label["mean_draws"], mean_draws, fmt_count(mean_draws), where=cols[1],
+               border=True, help=t("The mean over the releases of the tab Accuracy."))
+    kit.metric(label["expected_draws"], cost.expected, fmt_count(cost.expected), where=cols[2],
+               border=True,
+               help=t("Exactly: each of the l steps of a record is geometric, with a success "
+                      "probability that depends on whether its own value is already in its "
+                      "set."))
+    kit.metric(label["nl"], s.n * s.l, f"{s.n * s.l:,}", where=cols[3], border=True,
+               help=t("The values released."))
+    kit.metric(label["draws_ratio"], ratio, fmt_sig(ratio), where=cols[4], border=True,
+               help=t("1 means no re-draws."))
+    kit.metric(label["collision"], cost.collision, fmt_big(cost.collision), where=cols[5],
+               border=True,
+               help=t("The probability that l independent draws for one record repeat a "
+                      "value: how often a record would release fewer than l distinct values "
+                      "without re-draws."))
     kit.chart(dpviz.substitution.substitution_cost_figure(page.cost_table(s), current_l=s.l),
               key="rs_fig_cost", name=t("Cost of re-draws against l"))
+    kit.code(page.code_builder(s))
     kit.finding(page.cost_finding(s, cost, release.draws))
     with st.expander(t("Theorem 5.1 as a formula"), expanded=False):
         st.latex(r"P[s \ge 2] = 1 - \frac{(k - l + l\gamma)\prod_{i=1}^{l-1}(k - i)}"
@@ -331,29 +347,33 @@ def cost_section(kit: PageKit, s: page.Settings) -> None:
 
 def privacy_section(kit: PageKit, s: page.Settings) -> None:
     e = page.Privacy.of(s)
+    label = page.labels(s)
     st.markdown(t("**One substitution (l = 1).** The γ-diagonal matrix is γ-amplifying: every "
                   "output is at most γ times more likely under one input than another."))
     cols = st.columns(3)
-    cols[0].metric(t("γ-amplification"), fmt_number(s.gamma), border=True,
-                   help=t("max over outputs y and inputs u, v of P(y | u)/P(y | v) = γ."))
-    cols[1].metric(t("ε = ln γ"), fmt_sig(e.log_gamma), border=True,
-                   help=t("The local differential privacy of one substitution."))
-    cols[2].metric(t("Condition number of M"), page.condition_number(s), border=True,
-                   help=t("1 + k/(γ − 1): how much inverting M amplifies noise. Strong privacy "
-                          "(γ near 1) means a large condition number."))
+    kit.metric(label["gamma"], s.gamma, fmt_number(s.gamma), where=cols[0], border=True,
+               help=t("max over outputs y and inputs u, v of P(y | u)/P(y | v) = γ."),
+               given=True)
+    kit.metric(label["log_gamma"], e.log_gamma, fmt_sig(e.log_gamma), where=cols[1],
+               border=True, help=t("The local differential privacy of one substitution."))
+    kit.metric(label["condition"], rs.condition_number(s.n_categories, s.gamma),
+               page.condition_number(s), where=cols[2], border=True,
+               help=t("1 + k/(γ − 1): how much inverting M amplifies noise. Strong privacy "
+                      "(γ near 1) means a large condition number."))
     st.markdown(t("**The l-extended release (l = {l}).** What a record releases is its set of l "
                   "distinct values.", l=s.l))
     cols = st.columns(3)
-    cols[0].metric(t("Kang, Lee & Hong's bound γ^l: ε = l × ln γ"), fmt_sig(e.eps_bound),
-                   border=True,
-                   help=t("Section 5.1. Exact for the multiset of l independent draws, without "
-                          "re-randomisation."))
-    cols[1].metric(t("Exact ε_l of the released set"), fmt_sig(e.eps_l), border=True,
-                   help=t("ln[π/(1 − π)·(k − l)/l]: the largest ratio of the probabilities of "
-                          "one released set under two true values."))
-    cols[2].metric(t("ε if the order were released"), fmt_sig(e.eps_ordered), border=True,
-                   help=t("ln γ + Σ_{j<l} ln(1 + (γ − 1)/(k − j)): the l values in the order "
-                          "drawn, the worst case the record's own value drawn first."))
+    kit.metric(label["eps_bound"], e.eps_bound, fmt_sig(e.eps_bound), where=cols[0],
+               border=True,
+               help=t("Section 5.1. Exact for the multiset of l independent draws, without "
+                      "re-randomisation."))
+    kit.metric(label["eps_exact"], e.eps_l, fmt_sig(e.eps_l), where=cols[1], border=True,
+               help=t("ln[π/(1 − π)·(k − l)/l]: the largest ratio of the probabilities of "
+                      "one released set under two true values."))
+    kit.metric(label["eps_ordered"], e.eps_ordered, fmt_sig(e.eps_ordered), where=cols[2],
+               border=True,
+               help=t("ln γ + Σ_{j<l} ln(1 + (γ − 1)/(k − j)): the l values in the order "
+                      "drawn, the worst case the record's own value drawn first."))
     if s.l > 1:
         st.caption(page.overstated_caption(e))
     kit.chart(dpviz.substitution.substitution_epsilon_figure(
@@ -365,7 +385,8 @@ def privacy_section(kit: PageKit, s: page.Settings) -> None:
                  r"\varepsilon_l = \ln\!\Big[\frac{\pi}{1-\pi}\cdot\frac{k-l}{l}\Big]"
                  r"\ \le\ \varepsilon_l^{\text{ordered}} = \ln\gamma + \sum_{j=1}^{l-1}"
                  r"\ln\!\Big(1 + \frac{\gamma-1}{k-j}\Big)\ \le\ l\ln\gamma")
-    breach_section(kit, s, e)
+    s = breach_section(kit, s, e)
+    kit.code(page.code_builder(s))
     links_section(s)
 
 
@@ -383,7 +404,8 @@ def breach_controls(s: page.Settings) -> page.Settings:
     return replace(s, rho1=rho1, rho2=rho2)
 
 
-def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> None:
+def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> page.Settings:
+    """Theorem 3.1's breaches at the ρ₁ and ρ₂ chosen; returns the settings with them."""
     st.markdown(t("##### Privacy breaches (Theorem 3.1)"))
     st.markdown(t(
         "A ρ₁→ρ₂ breach: a property of a record with prior probability at most ρ₁ gets a "
@@ -395,8 +417,12 @@ def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> None:
     except ValueError as exc:
         kit.error(t("These probabilities cannot be used: {why}",
                     why=error_text(exc, page.SYMBOLS)))
-        return
+        return s
     table = page.breach_table(s, e, threshold)
+    kit.number(page.labels(s)["threshold"], threshold)
+    posterior, _ = page.breach_columns(s)
+    for release, value in zip(table["release"], table[posterior]):
+        kit.number(page.breach_label(release, posterior), float(value))
     kit.table(page.breach_shown(table), key="rs_breach_table", csv=table,
               name=t("Privacy breaches (Theorem 3.1)"), hide_index=True)
     kit.settings(s)
@@ -406,6 +432,7 @@ def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> None:
         st.latex(r"\gamma < \frac{\rho_2(1-\rho_1)}{\rho_1(1-\rho_2)}\ \Longrightarrow\ "
                  r"\text{no }\rho_1\to\rho_2\text{ breach},\qquad "
                  r"P(\text{property}\mid y) \le \frac{\gamma\rho_1}{\gamma\rho_1 + 1 - \rho_1}")
+    return s
 
 
 def links_section(s: page.Settings) -> None:
@@ -436,15 +463,19 @@ def bias_section(kit: PageKit, s: page.Settings) -> None:
                  r"b = \frac{l-\pi}{k-1},\quad a = \pi - b,\qquad \mathbb E[Y^*] = (aI + bJ)X,"
                  r"\qquad \hat X_i^{\text{unbiased}} = \frac{Y^*_i - b\,N}{a}")
     st.caption(page.bias_caption(s))
+    label = page.labels(s)
+    pi, independent = page.inclusion(s)
+    kit.number(label["pi"], pi)
+    kit.number(label["l_gamma_x"], independent)
     errors = page.errors_of(s)
     cols = st.columns(4)
     for col, kind in zip(cols, page.KINDS):
-        col.metric(t("Relative bias, {short}", short=page.short(kind)),
-                   fmt_rel(errors.loc[kind, "bias"]), border=True,
+        bias = float(errors.loc[kind, "bias"])
+        kit.metric(label[f"bias_{kind}"], bias, fmt_rel(bias), where=col, border=True,
                    help=t("‖E X̂ − X‖/‖X‖, exactly."))
     for col, kind in zip(cols[2:], page.KINDS):
-        col.metric(t("Exact error, {short}", short=page.short(kind)),
-                   fmt_sig(errors.loc[kind, "exact"]), border=True,
+        exact = float(errors.loc[kind, "exact"])
+        kit.metric(label[f"bias_exact_{kind}"], exact, fmt_sig(exact), where=col, border=True,
                    help=t("√E‖X̂ − X‖²/‖X‖: variance and squared bias."))
     kit.chart(dpviz.substitution.substitution_bias_figure(
         s.data.labels, s.x, rs.reconstruction_bias(s.x, s.gamma, s.l), page.estimates_of(s)),
@@ -454,6 +485,7 @@ def bias_section(kit: PageKit, s: page.Settings) -> None:
     st.markdown(t("At l = 1 there is no re-randomisation: both are Theorem 3.2's unbiased "
                   "reconstruction. Choose l ≥ 2 to see the bias.") if s.l == 1 else
                 page.bias_against_variance(errors))
+    kit.code(page.code_builder(s))
     kit.finding(page.bias_finding(s, errors))
 
 

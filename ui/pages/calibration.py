@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpcode
+import dpcode.calibration
 import dpviz
 from dpcore import datasets, planner, simulation, study
 from ui import registry
@@ -64,6 +66,15 @@ EXTENDED_ALPHA_OPTIONS = (1.0, 0.1, 0.01)
 EXTENDED_N_OPTIONS = study.EXTENDED_N
 EXTENDED_RATIO_OPTIONS = study.EXTENDED_RATIOS
 TARGET_BAND = (0.025, 0.075)
+# The labels of the numbers the page shows: the null distributions' metrics, and the cells
+# of its tables of rates ("{column} at" the row's setting). The view's code prints them.
+NULL_LABELS = {"df": "χ² reference mean (df)", "mean_without": "Mean without DP",
+               "mean_with": "Mean with DP", "type1_without": "Naive type-I error without DP",
+               "type1_with": "Naive type-I error with DP"}
+LIVE_ROW = "{column} at N = {n:,}, {test}"
+STUDY_ROW = "{column} at {pair}, {test}, M = {m}, ε_A = {a1:g}, ε_B = {a2:g}, N = {n:,}"
+EXTENDED_ROW = ("{column} at {test}, M = {m}, ε_A = {a1:g}, ε_B = {a2:g}, N_A = {n:,}, "
+                "N_B = {n2:,}")
 
 # Guided experiments ("Try this"): each sets the page up through its URL, all else default.
 EXPERIMENTS = (
@@ -794,3 +805,74 @@ def paper_table(chosen: pd.DataFrame) -> pd.DataFrame:
     if "n2" in chosen and (chosen["n2"].isna() | (chosen["n2"] == chosen["n"])).all():
         return chosen.drop(columns="n2")
     return chosen
+
+
+# --- the numbers shown and the view's code -----------------------------------------------------
+
+
+def live_numbers(table: pd.DataFrame) -> dict[str, float]:
+    """The live table's rates and 95% intervals, by label ("rate at N = 1,000, bootstrap")."""
+    return {t(LIVE_ROW, column=column, n=row.n, test=row.test): float(getattr(row, column))
+            for row in table.itertuples(index=False)
+            for column in dpcode.calibration.LIVE_COLUMNS}
+
+
+def study_numbers(chosen: pd.DataFrame) -> dict[str, float]:
+    """The full-scale study's rates shown, by label (the row's pair, test and setting)."""
+    return {t(STUDY_ROW, column="rate", pair=row.pair, test=row.test, m=row.m, a1=row.alpha1,
+              a2=row.alpha2, n=row.n): float(row.rate)
+            for row in chosen.itertuples(index=False)}
+
+
+def extended_numbers(chosen: pd.DataFrame) -> dict[str, float]:
+    """The extended grid's rates shown, by label (the row's test and setting)."""
+    return {t(EXTENDED_ROW, column="rate", test=row.test, m=row.m, a1=row.alpha1,
+              a2=row.alpha2, n=row.n, n2=row.n2): float(row.rate)
+            for row in chosen.itertuples(index=False)}
+
+
+def narrowed(results: pd.DataFrame, chosen_filter: StudyFilter | ExtendedFilter) -> tuple:
+    """The filter's (column, values kept) for each column it narrows in ``results``: a
+    column whose every value in the file is kept is left out (dpcode.calibration.Shipped)."""
+    if isinstance(chosen_filter, StudyFilter):
+        columns = (("pair", chosen_filter.pairs, results["pair"]),
+                   ("m", chosen_filter.ms, results["m"]),
+                   ("privacy", chosen_filter.privacy,
+                    list(zip(results["alpha1"], results["alpha2"]))),
+                   ("test", chosen_filter.tests, results["test"]))
+    else:
+        columns = (("m", chosen_filter.ms, results["m"]),
+                   ("test", chosen_filter.tests, results["test"]),
+                   ("alpha1", chosen_filter.alpha1s, results["alpha1"]),
+                   ("alpha2", chosen_filter.alpha2s, results["alpha2"]),
+                   ("n", chosen_filter.ns, results["n"]),
+                   ("ratio", chosen_filter.ratios, size_ratio(results)))
+    return tuple((column, tuple(kept)) for column, kept, values in columns
+                 if not set(values) <= set(kept))
+
+
+def code_builder(settings, results: pd.DataFrame | None = None):
+    """The open tab's code for the kit's Code button: link -> Program. ``settings``: the
+    tab's, :class:`NullSettings`, the :class:`LiveSettings` of the run shown, or a
+    :class:`StudyFilter` or :class:`ExtendedFilter` with the ``results`` it filters."""
+    code = dpcode.calibration
+    if isinstance(settings, NullSettings):
+        tab, labels = 0, {key: t(label) for key, label in NULL_LABELS.items()}
+        view = code.Null(settings.shape, settings.m, settings.n, settings.alpha, settings.reps,
+                         settings.seed)
+    elif isinstance(settings, LiveSettings):
+        tab, labels = 1, {"row": t(LIVE_ROW)}
+        view = code.Live(settings.pair, settings.m, settings.ns, settings.a1, settings.a2,
+                         settings.tests, settings.reps, settings.n_boot, settings.seed)
+    elif isinstance(settings, StudyFilter):
+        tab, labels = 2, {"row": t(STUDY_ROW)}
+        view = code.Shipped("paper", narrowed(results, settings))
+    else:
+        tab, labels = 3, {"row": t(EXTENDED_ROW)}
+        view = code.Shipped("extended", narrowed(results, settings))
+    labels["tab"] = t(TABS[tab])
+
+    def build(link: str) -> dpcode.Program:
+        return code.program(tab=code.TABS[tab], settings=view, labels=labels, link=link,
+                            title=TITLE)
+    return build

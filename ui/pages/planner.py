@@ -23,13 +23,15 @@ simulated now and how many reused. So the searches are not wrapped in ``st.cache
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpcode
+import dpcode.planner
 import dpviz
 from dpcore import datasets, planner, simulation, uploads
 from ui import sources
@@ -231,6 +233,10 @@ class Comparison:
     difference: str  # for the plain sentences: "a difference as large as …"
     what: str  # the comparison in a few words, for the settings table
     difference_md: str
+    # What the distributions were read from, for the view's code (code_builder): the
+    # upload, if any, and the column of it each side ("A", "B") took.
+    upload: sources.Upload | None = None
+    columns: dict[str, str] = field(default_factory=dict)
 
     @property
     def m(self) -> int:
@@ -334,10 +340,10 @@ def phrases(s: Settings, columns: dict[str, str], mark=str) -> tuple[str, str, s
 
 
 def make_comparison(s: Settings, p1: np.ndarray, p2: np.ndarray, labels: list[str],
-                    columns: dict[str, str]) -> Comparison:
+                    columns: dict[str, str], upload: sources.Upload | None = None) -> Comparison:
     name_a, name_b, difference, what = phrases(s, columns)
     return Comparison(labels, p1, p2, name_a, name_b, difference, what,
-                      phrases(s, columns, ui_text.esc)[2])
+                      phrases(s, columns, ui_text.esc)[2], upload, dict(columns))
 
 
 def same_distribution(comp: Comparison) -> Problem | None:
@@ -588,3 +594,90 @@ PRIVACY_POINTS = ("Simulated power against ε", "Simulated power against α")
 def frontier_figure(table: pd.DataFrame, s: Settings, level: float, power: float):
     return dpviz.planner.planner_frontier_figure(table, current=(s.alpha1, s.n), level=level,
                                                  power=power)
+
+
+# --- The numbers the page shows, and the view as code (dpcode.planner) -------------------------
+
+# The labels of the numbers the page shows: its metrics, and the numbers of its tables
+# (templates, filled with a row's N, ε_A or test).
+NUMBER_LABELS = {
+    "tv": "Effect size: total-variation distance",
+    "bins": "Bins M",
+    "n_needed": "N needed per group",
+    "n_interval": "Monte Carlo interval for N",
+    "your_n": "Your planned N",
+    "points_n": "rejections at N = {x:,}",
+    "points_alpha": "rejections at ε_A = {x:g}",
+    "frontier_n": "N needed at ε_A = {alpha:g} ({test})",
+    "frontier_type1": "type-I error at ε_A = {alpha:g} ({test})",
+}
+
+
+def number_labels(s: Settings) -> dict[str, str]:
+    """The labels of the numbers the page shows, translated (the tables' as templates), with
+    those of the privacy tab's metrics: ε, or ε_A when B has its own."""
+    labels = {key: t(label) for key, label in NUMBER_LABELS.items()}
+    if s.same_alpha:
+        labels.update(alpha_needed=t("Strongest privacy ε"),
+                      alpha_interval=t("Monte Carlo interval for ε"), your_alpha=t("Your ε"))
+    else:
+        labels.update(alpha_needed=t("Strongest privacy ε_A"),
+                      alpha_interval=t("Monte Carlo interval for ε_A"), your_alpha=t("Your ε_A"))
+    return labels
+
+
+def estimate_value(plan):
+    """A plan's estimate (N or ε_A) as the view's code prints it: the number, or the search's
+    status when it found none (the metric then shows "> …" or "not found")."""
+    estimate = plan.n if isinstance(plan, planner.SampleSizePlan) else plan.alpha
+    return estimate if estimate is not None else plan.status
+
+
+def frontier_numbers(table: pd.DataFrame, labels: dict[str, str]) -> dict[str, object]:
+    """The frontier's numbers by label: the N each test needs at each ε_A (its search's status
+    where it found none) and its type-I error there."""
+    numbers: dict[str, object] = {}
+    for row in table.itertuples():
+        where = dict(alpha=row.alpha1, test=row.test)
+        numbers[labels["frontier_n"].format(**where)] = (int(row.n) if pd.notna(row.n)
+                                                         else row.status)
+        if pd.notna(row.type1):
+            numbers[labels["frontier_type1"].format(**where)] = float(row.type1)
+    return numbers
+
+
+TAB_CODES = dict(zip(TABS, dpcode.planner.TABS))
+
+
+def code_side(comp: Comparison, source: str, side: str) -> dpcode.planner.Side:
+    """One distribution as the code gives it: a population, or the uploaded column."""
+    if source in datasets.POPULATIONS:
+        return dpcode.planner.Side("population", source=source)
+    column = comp.upload.table[comp.columns[side]]
+    if comp.upload.kind == "counts":
+        return dpcode.planner.Side("counts",
+                                   values=uploads.counts_from_column(column, name=side))
+    return dpcode.planner.Side("values", values=column.dropna().to_numpy())
+
+
+def code_builder(comp: Comparison, s: Settings, *, frontier: tuple | None = None,
+                 frontier_stale: bool = False):
+    """The view's code for the kit's Code button: link -> Program. ``frontier``: the frontier
+    the view shows (dpcode.planner.View.frontier), ``frontier_stale``: it shows one computed
+    with other settings (the code then has none)."""
+    labels = number_labels(s)
+
+    def build(link: str) -> dpcode.Program:
+        two = s.mode == "two"
+        chosen = (s.source_a, s.source_b) if two else (s.base,)
+        effect = (None if two else ("shift", s.sign * int(s.shift)) if s.effect == "shift"
+                  else ("tilt", float(s.distance), s.sign))
+        view = dpcode.planner.View(
+            tab=TAB_CODES[s.tab], a=code_side(comp, chosen[0], "A"),
+            b=code_side(comp, chosen[1], "B") if two else None, effect=effect, width=s.width,
+            bin_labels=None if s.width is not None else tuple(comp.labels),
+            names=(comp.name_a, comp.name_b), test=s.test, level=s.level, power=s.power,
+            alpha1=s.alpha1, alpha2=s.alpha2, n=s.n, reps=s.reps, n_boot=s.n_boot, seed=s.seed,
+            frontier=frontier, frontier_stale=frontier_stale, labels=labels)
+        return dpcode.planner.program(view, link=link, title=TITLE)
+    return build

@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import dpcode
+import dpcode.substitution
 from dpcore import datasets
 from dpcore import substitution as rs
 from ui import links, sources
@@ -294,6 +296,73 @@ def reduced_note(s: Settings) -> str:
     return t("R is reduced from {chosen} to {reps} for k = {n_cat} and l = {l}, which keeps a "
              "rerun under about a quarter of a second.", chosen=f"{s.reps_chosen:,}",
              reps=f"{s.reps:,}", n_cat=s.n_categories, l=s.l)
+
+
+# --- The labels of the numbers shown, and the view as code (dpcode.substitution) ---------------
+
+TAB_CODES = dict(zip(TABS, dpcode.substitution.TABS))
+
+
+def labels(s: Settings) -> dict[str, str]:
+    """The labels of the numbers the view shows (its metrics, and numbers of its captions and
+    tables), by name: the view shows them and its code prints them, the same strings."""
+    found = {
+        "k": t("Categories k"), "n": t("Records N"), "keep": t("Keep: γx"),
+        "other": t("Each other value: x"), "eps_l": t("ε_l (l = {l})", l=s.l),
+        "draws_used": t("Random draws used"), "nl": t("N·l"),
+        "bound": t("Theorem 4.1 bound / √l"), "above": t("First l above the bound / √l"),
+        "draws_release": t("Draws, this release"),
+        "mean_draws": t("Mean draws over R = {reps}", reps=f"{s.reps:,}"),
+        "expected_draws": t("Expected draws"), "draws_ratio": t("Expected draws / (N·l)"),
+        "collision": t("P[s ≥ 2] (Theorem 5.1)"),
+        "gamma": t("γ-amplification"), "log_gamma": t("ε = ln γ"),
+        "condition": t("Condition number of M"),
+        "eps_bound": t("Kang, Lee & Hong's bound γ^l: ε = l × ln γ"),
+        "eps_exact": t("Exact ε_l of the released set"),
+        "eps_ordered": t("ε if the order were released"),
+        "threshold": t("No breach below ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂))"),
+        "pi": t("π"), "l_gamma_x": t("l·γx"),
+    }
+    for kind in KINDS:
+        found |= {f"release_{kind}": t("‖X̂ − X‖/‖X‖, {short}", short=short(kind)),
+                  f"simulated_{kind}": t("Simulated, {short}", short=short(kind)),
+                  f"simulated_se_{kind}": t("Simulated, {short}: Monte Carlo SE",
+                                            short=short(kind)),
+                  f"exact_{kind}": t("Exact, {short}", short=short(kind)),
+                  f"bias_{kind}": t("Relative bias, {short}", short=short(kind)),
+                  f"bias_exact_{kind}": t("Exact error, {short}", short=short(kind))}
+    return found
+
+
+def breach_label(release: str, column: str) -> str:
+    """The label of a number of the breach table: its row's release and its column."""
+    return f"{release}: {column}"
+
+
+def code_builder(s: Settings):
+    """The view's code for the kit's Code button: link -> Program."""
+    if s.source == UPLOAD:
+        source = dpcode.substitution.Source(UPLOAD, labels=tuple(s.data.labels), counts=s.x)
+    else:
+        source = dpcode.substitution.Source(s.source, k=s.n_categories, n=s.n)
+    names = labels(s) | {"tab": t(s.tab)}
+    breach = None
+    if s.rho1 is not None:
+        names |= {"breach_rows": breach_names(s), "breach_columns": breach_columns(s)}
+        breach = (s.rho1, s.rho2)
+
+    def build(link: str) -> dpcode.Program:
+        usable = breach
+        if usable is not None:
+            try:  # the page shows an error instead of the breaches (and offers their code)
+                rs.breach_gamma(*usable)
+            except ValueError:
+                usable = None
+        view = dpcode.substitution.View(
+            source=source, gamma=s.gamma, l=s.l, reps=s.reps, reps_chosen=s.reps_chosen,
+            seed=s.seed, tab=TAB_CODES[s.tab], l_chart=L_CHART, breach=usable, labels=names)
+        return dpcode.substitution.program(view, link=link, title=TITLE)
+    return build
 
 
 # --- Simulations shared by the tabs ------------------------------------------------------------
@@ -580,14 +649,25 @@ def privacy_finding(s: Settings, e: Privacy) -> str:
 def breach_table(s: Settings, e: Privacy, threshold: float) -> pd.DataFrame:
     """Theorem 3.1 for one substitution, the l-extended release and Kang, Lee & Hong's bound
     (the numbers; the page shows them with ``breach_shown``)."""
-    rows = [(t("random substitution, l = 1: γ"), e.log_gamma),
-            (t("l-extended release, l = {l}: e^ε_l (exact)", l=s.l), e.eps_l),
-            (t("Kang, Lee & Hong's bound, l = {l}: γ^l", l=s.l), e.eps_bound)]
+    posterior, verdict = breach_columns(s)
+    rows = zip(breach_names(s), (e.log_gamma, e.eps_l, e.eps_bound))
     return pd.DataFrame([
         {"release": name, "amplification": fmt_big(amplification(eps)), "ε": eps,
-         f"no {s.rho1:g}→{s.rho2:g} breach": "yes" if eps < math.log(threshold) else "no",
-         "largest posterior": rs.posterior_bound(s.rho1, amplification(eps))}
+         verdict: "yes" if eps < math.log(threshold) else "no",
+         posterior: rs.posterior_bound(s.rho1, amplification(eps))}
         for name, eps in rows])
+
+
+def breach_names(s: Settings) -> tuple[str, str, str]:
+    """The breach table's rows: one substitution, the l-extended release, the source's bound."""
+    return (t("random substitution, l = 1: γ"),
+            t("l-extended release, l = {l}: e^ε_l (exact)", l=s.l),
+            t("Kang, Lee & Hong's bound, l = {l}: γ^l", l=s.l))
+
+
+def breach_columns(s: Settings) -> tuple[str, str]:
+    """The breach table's columns of the largest posterior and of the verdict."""
+    return "largest posterior", f"no {s.rho1:g}→{s.rho2:g} breach"
 
 
 def breach_finding(s: Settings, e: Privacy, threshold: float) -> str:
@@ -652,10 +732,17 @@ def fdp_link(s: Settings) -> tuple[links.PageLink, str, list[str]]:
 
 # --- 5. Bias -----------------------------------------------------------------------------------
 
+def inclusion(s: Settings) -> tuple[float, float]:
+    """π, the probability that a record's own value is in its set of l values, and l·γx,
+    what l independent draws would give."""
+    return (rs.inclusion_probability(s.n_categories, s.gamma, s.l),
+            s.l * rs.inclusion_probability(s.n_categories, s.gamma, 1))
+
+
 def bias_caption(s: Settings) -> str:
-    return t("Here π = {pi}, against l·γx = {independent} in l·M.",
-             pi=fmt_prob(rs.inclusion_probability(s.n_categories, s.gamma, s.l)),
-             independent=fmt_sig(s.l * rs.inclusion_probability(s.n_categories, s.gamma, 1)))
+    pi, independent = inclusion(s)
+    return t("Here π = {pi}, against l·γx = {independent} in l·M.", pi=fmt_prob(pi),
+             independent=fmt_sig(independent))
 
 
 def smaller_error(errors: pd.DataFrame) -> str:
