@@ -312,9 +312,9 @@ class PageKit:
                      "same settings and seed, and prints it with the page's label."))
 
 
-def page_header(title: str, *, code: bool = False) -> PageKit:
-    """The page title with its "Share" and "Report" buttons, and "Code" when the page gives
-    its code (``code``, :meth:`PageKit.code`); returns the page's kit."""
+def page_header(title: str) -> PageKit:
+    """The page title with its "Share", "Report" and "Code" buttons (the page gives its code
+    with :meth:`PageKit.code`); returns the page's kit."""
     if TRY_PARAM in st.query_params:  # an experiment's link: a fresh visit to it
         opened = st.query_params[TRY_PARAM]
         st.session_state.clear()
@@ -340,13 +340,11 @@ def page_header(title: str, *, code: bool = False) -> PageKit:
                                "without the app.")):
         report_slot = st.empty()
         report_slot.caption(t("The report is ready once the page has its results."))
-    code_slot = None
-    if code:
-        with header.popover(t("Code"), icon=":material/code:", width="content",
-                            help=t("This view as a Python script and a Jupyter notebook that "
-                                   "reproduce its numbers with dpcore.")):
-            code_slot = st.empty()
-            code_slot.caption(t("The code is ready once the page has its results."))
+    with header.popover(t("Code"), icon=":material/code:", width="content",
+                        help=t("This view as a Python script and a Jupyter notebook that "
+                               "reproduce its numbers with dpcore.")):
+        code_slot = st.empty()
+        code_slot.caption(t("The code is ready once the page has its results."))
     return PageKit(title=title, url_in=url_in, notice=st.container(), report_slot=report_slot,
                    link_slot=link_slot, previous_view=previous_view, code_slot=code_slot)
 

@@ -286,7 +286,7 @@ def explain() -> None:
 
 
 def main() -> None:
-    kit = page_header(t(TITLE), code=True)
+    kit = page_header(t(TITLE))
     kit.try_this(registry.COMPARE, list(logic.EXPERIMENTS))
     st.markdown(t(
         "Two histograms are released with differential privacy: Laplace noise is added to every "

@@ -590,7 +590,7 @@ SECTIONS = dict(zip(page.TABS, (attacker_test, tradeoff_curves, group_privacy, c
 
 
 def main() -> None:
-    kit = page_header(t(page.TITLE), code=True)
+    kit = page_header(t(page.TITLE))
     kit.try_this(page.PAGE_SPEC, list(page.EXPERIMENTS))
     st.markdown(t(page.INTRO))
     with st.container(border=True):

@@ -559,7 +559,7 @@ SECTIONS = dict(zip(page.TABS, (calibrations, needs_setting(privacy_loss), needs
 
 
 def main() -> None:
-    kit = page_header(t(page.TITLE), code=True)
+    kit = page_header(t(page.TITLE))
     kit.try_this(registry.GAUSSIAN, list(page.EXPERIMENTS))
     st.markdown(t(
         "The Gaussian mechanism releases a query's answer plus normal noise, "

@@ -314,7 +314,7 @@ SECTIONS = dict(zip(page.TABS, (one_user, aggregate, mse_section, guarantee_sect
 
 
 def main() -> None:
-    kit = page_header(t(page.TITLE), code=True)
+    kit = page_header(t(page.TITLE))
     kit.try_this(registry.LDP, list(page.EXPERIMENTS))
     st.markdown(t(INTRO))
     with st.expander(t("k-RR as a formula"), expanded=False):
