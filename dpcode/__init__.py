@@ -16,6 +16,10 @@ What the page shows as a number, the program prints as ``label: value`` from a v
 computed (never a literal), so a test can run it and compare (``tests/test_dpcode.py``).
 User text (a file's column name, a label) reaches the code only as a Python string literal
 (:func:`literal`), never in a comment or as code.
+
+The Markdown cells and the words the code prints are in the reader's language (through
+:func:`dpviz.text._`, as the figures' words; the pages pass their labels translated); the
+code and its comments stay English.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from dpviz.text import _
 
 __all__ = ["Cell", "Code", "Program", "literal", "show", "array_literal", "script_text", "notebook_text",
            "read_printed", "EMBED_LIMIT"]
@@ -102,8 +108,8 @@ def show(fig: str, file: str, script: bool, indent: str = "") -> str:
     """Code that shows the figure ``fig``: inline in a notebook, written to the HTML ``file``
     by a script (which says where)."""
     if script:
-        return (f"{indent}{fig}.write_html({file!r})\n"
-                f"{indent}print('Chart written to {file}')")
+        written = literal(_("Chart written to {file}", file=file))
+        return f"{indent}{fig}.write_html({file!r})\n{indent}print({written})"
     return f"{indent}{fig}.show()"
 
 
@@ -126,10 +132,11 @@ def _header(program: Program, versions: dict[str, str]) -> list[Cell]:
         "                  stacklevel=1)",
     ])
     return [
-        Cell("markdown", f"# {program.title}\n\nThis code reproduces the numbers and figures "
-                         f"of the dashboard view at\n<{program.link}>\n\n"
-                         "It needs `pip install \"dpcore[figures]\"` (numpy, scipy, pandas and "
-                         "plotly)." if program.link else f"# {program.title}"),
+        Cell("markdown", f"# {program.title}\n\n"
+                         + _("This code reproduces the numbers and figures of the dashboard view "
+                             "at\n<{link}>\n\nIt needs `pip install \"dpcore[figures]\"` "
+                             "(numpy, scipy, pandas and plotly).", link=program.link)
+             if program.link else f"# {program.title}"),
         Cell("code", check),
     ]
 

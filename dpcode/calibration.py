@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dpcode import Cell, Program, literal, show
+from dpviz.text import N_, _
 
 TABS = ("null", "live", "paper", "extended")
 STEM = "test_calibration"
@@ -183,22 +184,23 @@ def _shipped(v: Shipped, labels: dict[str, str], script: bool) -> str:
     return "\n".join(lines)
 
 
+# Each tab's introduction (translated where shown: _(_INTROS[tab])).
 _INTROS = {
-    "null": ("Under 'no difference' the naive statistic T should follow the χ²(M − 1) "
-             "density. Without privacy it does; with privacy the noise shifts it right and "
-             "spreads it (Son, Park & Jung 2022, section 2.3, Figures 2–3). The naive "
-             "type-I error is the share of T above the χ² 5% critical value."),
-    "live": ("The rejection rate at the 5% level against N, each point with its 95% Wilson "
-             "interval (Son, Park & Jung 2022, section 4.2, Algorithm 2 and Figures 9–12; "
-             "the parametric bootstrap test is their Algorithm 1). With no difference "
-             "the rate is the type-I error; with a difference, the power."),
-    "paper": ("This project's run of the paper's grid (Son, Park & Jung 2022, section 4.2: "
-              "Algorithm 2 at every setting), shipped with dpcore "
-              "(`dpcore.study.PAPER_COMMAND` and `SCORE_COMMAND` regenerate it), "
-              "filtered as on the page."),
-    "extended": ("The extended null grid beyond the paper (Korea vs Korea: every rate is a "
-                 "type-I error), shipped with dpcore (`dpcore.study.EXTENDED_COMMAND` "
-                 "regenerates it), filtered as on the page."),
+    "null": N_("Under 'no difference' the naive statistic T should follow the χ²(M − 1) "
+               "density. Without privacy it does; with privacy the noise shifts it right and "
+               "spreads it (Son, Park & Jung 2022, section 2.3, Figures 2–3). The naive "
+               "type-I error is the share of T above the χ² 5% critical value."),
+    "live": N_("The rejection rate at the 5% level against N, each point with its 95% Wilson "
+               "interval (Son, Park & Jung 2022, section 4.2, Algorithm 2 and Figures 9–12; "
+               "the parametric bootstrap test is their Algorithm 1). With no difference "
+               "the rate is the type-I error; with a difference, the power."),
+    "paper": N_("This project's run of the paper's grid (Son, Park & Jung 2022, section 4.2: "
+                "Algorithm 2 at every setting), shipped with dpcore "
+                "(`dpcore.study.PAPER_COMMAND` and `SCORE_COMMAND` regenerate it), "
+                "filtered as on the page."),
+    "extended": N_("The extended null grid beyond the paper (Korea vs Korea: every rate is a "
+                   "type-I error), shipped with dpcore (`dpcore.study.EXTENDED_COMMAND` "
+                   "regenerates it), filtered as on the page."),
 }
 
 
@@ -209,6 +211,6 @@ def program(*, tab: str, settings, labels: dict[str, str], link: str, title: str
     "type1_with" (the null tab's metrics) or "row" (the label template of a table's cell:
     ``{column} at …``, filled from the row)."""
     build = {"null": _null, "live": _live, "paper": _shipped, "extended": _shipped}[tab]
-    cells = (Cell("markdown", f"## {labels['tab']}\n\n{_INTROS[tab]}"),
+    cells = (Cell("markdown", f"## {labels['tab']}\n\n{_(_INTROS[tab])}"),
              Cell("code", build(settings, labels, False), script=build(settings, labels, True)))
     return Program(title=title, link=link, stem=STEM, cells=cells)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal, show
+from dpviz.text import _
 
 LEVEL = 0.05
 
@@ -56,7 +57,7 @@ def program(*, a: Side, b: Side, labels: list[str], private: bool, n_a: int | No
     imports = ("import pandas as pd\n\n" if uses_pandas else "") + \
         "from dpcore import datasets, homogeneity"
     cells = [
-        Cell("markdown", "## The data\n\nHistograms A and B over common bins."),
+        Cell("markdown", _("## The data\n\nHistograms A and B over common bins.")),
         Cell("code", "\n\n".join([imports, _side_code("A", a, files, stem),
                                   _side_code("B", b, files, stem),
                                   f"bin_labels = {literal(list(labels))}"])),
@@ -77,28 +78,34 @@ def program(*, a: Side, b: Side, labels: list[str], private: bool, n_a: int | No
                "result = homogeneity.sample_and_test(\n"
                "    hist_a, hist_b, N_A, N_B, EPS_A, EPS_B, n_boot=N_BOOT, rng=SEED)")
     cells += [
-        Cell("markdown", "## Release and test\n\nThe naive χ² test (eq. 2.3), the parametric "
-                         "bootstrap test (Algorithm 1) and the normal-score test (this "
-                         "project). Bootstrap p-values are (1 + #{T_b ≥ T}) / (B + 1), "
-                         "never 0."),
+        Cell("markdown", _("## Release and test\n\nThe naive χ² test (eq. 2.3), the "
+                           "parametric bootstrap test (Algorithm 1) and the normal-score test "
+                           "(this project). Bootstrap p-values are (1 + #{T_b ≥ T}) / (B + 1), "
+                           "never 0.")),
         Cell("code", settings + "\n" + run),
-        Cell("markdown", "## The numbers the page shows"),
+        Cell("markdown", _("## The numbers the page shows")),
         Cell("code", "\n".join([
-            "print('Naive χ² test p-value:', result.naive.pvalue)",
+            _printed(_("Naive χ² test p-value"), "result.naive.pvalue"),
             "if result.bootstrap is not None:",
-            "    print('Parametric bootstrap p-value:', result.bootstrap.pvalue)",
+            "    " + _printed(_("Parametric bootstrap p-value"), "result.bootstrap.pvalue"),
             "else:",
-            "    print('Algorithm 1 cannot be run:', result.bootstrap_error)",
-            "print('Normal-score test p-value:', result.normal_score.pvalue)",
-            "print('Estimated N̂ (A):', result.estimate.n1_hat)",
-            "print('Estimated N̂ (B):', result.estimate.n2_hat)",
-            "print('χ² statistic T:', result.naive.statistic)",
-            "print('Degrees of freedom:', result.naive.df)",
+            "    " + _printed(_("Algorithm 1 cannot be run"), "result.bootstrap_error"),
+            _printed(_("Normal-score test p-value"), "result.normal_score.pvalue"),
+            _printed(_("Estimated N̂ ({side})", side="A"), "result.estimate.n1_hat"),
+            _printed(_("Estimated N̂ ({side})", side="B"), "result.estimate.n2_hat"),
+            _printed(_("χ² statistic T"), "result.naive.statistic"),
+            _printed(_("Degrees of freedom"), "result.naive.df"),
         ])),
-        Cell("markdown", "## The charts"),
+        Cell("markdown", _("## The charts")),
         Cell("code", _figures(null_test, zoom), script=_figures(null_test, zoom, script=True)),
     ]
     return Program(title=title, link=link, stem=stem, cells=tuple(cells), files=files)
+
+
+def _printed(label: str, value: str) -> str:
+    """A line that prints ``label: value`` (the label, as the page shows it, a string literal;
+    ``value`` the code of the value)."""
+    return f"print({literal(label + ':')}, {value})"
 
 
 def _figures(null_test: str, zoom: bool, *, script: bool = False) -> str:

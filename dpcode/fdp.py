@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dpcode import Cell, Program, literal, show
+from dpviz.text import _
 
 TABS = ("attacker", "curves", "group", "composition", "conversions", "auditor")
 ALPHA_GRID = "ALPHA = np.linspace(0.0, 1.0, 1000)  # the type-I errors the curves are read at"
@@ -35,6 +36,12 @@ def _show(name: str, script: bool) -> str:
     return show(f"fig_{name}", f"fdp_{name}.html", script)
 
 
+def _printed(label: str, value: str) -> str:
+    """A line that prints ``label: value`` (the label, as the page shows it, a string literal;
+    ``value`` the code of the value)."""
+    return f"print({literal(label + ':')}, {value})"
+
+
 def _attacker(v: View) -> str:
     curve = "fdp.gdp_tradeoff" if v.family == "gaussian" else "fdp.laplace_tradeoff"
     return "\n".join([
@@ -46,10 +53,10 @@ def _attacker(v: View) -> str:
         f"ALPHA_SAID = {literal(v.say_alpha)}  # the false accusations allowed",
         "threshold = float(audit.threshold_for_alpha(FAMILY, ALPHA_SAID))",
         f"beta = float({curve}(ALPHA_SAID, MU))  # the trade-off curve at α",
-        "print(\"Attacker's threshold t:\", threshold)",
-        "print('Type-I error α:', ALPHA_SAID)",
-        "print('Type-II error β:', beta)",
-        "print('α + β:', ALPHA_SAID + beta)",
+        _printed(_("Attacker's threshold t"), "threshold"),
+        _printed(_("Type-I error α"), "ALPHA_SAID"),
+        _printed(_("Type-II error β"), "beta"),
+        _printed(_("α + β"), "ALPHA_SAID + beta"),
     ])
 
 
@@ -146,8 +153,8 @@ def _composition(v: View, script: bool) -> str:
         "clt = fdp.clt_mu(EPS, N)  # 2√n·tanh(ε/2), Theorem 3.5",
         "gap = float(np.max(np.abs(exact - fdp.gdp_tradeoff(ALPHA, clt))))",
         f"print({literal(v.labels['total_mu'] + ':')}, total_mu)",
-        "print('μ of the CLT approximation:', clt)",
-        "print('Largest gap, exact vs CLT:', gap)",
+        _printed(_("μ of the CLT approximation"), "clt"),
+        _printed(_("Largest gap, exact vs CLT"), "gap"),
         "",
         "fig_composition = dpviz.fdp.tradeoff_figure([",
         "    ('n-fold ε-DP, exact', ALPHA, exact, None, 'solid'),",
@@ -165,8 +172,8 @@ def _conversions(v: View, script: bool) -> str:
         f"print({literal(v.labels['conv_delta'] + ':')}, delta)",
         f"TARGET_EPS, TARGET_DELTA = {literal(inv_eps)}, {literal(inv_delta)}",
         "mu = float(fdp.gdp_mu(TARGET_EPS, TARGET_DELTA))",
-        "print('Largest μ with δ(ε) ≤ target δ:', mu)",
-        "print('Check: δ at that μ:', float(fdp.gdp_delta(TARGET_EPS, mu)))",
+        _printed(_("Largest μ with δ(ε) ≤ target δ"), "mu"),
+        _printed(_("Check: δ at that μ"), "float(fdp.gdp_delta(TARGET_EPS, mu))"),
         "",
         "eps_line = np.linspace(0.0, 10.0, 500)",
         "fig_conversions = dpviz.fdp.delta_curve_figure(eps_line, fdp.gdp_delta(eps_line, MU),",
@@ -220,9 +227,9 @@ _TABS = {"curves": _curves, "group": _group, "composition": _composition,
 
 
 def program(view: View, *, link: str, title: str) -> Program:
-    cells = [Cell("markdown", "## The attacker's best test\n\nThe outputs on D and D′, and "
-                              "the threshold test with type-I error α: its type-II error β "
-                              "is the trade-off curve at α."),
+    cells = [Cell("markdown", _("## The attacker's best test\n\nThe outputs on D and D′, "
+                                "and the threshold test with type-I error α: its type-II "
+                                "error β is the trade-off curve at α.")),
              Cell("code", _attacker(view))]
     if view.tab in _TABS:
         build = _TABS[view.tab]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal, show
+from dpviz.text import _
 
 SYMBOLS = {"eps": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ"}
 TABS = ("calibrations", "loss", "gdp", "release", "tables")
@@ -40,10 +41,16 @@ def _solve(given: dict, solve: str, method: str) -> str:
              f"METHOD = {literal(method)}",
              f"setting = gaussian.solve_gaussian({args}, method=METHOD)", ""]
     for name, symbol in SYMBOLS.items():
-        label = f"{symbol} (solved)" if name == solve else symbol
-        lines.append(f"print({literal(label + ':')}, setting.{name})")
-    lines.append("print('μ = Δ/σ:', setting.mu)")
+        label = _("{symbol} (solved)", symbol=symbol) if name == solve else symbol
+        lines.append(_printed(label, f"setting.{name}"))
+    lines.append(_printed(_("μ = Δ/σ"), "setting.mu"))
     return "\n".join(lines)
+
+
+def _printed(label: str, value: str) -> str:
+    """A line that prints ``label: value`` (the label, as the page shows it, a string literal;
+    ``value`` the code of the value)."""
+    return f"print({literal(label + ':')}, {value})"
 
 
 def program(*, given: dict, solve: str, method: str, tab: str, labels: dict[str, str],
@@ -55,33 +62,34 @@ def program(*, given: dict, solve: str, method: str, tab: str, labels: dict[str,
     the page's Δ when ``same_sensitivity``; ``eps_cap`` where the δ(ε) chart ends at the
     latest; ``table_eps``, ``table_delta`` the σ table's rows and columns."""
     files: dict[str, str] = {}
-    cells = [Cell("markdown", "## The four values\n\nε, δ, σ and Δ of the Gaussian "
-                              "mechanism M(D) = f(D) + N(0, σ²); μ = Δ/σ."),
+    cells = [Cell("markdown", _("## The four values\n\nε, δ, σ and Δ of the Gaussian "
+                                "mechanism M(D) = f(D) + N(0, σ²); μ = Δ/σ.")),
              Cell("code", _solve(given, solve, method))]
     if tab == "calibrations":
-        cells += [Cell("markdown", "## Three calibrations\n\nThe σ each calibration asks for "
-                                   "at this (ε, δ, Δ): analytic (exact, Balle & Wang 2018), "
-                                   "tail bound P(L > ε) ≤ δ, and the classical formula."),
+        cells += [Cell("markdown", _("## Three calibrations\n\nThe σ each calibration asks "
+                                     "for at this (ε, δ, Δ): analytic (exact, Balle & Wang "
+                                     "2018), tail bound P(L > ε) ≤ δ, and the classical "
+                                     "formula.")),
                   Cell("code", _calibrations(), script=_calibrations(script=True))]
     elif tab == "loss":
-        cells += [Cell("markdown", "## The privacy-loss distribution\n\nL ~ N(Δ²/2σ², Δ²/σ²); "
-                                   "P(L > ε) is the tail bound, E[(1 − e^(ε − L))₊] the "
-                                   "exact δ(ε)."),
+        cells += [Cell("markdown", _("## The privacy-loss distribution\n\nL ~ N(Δ²/2σ², "
+                                     "Δ²/σ²); P(L > ε) is the tail bound, E[(1 − e^(ε − L))₊] "
+                                     "the exact δ(ε).")),
                   Cell("code", _loss(), script=_loss(script=True))]
     elif tab == "gdp":
-        cells += [Cell("markdown", "## As μ-GDP\n\nThe mechanism is μ-GDP with μ = Δ/σ "
-                                   "(Dong, Roth & Su 2022): δ(ε) for every ε at once."),
+        cells += [Cell("markdown", _("## As μ-GDP\n\nThe mechanism is μ-GDP with μ = Δ/σ "
+                                     "(Dong, Roth & Su 2022): δ(ε) for every ε at once.")),
                   Cell("code", _gdp(labels["gdp_delta"], eps_cap),
                        script=_gdp(labels["gdp_delta"], eps_cap, script=True))]
     elif tab == "release" and release is not None:
-        cells += [Cell("markdown", "## Releasing a statistic\n\nThe data, its true answer, "
-                                   "and N(0, σ²) noise at the σ above."),
+        cells += [Cell("markdown", _("## Releasing a statistic\n\nThe data, its true "
+                                     "answer, and N(0, σ²) noise at the σ above.")),
                   Cell("code", _release(release, labels["query_eps"], files, same_sensitivity),
                        script=_release(release, labels["query_eps"], {}, same_sensitivity,
                                        script=True))]
     elif tab == "tables":
-        cells += [Cell("markdown", "## The σ tables\n\nσ for common (ε, δ) at this Δ, by the "
-                                   "three calibrations."),
+        cells += [Cell("markdown", _("## The σ tables\n\nσ for common (ε, δ) at this Δ, by "
+                                     "the three calibrations.")),
                   Cell("code", _tables(table_eps, table_delta))]
     return Program(title=title, link=link, stem="gaussian_mechanism", cells=tuple(cells),
                    files=files)
@@ -118,8 +126,8 @@ def _loss(script: bool = False) -> str:
         "                                     method='tail'))",
         "exact = float(gaussian.gaussian_delta(setting.eps, setting.sigma, setting.sensitivity,",
         "                                      method='analytic'))",
-        "print('P(L > ε): tail bound:', tail)",
-        "print('Exact δ(ε):', exact)",
+        _printed(_("P(L > ε): tail bound"), "tail"),
+        _printed(_("Exact δ(ε)"), "exact"),
         "",
         "if var > 0:",
         "    fig_loss = dpviz.gaussian.privacy_loss_figure(mean, var, setting.eps,",
@@ -136,7 +144,7 @@ def _gdp(delta_label: str, eps_cap: float, script: bool = False) -> str:
         "from dpcore import fdp",
         "",
         "exact = float(gaussian.gaussian_delta(setting.eps, setting.sigma, setting.sensitivity))",
-        "print('μ = Δ/σ:', setting.mu)",
+        _printed(_("μ = Δ/σ"), "setting.mu"),
         f"print({literal(delta_label + ':')}, exact)",
         "",
         "# The curve δ(ε) of μ-GDP, from ε = 0 to where δ is about 10⁻¹² (at most "
@@ -216,14 +224,14 @@ def _release(r: ReleaseCode, eps_label: str, files: dict[str, str], same_sensiti
             "summary = gaussian.release_summary(true_value, setting.sigma)",
             "simulated = gaussian.summarise_releases(releases, true_value,",
             "                                        half_width=summary.half_width)",
-            "print('True answer:', true_value)",
-            "print('One release:', releases[0])",
-            "print('RMSE (theory = σ):', summary.rmse)",
-            "print('RMSE, simulated:', simulated.rmse)",
-            "print('95% of releases within:', summary.half_width)",
-            "print('Share of simulated releases within:', simulated.inside_share)",
-            "print('Chance of a negative release:', float(summary.p_negative))",
-            "print('Share of simulated releases below 0:', simulated.negative_share)",
+            _printed(_("True answer"), "true_value"),
+            _printed(_("One release"), "releases[0]"),
+            _printed(_("RMSE (theory = σ)"), "summary.rmse"),
+            _printed(_("RMSE, simulated"), "simulated.rmse"),
+            _printed(_("95% of releases within"), "summary.half_width"),
+            _printed(_("Share of simulated releases within"), "simulated.inside_share"),
+            _printed(_("Chance of a negative release"), "float(summary.p_negative)"),
+            _printed(_("Share of simulated releases below 0"), "simulated.negative_share"),
             "",
             "fig_release = dpviz.gaussian.release_distribution_figure(",
             "    releases, true_value, setting.sigma, half_width=summary.half_width)",
@@ -233,10 +241,10 @@ def _release(r: ReleaseCode, eps_label: str, files: dict[str, str], same_sensiti
         lines += [
             "released = gaussian.release(counts, setting.sigma, rng=rng)",
             "summary = gaussian.release_summary(counts, setting.sigma)",
-            "print('RMSE per bin (= σ):', summary.rmse)",
-            "print('Expected negative bins:', summary.expected_negative)",
-            "print('Largest P(negative) of a bin:', float(np.max(summary.p_negative)))",
-            "print('Negative bins in this release:', int(np.sum(released < 0)))",
+            _printed(_("RMSE per bin (= σ)"), "summary.rmse"),
+            _printed(_("Expected negative bins"), "summary.expected_negative"),
+            _printed(_("Largest P(negative) of a bin"), "float(np.max(summary.p_negative))"),
+            _printed(_("Negative bins in this release"), "int(np.sum(released < 0))"),
             "",
             "fig_release = dpviz.gaussian.histogram_release_figure(",
             "    labels, counts, released, half_width=summary.half_width)",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal, show
+from dpviz.text import _
 
 TABS = ("user", "aggregate", "error", "guarantee")
 
@@ -77,31 +78,32 @@ def program(*, source: Source, eps: float, seed: int, tab: str, flips: int, meth
     MSE metrics (estimator -> label) and of the theory ("theory")."""
     files: dict[str, str] = {}
     cells = [
-        Cell("markdown", "## The true answers\n\nOne answer per user among k categories."),
+        Cell("markdown", _("## The true answers\n\nOne answer per user among k categories.")),
         Cell("code", "import numpy as np\n\n" + _data(source, seed, demo_users, files)),
-        Cell("markdown", "## k-RR at ε\n\nEach user reports the true answer with probability "
-                         "p = e^ε/(e^ε + k − 1), and each other answer with q = 1/(e^ε + k − 1)."),
+        Cell("markdown", _("## k-RR at ε\n\nEach user reports the true answer with probability "
+                           "p = e^ε/(e^ε + k − 1), and each other answer with "
+                           "q = 1/(e^ε + k − 1).")),
         Cell("code", "\n".join([
             f"EPS = {literal(eps)}",
             "k = len(labels)",
             "p, q = ldp.krr_probabilities(EPS, k)",
-            "print('Categories k:', k)",
-            "print('Users N:', counts.sum())",
-            "print('p: tell the truth:', p)",
-            "print('q: tell a given lie:', q)",
-            "print('p/q = e^ε:', p / q)",
+            _printed(_("Categories k"), "k"),
+            _printed(_("Users N"), "counts.sum()"),
+            _printed(_("p: tell the truth"), "p"),
+            _printed(_("q: tell a given lie"), "q"),
+            _printed(_("p/q = e^ε"), "p / q"),
         ])),
     ]
     if tab == "user":
-        cells += [Cell("markdown", "## One user at a time"), Cell("code", "\n".join([
+        cells += [Cell("markdown", _("## One user at a time")), Cell("code", "\n".join([
             f"FLIPS = {flips}  # presses of 'Flip again': each gives new coins",
             f"table = ldp.krr_demo_table(demo, EPS, k, labels=labels, rng=[{seed}, 3, FLIPS])",
             "print(table.to_string(index=False))",
-            "print('Users who told the truth:', int(table['told_truth'].sum()))",
+            _printed(_("Users who told the truth"), "int(table['told_truth'].sum())"),
         ]))]
     elif tab == "aggregate":
-        cells += [Cell("markdown", "## The aggregate\n\nThe reported counts of all users, "
-                                   "and the estimate of the true counts from them."),
+        cells += [Cell("markdown", _("## The aggregate\n\nThe reported counts of all users, "
+                                     "and the estimate of the true counts from them.")),
                   Cell("code", "\n".join([
                       f"METHOD = {literal(method)}  # the estimator",
                       f"reported = ldp.krr_perturb_counts(counts, EPS, rng=[{seed}, 1])",
@@ -109,16 +111,16 @@ def program(*, source: Source, eps: float, seed: int, tab: str, flips: int, meth
                       "lower, upper = ldp.krr_interval(estimate, counts, EPS)  # ± 2 SE",
                       "if METHOD != 'unbiased':  # never below 0: neither are its whiskers",
                       "    lower = np.maximum(lower, 0.0)",
-                      "print('Total absolute error of the estimate:', "
-                      "float(np.abs(estimate - counts).sum()))",
-                      "print('… of the reported counts as they are:', "
-                      "float(np.abs(reported - counts).sum()))",
-                      "print('Negative estimates:', int(np.sum(estimate < 0)))",
+                      _printed(_("Total absolute error of the estimate"),
+                               "float(np.abs(estimate - counts).sum())"),
+                      _printed(_("… of the reported counts as they are"),
+                               "float(np.abs(reported - counts).sum())"),
+                      _printed(_("Negative estimates"), "int(np.sum(estimate < 0))"),
                   ])),
                   Cell("code", _aggregate_figure(False), script=_aggregate_figure(True))]
     elif tab == "error":
-        cells += [Cell("markdown", "## Error against privacy\n\nR reported histograms at "
-                                   "every ε of the grid, every estimator applied."),
+        cells += [Cell("markdown", _("## Error against privacy\n\nR reported histograms at "
+                                     "every ε of the grid, every estimator applied.")),
                   Cell("code", "\n".join([
                       f"EPS_GRID = {literal(list(eps_grid))}",
                       f"REPS = {literal(reps)}  # replicates R per ε",
@@ -132,6 +134,12 @@ def program(*, source: Source, eps: float, seed: int, tab: str, flips: int, meth
                   Cell("code", _mse_figure(False), script=_mse_figure(True))]
     return Program(title=title, link=link, stem="randomized_response", cells=tuple(cells),
                    files=files)
+
+
+def _printed(label: str, value: str) -> str:
+    """A line that prints ``label: value`` (the label, as the page shows it, a string literal;
+    ``value`` the code of the value)."""
+    return f"print({literal(label + ':')}, {value})"
 
 
 def dict_items(labels: dict[str, str]) -> list[tuple[str, str]]:

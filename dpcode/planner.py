@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal, show
+from dpviz.text import N_, _
 
 TABS = ("data", "privacy", "frontier", "report")
 STEM = "privacy_utility_planner"
@@ -96,7 +97,7 @@ def _effect(effect: tuple) -> list[str]:
                 "# the end stays in the end bin",
                 f"SHIFT = {k}",
                 "p2 = planner.shift_distribution(p1, SHIFT)"]
-    _, d, direction = effect
+    _kind, d, direction = effect
     towards = "last" if direction > 0 else "first"
     return [f"# B is A's exponential tilt towards the {towards} bins at total-variation "
             "distance D",
@@ -158,7 +159,7 @@ def _data_search(v: View, script: bool, *, mine: bool) -> str:
         "data_plan = planner.required_sample_size(",
         "    p1, p2, EPS_A, EPS_B, power=POWER, level=LEVEL, test=TEST, reps=REPS,",
         "    n_boot=N_BOOT, rng=SEED)",
-        "print('Search:', data_plan.status)",
+        _printed(_("Search"), "data_plan.status"),
         "found = data_plan.n is not None  # else no N searched is enough: its status says why",
         _printed(lab["n_needed"], "data_plan.n if found else data_plan.status"),
     ]
@@ -170,7 +171,7 @@ def _data_search(v: View, script: bool, *, mine: bool) -> str:
             _printed(lab["n_interval"], "json.dumps(data_plan.interval)"),
             _printed(lab["your_n"], "N"),
             "# Your N against the interval: reached, not_reached or undetermined",
-            "print('Verdict on your N:', planner.plan_verdict(data_plan, N))",
+            _printed(_("Verdict on your N"), "planner.plan_verdict(data_plan, N)"),
         ]
     lines += [
         "# The simulated points: rejections among the R pairs at each N searched",
@@ -194,7 +195,7 @@ def _privacy_search(v: View, script: bool, *, mine: bool) -> str:
         "privacy_plan = planner.strongest_privacy(",
         "    p1, p2, N, power=POWER, level=LEVEL, test=TEST, alpha_ratio=EPS_B / EPS_A,",
         "    reps=REPS, n_boot=N_BOOT, rng=SEED)",
-        "print('Search:', privacy_plan.status)",
+        _printed(_("Search"), "privacy_plan.status"),
         "found = privacy_plan.alpha is not None  # else no ε_A searched is enough: see status",
         _printed(lab["alpha_needed"], "privacy_plan.alpha if found else privacy_plan.status"),
     ]
@@ -204,7 +205,7 @@ def _privacy_search(v: View, script: bool, *, mine: bool) -> str:
             _printed(lab["alpha_interval"], "json.dumps(privacy_plan.interval)"),
             _printed(lab["your_alpha"], "EPS_A"),
             "# Your ε_A against the interval: reached, not_reached or undetermined",
-            "print('Verdict on your ε:', planner.plan_verdict(privacy_plan, EPS_A))",
+            _printed(_("Verdict on your ε"), "planner.plan_verdict(privacy_plan, EPS_A)"),
         ]
     lines += [
         "# The simulated points: rejections among the R pairs at each ε_A searched",
@@ -223,7 +224,7 @@ def _privacy_search(v: View, script: bool, *, mine: bool) -> str:
 def _frontier(v: View, script: bool) -> str:
     lab = v.labels
     if v.frontier[0] == "grid":
-        _, low, high, points = v.frontier
+        _kind, low, high, points = v.frontier
         alphas = [f"LOW, HIGH, POINTS = {literal(low)}, {literal(high)}, {points}  "
                   "# the range of ε and its points",
                   "alphas = planner.alpha_grid(LOW, HIGH, POINTS)  # log-spaced, one "
@@ -256,49 +257,53 @@ def _frontier(v: View, script: bool) -> str:
     ])
 
 
-_DATA_MD = ("## How much data?\n\nThe smallest number of people per group N at which the test "
-            "reaches the target power at ε_A, ε_B. Each setting searched is simulated as in "
-            "Algorithm 2: R pairs of histograms are drawn, released with Laplace noise "
-            "Lap(2/ε) and tested; the power is the share of rejections, with a 95% Wilson "
-            "interval. The search brackets the target by factors of 10, then bisects on a log "
-            "scale (power is assumed to grow with N).")
-_PRIVACY_MD = ("## How much privacy?\n\nThe smallest privacy level ε_A (the strongest privacy) "
-               "at which the test still reaches the target power with N people per group, "
-               "simulated and searched as for N (power is assumed to grow with ε).")
-_FRONTIER_MD = ("## Frontier\n\nThe N per group each test needs across privacy levels: the "
-                "test planned for and the naive χ² test, whose type-I error is checked at the "
-                "N it needs. On private histograms the naive test does not hold its level, so "
-                "its N cannot be planned on.")
+# The searches' Markdown cells (translated where shown: _(_DATA_MD)).
+_DATA_MD = N_("## How much data?\n\nThe smallest number of people per group N at which the test "
+              "reaches the target power at ε_A, ε_B. Each setting searched is simulated as in "
+              "Algorithm 2: R pairs of histograms are drawn, released with Laplace noise "
+              "Lap(2/ε) and tested; the power is the share of rejections, with a 95% Wilson "
+              "interval. The search brackets the target by factors of 10, then bisects on a log "
+              "scale (power is assumed to grow with N).")
+_PRIVACY_MD = N_("## How much privacy?\n\nThe smallest privacy level ε_A (the strongest privacy) "
+                 "at which the test still reaches the target power with N people per group, "
+                 "simulated and searched as for N (power is assumed to grow with ε).")
+_FRONTIER_MD = N_("## Frontier\n\nThe N per group each test needs across privacy levels: the "
+                  "test planned for and the naive χ² test, whose type-I error is checked at the "
+                  "N it needs. On private histograms the naive test does not hold its level, so "
+                  "its N cannot be planned on.")
 
 
 def program(view: View, *, link: str, title: str) -> Program:
     """The view's program: the comparison, the plan's settings and the open tab's search."""
     files: dict[str, str] = {}
     cells = [
-        Cell("markdown", "## What the test must detect\n\nTwo distributions over the same "
-                         "bins, A (p1) and B (p2); the test must tell them apart from their "
-                         "private histograms."),
+        Cell("markdown", _("## What the test must detect\n\nTwo distributions over the "
+                           "same bins, A (p1) and B (p2); the test must tell them apart from "
+                           "their private histograms.")),
         Cell("code", _data(view, files, False), script=_data(view, {}, True)),
-        Cell("markdown", "## Your plan\n\nThe test, its level, the target power, the privacy "
-                         "levels, the people per group, and the accuracy of the simulation."),
+        Cell("markdown", _("## Your plan\n\nThe test, its level, the target power, the "
+                           "privacy levels, the people per group, and the accuracy of the "
+                           "simulation.")),
         Cell("code", _settings(view)),
     ]
     if view.tab in ("data", "report"):
-        cells += [Cell("markdown", _DATA_MD),
+        cells += [Cell("markdown", _(_DATA_MD)),
                   Cell("code", _data_search(view, False, mine=view.tab == "data"),
                        script=_data_search(view, True, mine=view.tab == "data"))]
     if view.tab in ("privacy", "report"):
-        cells += [Cell("markdown", _PRIVACY_MD),
+        cells += [Cell("markdown", _(_PRIVACY_MD)),
                   Cell("code", _privacy_search(view, False, mine=view.tab == "privacy"),
                        script=_privacy_search(view, True, mine=view.tab == "privacy"))]
     if view.frontier is not None and view.tab in ("frontier", "report"):
-        cells += [Cell("markdown", _FRONTIER_MD),
+        cells += [Cell("markdown", _(_FRONTIER_MD)),
                   Cell("code", _frontier(view, False), script=_frontier(view, True))]
     elif view.tab == "frontier":
-        why = ("showed a frontier computed with other settings than these" if
-               view.frontier_stale else "had not computed the frontier at these settings")
-        cells.append(Cell("markdown", f"{_FRONTIER_MD}\n\nThe page {why} when this code was "
-                                      "made: the frontier is computed on its button, *Compute "
-                                      "the frontier*. Press it, then download the code again "
-                                      "for the frontier's code."))
+        why = (_("The page showed a frontier computed with other settings than these when "
+                 "this code was made: the frontier is computed on its button, *Compute the "
+                 "frontier*. Press it, then download the code again for the frontier's code.")
+               if view.frontier_stale else
+               _("The page had not computed the frontier at these settings when this code was "
+                 "made: the frontier is computed on its button, *Compute the frontier*. Press "
+                 "it, then download the code again for the frontier's code."))
+        cells.append(Cell("markdown", f"{_(_FRONTIER_MD)}\n\n{why}"))
     return Program(title=title, link=link, stem=STEM, cells=tuple(cells), files=files)

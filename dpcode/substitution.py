@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dpcode import EMBED_LIMIT, Cell, Program, array_literal, literal, show
+from dpviz.text import N_, _
 
 TABS = ("release", "accuracy", "cost", "privacy", "bias")
 KINDS = ("source", "unbiased")  # X̂*/l = M⁻¹Y*/l (Kang, Lee & Hong's) and A⁻¹Y* (unbiased)
@@ -298,24 +299,25 @@ def _bias(v: View, script: bool) -> str:
     return "\n".join(lines)
 
 
+# Each tab's code and its introduction (translated where shown: _(text)).
 _TABS = {
-    "release": (_release, "One release of Algorithm 2 (Algorithm 1 at l = 1): each record "
-                          "is substituted l times, a value already drawn is drawn again, and "
-                          "Y* counts the released values. The server knows M and inverts it: "
-                          "X̂ = M⁻¹Y (Theorem 3.2), Kang, Lee & Hong's X̂*/l = M⁻¹Y*/l, and "
-                          "the unbiased A⁻¹Y*, where E[Y*] = AX (A = M at l = 1)."),
-    "accuracy": (_accuracy, "The relative standard error σ_X̂/‖X‖, simulated over R releases "
-                            "and computed exactly, against Theorem 4.1's bound divided by √l "
-                            "(Theorem 5.2)."),
-    "cost": (_cost, "Algorithm 2 draws until a record has l distinct values: the extra draws "
-                    "are its cost. Theorem 5.1: how often l independent draws would repeat a "
-                    "value."),
-    "privacy": (_privacy, "One substitution is γ-amplifying: ε = ln γ. The l-extended release "
-                          "(a set of l distinct values) is exactly ε_l-LDP, below Kang, Lee & "
-                          "Hong's bound l × ln γ."),
-    "bias": (_bias, "With re-randomisation E[Y*] = AX with A = aI + bJ, not l·MX: "
-                    "Kang, Lee & Hong's X̂*/l is biased unless the data are uniform; A⁻¹Y* is "
-                    "unbiased."),
+    "release": (_release, N_("One release of Algorithm 2 (Algorithm 1 at l = 1): each record "
+                             "is substituted l times, a value already drawn is drawn again, and "
+                             "Y* counts the released values. The server knows M and inverts it: "
+                             "X̂ = M⁻¹Y (Theorem 3.2), Kang, Lee & Hong's X̂*/l = M⁻¹Y*/l, and "
+                             "the unbiased A⁻¹Y*, where E[Y*] = AX (A = M at l = 1).")),
+    "accuracy": (_accuracy, N_("The relative standard error σ_X̂/‖X‖, simulated over R releases "
+                               "and computed exactly, against Theorem 4.1's bound divided by √l "
+                               "(Theorem 5.2).")),
+    "cost": (_cost, N_("Algorithm 2 draws until a record has l distinct values: the extra draws "
+                       "are its cost. Theorem 5.1: how often l independent draws would repeat a "
+                       "value.")),
+    "privacy": (_privacy, N_("One substitution is γ-amplifying: ε = ln γ. The l-extended release "
+                             "(a set of l distinct values) is exactly ε_l-LDP, below Kang, Lee & "
+                             "Hong's bound l × ln γ.")),
+    "bias": (_bias, N_("With re-randomisation E[Y*] = AX with A = aI + bJ, not l·MX: "
+                       "Kang, Lee & Hong's X̂*/l is biased unless the data are uniform; A⁻¹Y* is "
+                       "unbiased.")),
 }
 
 
@@ -324,23 +326,24 @@ def program(view: View, *, link: str, title: str) -> Program:
     of :data:`TABS`) with its numbers and figure."""
     files: dict[str, str] = {}
     cells = [
-        Cell("markdown", "## The true counts X\n\nN records, each with one of k values; X "
-                         "counts the records per value."),
+        Cell("markdown", _("## The true counts X\n\nN records, each with one of k values; "
+                           "X counts the records per value.")),
         Cell("code", _data(view, files)),
-        Cell("markdown", "## One substitution: the γ-diagonal matrix M\n\nA record keeps its "
-                         "value with probability γx and moves to each other value with "
-                         "probability x = 1/(γ + k − 1). With l values per record, the "
-                         "released set is exactly ε_l-locally differentially private."),
+        Cell("markdown", _("## One substitution: the γ-diagonal matrix M\n\nA record keeps "
+                           "its value with probability γx and moves to each other value with "
+                           "probability x = 1/(γ + k − 1). With l values per record, the "
+                           "released set is exactly ε_l-locally differentially private.")),
         Cell("code", _summary(view)),
     ]
     if view.tab in _TABS:
         build, text = _TABS[view.tab]
-        cells += [Cell("markdown", f"## {view.labels['tab']}\n\n{text}"),
+        cells += [Cell("markdown", f"## {view.labels['tab']}\n\n{_(text)}"),
                   Cell("code", build(view, False), script=build(view, True))]
         if view.tab == "privacy" and view.breach is not None:
-            cells += [Cell("markdown", "## Privacy breaches (Theorem 3.1)\n\nA γ-amplifying "
-                                       "release allows no ρ₁→ρ₂ breach when γ is below "
-                                       "ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂)); a prior ρ₁ becomes a "
-                                       "posterior of at most γρ₁/(γρ₁ + 1 − ρ₁)."),
+            cells += [Cell("markdown", _("## Privacy breaches (Theorem 3.1)\n\nA "
+                                         "γ-amplifying release allows no ρ₁→ρ₂ breach when γ "
+                                         "is below ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂)); a prior ρ₁ "
+                                         "becomes a posterior of at most "
+                                         "γρ₁/(γρ₁ + 1 − ρ₁).")),
                       Cell("code", _breach(view))]
     return Program(title=title, link=link, stem=STEM, cells=tuple(cells), files=files)

@@ -19,12 +19,15 @@ reports. One module per topic:
 - :mod:`dpviz.export`       -- a figure's numbers (``figure_data``) and a
   standalone HTML page (``figure_html``)
 - :mod:`dpviz.report`       -- the one-page HTML report (``html_report``)
+- :mod:`dpviz.text`         -- the figures' words in the reader's language
+  (``use_translation``)
 
 ``import dpviz`` imports every module, so ``dpviz.fdp.tradeoff_figure(...)``
 works without importing the submodule.
 """
 
-from dpviz import export, fdp, gaussian, homogeneity, ldp, planner, report, style, substitution
+from dpviz import (export, fdp, gaussian, homogeneity, ldp, planner, report, style, substitution,
+                   text)
 
 __all__ = ["export", "fdp", "gaussian", "homogeneity", "ldp", "planner", "report", "style",
-           "substitution"]
+           "substitution", "text"]

@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from dpviz.style import COLORS, OKABE_ITO, _rgba, figure, span
+from dpviz.text import N_, _
 
 __all__ = [
     "FDP_COLORS",
@@ -48,16 +49,16 @@ def _num(v, digits: int = 3) -> str:
     return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
-_ALPHA_TITLE = "type-I error α"
-_BETA_TITLE = "type-II error β"
+_ALPHA_TITLE = N_("type-I error α")
+_BETA_TITLE = N_("type-II error β")
 
 
 def _square_unit_axes() -> dict:
     """α and β axes from 0 to 1, one unit as long on both (the layout's xaxis and yaxis)."""
     return dict(
-        xaxis=dict(range=[0, 1], title=dict(text=_ALPHA_TITLE), constrain="domain", dtick=0.2,
+        xaxis=dict(range=[0, 1], title=dict(text=_(_ALPHA_TITLE)), constrain="domain", dtick=0.2,
                    zeroline=False),
-        yaxis=dict(range=[0, 1], title=dict(text=_BETA_TITLE), scaleanchor="x", scaleratio=1,
+        yaxis=dict(range=[0, 1], title=dict(text=_(_BETA_TITLE)), scaleanchor="x", scaleratio=1,
                    constrain="domain", dtick=0.2, zeroline=False),
     )
 
@@ -89,23 +90,24 @@ def tradeoff_figure(
     grid = np.array([0.0, 1.0])
     data = [dict(
         type="scatter", x=grid, y=1.0 - grid, mode="lines",
-        name="Id(α) = 1 − α (perfect privacy)",
+        name=_("Id(α) = 1 − α (perfect privacy)"),
         line=dict(color=FDP_COLORS["identity"], width=1.5, dash="dot"), hoverinfo="skip",
     )]
     if corner:
         data.append(dict(
             type="scatter", x=[0.0], y=[0.0], mode="markers+text",
-            name="perfect attacker (0, 0)", marker=dict(color="#000000", size=11, symbol="star"),
-            text=["perfect attacker"], textposition="top right", cliponaxis=False,
-            hovertemplate="α = 0, β = 0: never wrong<extra></extra>",
+            name=_("perfect attacker (0, 0)"),
+            marker=dict(color="#000000", size=11, symbol="star"),
+            text=[_("perfect attacker")], textposition="top right", cliponaxis=False,
+            hovertemplate=_("α = 0, β = 0: never wrong<extra></extra>"),
         ))
     if target is not None:
         name, alpha, beta = target
         data.append(dict(
             type="scatter", x=np.asarray(alpha, dtype=float), y=np.asarray(beta, dtype=float),
-            mode="lines", name=f"target: {name}",
+            mode="lines", name=_("target: {name}", name=name),
             line=dict(color=FDP_COLORS["target"], width=4, dash="dashdot"),
-            hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>target</extra>",
+            hovertemplate=_("α %{x:.3f}<br>β %{y:.4r}<extra>target</extra>"),
         ))
     for name, alpha, beta in failing or ():
         alpha = np.asarray(alpha, dtype=float)
@@ -113,9 +115,9 @@ def tradeoff_figure(
             continue
         data.append(dict(
             type="scatter", x=alpha, y=np.asarray(beta, dtype=float), mode="markers",
-            name=f"{name}: below the target",
+            name=_("{name}: below the target", name=name),
             marker=dict(color=FDP_COLORS["target"], symbol="circle", size=14, opacity=0.25),
-            hovertemplate="α %{x:.3f}<br>β %{y:.4r}<extra>fails the target</extra>",
+            hovertemplate=_("α %{x:.3f}<br>β %{y:.4r}<extra>fails the target</extra>"),
         ))
     for name, alpha, beta, color, dash in curves:
         data.append(dict(
@@ -125,7 +127,8 @@ def tradeoff_figure(
         ))
     if point is not None:
         a, b = float(point[0]), float(point[1])
-        label = point[2] if len(point) > 2 else f"test: α = {_num(a)}, β = {_num(b)}"
+        label = point[2] if len(point) > 2 else _("test: α = {alpha}, β = {beta}",
+                                                  alpha=_num(a), beta=_num(b))
         data.append(dict(
             type="scatter", x=[a], y=[b], mode="markers", name=label,
             marker=dict(color=COLORS["statistic"], size=14, line=dict(color="white", width=2)),
@@ -146,7 +149,7 @@ def attacker_test_figure(
     *,
     alpha: float | None = None,
     beta: float | None = None,
-    names=("output on D", "output on D′"),
+    names=None,
     threshold_text: str | None = None,
     height: int = 420,
 ) -> go.Figure:
@@ -157,7 +160,10 @@ def attacker_test_figure(
     the threshold, its type-II error β the area under ``pdf1`` left of it.
     ``alpha`` and ``beta`` (their values, or their text as the page writes them) only label
     the shaded areas; ``threshold_text`` the threshold line (by default t to 3 digits).
+    ``names``: the two densities' legend names (by default "output on D", "output on D′").
     """
+    if names is None:
+        names = (_("output on D"), _("output on D′"))
     x = np.asarray(x, dtype=float)
     pdf0 = np.asarray(pdf0, dtype=float)
     pdf1 = np.asarray(pdf1, dtype=float)
@@ -166,37 +172,39 @@ def attacker_test_figure(
     left = x <= t
     y0_t = float(np.interp(t, x, pdf0))
     y1_t = float(np.interp(t, x, pdf1))
-    a_text = "" if alpha is None else f" = {_num(alpha)}"
-    b_text = "" if beta is None else f" = {_num(beta)}"
+    a_name = (_("type-I error α: D, but X > t") if alpha is None else
+              _("type-I error α = {alpha}: D, but X > t", alpha=_num(alpha)))
+    b_name = (_("type-II error β: D′, but X ≤ t") if beta is None else
+              _("type-II error β = {beta}: D′, but X ≤ t", beta=_num(beta)))
     # Shaded areas first, the density lines on top of them.
     data = []
     if t <= x[-1]:
         data.append(dict(
             type="scatter", x=np.r_[t, x[right]], y=np.r_[y0_t, pdf0[right]], mode="lines",
-            fill="tozeroy", name=f"type-I error α{a_text}: D, but X > t", line=dict(width=0),
+            fill="tozeroy", name=a_name, line=dict(width=0),
             fillcolor=_rgba(COLORS["original"], 0.35), hoverinfo="skip",
         ))
     if t >= x[0]:
         data.append(dict(
             type="scatter", x=np.r_[x[left], t], y=np.r_[pdf1[left], y1_t], mode="lines",
-            fill="tozeroy", name=f"type-II error β{b_text}: D′, but X ≤ t", line=dict(width=0),
+            fill="tozeroy", name=b_name, line=dict(width=0),
             fillcolor=_rgba(COLORS["private"], 0.40), hoverinfo="skip",
         ))
     for y, name, color in ((pdf0, names[0], COLORS["original"]),
                            (pdf1, names[1], COLORS["private"])):
         data.append(dict(
             type="scatter", x=x, y=y, mode="lines", name=name, line=dict(color=color, width=3),
-            hovertemplate="x %{x:.2f}<br>density %{y:.3f}<extra>" + name + "</extra>",
+            hovertemplate=_("x %{x:.2f}<br>density %{y:.3f}<extra>{name}</extra>", name=name),
         ))
     line, label = span(
         "vline", x=t, line=dict(color="#000000", width=2, dash="dash"),
-        annotation_text=f"threshold t = {threshold_text or _num(t)}: reject D if X > t",
+        annotation_text=_("threshold t = {t}: reject D if X > t", t=threshold_text or _num(t)),
         annotation_position="top right")
     return figure(data, dict(
         height=height, margin=dict(t=90), legend=dict(y=1.08),
         shapes=[line], annotations=[label],
-        xaxis=dict(title=dict(text="output X"), range=[float(x[0]), float(x[-1])]),
-        yaxis=dict(title=dict(text="density"),
+        xaxis=dict(title=dict(text=_("output X")), range=[float(x[0]), float(x[-1])]),
+        yaxis=dict(title=dict(text=_("density")),
                    range=[0, 1.08 * float(max(pdf0.max(), pdf1.max()))]),
     ))
 
@@ -217,7 +225,8 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
     log_y = bool(np.any(positive))
     data = [dict(
         type="scatter", x=eps[positive] if log_y else eps,
-        y=delta[positive] if log_y else delta, mode="lines", name=f"δ(ε) of μ-GDP, μ = {mu:g}",
+        y=delta[positive] if log_y else delta, mode="lines",
+        name=_("δ(ε) of μ-GDP, μ = {mu}", mu=f"{mu:g}"),
         line=dict(color=FDP_COLORS["gdp"], width=3),
         hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
     )]
@@ -246,6 +255,7 @@ def delta_curve_figure(eps, delta, *, mu: float, point=None, height: int = 420,
                 marker=dict(color=COLORS["statistic"], size=13, line=dict(color="white", width=2)),
                 hovertemplate="ε %{x:.3f}<br>δ %{y:.3r}<extra></extra>",
             ))
-        guide, _ = span("vline", x=e, line=dict(color=COLORS["reference"], width=1, dash="dot"))
+        guide, _label = span("vline", x=e,
+                             line=dict(color=COLORS["reference"], width=1, dash="dot"))
         layout["shapes"] = [guide]
     return figure(data, layout)

@@ -13,6 +13,7 @@ from scipy import stats
 
 from dpviz.fdp import FDP_COLORS
 from dpviz.style import COLORS, _rgba, figure, inert_labels, span
+from dpviz.text import _
 
 __all__ = [
     "CALIBRATION_COLORS",
@@ -73,25 +74,26 @@ def privacy_loss_figure(mean: float, var: float, eps: float, *, tail_delta: floa
              name=f"P(L > ε) = {_num(tail_delta, 3)}",
              fillcolor=_rgba(CALIBRATION_COLORS["tail"], 0.35), hoverinfo="skip"),
         dict(type="scatter", x=x[tail], y=weighted[tail], fill="tozeroy", mode="lines",
-             name=f"exact δ = E[(1 − e^(ε−L))₊] = {_num(exact_delta, 3)}",
+             name=_("exact δ = E[(1 − e^(ε−L))₊] = {delta}", delta=_num(exact_delta, 3)),
              line=dict(color=CALIBRATION_COLORS["analytic"], width=1.5),
              fillcolor=_rgba(CALIBRATION_COLORS["analytic"], 0.55),
-             hovertemplate="L %{x:,.4~r}<br>(1 − e^(ε−L)) · density %{y:.3~r}<extra></extra>"),
+             hovertemplate=_("L %{x:,.4~r}<br>(1 − e^(ε−L)) · density %{y:.3~r}"
+                             "<extra></extra>")),
         dict(type="scatter", x=x, y=pdf, mode="lines",
-             name=f"density of L ~ N({_num(mean, 3)}, {_num(var, 3)})",
+             name=_("density of L ~ N({mean}, {var})", mean=_num(mean, 3), var=_num(var, 3)),
              line=dict(color=COLORS["original"], width=3),
-             hovertemplate="L %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>"),
+             hovertemplate=_("L %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>")),
     ]
     line, text = span("vline", x=eps, line=dict(color=COLORS["statistic"], width=2, dash="dash"),
                       annotation_text=f"ε = {_num(eps, 6)}", annotation_position="top")
-    yaxis = dict(title=dict(text="density"))
+    yaxis = dict(title=dict(text=_("density")))
     if log_y:
         floor = max(float(pdf.max()) * 1e-16, 1e-300)
         yaxis.update(type="log", exponentformat="power",
                      range=[np.log10(floor), np.log10(float(pdf.max()) * 2)])
     return figure(data, dict(
         height=420, legend=dict(y=1.1), margin=dict(t=90), shapes=[line], annotations=[text],
-        xaxis=dict(title=dict(text="privacy loss L = ln p₁(o)/p₂(o)"),
+        xaxis=dict(title=dict(text=_("privacy loss L = ln p₁(o)/p₂(o)")),
                    range=[float(lo), float(hi)]),
         yaxis=yaxis,
     ))
@@ -107,18 +109,20 @@ def calibration_figure(table) -> go.Figure:
     table = table[np.isfinite(table["sigma"].astype(float))]
     data = []
     for row in table.itertuples():
-        label = row.name if row.valid else f"{row.name} (no guarantee)"
+        label = row.name if row.valid else _("{name} (no guarantee)", name=row.name)
         data.append(dict(
             type="bar", y=[row.name], x=[row.sigma], orientation="h", name=label,
             marker=dict(color=CALIBRATION_COLORS[row.method],
                         pattern=dict(shape="" if row.valid else "/")),
-            text=[f"σ = {_num(row.sigma)} ({_num(row.ratio, 3)}× exact)"], textposition="auto",
-            hovertemplate=f"{row.name}<br>σ %{{x:,.5~r}}<br>{row.note or 'valid'}<extra></extra>",
+            text=[_("σ = {sigma} ({ratio}× exact)", sigma=_num(row.sigma),
+                    ratio=_num(row.ratio, 3))], textposition="auto",
+            hovertemplate=_("{name}<br>σ %{x:,.5~r}<br>{note}<extra></extra>", name=row.name,
+                            note=row.note or _("valid")),
             showlegend=False,
         ))
     return figure(data, dict(
         height=260, margin=dict(l=20, r=20, t=20, b=50),
-        xaxis=dict(title=dict(text="noise standard deviation σ")),
+        xaxis=dict(title=dict(text=_("noise standard deviation σ"))),
         yaxis=dict(autorange="reversed"),
     ))
 
@@ -131,34 +135,36 @@ def release_distribution_figure(releases, true_value: float, sigma: float, *,
     lo = min(float(releases.min()), true_value - 4 * sigma)
     hi = max(float(releases.max()), true_value + 4 * sigma)
     edges = np.linspace(lo, hi, nbins + 1)
-    counts, _ = np.histogram(releases, bins=edges)
+    counts, _edges = np.histogram(releases, bins=edges)
     width = edges[1] - edges[0]
     density = counts / (releases.size * width)
     mids = (edges[:-1] + edges[1:]) / 2
     spans = [span("vrect", x0=true_value - half_width, x1=true_value + half_width,
                   fillcolor=_rgba(COLORS["estimate"], 0.12), line_width=0,
-                  annotation_text="95% of releases", annotation_position="top left")]
+                  annotation_text=_("95% of releases"), annotation_position="top left")]
     if lo < 0:
         spans.append(span("vrect", x0=lo, x1=min(0.0, hi),
                           fillcolor=_rgba(COLORS["statistic"], 0.12), line_width=0,
-                          annotation_text="negative", annotation_position="top right"))
+                          annotation_text=_("negative"), annotation_position="top right"))
     grid = np.linspace(lo, hi, 400)
     data = [
         dict(type="bar", x=mids, y=density, width=width,
-             name=f"{releases.size:,} simulated releases", marker=dict(color=COLORS["private"]),
-             opacity=0.85,
-             hovertemplate="released %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>"),
+             name=_("{n} simulated releases", n=f"{releases.size:,}"),
+             marker=dict(color=COLORS["private"]), opacity=0.85,
+             hovertemplate=_("released %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>")),
         dict(type="scatter", x=grid, y=stats.norm.pdf(grid, loc=true_value, scale=sigma),
-             mode="lines", name=f"theory N(true, σ²), σ = {_num(sigma)}",
+             mode="lines", name=_("theory N(true, σ²), σ = {sigma}", sigma=_num(sigma)),
              line=dict(color=COLORS["theory"], width=3), hoverinfo="skip"),
     ]
     spans.append(span("vline", x=true_value, line=dict(color=COLORS["original"], width=3),
-                      annotation_text=f"true {_num(true_value)}",
+                      annotation_text=_("true {value}", value=_num(true_value)),
                       annotation_position="bottom right"))
     return figure(data, dict(
         height=380, bargap=0, legend=dict(y=1.1), margin=dict(t=80),
-        shapes=[shape for shape, _ in spans], annotations=[text for _, text in spans],
-        xaxis=dict(title=dict(text="released value")), yaxis=dict(title=dict(text="density")),
+        shapes=[shape for shape, _label in spans],
+        annotations=[text for _shape, text in spans],
+        xaxis=dict(title=dict(text=_("released value"))),
+        yaxis=dict(title=dict(text=_("density"))),
     ))
 
 
@@ -166,18 +172,18 @@ def histogram_release_figure(labels, true_counts, released, *, half_width: float
     """True counts and one Gaussian release per bin, the release with ± half_width bars."""
     labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     data = [
-        dict(type="bar", x=labels, y=np.asarray(true_counts, float), name="true count",
+        dict(type="bar", x=labels, y=np.asarray(true_counts, float), name=_("true count"),
              marker=dict(color=COLORS["original"]),
-             hovertemplate="bin %{x}<br>true %{y:,.0f}<extra></extra>"),
+             hovertemplate=_("bin %{x}<br>true %{y:,.0f}<extra></extra>")),
         dict(type="bar", x=labels, y=np.asarray(released, float),
-             name="released (true + N(0, σ²))", marker=dict(color=COLORS["private"]),
+             name=_("released (true + N(0, σ²))"), marker=dict(color=COLORS["private"]),
              error_y=dict(type="constant", value=float(half_width), color=COLORS["reference"],
                           thickness=1),
-             hovertemplate="bin %{x}<br>released %{y:,.1f}<extra></extra>"),
+             hovertemplate=_("bin %{x}<br>released %{y:,.1f}<extra></extra>")),
     ]
-    zero, _ = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
+    zero, _label = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
     return figure(data, dict(
         barmode="group", bargap=0.15, height=400, shapes=[zero],
-        xaxis=dict(title=dict(text="bin"), type="category"),
-        yaxis=dict(title=dict(text="count")),
+        xaxis=dict(title=dict(text=_("bin")), type="category"),
+        yaxis=dict(title=dict(text=_("count"))),
     ))

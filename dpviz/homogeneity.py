@@ -18,7 +18,8 @@ from scipy import stats
 
 from dpcore.homogeneity import debias_thresholds, expected_noisy_count
 from dpviz.style import (_LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, TEMPLATE_NAME, _rgba,
-                         axes_of, figure, inert, inert_labels, merged, panels, span)
+                         _test_name, axes_of, figure, inert, inert_labels, merged, panels, span)
+from dpviz.text import N_, _
 
 __all__ = [
     "debias_figure",
@@ -49,22 +50,23 @@ def histograms_figure(
     labels = inert_labels(labels)  # user text: shown as typed, never as HTML
     name_a, name_b = inert(name_a), inert(name_b)
     series = (
-        ("original", "original C", ",.0f"),
-        ("private", "private X = max(0, C + Z)", ",.1f"),
+        ("original", _("original C"), _("bin %{x}<br>original %{y:,.0f}<extra></extra>")),
+        ("private", _("private X = max(0, C + Z)"),
+         _("bin %{x}<br>private %{y:,.1f}<extra></extra>")),
     )
     data = [
         dict(type="bar", x=labels, y=np.asarray(y), name=name, marker=dict(color=COLORS[kind]),
-             legendgroup=kind, showlegend=col == 1,
-             hovertemplate=f"bin %{{x}}<br>{kind} %{{y:{fmt}}}<extra></extra>",
+             legendgroup=kind, showlegend=col == 1, hovertemplate=hover,
              **axes_of(1, col, cols=2))
         for col, values in ((1, (original_a, private_a)), (2, (original_b, private_b)))
-        for (kind, name, fmt), y in zip(series, values) if y is not None
+        for (kind, name, hover), y in zip(series, values) if y is not None
     ]
-    bins = dict(title=dict(text="bin"), type="category")
+    bins = dict(title=dict(text=_("bin")), type="category")
     layout = merged(
         panels(1, 2, shared_yaxes=True, subplot_titles=(name_a, name_b), horizontal_spacing=0.04),
         dict(barmode="group", bargap=0.1, bargroupgap=0.0, height=400, legend=dict(y=1.14),
-             margin=dict(t=80), xaxis=bins, xaxis2=bins, yaxis=dict(title=dict(text="count"))))
+             margin=dict(t=80), xaxis=bins, xaxis2=bins,
+             yaxis=dict(title=dict(text=_("count")))))
     return figure(data, layout)
 
 
@@ -75,16 +77,19 @@ def null_distribution_figure(
     *,
     df: int | None = None,
     level: float = 0.05,
-    reference: str = "naive test's reference",
+    reference: str | None = None,
 ) -> go.Figure:
     """Bootstrap null distribution with the observed T and the critical value.
 
     With ``df`` the chi-square(df) density is overlaid, named
     "χ²(df) (``reference``)": for Algorithm 1 the reference the naive test
-    uses, so the gap between the two distributions shows.
+    uses, so the gap between the two distributions shows (by default "naive test's
+    reference").
     When T lies far beyond the null distribution the axis is not stretched
     to it; an arrow at the right edge gives its value instead.
     """
+    if reference is None:
+        reference = _("naive test's reference")
     null = np.asarray(null_distribution, dtype=float)
     hi = max(float(np.quantile(null, 0.995)) * 1.15, critical_value * 1.2)
     if df is not None:
@@ -94,8 +99,9 @@ def null_distribution_figure(
         hi = max(hi, statistic * 1.1)
     data = [dict(
         type="histogram", x=null, histnorm="probability density",
-        name=f"bootstrap null (B = {null.size:,})", marker=dict(color=COLORS["estimate"]),
-        opacity=0.65, nbinsx=60, hovertemplate="T_b %{x:,.1f}<br>density %{y:.3~r}<extra></extra>",
+        name=_("bootstrap null (B = {b})", b=f"{null.size:,}"),
+        marker=dict(color=COLORS["estimate"]), opacity=0.65, nbinsx=60,
+        hovertemplate=_("T_b %{x:,.1f}<br>density %{y:.3~r}<extra></extra>"),
     )]
     if df is not None:
         grid = np.linspace(0.0, hi, 400)
@@ -103,11 +109,12 @@ def null_distribution_figure(
             type="scatter", x=grid, y=stats.chi2.pdf(grid, df), mode="lines",
             name=f"χ²({df}) ({reference})",
             line=dict(color=COLORS["theory"], width=2, dash="dot"),
-            hovertemplate="%{x:.1f}<extra>χ² density</extra>",
+            hovertemplate=_("%{x:.1f}<extra>χ² density</extra>"),
         ))
     critical_line, critical_label = span(
         "vline", x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
-        annotation_text=f"{100 * (1 - level):g}% critical value {critical_value:,.1f}",
+        annotation_text=_("{level}% critical value {value}", level=f"{100 * (1 - level):g}",
+                          value=f"{critical_value:,.1f}"),
         annotation_position="top left",
     )
     shapes, annotations = [critical_line], [critical_label]
@@ -115,21 +122,22 @@ def null_distribution_figure(
         annotations.append(dict(
             x=hi, y=0, xref="x", yref="paper", ax=-80, ay=-60, showarrow=True,
             arrowhead=2, arrowcolor=COLORS["statistic"],
-            text=f"observed T = {statistic:,.1f} →", font=dict(color=COLORS["statistic"]),
+            text=_("observed T = {t} →", t=f"{statistic:,.1f}"),
+            font=dict(color=COLORS["statistic"]),
         ))
     else:
         statistic_line, statistic_label = span(
             "vline", x=statistic, line=dict(color=COLORS["statistic"], width=3),
-            annotation_text=f"observed T = {statistic:,.1f}",
+            annotation_text=_("observed T = {t}", t=f"{statistic:,.1f}"),
             annotation_position="bottom left" if statistic > 0.7 * hi else "top right",
         )
         shapes.append(statistic_line)
         annotations.append(statistic_label)
     return figure(data, dict(
         height=380, shapes=shapes, annotations=annotations,
-        xaxis=dict(title=dict(text="statistic"), range=[0, hi]),
+        xaxis=dict(title=dict(text=_("statistic")), range=[0, hi]),
         # tiny densities as 10⁻⁴, never 1e-4
-        yaxis=dict(title=dict(text="density"), exponentformat="power"),
+        yaxis=dict(title=dict(text=_("density")), exponentformat="power"),
     ))
 
 
@@ -163,12 +171,12 @@ def debias_figure(
         c_max = max(c_max, 1.05 * float(largest))
     grid = np.linspace(0.0, c_max, 400)
     data = [dict(
-        type="scatter", x=grid, y=grid, mode="lines", name="X = C (no bias)",
+        type="scatter", x=grid, y=grid, mode="lines", name=_("X = C (no bias)"),
         line=dict(color=COLORS["reference"], width=1.5), hoverinfo="skip",
     )]
     shapes, annotations = [], []
     same = th[name_a].alpha == th[name_b].alpha
-    curves = [(f"{name_a} and {name_b}", th[name_a], "solid")] if same else [
+    curves = [(_("{a} and {b}", a=name_a, b=name_b), th[name_a], "solid")] if same else [
         (name_a, th[name_a], "solid"), (name_b, th[name_b], "dash"),
     ]
     for label, t, dash in curves:
@@ -199,7 +207,7 @@ def debias_figure(
         beyond += int(np.count_nonzero(~shown))
         data.append(dict(
             type="scatter", x=c[shown], y=x[shown], mode="markers",
-            name=f"observed X → C̃ ({name})",
+            name=_("observed X → C̃ ({name})", name=name),
             marker=dict(color=color, symbol=symbol, size=9, line=dict(width=1, color="white")),
             hovertemplate="X %{y:.1f} → C̃ %{x:.1f}<extra>" + name + "</extra>",
         ))
@@ -207,14 +215,15 @@ def debias_figure(
         annotations.append(dict(
             x=0.01, y=0.99, xref="paper", yref="paper", xanchor="left", yanchor="top",
             showarrow=False,
-            text=f"{beyond} counts above {c_max:,.0f} off the chart (there C̃ = X)",
+            text=_("{n} counts above {c} off the chart (there C̃ = X)", n=beyond,
+                   c=f"{c_max:,.0f}"),
         ))
     y_max = max(c_max, float(expected_noisy_count(0.0, min(alpha_a, alpha_b))) * 1.1)
     return figure(data, dict(
         height=420, margin=dict(t=80), legend=dict(y=1.1), shapes=shapes,
         annotations=annotations,
-        xaxis=dict(title=dict(text="C (true count) / C̃ (debiased)"), range=[0, c_max]),
-        yaxis=dict(title=dict(text="X (noisy count), g(C)"), range=[0, y_max]),
+        xaxis=dict(title=dict(text=_("C (true count) / C̃ (debiased)")), range=[0, c_max]),
+        yaxis=dict(title=dict(text=_("X (noisy count), g(C)")), range=[0, y_max]),
     ))
 
 
@@ -228,29 +237,32 @@ def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.
     data = [
         dict(type="histogram", x=values, histnorm="probability density", name=name,
              marker=dict(color=color), opacity=0.6, xbins=bins,
-             hovertemplate="statistic %{x}<br>density %{y:.3g}<extra></extra>")
+             hovertemplate=_("statistic %{x}<br>density %{y:.3g}<extra></extra>"))
         for values, name, color in (
-            (without_dp, "without DP (counts C)", COLORS["original"]),
-            (with_dp, f"with DP (X = max(0, C + Lap(2/ε)), ε = {alpha:g})", COLORS["private"]),
+            (without_dp, _("without DP (counts C)"), COLORS["original"]),
+            (with_dp, _("with DP (X = max(0, C + Lap(2/ε)), ε = {eps})", eps=f"{alpha:g}"),
+             COLORS["private"]),
         )
     ]
     grid = np.linspace(0.0, hi, 400)
     data.append(dict(
         type="scatter", x=grid, y=stats.chi2.pdf(grid, df), mode="lines",
-        name=f"χ²({df}) density", line=dict(color=COLORS["theory"], width=3), hoverinfo="skip",
+        name=_("χ²({df}) density", df=df), line=dict(color=COLORS["theory"], width=3),
+        hoverinfo="skip",
     ))
     line, text = span("vline", x=float(stats.chi2.ppf(0.95, df)),
                       line=dict(color=COLORS["reference"], dash="dash", width=2),
-                      annotation_text="χ² 5% critical value", annotation_position="top right")
+                      annotation_text=_("χ² 5% critical value"), annotation_position="top right")
     return figure(data, dict(
         barmode="overlay", height=420, shapes=[line], annotations=[text],
-        xaxis=dict(title=dict(text="chi-square statistic (2.3)"), range=[0, hi]),
-        yaxis=dict(title=dict(text="density")),
+        xaxis=dict(title=dict(text=_("chi-square statistic (2.3)")), range=[0, hi]),
+        yaxis=dict(title=dict(text=_("density"))),
     ))
 
 
-REJECTION_N_TITLE = "N per histogram (log scale)"
-REJECTION_RATE_TITLE = "rejection rate (share of replicates)"
+# Axis titles (in English: translated where shown, _(REJECTION_N_TITLE)).
+REJECTION_N_TITLE = N_("N per histogram (log scale)")
+REJECTION_RATE_TITLE = N_("rejection rate (share of replicates)")
 
 
 def rejection_figure(
@@ -266,34 +278,38 @@ def rejection_figure(
     solid, the normal-score contrast bootstrap dash-dotted.
     """
     data = table.copy()
-    data["test"] = data["test"].map(lambda t: _TEST_NAMES.get(t, t))
+    names = {k: _test_name(k) for k in _TEST_NAMES}
+    data["test"] = data["test"].map(lambda t: names.get(t, t))
     data["err_plus"] = data["ci_high"] - data["rate"]
     data["err_minus"] = data["rate"] - data["ci_low"]
     palette = [COLORS[k] for k in ("estimate", "private", "original", "theory", "statistic")]
     if color == "test":
-        color_map = {_TEST_NAMES[k]: c for k, c in _TEST_COLORS.items()}
+        color_map = {names[k]: c for k, c in _TEST_COLORS.items()}
     else:
         color_map = dict(zip(pd.unique(data[color]), palette))
     fig = px.line(
         data.sort_values("n"), x="n", y="rate", color=color, line_dash="test",
-        line_dash_map={_TEST_NAMES["bootstrap"]: "solid", _TEST_NAMES["chisq"]: "dash",
-                       _TEST_NAMES["normal_score"]: "dashdot"},
+        line_dash_map={names["bootstrap"]: "solid", names["chisq"]: "dash",
+                       names["normal_score"]: "dashdot"},
         color_discrete_map=color_map, facet_col=facet_col, facet_row=facet_row,
         error_y="err_plus", error_y_minus="err_minus", log_x=True, markers=True,
         category_orders=category_orders or {},
         hover_data={"ci_low": ":.3f", "ci_high": ":.3f", "err_plus": False, "err_minus": False},
-        labels={"n": "N (per histogram)", "rate": "rejection rate", "test": "test"},
+        # the names of the columns in the hover text (and px's facet titles, cut below)
+        labels={"n": _("N (per histogram)"), "rate": _("rejection rate"), "test": _("test"),
+                "pair": _("pair"), "privacy": _("privacy"), "ci_low": _("ci_low"),
+                "ci_high": _("ci_high")},
     )
     fig.add_hline(y=level, line=dict(color=COLORS["reference"], dash="dot", width=1.5),
-                  annotation_text=f"{level:.0%} level", annotation_position="bottom right")
+                  annotation_text=_("{level} level", level=f"{level:.0%}"),
+                  annotation_position="bottom right")
     fig.update_yaxes(range=[-0.02, 1.02])
     # Axis titles say the N axis is logarithmic and what a rate counts. Set on the axes
     # that px titled (one row and one column of a facet grid): px's labels also name the
     # values in the hover text, which keeps the short names.
-    fig.for_each_xaxis(lambda ax: ax.update(title_text=REJECTION_N_TITLE) if ax.title.text
-                       else None)
-    fig.for_each_yaxis(lambda ax: ax.update(title_text=REJECTION_RATE_TITLE) if ax.title.text
-                       else None)
+    n_title, rate_title = _(REJECTION_N_TITLE), _(REJECTION_RATE_TITLE)
+    fig.for_each_xaxis(lambda ax: ax.update(title_text=n_title) if ax.title.text else None)
+    fig.for_each_yaxis(lambda ax: ax.update(title_text=rate_title) if ax.title.text else None)
     # Facet titles read "M = 86" rather than "M=M = 86".
     fig.for_each_annotation(lambda a: a.update(text=a.text.split("=", 1)[-1].strip()))
     fig.update_layout(height=height, template=TEMPLATE_NAME, font=dict(size=13),
@@ -305,6 +321,14 @@ def rejection_figure(
     return fig
 
 
+# The calibration study's pairs of populations and their effects (dpcore.study.PAIRS), as
+# the legend names them: "korea vs usa (large effect)".
+_PAIR_NAMES = {"korea_vs_korea": N_("korea vs korea"), "korea_vs_usa": N_("korea vs usa"),
+               "central_vs_noncentral": N_("central vs noncentral")}
+_EFFECT_NAMES = {"type-I error": N_("type-I error"), "large effect": N_("large effect"),
+                 "medium effect": N_("medium effect")}
+
+
 def study_figure(table) -> go.Figure:
     """The calibration study's grid: rows by privacy levels, columns by M, colour by pair."""
     data = table.copy()
@@ -313,7 +337,10 @@ def study_figure(table) -> go.Figure:
         for a, b in zip(data["alpha1"], data["alpha2"])
     ]
     data["M"] = data["m"].map(lambda m: f"M = {m}")
-    data["pair"] = data["pair"].str.replace("_", " ") + " (" + data["effect"] + ")"
+    data["pair"] = [_("{pair} ({effect})",
+                      pair=_(_PAIR_NAMES[pair]) if pair in _PAIR_NAMES else pair.replace("_", " "),
+                      effect=_(_EFFECT_NAMES[effect]) if effect in _EFFECT_NAMES else effect)
+                    for pair, effect in zip(data["pair"], data["effect"])]
     # Equal levels first, weakest privacy first (the paper's Figures 9-11), then Figure 12's.
     levels = data.drop_duplicates("privacy")
     order = sorted(zip(levels["alpha1"], levels["alpha2"], levels["privacy"]),
@@ -323,13 +350,13 @@ def study_figure(table) -> go.Figure:
         data, color="pair", facet_col="M", facet_row="privacy", height=max(460, 260 * rows),
         category_orders={
             "M": [f"M = {m}" for m in sorted(data["m"].unique(), reverse=True)],
-            "privacy": [label for _, _, label in order],
+            "privacy": [label for _a1, _a2, label in order],
         },
     )
 
 
-EXTENDED_Y_TITLE = "type-I error (share of replicates)"
-EXTENDED_X_TITLE = "privacy ε_A, ε_B (groups) and sizes N_A/N_B (ticks)"
+EXTENDED_Y_TITLE = N_("type-I error (share of replicates)")
+EXTENDED_X_TITLE = N_("privacy ε_A, ε_B (groups) and sizes N_A/N_B (ticks)")
 _TEST_SYMBOLS = {"bootstrap": "circle", "chisq": "x", "normal_score": "diamond"}
 
 
@@ -380,17 +407,17 @@ def extended_null_figure(
             ], dtype=object)
             fig.add_trace(go.Scatter(
                 x=[rows["outer"].tolist(), rows["inner"].tolist()], y=rate, mode="markers",
-                name=_TEST_NAMES.get(test, test), legendgroup=test, showlegend=row == 1,
+                name=_test_name(test), legendgroup=test, showlegend=row == 1,
                 marker=dict(color=_TEST_COLORS.get(test, COLORS["theory"]), size=7,
                             symbol=_TEST_SYMBOLS.get(test, "square")),
                 error_y=dict(type="data", array=rows["ci_high"].to_numpy(float) - rate,
                              arrayminus=rate - rows["ci_low"].to_numpy(float), thickness=1,
                              width=0),
                 customdata=custom,
-                hovertemplate=(f"M = {m}, %{{x}}<br>N_A = %{{customdata[2]}}, "
-                               "N_B = %{customdata[3]}<br>type-I error %{y:.1%} "
-                               "(95% interval %{customdata[0]:.1%} to %{customdata[1]:.1%})"
-                               f"<extra>{_TEST_NAMES.get(test, test)}</extra>"),
+                hovertemplate=_("M = {m}, %{x}<br>N_A = %{customdata[2]}, "
+                                "N_B = %{customdata[3]}<br>type-I error %{y:.1%} "
+                                "(95% interval %{customdata[0]:.1%} to %{customdata[1]:.1%})"
+                                "<extra>{test}</extra>", m=m, test=_test_name(test)),
             ), row=row, col=1)
     low, high = band
     fig.add_hrect(y0=low, y1=high, row="all", col=1, layer="below", line_width=0,
@@ -400,15 +427,16 @@ def extended_null_figure(
     fig.add_annotation(
         x=1, y=1, xref="paper", yref="paper", xanchor="right", yanchor="bottom",
         showarrow=False, font=dict(size=12, color=COLORS["reference"]),
-        text=f"dotted: {level:.0%} level; shaded: target {low:.1%} to {high:.1%}",
+        text=_("dotted: {level} level; shaded: target {low} to {high}", level=f"{level:.0%}",
+               low=f"{low:.1%}", high=f"{high:.1%}"),
     )
     top = float(np.nanmax(data["ci_high"].to_numpy(float), initial=high))
     fig.update_yaxes(range=[0, max(top, high) * 1.05 + 0.005], tickformat=".0%",
-                     title_text=EXTENDED_Y_TITLE if len(ms) == 1 else None)
+                     title_text=_(EXTENDED_Y_TITLE) if len(ms) == 1 else None)
     if len(ms) > 1:
-        fig.update_yaxes(title_text=EXTENDED_Y_TITLE, row=(len(ms) + 1) // 2, col=1)
+        fig.update_yaxes(title_text=_(EXTENDED_Y_TITLE), row=(len(ms) + 1) // 2, col=1)
     fig.update_xaxes(type="multicategory", tickangle=-90, tickfont=dict(size=10))
-    fig.update_xaxes(title_text=EXTENDED_X_TITLE, row=len(ms), col=1)
+    fig.update_xaxes(title_text=_(EXTENDED_X_TITLE), row=len(ms), col=1)
     height = 170 + 240 * len(ms)
     fig.update_layout(height=height, scattermode="group", scattergap=0.4, **_LAYOUT)
     fig.update_layout(legend=dict(y=1 + 40 / height), margin=dict(t=90, b=140))

@@ -11,6 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dpviz.style import COLORS, OKABE_ITO, figure, inert_labels, span
+from dpviz.text import _
 
 __all__ = [
     "KRR_ESTIMATOR_COLORS",
@@ -32,16 +33,18 @@ KRR_ESTIMATOR_COLORS = {
 
 
 def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
-                      estimator_name: str, whisker_name: str = "± 2 SE", whisker_notes=None,
+                      estimator_name: str, whisker_name: str | None = None, whisker_notes=None,
                       height: int = 420) -> go.Figure:
     """True, reported and estimated counts per category as grouped bars.
 
     The estimate carries asymmetric error bars from ``lower`` to ``upper``, named
-    ``whisker_name`` in the legend and the hover (e.g. "± 2 SE");
+    ``whisker_name`` in the legend and the hover (by default "± 2 SE");
     ``whisker_notes``, one text per category, is added to its hover (e.g. what share
     of simulated estimates the whisker covered). A line at 0 shows estimates below it.
     """
     labels = inert_labels(labels)  # user text: shown as typed, never as HTML
+    if whisker_name is None:
+        whisker_name = _("± 2 SE")
     est = np.asarray(estimate, dtype=float)
     lower = np.asarray(lower, dtype=float)
     upper = np.asarray(upper, dtype=float)
@@ -49,26 +52,28 @@ def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
     if len(notes) != est.size:
         raise ValueError("`whisker_notes` must have one text per category.")
     data = [
-        dict(type="bar", x=labels, y=np.asarray(true, dtype=float), name="true count n_v",
+        dict(type="bar", x=labels, y=np.asarray(true, dtype=float), name=_("true count n_v"),
              marker=dict(color=COLORS["original"]),
-             hovertemplate="%{x}<br>true %{y:,.0f}<extra></extra>"),
+             hovertemplate=_("%{x}<br>true %{y:,.0f}<extra></extra>")),
         dict(type="bar", x=labels, y=np.asarray(reported, dtype=float),
-             name="reported count N_v", marker=dict(color=COLORS["private"]),
-             hovertemplate="%{x}<br>reported %{y:,.0f}<extra></extra>"),
-        dict(type="bar", x=labels, y=est, name=f"estimate n̂_v ({estimator_name}) {whisker_name}",
+             name=_("reported count N_v"), marker=dict(color=COLORS["private"]),
+             hovertemplate=_("%{x}<br>reported %{y:,.0f}<extra></extra>")),
+        dict(type="bar", x=labels, y=est,
+             name=_("estimate n̂_v ({estimator}) {whisker}", estimator=estimator_name,
+                    whisker=whisker_name),
              marker=dict(color=COLORS["estimate"]),
              error_y=dict(type="data", symmetric=False, array=upper - est, arrayminus=est - lower,
                           color=COLORS["reference"], thickness=1.5),
              customdata=np.column_stack([lower, upper, np.asarray(notes, dtype=object)]),
-             hovertemplate="%{x}<br>estimate %{y:,.1f}<br>" + whisker_name
-                           + ": %{customdata[0]:,.1f} … %{customdata[1]:,.1f}%{customdata[2]}"
-                           "<extra></extra>"),
+             hovertemplate=_("%{x}<br>estimate %{y:,.1f}<br>{whisker}: %{customdata[0]:,.1f} "
+                             "… %{customdata[1]:,.1f}%{customdata[2]}<extra></extra>",
+                             whisker=whisker_name)),
     ]
-    zero, _ = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
+    zero, _label = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
     return figure(data, dict(
         barmode="group", bargap=0.15, bargroupgap=0.0, height=height, shapes=[zero],
-        xaxis=dict(title=dict(text="category"), type="category"),
-        yaxis=dict(title=dict(text="users")),
+        xaxis=dict(title=dict(text=_("category")), type="category"),
+        yaxis=dict(title=dict(text=_("users"))),
     ))
 
 
@@ -87,9 +92,9 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
     if len(theory):
         data.append(dict(
             type="scatter", x=theory["eps"].to_numpy(float), y=theory["theory"].to_numpy(float),
-            mode="lines", name="exact MSE of the unbiased estimator (theory)",
+            mode="lines", name=_("exact MSE of the unbiased estimator (theory)"),
             line=dict(color=COLORS["theory"], width=3, dash="dash"),
-            hovertemplate="ε %{x:~g}<br>exact MSE %{y:,.4~r}<extra>theory</extra>",
+            hovertemplate=_("ε %{x:~g}<br>exact MSE %{y:,.4~r}<extra>theory</extra>"),
         ))
     for method, rows in table.groupby("method", sort=False):
         rows = rows.sort_values("eps")
@@ -100,10 +105,10 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
             line=dict(color=KRR_ESTIMATOR_COLORS.get(method, COLORS["reference"]), width=2),
             marker=dict(size=7),
             error_y=dict(type="data", array=2 * np.nan_to_num(se), thickness=1),
-            hovertemplate="ε %{x:~g}<br>MSE %{y:,.4~r}<extra>" + names.get(method, method)
-                          + "</extra>",
+            hovertemplate=_("ε %{x:~g}<br>MSE %{y:,.4~r}<extra>{name}</extra>",
+                            name=names.get(method, method)),
         ))
-    line, _ = span("vline", x=float(current_eps),
+    line, _label = span("vline", x=float(current_eps),
                    line=dict(color=COLORS["reference"], width=2, dash="dot"))
     # on a log axis, a shape's x is in data units and an annotation's in log10 units
     label = dict(x=float(np.log10(current_eps)), y=1, xref="x", yref="paper",
@@ -111,7 +116,7 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
     return figure(data, dict(
         height=height, legend=dict(y=1.08), margin=dict(t=90), shapes=[line],
         annotations=[label],
-        xaxis=dict(title=dict(text="ε (log scale)"), type="log"),
-        yaxis=dict(title=dict(text="MSE per category (users², log scale)"), type="log",
+        xaxis=dict(title=dict(text=_("ε (log scale)")), type="log"),
+        yaxis=dict(title=dict(text=_("MSE per category (users², log scale)")), type="log",
                    exponentformat="power"),
     ))

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from dpviz.style import (_TEST_NAMES, COLORS, OKABE_ITO, _log_range, _log_ticks, _rgba, figure,
                          inert, inert_labels, span)
+from dpviz.text import N_, _
 
 __all__ = [
     "PLANNER_COLORS",
@@ -34,14 +35,22 @@ PLANNER_COLORS = {
 }
 
 # The tests as the legends name them: the calibration figures' names, and this project's
-# normal-score test (solid, as Algorithm 1; only the naive test is dashed).
-_PLANNER_TEST_NAMES = {**_TEST_NAMES, "normal_score": "normal-score"}
+# normal-score test (solid, as Algorithm 1; only the naive test is dashed). Translated where
+# shown (_test_name).
+_PLANNER_TEST_NAMES = {**_TEST_NAMES, "normal_score": N_("normal-score")}
 _ORDER = ("bootstrap", "normal_score", "chisq")  # the legend's order
 
+# x -> (axis title, translated where shown; the hover's x; the estimate's number format)
 _PLANNER_X = {
-    "n": ("N per group (log scale)", "N %{x:,.0f}", ",.0f"),
-    "alpha1": ("privacy level ε (log scale; smaller = stronger privacy)", "ε %{x:.3g}", ".3g"),
+    "n": (N_("N per group (log scale)"), "N %{x:,.0f}", ",.0f"),
+    "alpha1": (N_("privacy level ε (log scale; smaller = stronger privacy)"), "ε %{x:.3g}",
+               ".3g"),
 }
+
+
+def _test_name(test) -> str:
+    """A test's name as the planner's legends write it, in the reader's language."""
+    return _(_PLANNER_TEST_NAMES[test]) if test in _PLANNER_TEST_NAMES else test
 
 
 def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, interval=None,
@@ -61,6 +70,7 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
     if x not in _PLANNER_X:
         raise ValueError(f"`x` must be one of {tuple(_PLANNER_X)}, got {x!r}.")
     title, hover_x, fmt = _PLANNER_X[x]
+    title = _(title)
     data = pd.DataFrame(points).sort_values(x)
     xs = data[x].to_numpy(float)
     power = data["power"].to_numpy(float)
@@ -74,15 +84,16 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
         traces.append(dict(
             type="scatter", x=[left, right, right, left, left], y=[0, 0, 1, 1, 0], mode="lines",
             fill="toself", fillcolor=_rgba(PLANNER_COLORS["target"], 0.12), line=dict(width=0),
-            name="Monte Carlo interval of the estimate", hoverinfo="skip",
+            name=_("Monte Carlo interval of the estimate"), hoverinfo="skip",
         ))
     tests = data["test"].unique() if "test" in data else [None]
     for test in tests:
         rows = data if test is None else data[data["test"] == test]
         color = PLANNER_COLORS.get(test, PLANNER_COLORS["bootstrap"])
-        name = "simulated power (95% Wilson interval)"
         if test is not None and len(tests) > 1:
-            name = f"{_PLANNER_TEST_NAMES.get(test, test)}: {name}"
+            name = _("{test}: simulated power (95% Wilson interval)", test=_test_name(test))
+        else:
+            name = _("simulated power (95% Wilson interval)")
         p = rows["power"].to_numpy(float)
         traces.append(dict(
             type="scatter", x=rows[x].to_numpy(float), y=p, mode="lines+markers", name=name,
@@ -91,15 +102,17 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
             error_y=dict(type="data", array=rows["ci_high"].to_numpy(float) - p,
                          arrayminus=p - rows["ci_low"].to_numpy(float), thickness=1.5,
                          color=color),
-            hovertemplate=f"{hover_x}<br>power %{{y:.3f}}<extra></extra>",
+            hovertemplate=_("{point}<br>power %{y:.3f}<extra></extra>", point=hover_x),
         ))
     spans = [span("hline", y=float(target),
                   line=dict(color=PLANNER_COLORS["target"], width=2, dash="dash"),
-                  annotation_text=f"target power {target:.0%}", annotation_position="top left")]
+                  annotation_text=_("target power {power}", power=f"{target:.0%}"),
+                  annotation_position="top left")]
     if level is not None:
         spans.append(span("hline", y=float(level),
                           line=dict(color=COLORS["reference"], width=1.5, dash="dot"),
-                          annotation_text=f"{level:.0%} level: nothing to detect",
+                          annotation_text=_("{level} level: nothing to detect",
+                                            level=f"{level:.0%}"),
                           annotation_position="top right"))
     if estimate is not None and np.isfinite(estimate):
         traces.append(dict(
@@ -109,22 +122,22 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
         ))
         traces.append(dict(
             type="scatter", x=[estimate], y=[float(target)], mode="markers",
-            name=f"estimate: {estimate_text or format(estimate, fmt)}",
+            name=_("estimate: {value}", value=estimate_text or format(estimate, fmt)),
             marker=dict(color=PLANNER_COLORS["target"], size=13, symbol="diamond",
                         line=dict(width=1.5, color="white")),
-            hovertemplate=f"estimate {hover_x}<extra></extra>",
+            hovertemplate=_("estimate {point}<extra></extra>", point=hover_x),
         ))
-    annotations = [label for _, label in spans]
+    annotations = [label for _line, label in spans]
     if len(power) == 0:
-        annotations.append(dict(text="no simulated points", showarrow=False, xref="paper",
+        annotations.append(dict(text=_("no simulated points"), showarrow=False, xref="paper",
                                 yref="paper", x=0.5, y=0.5))
     xaxis = dict(title=dict(text=title), type="log", range=[lo, hi])
     if hi - lo <= 3.5:  # up to three decades: ticks 1, 2, 3, 5 × 10^k, in plain numbers
         xaxis.update(tickvals=_log_ticks([10 ** lo, 10 ** hi]), tickformat=",.3~r")
     return figure(traces, dict(
         height=height, legend=dict(y=1.04), margin=dict(t=80),
-        shapes=[line for line, _ in spans], annotations=annotations, xaxis=xaxis,
-        yaxis=dict(title=dict(text="power (rejection rate)"), range=[-0.02, 1.02]),
+        shapes=[line for line, _label in spans], annotations=annotations, xaxis=xaxis,
+        yaxis=dict(title=dict(text=_("power (rejection rate)")), range=[-0.02, 1.02]),
     ))
 
 def _frontier_errors(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -135,6 +148,19 @@ def _frontier_errors(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     plus = np.where(np.isfinite(high) & (high >= n), high - n, 0.0)
     minus = np.where(np.isfinite(low) & (low > 0) & (low <= n), n - low, 0.0)
     return plus, minus
+
+
+def _frontier_name(test: str, ok: bool, level: str | None) -> str:
+    """The legend name of a test's points on the frontier: whether the test holds its level
+    (``level`` as text, "5%", or None)."""
+    if ok:
+        return (_("{test}: holds the level", test=test) if level is None else
+                _("{test}: holds the {level} level", test=test, level=level))
+    if level is None:
+        return _("{test}: invalid, does not hold its level (type-I error above the level)",
+                 test=test)
+    return _("{test}: invalid, does not hold its level (type-I error above the {level} level)",
+             test=test, level=level)
 
 
 def planner_frontier_figure(table, *, current=None, level=None, power=None,
@@ -154,14 +180,14 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
     data = pd.DataFrame(table).copy()
     data["n"] = pd.to_numeric(data["n"], errors="coerce")
     data = data.sort_values("alpha1")
-    level_text = "the level" if level is None else f"the {level:.0%} level"
+    level_text = None if level is None else f"{level:.0%}"
     traces = []
     for test in [t for t in _ORDER if t in set(data["test"])] + \
             [t for t in pd.unique(data["test"]) if t not in _ORDER]:
         rows = data[data["test"] == test]
         found = rows[rows["n"].notna()]
         color = PLANNER_COLORS.get(test, COLORS["reference"])
-        name = _PLANNER_TEST_NAMES.get(test, test)
+        name = _test_name(test)
         dash = "dash" if test == "chisq" else "solid"
         valid = found["valid"].astype(bool) if "valid" in found else pd.Series(True, found.index)
         traces.append(dict(
@@ -182,21 +208,19 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
                 type="scatter", x=part["alpha1"].to_numpy(float), y=part["n"].to_numpy(float),
                 mode="markers" if ok else "markers+text", textposition="top center",
                 textfont=dict(color=color),
-                name=(f"{name}: holds {level_text}" if ok else
-                      f"{name}: invalid, does not hold its level (type-I error above "
-                      f"{level_text})"),
+                name=_frontier_name(name, ok, level_text),
                 legendgroup=test, showlegend=not ok,
                 marker=marker,
                 error_y=dict(type="data", array=plus, arrayminus=minus, thickness=1.5,
                              color=color),
                 customdata=np.column_stack([part["n_low"].to_numpy(float),
                                             part["n_high"].to_numpy(float), type1]),
-                hovertemplate="ε %{x:.3g}<br>N needed %{y:,.0f}<br>interval %{customdata[0]:,.0f}"
-                              " – %{customdata[1]:,.0f}<br>type-I error %{customdata[2]:.3f}"
-                              f"<extra>{name}</extra>",
+                hovertemplate=_("ε %{x:.3g}<br>N needed %{y:,.0f}<br>interval "
+                                "%{customdata[0]:,.0f} – %{customdata[1]:,.0f}<br>type-I error "
+                                "%{customdata[2]:.3f}<extra>{test}</extra>", test=name),
             )
             if not ok:
-                trace["text"] = ["invalid"] * len(part)
+                trace["text"] = [_("invalid")] * len(part)
             traces.append(trace)
         beyond = rows[rows["n"].isna() & np.isfinite(pd.to_numeric(rows["n_low"],
                                                                    errors="coerce"))]
@@ -204,10 +228,11 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
             traces.append(dict(
                 type="scatter", x=beyond["alpha1"].to_numpy(float),
                 y=beyond["n_low"].to_numpy(float),
-                mode="markers", name=f"{name}: more than the largest N searched",
+                mode="markers", name=_("{test}: more than the largest N searched", test=name),
                 legendgroup=test, marker=dict(color=color, size=12, symbol="triangle-up-open",
                                               line=dict(width=2, color=color)),
-                hovertemplate="ε %{x:.3g}<br>N above %{y:,.0f}<extra>" + name + "</extra>",
+                hovertemplate=_("ε %{x:.3g}<br>N above %{y:,.0f}<extra>{test}</extra>",
+                                test=name),
             ))
     shown_x = list(data["alpha1"])
     shown_y = list(data["n"].dropna()) + list(pd.to_numeric(data["n_low"], errors="coerce")) + \
@@ -216,17 +241,17 @@ def planner_frontier_figure(table, *, current=None, level=None, power=None,
         alpha, n = current
         traces.append(dict(
             type="scatter", x=[float(alpha)], y=[float(n)], mode="markers",
-            name=f"your choice: ε = {alpha:.3g}, N = {n:,.0f}",
+            name=_("your choice: ε = {eps}, N = {n}", eps=f"{alpha:.3g}", n=f"{n:,.0f}"),
             marker=dict(color=PLANNER_COLORS["current"], size=18, symbol="star",
                         line=dict(width=1, color="white")),
-            hovertemplate="your choice<br>ε %{x:.3g}<br>N %{y:,.0f}<extra></extra>",
+            hovertemplate=_("your choice<br>ε %{x:.3g}<br>N %{y:,.0f}<extra></extra>"),
         ))
         shown_x.append(alpha)
         shown_y.append(n)
-    ytitle = "N per group needed (log scale)" if power is None else \
-        f"N per group needed for {power:.0%} power (log scale)"
+    ytitle = _("N per group needed (log scale)") if power is None else \
+        _("N per group needed for {power} power (log scale)", power=f"{power:.0%}")
     x_range = _log_range(shown_x, 1.4)
-    xaxis = dict(title=dict(text=_PLANNER_X["alpha1"][0]), type="log", range=x_range)
+    xaxis = dict(title=dict(text=_(_PLANNER_X["alpha1"][0])), type="log", range=x_range)
     if x_range[1] - x_range[0] <= 3.5:
         xaxis.update(tickvals=_log_ticks([10 ** v for v in x_range]), tickformat=",.3~r")
     return figure(traces, dict(
@@ -244,12 +269,12 @@ def planner_distributions_figure(labels, p1, p2, *, name_a: str = "A", name_b: s
     data = [
         dict(type="bar", x=labels, y=np.asarray(values, dtype=float), name=name,
              marker=dict(color=PLANNER_COLORS[key]),
-             hovertemplate="%{x}<br>share %{y:.2%}<extra>" + name + "</extra>")
+             hovertemplate=_("%{x}<br>share %{y:.2%}<extra>{name}</extra>", name=name))
         for key, values, name in (("A", p1, name_a), ("B", p2, name_b))
     ]
     return figure(data, dict(
         barmode="group", bargap=0.15, bargroupgap=0.0, height=height,
         margin=dict(l=50, r=10, t=40, b=40), font=dict(size=12), legend=dict(y=1.02),
         xaxis=dict(type="category"),
-        yaxis=dict(title=dict(text="share"), tickformat=".1~%"),
+        yaxis=dict(title=dict(text=_("share")), tickformat=".1~%"),
     ))

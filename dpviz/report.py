@@ -2,7 +2,8 @@
 
 A report is a single self-contained HTML file (plotly.js inlined once), to be
 sent to someone without the dashboard. Every text is HTML-escaped, so names
-taken from uploads cannot inject markup.
+taken from uploads cannot inject markup. The report's own words (headings, the line
+saying when it was made) are in the reader's language (:mod:`dpviz.text`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import datetime as _dt
 import html
 
 import pandas as pd
+
+from dpviz.text import _
 
 __all__ = ["html_report"]
 
@@ -36,7 +39,7 @@ def _table(frame: pd.DataFrame) -> str:
 
 
 def html_report(title: str, *, findings=(), parameters=None, figures=(), tables=(), notes=(),
-                source: str = "") -> str:
+                source: str = "", lang: str = "en") -> str:
     """The report as an HTML string.
 
     Parameters
@@ -52,20 +55,24 @@ def html_report(title: str, *, findings=(), parameters=None, figures=(), tables=
         Method notes and caveats, shown last.
     source : str
         Where the report comes from (e.g. the dashboard's address).
+    lang : str
+        The language the report is written in, for the page's ``lang`` attribute (BCP 47,
+        e.g. "ko").
     """
     esc = html.escape
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>", f'<html lang="{esc(lang, quote=True)}"><head><meta charset="utf-8">',
         f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{esc(title)}</h1>",
-        f'<p class="meta">Generated {stamp}{" from " + esc(source) if source else ""}.</p>',
+        '<p class="meta">' + esc(_("Generated {stamp} from {source}.", stamp=stamp, source=source)
+                                 if source else _("Generated {stamp}.", stamp=stamp)) + "</p>",
     ]
     if findings:
-        parts.append("<h2>Findings</h2>")
+        parts.append(f"<h2>{esc(_('Findings'))}</h2>")
         parts += [f'<p class="finding">{esc(s)}</p>' for s in findings]
     if parameters:
-        parts.append("<h2>Settings</h2><table>")
+        parts.append(f"<h2>{esc(_('Settings'))}</h2><table>")
         parts += [f'<tr><td class="key">{esc(str(k))}</td><td>{esc(str(v))}</td></tr>'
                   for k, v in parameters.items()]
         parts.append("</table>")
@@ -79,7 +86,7 @@ def html_report(title: str, *, findings=(), parameters=None, figures=(), tables=
         parts.append(f"<h2>{esc(caption)}</h2>")
         parts.append(_table(frame))
     if notes:
-        parts.append("<h2>Notes</h2>")
+        parts.append(f"<h2>{esc(_('Notes'))}</h2>")
         parts += [f'<p class="note">{esc(s)}</p>' for s in notes]
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -17,6 +17,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
+from dpviz.text import N_, _
+
 __all__ = [
     "COLORS",
     "OKABE_ITO",
@@ -99,12 +101,18 @@ def _rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
-# The homogeneity tests as legends name them (calibration and planner figures), and the
-# colour of each on the calibration figures.
-_TEST_NAMES = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²",
-               "normal_score": "normal-score contrast"}
+# The homogeneity tests as legends name them (calibration and planner figures; translated
+# where shown: _(_TEST_NAMES[test])), and the colour of each on the calibration figures.
+_TEST_NAMES = {"bootstrap": N_("parametric bootstrap"), "chisq": N_("naive χ²"),
+               "normal_score": N_("normal-score contrast")}
 _TEST_COLORS = {"bootstrap": COLORS["estimate"], "chisq": COLORS["statistic"],
                 "normal_score": COLORS["original"]}
+
+
+def _test_name(test: str) -> str:
+    """A homogeneity test's name as the legends write it, in the reader's language (a test
+    without one: its key)."""
+    return _(_TEST_NAMES[test]) if test in _TEST_NAMES else test
 
 
 # Log axes (substitution and planner figures): tick values and padded ranges.
@@ -176,7 +184,7 @@ def _nested(props: dict) -> dict:
     """Plotly's "magic underscore" keywords (line_width=0) as nested dicts."""
     out: dict = {}
     for key, value in props.items():
-        head, _, rest = key.partition("_")
+        head, _sep, rest = key.partition("_")
         if rest and head in ("line", "font", "marker", "title"):
             out.setdefault(head, {})[rest] = value
         elif isinstance(value, dict) and isinstance(out.get(key), dict):

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from dpviz.style import (COLORS, _log_ticks, _rgba, axes_of, figure, inert_labels, merged,
                          panels, span)
+from dpviz.text import N_, _
 
 __all__ = [
     "SUBSTITUTION_COLORS",
@@ -34,7 +35,15 @@ SUBSTITUTION_COLORS = {
     "draws": COLORS["private"],
     "collision": COLORS["theory"],
 }
-SUBSTITUTION_NAMES = {"source": "X̂*/l = M⁻¹Y*/l (source)", "unbiased": "A⁻¹Y* (unbiased)"}
+# The two reconstructions as the legends name them (in English: translated where shown,
+# _(SUBSTITUTION_NAMES[kind])).
+SUBSTITUTION_NAMES = {"source": N_("X̂*/l = M⁻¹Y*/l (source)"),
+                      "unbiased": N_("A⁻¹Y* (unbiased)")}
+
+
+def _estimator(kind: str) -> str:
+    """A reconstruction's legend name in the reader's language."""
+    return _(SUBSTITUTION_NAMES[kind])
 
 
 def _lines(points: int) -> str:
@@ -45,7 +54,7 @@ def _lines(points: int) -> str:
 def _current_l_line(current_l: int, **where) -> dict:
     """The dotted vertical line at the chosen l, a shape of the figure's spec (in the panel
     whose axes ``where`` names: ``xref="x2", yref="y2"``)."""
-    line, _ = span("vline", x=float(current_l),
+    line, _label = span("vline", x=float(current_l),
                    line=dict(color=COLORS["reference"], width=2, dash="dot"), **where)
     return line
 
@@ -63,9 +72,9 @@ def substitution_counts_figure(labels, original, released, source, unbiased, *, 
     l = int(l)
     released = np.asarray(released, dtype=float)
     shown = released / l
-    name_released = "released Y" if l == 1 else f"released Y*/l (Y*/{l})"
+    name_released = _("released Y") if l == 1 else _("released Y*/l (Y*/{l})", l=l)
     data = [
-        dict(type="bar", x=labels, y=np.asarray(original, dtype=float), name="original X",
+        dict(type="bar", x=labels, y=np.asarray(original, dtype=float), name=_("original X"),
              marker=dict(color=COLORS["original"]),
              hovertemplate="%{x}<br>X %{y:,.0f}<extra></extra>"),
         dict(type="bar", x=labels, y=shown, name=name_released,
@@ -78,18 +87,18 @@ def substitution_counts_figure(labels, original, released, source, unbiased, *, 
                                  ("source", source, "x-thin-open")):
         data.append(dict(
             type="scatter", x=labels, y=np.asarray(values, dtype=float), mode="markers",
-            name=SUBSTITUTION_NAMES[kind],
+            name=_estimator(kind),
             marker=dict(color=SUBSTITUTION_COLORS[kind], symbol=symbol, size=9,
                         line=dict(width=2, color=SUBSTITUTION_COLORS[kind])),
-            hovertemplate="%{x}<br>estimate %{y:,.1f}<extra>" + SUBSTITUTION_NAMES[kind]
-                          + "</extra>",
+            hovertemplate=_("%{x}<br>estimate %{y:,.1f}<extra>{name}</extra>",
+                            name=_estimator(kind)),
         ))
-    zero, _ = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
+    zero, _label = span("hline", y=0, line=dict(color=COLORS["reference"], width=1))
     return figure(data, dict(
         barmode="group", bargap=0.15, bargroupgap=0.0, height=height, legend=dict(y=1.08),
         margin=dict(t=80), shapes=[zero],
-        xaxis=dict(title=dict(text="category"), type="category"),
-        yaxis=dict(title=dict(text="records")),
+        xaxis=dict(title=dict(text=_("category")), type="category"),
+        yaxis=dict(title=dict(text=_("records"))),
     ))
 
 
@@ -107,29 +116,29 @@ def substitution_error_figure(curves, *, current_l: int, points=None,
     l_values = curves["l"].to_numpy(float)
     data = [dict(
         type="scatter", x=l_values, y=curves["bound"].to_numpy(float),
-        mode=_lines(len(l_values)), name="Theorem 4.1 bound / √l",
+        mode=_lines(len(l_values)), name=_("Theorem 4.1 bound / √l"),
         line=dict(color=SUBSTITUTION_COLORS["bound"], width=3, dash="dash"),
-        hovertemplate="l %{x}<br>bound / √l %{y:,.4~r}<extra></extra>",
+        hovertemplate=_("l %{x}<br>bound / √l %{y:,.4~r}<extra></extra>"),
     )]
     for kind in ("source", "unbiased"):
         data.append(dict(
             type="scatter", x=l_values, y=curves[kind].to_numpy(float),
-            mode=_lines(len(l_values)), name=f"exact error, {SUBSTITUTION_NAMES[kind]}",
+            mode=_lines(len(l_values)), name=_("exact error, {name}", name=_estimator(kind)),
             line=dict(color=SUBSTITUTION_COLORS[kind], width=2),
-            hovertemplate="l %{x}<br>exact %{y:,.4~r}<extra>" + SUBSTITUTION_NAMES[kind]
-                          + "</extra>",
+            hovertemplate=_("l %{x}<br>exact %{y:,.4~r}<extra>{name}</extra>",
+                            name=_estimator(kind)),
         ))
     if points is not None:
         for row in pd.DataFrame(points).itertuples():
             data.append(dict(
                 type="scatter", x=[float(current_l)], y=[float(row.actual)], mode="markers",
-                name=f"simulated, {SUBSTITUTION_NAMES[row.estimator]} (± 2 SE)",
+                name=_("simulated, {name} (± 2 SE)", name=_estimator(row.estimator)),
                 marker=dict(color=SUBSTITUTION_COLORS[row.estimator], size=10,
                             symbol="diamond", line=dict(width=1, color="white")),
                 error_y=dict(type="data", array=[2 * float(np.nan_to_num(row.actual_se))],
                              thickness=1.5, color=SUBSTITUTION_COLORS[row.estimator]),
-                hovertemplate="l %{x}<br>simulated %{y:,.4~r}<extra>"
-                              + SUBSTITUTION_NAMES[row.estimator] + "</extra>",
+                hovertemplate=_("l %{x}<br>simulated %{y:,.4~r}<extra>{name}</extra>",
+                                name=_estimator(row.estimator)),
             ))
     shown = [curves[c].to_numpy(float) for c in ("bound", "source", "unbiased")]
     if points is not None:
@@ -140,8 +149,8 @@ def substitution_error_figure(curves, *, current_l: int, points=None,
         annotations=[dict(x=float(current_l), y=1, xref="x", yref="paper",
                           text=f"l = {current_l}", showarrow=False, yanchor="bottom",
                           xanchor="left")],
-        xaxis=dict(title=dict(text="l (values released per record)")),
-        yaxis=dict(title=dict(text="σ_X̂ / ‖X‖ (log scale)"), type="log",
+        xaxis=dict(title=dict(text=_("l (values released per record)"))),
+        yaxis=dict(title=dict(text=_("σ_X̂ / ‖X‖ (log scale)")), type="log",
                    tickvals=_log_ticks(np.concatenate(shown)), tickformat=",.3~r"),
     ))
 
@@ -156,9 +165,9 @@ def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
     """
     table = pd.DataFrame(table).sort_values("l")
     l_values = table["l"].to_numpy(float)
-    series = (("bound", "Kang, Lee & Hong's bound l × ln γ (from γ^l)", "dash", 3),
-              ("ordered", "exact ε if the order were released", "solid", 2),
-              ("exact", "exact ε_l of the released set", "solid", 3))
+    series = (("bound", _("Kang, Lee & Hong's bound l × ln γ (from γ^l)"), "dash", 3),
+              ("ordered", _("exact ε if the order were released"), "solid", 2),
+              ("exact", _("exact ε_l of the released set"), "solid", 3))
     data = [
         dict(type="scatter", x=l_values, y=table[kind].to_numpy(float),
              mode=_lines(len(l_values)), name=name,
@@ -166,7 +175,7 @@ def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
              hovertemplate="l %{x}<br>ε %{y:,.4~r}<extra>" + name + "</extra>")
         for kind, name, dash, width in series
     ]
-    reference, _ = span("hline", y=float(log_gamma),
+    reference, _label = span("hline", y=float(log_gamma),
                         line=dict(color=COLORS["reference"], width=1.5, dash="dot"))
     shown = np.concatenate([table[c].to_numpy(float) for c in ("bound", "ordered", "exact")])
     return figure(data, dict(
@@ -176,8 +185,8 @@ def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
         annotations=[dict(x=1, xref="paper", y=float(np.log10(log_gamma)), yref="y",
                           text=f"ln γ = {log_gamma:.3g} (l = 1, k-RR)", showarrow=False,
                           xanchor="right", yanchor="top")],
-        xaxis=dict(title=dict(text="l (values released per record)")),
-        yaxis=dict(title=dict(text="ε (log scale)"), type="log", tickvals=_log_ticks(shown),
+        xaxis=dict(title=dict(text=_("l (values released per record)"))),
+        yaxis=dict(title=dict(text=_("ε (log scale)")), type="log", tickvals=_log_ticks(shown),
                    tickformat=",.3~r"),
     ))
 
@@ -192,26 +201,26 @@ def substitution_cost_figure(table, *, current_l: int, height: int = 380) -> go.
     l_values = table["l"].to_numpy(float)
     data = [
         dict(type="scatter", x=l_values, y=table["draws_ratio"].to_numpy(float),
-             mode="lines+markers", name="expected draws / (N·l)",
+             mode="lines+markers", name=_("expected draws / (N·l)"),
              line=dict(color=SUBSTITUTION_COLORS["draws"], width=2), marker=dict(size=5),
-             hovertemplate="l %{x}<br>draws / (N·l) %{y:,.4~r}<extra></extra>",
+             hovertemplate=_("l %{x}<br>draws / (N·l) %{y:,.4~r}<extra></extra>"),
              **axes_of(1, 1, cols=2)),
         dict(type="scatter", x=l_values, y=table["collision"].to_numpy(float),
-             mode="lines+markers", name="collision probability (Theorem 5.1)",
+             mode="lines+markers", name=_("collision probability (Theorem 5.1)"),
              line=dict(color=SUBSTITUTION_COLORS["collision"], width=2), marker=dict(size=5),
              hovertemplate="l %{x}<br>P[s ≥ 2] %{y:,.4~r}<extra></extra>",
              **axes_of(1, 2, cols=2)),
     ]
-    one, _ = span("hline", y=1.0, line=dict(color=COLORS["reference"], width=1))
+    one, _label = span("hline", y=1.0, line=dict(color=COLORS["reference"], width=1))
     shapes = [one] + [_current_l_line(current_l, xref=f"x{n}", yref=f"y{n}")
                       for n in ("", "2")]
-    l_axis = dict(title=dict(text="l (values released per record)"))
+    l_axis = dict(title=dict(text=_("l (values released per record)")))
     return figure(data, merged(
         panels(1, 2, horizontal_spacing=0.12, subplot_titles=(
-            "expected draws / (N·l)", "P[s ≥ 2]: a repeat among l independent draws")),
+            _("expected draws / (N·l)"), _("P[s ≥ 2]: a repeat among l independent draws"))),
         dict(height=height, showlegend=False, shapes=shapes, xaxis=l_axis, xaxis2=l_axis,
-             yaxis=dict(title=dict(text="draws / (N·l)")),
-             yaxis2=dict(title=dict(text="probability"), range=[0, 1.02])),
+             yaxis=dict(title=dict(text=_("draws / (N·l)"))),
+             yaxis2=dict(title=dict(text=_("probability")), range=[0, 1.02])),
     ))
 
 
@@ -229,11 +238,11 @@ def substitution_bias_figure(labels, original, exact_bias, estimates, *,
     x = np.asarray(original, dtype=float)
     data = [
         dict(type="bar", x=labels, y=np.asarray(exact_bias, dtype=float),
-             name=f"exact bias, {SUBSTITUTION_NAMES['source']}",
+             name=_("exact bias, {name}", name=_estimator("source")),
              marker=dict(color=_rgba(SUBSTITUTION_COLORS["source"], 0.45)),
-             hovertemplate="%{x}<br>exact bias %{y:,.2f}<extra></extra>"),
+             hovertemplate=_("%{x}<br>exact bias %{y:,.2f}<extra></extra>")),
         dict(type="scatter", x=labels, y=np.zeros(len(labels)), mode="lines",
-             name=f"exact bias, {SUBSTITUTION_NAMES['unbiased']}: 0",
+             name=_("exact bias, {name}: 0", name=_estimator("unbiased")),
              line=dict(color=SUBSTITUTION_COLORS["unbiased"], width=2), hoverinfo="skip"),
     ]
     for kind, symbol in (("source", "x-thin-open"), ("unbiased", "circle-open")):
@@ -244,17 +253,18 @@ def substitution_bias_figure(labels, original, exact_bias, estimates, *,
         se = est.std(axis=0, ddof=1) / np.sqrt(est.shape[0])
         data.append(dict(
             type="scatter", x=labels, y=mean, mode="markers", offsetgroup=kind,
-            name=f"simulated mean bias, {SUBSTITUTION_NAMES[kind]} (± 2 SE, R = {est.shape[0]:,})",
+            name=_("simulated mean bias, {name} (± 2 SE, R = {reps})", name=_estimator(kind),
+                   reps=f"{est.shape[0]:,}"),
             marker=dict(color=SUBSTITUTION_COLORS[kind], symbol=symbol, size=8,
                         line=dict(width=2, color=SUBSTITUTION_COLORS[kind])),
             error_y=dict(type="data", array=2 * se, thickness=1,
                          color=SUBSTITUTION_COLORS[kind]),
-            hovertemplate="%{x}<br>mean bias %{y:,.2f}<extra>" + SUBSTITUTION_NAMES[kind]
-                          + "</extra>",
+            hovertemplate=_("%{x}<br>mean bias %{y:,.2f}<extra>{name}</extra>",
+                            name=_estimator(kind)),
         ))
     return figure(data, dict(
         height=height, bargap=0.15, scattermode="group", scattergap=0.5, legend=dict(y=1.08),
         margin=dict(t=110),
-        xaxis=dict(title=dict(text="category"), type="category"),
-        yaxis=dict(title=dict(text="E X̂ − X (records)")),
+        xaxis=dict(title=dict(text=_("category")), type="category"),
+        yaxis=dict(title=dict(text=_("E X̂ − X (records)"))),
     ))
