@@ -1,17 +1,20 @@
-"""Entry point of the dashboard: routes to the pages of ui.registry, nothing else."""
+"""Entry point of the dashboard: sets the reader's language and routes to the pages of
+ui.registry, nothing else."""
 
 import streamlit as st
 
-from ui import registry
+from ui import language, registry
 
 
 def main() -> None:
+    language.choose()  # before the menu: its entries are in the reader's language
     st.set_page_config(page_title=registry.HOME.label, page_icon=":material/visibility:",
                        layout="wide")
     # Section "" has no header: its pages stand at the top of the menu.
-    pages = {section: [st.Page(p.script, title=p.label, icon=p.icon, url_path=p.url_path or None,
-                               default=p.default) for p in specs]
-             for section, specs in registry.sections().items()}
+    pages = {specs[0].section_label: [
+        st.Page(p.script, title=p.label, icon=p.icon, url_path=p.url_path or None,
+                default=p.default) for p in specs]
+        for specs in registry.sections().values()}
     st.navigation(pages).run()
 
 

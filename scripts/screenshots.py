@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/screenshots.py            # every page
     .venv/bin/python scripts/screenshots.py ldp fdp    # some pages (URL paths; home)
+    .venv/bin/python scripts/screenshots.py --lang ko home compare_histograms   # Korean twins
 
 Starts `streamlit run app.py` (tests/browserkit.py), opens every page of ui.registry
 routes to at its defaults in Debian's Chromium (1400 px wide), waits until the script run
@@ -11,6 +12,9 @@ has ended and every element is drawn, and saves:
   --home-height px, all of it);
 - docs/thumbs/<page>.png: the top of the main column, 480 x 384 px, for the home page's
   cards (not for the home page itself).
+
+With ``--lang ko`` the pages open in Korean (``?lang=ko``) and are saved as
+docs/<page>_ko.png, without thumbnails.
 
 A developer's tool, not part of the tests; it needs the dev requirements (Playwright) and
 /usr/bin/chromium. Pillow, a dependency of Streamlit, resizes the thumbnails.
@@ -68,8 +72,15 @@ def main(argv=None) -> int:
                         help="the screenshots' height in pixels (default 1900)")
     parser.add_argument("--home-height", type=int, default=2550,
                         help="the home page's screenshot height in pixels (default 2550)")
+    parser.add_argument("--lang", default="en", choices=("en", "ko"),
+                        help="the interface language (default en; ko: docs/<page>_ko.png)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
+
+    from ui.text import t, use_language
+
+    use_language(args.lang)  # the page titles the screenshots wait for
+    suffix, query = ("", "") if args.lang == "en" else (f"_{args.lang}", f"?lang={args.lang}")
 
     pages = [p for p in registry.PAGES
              if not args.pages or (p.url_path or "home") in args.pages]
@@ -87,9 +98,10 @@ def main(argv=None) -> int:
                     # Named by the page's address (the calibration page: test_calibration).
                     stem = p.url_path or "home"
                     home = p is registry.HOME
-                    shoot(page, f"{server.url}/{p.url_path}", p.title,
-                          DOCS / f"{stem}.png", args.home_height if home else args.height,
-                          None if home else THUMBS / f"{stem}.png")
+                    shoot(page, f"{server.url}/{p.url_path}{query}", t(p.title),
+                          DOCS / f"{stem}{suffix}.png",
+                          args.home_height if home else args.height,
+                          None if home or suffix else THUMBS / f"{stem}.png")
                 browser.close()
         finally:
             browserkit.stop_streamlit(server.proc)

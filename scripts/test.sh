@@ -12,14 +12,20 @@ ensure_venv requirements-dev.lock   # the tested versions (requirements-dev.txt:
 ensure_debian_package() {
     local package="$1" tests="$2" command="$3"
     command -v "$command" >/dev/null || [[ -x "/usr/sbin/$command" ]] && return 0
+    install_debian_package "$package" "$tests" "$command"
+}
+
+# Debian's package $1 for the tests named by $2, because $3 is missing (as above).
+install_debian_package() {
+    local package="$1" tests="$2" missing="$3"
     if [[ "$(id -u)" -eq 0 ]]; then
-        echo ">> $command missing: installing Debian's $package" >&2
+        echo ">> $missing missing: installing Debian's $package" >&2
         export DEBIAN_FRONTEND=noninteractive
         if ! { apt-get update -q && apt-get install -y -q "$package"; }; then
             echo "warning: installing $package failed; $tests may skip or fail" >&2
         fi
     else
-        echo "note: $command is missing and we are not root; $tests need it:" \
+        echo "note: $missing is missing and we are not root; $tests need it:" \
             "run 'sudo apt-get install $package'" >&2
     fi
 }
@@ -27,6 +33,11 @@ ensure_debian_package() {
 # Browser tests drive Debian's /usr/bin/chromium through the PyPI playwright package
 # (never `playwright install`: it downloads a browser build, which cannot work here).
 ensure_debian_package chromium "the browser tests" chromium
+# Charts and pages in Korean need a font with Hangul (the browser tests read and screenshot
+# them): Debian's Noto CJK fonts, when no Korean font is installed.
+if ! { command -v fc-list >/dev/null && [[ -n "$(fc-list :lang=ko 2>/dev/null)" ]]; }; then
+    install_debian_package fonts-noto-cjk "the Korean browser tests" "a font with Hangul"
+fi
 # The replica tests (tests/test_replicas.py) put Debian's haproxy in front of two Streamlit
 # processes, as scripts/serve.sh does.
 ensure_debian_package haproxy "the replica tests" haproxy

@@ -116,9 +116,10 @@ KEYED_KINDS = ("slider", "select_slider", "radio", "number_input", "selectbox", 
 
 
 def assert_widgets_keyed_with_help(at: AppTest, prefix: str, kinds=KEYED_KINDS) -> None:
-    """Every widget of those kinds is keyed ``prefix``… and has a tooltip."""
+    """Every widget of those kinds in the page's main area is keyed ``prefix``… and has a
+    tooltip (the sidebar holds the app's language control, ui.language)."""
     for kind in kinds:
-        for w in getattr(at, kind):
+        for w in at.main.get(kind):
             assert w.key and w.key.startswith(prefix), (kind, w.key)
             assert w.help, f"{w.key} has no help"
 
@@ -227,7 +228,8 @@ def assert_stopped_page_keeps_link_and_report(at: AppTest, query: dict[str, str]
     with the query, and its page kit's caption, with nothing to report."""
     assert any("Upload a CSV file" in i.value for i in at.info)
     [link] = [c.value for c in at.code]
-    assert parse_qs(link.split("?", 1)[1]) == {key: [value] for key, value in query.items()}
+    assert parse_qs(link.split("?", 1)[1]) == {"lang": ["en"], **{key: [value] for key, value
+                                                                   in query.items()}}
     assert any(c.value == "0 finding(s), 0 chart(s), 0 table(s)." for c in at.caption)
 
 

@@ -120,9 +120,46 @@ def test_every_page_opens_clean(page, routed):
     """Every routed page, opened by its URL at its defaults: its title, its run ended, clean."""
     open_page(page, routed.url_path, routed.title)
     wait_idle(page)
-    assert page.url.rstrip("/") == f"{page.server_url}/{routed.url_path}".rstrip("/"), page.url
+    # The address carries the language (English: the browser's), for the page's links.
+    assert page.url == f"{page.server_url}/{routed.url_path}?lang=en", page.url
     assert_clean(page)
     screenshot(page, f"{routed.url_path or 'home'}-defaults")
+
+
+# --- every page in Korean ---------------------------------------------------------------------
+
+# Hangul as the page draws a chart's text, against characters no font has (drawn as the
+# same empty boxes): equal widths mean Hangul fell back to boxes too.
+HANGUL_DRAWN = r"""() => {
+    const text = document.querySelector('.js-plotly-plot text.gtitle, .js-plotly-plot text')
+        || document.querySelector('h1');
+    const family = getComputedStyle(text).fontFamily;
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `16px ${family}`;
+    return {family, hangul: ctx.measureText('차등정보보호').width,
+            boxes: ctx.measureText('\u{10FFFD}'.repeat(6)).width};
+}"""
+
+
+@pytest.mark.parametrize("routed", PAGES, ids=[p.url_path or "home" for p in PAGES])
+def test_every_page_opens_in_korean(page, routed):
+    """Every routed page opened by a link with ?lang=ko: its Korean title, clean, no run of
+    three English words left in the main area's text (test_ui_i18n.english_sentences: math,
+    code, names, units and abbreviations allowed), and Hangul drawn with a real font in its
+    charts (not as boxes)."""
+    from test_ui_i18n import english_sentences
+    from ui.text import messages
+
+    title = messages("ko")[routed.title]
+    open_page(page, f"{routed.url_path}?lang=ko", title)
+    wait_idle(page)
+    assert_clean(page)
+    assert in_url("lang", "ko").search(page.url)
+    shown = page.locator('[data-testid="stMain"]').inner_text()
+    assert not english_sentences(shown), english_sentences(shown)[:10]
+    drawn = page.evaluate(HANGUL_DRAWN)
+    assert drawn["hangul"] != drawn["boxes"], drawn
+    screenshot(page, f"{routed.url_path or 'home'}-ko")
 
 
 # --- each page's main controls move its numbers: one table, one test ---------------------------
@@ -449,7 +486,7 @@ def reopens_the_same_view(page, before, now):
     link = code.inner_text().strip()
     assert link == page.evaluate("window.location.href"), link
     assert parse_qs(urlsplit(link).query) == {
-        "ldp_source": [LDP_ABC], "ldp_eps": ["1.5"], "ldp_seed": ["7"],
+        "lang": ["en"], "ldp_source": [LDP_ABC], "ldp_eps": ["1.5"], "ldp_seed": ["7"],
         "ldp_tab": ["The aggregate"]}, link
     page.keyboard.press("Escape")
 
@@ -606,7 +643,7 @@ def test_calibration_page_first_opened_by_url(browser, fresh_server):
     try:
         open_page(page, "test_calibration", "Test calibration")
         wait_idle(page)
-        expect(page).to_have_url(re.compile(r"/test_calibration/?$"))
+        expect(page).to_have_url(re.compile(r"/test_calibration/?\?lang=en$"))
 
         # app.py's st.navigation: the sidebar shows its page titles, in its order.
         nav_titles = [p.title for p in PAGES]

@@ -19,6 +19,7 @@ from pathlib import Path
 import streamlit as st
 
 from dpcore import simulation
+from ui.text import language
 
 STATS_ENV = "DPVIZ_CACHE_STATS"
 _STATS: dict[str, list[int]] = {}
@@ -44,12 +45,15 @@ def stats() -> dict[str, tuple[int, int]]:
 
 def counted(cache):
     """``cache`` (e.g. ``st.cache_data(max_entries=8, show_spinner=False)``) applied to a
-    function that counts its calls (a call) and its computations (a miss)."""
+    function that counts its calls (a call) and its computations (a miss).
+
+    The reader's language is part of every key: a cached result may hold text (a label, a
+    figure's titles), and a reader of the other language must not get it."""
     def decorate(fn):
         name = f"{fn.__module__}.{fn.__qualname__}"
 
         @functools.wraps(fn)  # Streamlit keys the cache by fn's name, source and parameters
-        def compute(*args, **kwargs):
+        def compute(*args, ui_language: str, **kwargs):
             _count(name, computed=True)
             return fn(*args, **kwargs)
 
@@ -58,7 +62,7 @@ def counted(cache):
         @functools.wraps(fn)
         def call(*args, **kwargs):
             _count(name, computed=False)
-            return cached(*args, **kwargs)
+            return cached(*args, ui_language=language(), **kwargs)
 
         call.clear = cached.clear
         return call

@@ -10,6 +10,8 @@ import math
 import re
 import unicodedata
 
+from ui.text import t
+
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -145,7 +147,6 @@ def fmt_estimate(v: float, low: float, high: float, *, count: bool = True) -> st
 
 
 def t_about(estimate: str, low: str, high: str) -> str:
-    from ui.text import t  # no cycle at import: ui.text imports nothing from here
     return t("about {estimate} ({low}–{high})", estimate=estimate, low=low, high=high)
 
 
@@ -214,10 +215,10 @@ def fmt_rel(v: float) -> str:
 def fmt_seconds(seconds: float) -> str:
     """A run time in words: under a second, 12 s, 3.5 minutes."""
     if seconds < 1:
-        return "under a second"
+        return t("under a second")
     if seconds < 90:
-        return f"{seconds:.0f} s"
-    return f"{seconds / 60:.1f} minutes"
+        return t("{seconds:.0f} s", seconds=seconds)
+    return t("{minutes:.1f} minutes", minutes=seconds / 60)
 
 
 GREEK_NAMES = dict(zip(
@@ -227,15 +228,19 @@ GREEK_NAMES = dict(zip(
 
 
 def slug(text: str) -> str:
-    """A file name for ``text``: lower-case ASCII words joined by "_".
+    """A file name for ``text``: lower-case ASCII words and Hangul words joined by "_".
 
     Greek letters become their names ("Power against α" -> "power_against_alpha",
     "χ²" -> "chi2", "α₁" -> "alpha1"); accents, superscripts and subscripts fall back to
     their base characters (Unicode compatibility decomposition, NFKD); other symbols
     separate words.
     """
-    # NFKD: "²" -> "2", "₁" -> "1", "é" -> "e" + accent, "µ" (micro) -> "μ", "ϵ" -> "ε".
-    chars = [c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)]
+    # NFKD: "²" -> "2", "₁" -> "1", "é" -> "e" + accent, "µ" (micro) -> "μ", "ϵ" -> "ε";
+    # Hangul syllables stay whole (NFKD would split them into jamo): a Korean title keeps
+    # its words in the file name.
+    chars = [d for c in text
+             for d in ([c] if _is_hangul(c) else unicodedata.normalize("NFKD", c))
+             if not unicodedata.combining(d)]
     out: list[str] = []
     for i, char in enumerate(chars):
         name = GREEK_NAMES.get(char.lower())
@@ -248,4 +253,19 @@ def slug(text: str) -> str:
         out.append(("_" if before.isascii() and before.isalnum() else "") + name
                    + ("_" if after.isalpha() else ""))
     ascii_text = "".join(out).lower()
-    return re.sub(r"[^a-z0-9]+", "_", ascii_text).strip("_") or "export"
+    return re.sub(r"[^a-z0-9\uac00-\ud7a3]+", "_", ascii_text).strip("_") or "export"
+
+
+def _is_hangul(char: str) -> bool:
+    return "\uac00" <= char <= "\ud7a3"
+
+
+def headed(labels: dict[str, str], config: dict | None = None) -> dict:
+    """A table's ``column_config`` with each column of ``labels`` headed by its label (column
+    -> header, already in the reader's language), its other settings in ``config`` kept. The
+    table shows the headers; its frame, and so its CSV, keeps the column names."""
+    out = dict(config or {})
+    for column, label in labels.items():
+        given = out.get(column)
+        out[column] = {**given, "label": label} if isinstance(given, dict) else {"label": label}
+    return out

@@ -18,9 +18,9 @@ from pandas.io.formats.style import Styler
 
 import dpcode
 import dpviz
-from ui import internals, links
+from ui import internals, language, links
 from ui.format import slug
-from ui.text import t
+from ui.text import language as reader_language, speaking, t
 
 REPORT_TABLE_ROWS = 200  # rows of a table kept in a report
 REPORT_BUTTON_KEY = "page_report_download"
@@ -94,7 +94,7 @@ class PageKit:
                 icon=":material/table:", key=f"{key}_csv", type="tertiary",
                 help=t("The numbers plotted, one row per point."))
             st.download_button(
-                t("Chart (HTML)"), lambda f=fig: dpviz.export.figure_html(f, name),
+                t("Chart (HTML)"), speaking(lambda f=fig: dpviz.export.figure_html(f, name)),
                 file_name=f"{stem}.html", mime="text/html", on_click="ignore",
                 icon=":material/download:", key=f"{key}_html", type="tertiary",
                 help=t("This chart as an interactive page that opens without the app."))
@@ -254,9 +254,9 @@ class PageKit:
             return dpviz.report.html_report(
                 self.title, findings=list(self.findings), parameters=dict(self.parameters),
                 figures=list(self.figures), tables=list(self.tables), notes=list(self.notes),
-                source=self.source or source)
+                source=self.source or source, lang=reader_language())
 
-        return build
+        return speaking(build)
 
     def report_button(self, *, key: str, help: str | None = None) -> None:
         """The page's one-page HTML report to download (the file of the header's Report
@@ -276,7 +276,7 @@ class PageKit:
         self.source = links.view_link()
         self.link_slot.code(self.source or t("(the address appears when the page is opened in "
                                              "a browser)"), language=None, wrap_lines=True)
-        bad = links.unusable(self.url_in)
+        bad = links.unusable(self.url_in) + language.unusable_link()
         if bad:
             self.notice.warning(links.unusable_note(bad), icon=":material/link_off:")
         with self.report_slot.container():
@@ -295,11 +295,12 @@ class PageKit:
                                               "its settings (the page says why)."))
             return
         program = self.code_builder(self.source)
-        st.download_button(t("Python script (.py)"), lambda: dpcode.script_text(program),
+        st.download_button(t("Python script (.py)"), speaking(lambda: dpcode.script_text(program)),
                            file_name=f"{program.stem}.py", mime="text/x-python",
                            on_click="ignore", icon=":material/code:", key="page_code_py",
                            help=t("Runs with Python and `pip install \"dpcore[figures]\"`."))
-        st.download_button(t("Jupyter notebook (.ipynb)"), lambda: dpcode.notebook_text(program),
+        st.download_button(t("Jupyter notebook (.ipynb)"),
+                           speaking(lambda: dpcode.notebook_text(program)),
                            file_name=f"{program.stem}.ipynb", mime="application/x-ipynb+json",
                            on_click="ignore", icon=":material/article:", key="page_code_ipynb",
                            help=t("The same code, cell by cell, with the charts inline."))

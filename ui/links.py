@@ -20,22 +20,30 @@ import streamlit as st
 from dpcore import datasets
 from ui import internals, registry
 from ui.format import fmt_number
-from ui.text import t
+from ui.text import N_, t
 
 # ---------------------------------------------------------------------------------------
 # What other pages may set on a page: URL parameters (= widget keys), grids, tab labels
 # ---------------------------------------------------------------------------------------
 
-# Data sources "ages of a 2020 population in k groups" (ldp, substitution): option labels.
-POPULATION_AGE_LABELS = {k: f"Population 2020 by age: {v}"
+# Data sources "ages of a 2020 population in k groups" (ldp, substitution): option labels,
+# in English (population_age_label gives them in the reader's language).
+POPULATION_AGE = N_("Population 2020 by age: {population}")
+POPULATION_AGE_LABELS = {k: POPULATION_AGE.format(population=v)
                          for k, v in datasets.POPULATIONS.items()}
+
+
+def population_age_label(source: str) -> str:
+    """The option label of a built-in population's ages in the reader's language (its URL
+    value, which a link to the option carries)."""
+    return t(POPULATION_AGE, population=t(datasets.POPULATIONS[source]))
 
 
 class FdpParams:
     """The f-DP page (views/fdp.py)."""
 
     TAB = "fdp_tab"
-    CURVES_TAB = "Trade-off curves"
+    CURVES_TAB = N_("Trade-off curves")
     G_MU = "fdp_g_mu"  # μ of G_μ: a slider 0 … MU_MAX in steps of MU_STEP
     MU_STEP, MU_MAX = 0.05, 5.0
     SHOW_KRR, SHOW_RS = "fdp_show_krr", "fdp_show_rs"
@@ -52,7 +60,7 @@ class LdpParams:
     """The randomized response page (views/ldp.py)."""
 
     TAB = "ldp_tab"
-    GUARANTEE_TAB = "The guarantee"
+    GUARANTEE_TAB = N_("The guarantee")
     EPS = "ldp_eps"
     # Every value is also on the f-DP page's k-RR slider, so links carry ε as it is.
     EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0)
@@ -63,7 +71,7 @@ class SubstitutionParams:
     """The random substitution page (views/substitution.py)."""
 
     TAB = "rs_tab"
-    PRIVACY_TAB = "Privacy"
+    PRIVACY_TAB = N_("Privacy")
     GAMMA = "rs_gamma"
     # Contains the source's γ = 5 and 10.
     GAMMA_GRID = (1.1, 1.25, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 100.0,
@@ -73,7 +81,9 @@ class SubstitutionParams:
 
 # Option labels that links made earlier carry and that are labelled otherwise now, by URL
 # key: the earlier label -> the option it named. An option's label is its URL value, so a
-# renamed option keeps its earlier label here and such links still open that option.
+# renamed option keeps its earlier label here and such links still open that option. The
+# options of the keys in LABEL_OPTIONS are their labels (a tab's): the option named is the
+# label in the reader's language.
 EARLIER_LABELS = {
     # The calibration page's tab: ε is the privacy level on every page (issue 18).
     "cal_tab": {"Beyond the paper: unequal N and α": "Beyond the paper: unequal N and ε"},
@@ -82,6 +92,14 @@ EARLIER_LABELS = {
     "fdp_target": {"G_μ*": "gdp", "f_ε*,δ*": "epsdelta"},
     "fdp_group_curve": {"f_ε,0 (any ε-DP mechanism)": "epsdp"},
 }
+LABEL_OPTIONS = {"cal_tab"}
+
+
+def earlier_option(key: str, label: str):
+    """The option an earlier label of the control ``key`` named (None if it is none), as the
+    control holds it: a tab's label in the reader's language."""
+    option = EARLIER_LABELS.get(key, {}).get(label)
+    return t(option) if option is not None and key in LABEL_OPTIONS else option
 
 
 def nearest_on_grid(value, grid):
@@ -117,7 +135,8 @@ def to_fdp_gaussian(mu: float) -> PageLink:
     """The f-DP page's trade-off curves with G_μ at ``mu`` (clipped and rounded to its slider)."""
     p = FdpParams
     linked = round(round(min(max(mu, 0.0), p.MU_MAX) / p.MU_STEP) * p.MU_STEP, 2)
-    return PageLink(registry.FDP, {p.TAB: p.CURVES_TAB, p.G_MU: f"{linked:g}"}, {"mu": linked})
+    return PageLink(registry.FDP, {p.TAB: t(p.CURVES_TAB), p.G_MU: f"{linked:g}"},
+                    {"mu": linked})
 
 
 def to_fdp_krr(eps: float, k: int) -> PageLink:
@@ -125,7 +144,7 @@ def to_fdp_krr(eps: float, k: int) -> PageLink:
     p = FdpParams
     linked_eps = nearest_on_grid(eps, p.KRR_EPS_GRID)
     linked_k = min(int(k), p.K_MAX)
-    return PageLink(registry.FDP, {p.TAB: p.CURVES_TAB, p.KRR_EPS: fmt_number(linked_eps),
+    return PageLink(registry.FDP, {p.TAB: t(p.CURVES_TAB), p.KRR_EPS: fmt_number(linked_eps),
                                    p.KRR_K: str(linked_k)}, {"eps": linked_eps, "k": linked_k})
 
 
@@ -134,16 +153,16 @@ def to_fdp_substitution(gamma: float, n: int) -> PageLink:
     p = FdpParams
     linked_gamma = nearest_on_grid(gamma, p.RS_GAMMA_GRID)
     linked_n = min(int(n), p.K_MAX)
-    return PageLink(registry.FDP, {p.TAB: p.CURVES_TAB, p.SHOW_KRR: "false", p.SHOW_RS: "true",
+    return PageLink(registry.FDP, {p.TAB: t(p.CURVES_TAB), p.SHOW_KRR: "false", p.SHOW_RS: "true",
                                    p.RS_GAMMA: fmt_number(linked_gamma), p.RS_N: str(linked_n)},
                     {"gamma": linked_gamma, "n": linked_n})
 
 
 def _ages(source: str | None, groups: int | None, source_key: str, groups_key: str) -> dict:
     """A built-in population's ages in ``groups`` groups, as a page's data source takes them
-    from a link (nothing for any other source)."""
+    from a link, labelled in the reader's language (nothing for any other source)."""
     if source in POPULATION_AGE_LABELS and groups is not None:
-        return {source_key: POPULATION_AGE_LABELS[source], groups_key: str(int(groups))}
+        return {source_key: population_age_label(source), groups_key: str(int(groups))}
     return {}
 
 
@@ -152,7 +171,8 @@ def to_ldp(eps: float, *, source: str | None = None, k: int | None = None) -> Pa
     ``source``, also its ages in ``k`` groups."""
     p = LdpParams
     linked = nearest_on_grid(eps, p.EPS_GRID)
-    query = {p.TAB: p.GUARANTEE_TAB, p.EPS: fmt_number(linked), **_ages(source, k, p.SOURCE, p.K)}
+    query = {p.TAB: t(p.GUARANTEE_TAB), p.EPS: fmt_number(linked),
+             **_ages(source, k, p.SOURCE, p.K)}
     return PageLink(registry.LDP, query, {"eps": linked})
 
 
@@ -162,7 +182,7 @@ def to_substitution(gamma: float, *, source: str | None = None,
     ``source``, also its ages in ``n`` groups."""
     p = SubstitutionParams
     linked = nearest_on_grid(gamma, p.GAMMA_GRID)
-    query = {p.TAB: p.PRIVACY_TAB, p.GAMMA: fmt_number(linked),
+    query = {p.TAB: t(p.PRIVACY_TAB), p.GAMMA: fmt_number(linked),
              **_ages(source, n, p.SOURCE, p.N)}
     return PageLink(registry.SUBSTITUTION, query, {"gamma": linked})
 
@@ -192,10 +212,10 @@ def use_earlier_label(key: str) -> None:
     """Before the control ``key`` is made: a link that names an option by an earlier label
     (``EARLIER_LABELS``) selects that option. Only on the run that first reads the link,
     when the control holds no value yet."""
-    earlier = EARLIER_LABELS.get(key, {})
     values = st.query_params.get_all(key) if key in st.query_params else []
-    if key not in st.session_state and len(values) == 1 and values[0] in earlier:
-        st.session_state[key] = earlier[values[0]]
+    option = earlier_option(key, values[0]) if len(values) == 1 else None
+    if key not in st.session_state and option is not None:
+        st.session_state[key] = option
 
 
 def link_values_in_use() -> dict[str, list[str]]:
@@ -257,7 +277,7 @@ def unusable(url_in: dict[str, list[str]]) -> list[str]:
             continue
         value = st.session_state[key]
         form = internals.url_form(key)
-        earlier = [EARLIER_LABELS.get(key, {}).get(v) for v in values]
+        earlier = [earlier_option(key, v) for v in values]
         if not (same(values, value) or (form is not None and same(values, form))
                 or (len(earlier) == 1 and earlier[0] is not None and earlier[0] == value)):
             bad.append(key)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ui.text import t
+from ui.text import N_, t
 
 # The sources, as a page cites them (docs/references.md has the full references).
 SPJ22 = "Son, Park & Jung 2022"
@@ -28,37 +28,43 @@ BW18 = "Balle & Wang 2018"
 class Symbol:
     """One symbol and its one meaning on every page, and how the sources write it."""
 
-    symbol: str
+    symbol: str  # a symbol (or words: SIGNIFICANCE)
     meaning: str
     pages: str  # where it appears
     sources: str = ""  # the sources' own symbol for it, where it differs
 
 
+# The one row whose "symbol" is words (shown through t(); the symbols are shown as they are).
+SIGNIFICANCE = N_("significance level")
 NOTATION: tuple[Symbol, ...] = (
-    Symbol("ε", "privacy loss: the privacy level of a mechanism; smaller ε, more privacy",
-           "every page", f"α in {SPJ22} (the Laplace mechanism's noise Lap(2/α))"),
-    Symbol("δ", "probability with which the ε promise may fail", "Gaussian mechanism, f-DP"),
-    Symbol("N", "people (users, records) in a data set or histogram", "every page",
-           f"n (records) in {KLH09}"),
-    Symbol("M", "bins of a histogram", "testing pages"),
-    Symbol("k", "categories of one person's answer or value", "randomized response, random "
-           "substitution, f-DP", f"N in {KLH09}"),
-    Symbol("significance level", "a test's tolerated rate of false alarms (type-I error), "
-           "e.g. 5%", "testing pages", f"α in most statistics texts; never α here, where "
-           f"{SPJ22}'s α is the privacy level"),
-    Symbol("α, β", "the type-I and type-II errors of an attacker's test that tries to tell "
-           "D from D′ (the axes of a trade-off curve)", "f-DP", f"as in {DRS22}"),
-    Symbol("σ", "standard deviation of Gaussian noise", "Gaussian mechanism, f-DP"),
-    Symbol("Δ", "L2 sensitivity: how far one person can move a query's answer",
-           "Gaussian mechanism", "S in the Gaussian-mechanism note (source 002)"),
-    Symbol("μ", "the μ of μ-GDP: Δ/σ for the Gaussian mechanism", "f-DP, Gaussian mechanism",
-           f"as in {DRS22}"),
-    Symbol("γ", "ratio of keeping a value to each other value in random substitution",
-           "random substitution", f"as in {KLH09}"),
-    Symbol("l", "values released per record in l-extended random substitution",
-           "random substitution", f"as in {KLH09}"),
-    Symbol("B", "bootstrap replicates of a test's null distribution", "testing pages"),
-    Symbol("R", "repetitions of a simulation", "testing pages, random substitution"),
+    Symbol("ε", N_("privacy loss: the privacy level of a mechanism; smaller ε, more privacy"),
+           N_("every page"),
+           N_("α in Son, Park & Jung 2022 (the Laplace mechanism's noise Lap(2/α))")),
+    Symbol("δ", N_("probability with which the ε promise may fail"),
+           N_("Gaussian mechanism, f-DP")),
+    Symbol("N", N_("people (users, records) in a data set or histogram"), N_("every page"),
+           N_("n (records) in Kang, Lee & Hong 2009")),
+    Symbol("M", N_("bins of a histogram"), N_("testing pages")),
+    Symbol("k", N_("categories of one person's answer or value"),
+           N_("randomized response, random substitution, f-DP"), N_("N in Kang, Lee & Hong 2009")),
+    Symbol(SIGNIFICANCE, N_("a test's tolerated rate of false alarms (type-I "
+                                        "error), e.g. 5%"), N_("testing pages"),
+           N_("α in most statistics texts; never α here, where Son, Park & Jung 2022's α is "
+              "the privacy level")),
+    Symbol("α, β", N_("the type-I and type-II errors of an attacker's test that tries to tell "
+                      "D from D′ (the axes of a trade-off curve)"), N_("f-DP"),
+           N_("as in Dong, Roth & Su 2022")),
+    Symbol("σ", N_("standard deviation of Gaussian noise"), N_("Gaussian mechanism, f-DP")),
+    Symbol("Δ", N_("L2 sensitivity: how far one person can move a query's answer"),
+           N_("Gaussian mechanism"), N_("S in the Gaussian-mechanism note (source 002)")),
+    Symbol("μ", N_("the μ of μ-GDP: Δ/σ for the Gaussian mechanism"),
+           N_("f-DP, Gaussian mechanism"), N_("as in Dong, Roth & Su 2022")),
+    Symbol("γ", N_("ratio of keeping a value to each other value in random substitution"),
+           N_("random substitution"), N_("as in Kang, Lee & Hong 2009")),
+    Symbol("l", N_("values released per record in l-extended random substitution"),
+           N_("random substitution"), N_("as in Kang, Lee & Hong 2009")),
+    Symbol("B", N_("bootstrap replicates of a test's null distribution"), N_("testing pages")),
+    Symbol("R", N_("repetitions of a simulation"), N_("testing pages, random substitution")),
 )
 
 
@@ -76,5 +82,6 @@ def privacy_level(symbol_subscript: str = "") -> str:
 
 def notation_rows() -> list[dict[str, str]]:
     """The notation table as rows, in the reader's language (the home page shows it)."""
-    return [{t("Symbol"): s.symbol, t("Meaning"): t(s.meaning), t("Where"): t(s.pages),
+    return [{t("Symbol"): t(s.symbol) if s.symbol == SIGNIFICANCE else s.symbol,
+             t("Meaning"): t(s.meaning), t("Where"): t(s.pages),
              t("In the sources"): t(s.sources) if s.sources else "—"} for s in NOTATION]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ui.text import t
+from ui.text import N_, t
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 THUMBS = REPO_ROOT / "docs" / "thumbs"
@@ -46,63 +46,72 @@ class PageSpec:
         """The title in the reader's language."""
         return t(self.title)
 
+    @property
+    def section_label(self) -> str:
+        """The menu section in the reader's language ("" for no section)."""
+        return t(self.section) if self.section else ""
+
+
+# The menu's sections.
+TESTING = N_("Testing private data")
+GUARANTEES = N_("Privacy guarantees")
 
 HOME = PageSpec(
-    "views/home.py", "Seeing differential privacy", ":material/home:", "", "")
+    "views/home.py", N_("Seeing differential privacy"), ":material/home:", "", "")
 COMPARE = PageSpec(
-    "views/compare_histograms.py", "Compare two private histograms", ":material/compare_arrows:",
-    "Testing private data", "compare_histograms",
-    "Two age histograms are released with privacy noise: are the populations behind them "
-    "the same?",
-    "Move the privacy level ε and watch Laplace noise blur real 2020 histograms; the usual "
-    "χ² test is fooled by the noise, the parametric bootstrap test of Son, Park & Jung "
-    "(2022) is not when both share N and ε, and the normal-score test holds its level "
-    "when they differ.",
+    "views/compare_histograms.py", N_("Compare two private histograms"),
+    ":material/compare_arrows:", TESTING, "compare_histograms",
+    N_("Two age histograms are released with privacy noise: are the populations behind them "
+       "the same?"),
+    N_("Move the privacy level ε and watch Laplace noise blur real 2020 histograms; the usual "
+       "χ² test is fooled by the noise, the parametric bootstrap test of Son, Park & Jung "
+       "(2022) is not when both share N and ε, and the normal-score test holds its level "
+       "when they differ."),
     "compare_histograms.png")
 CALIBRATION = PageSpec(
     # The URL path is the page's old file name: shared links use it.
-    "views/calibration.py", "Test calibration", ":material/tune:",
-    "Testing private data", "test_calibration",
-    "Can the test be trusted, and how much data does it need?",
-    "Type-I error and power by simulation, live or from the full grid of 720 settings of "
-    "Son, Park & Jung (2022), each rate with its 95% interval.",
+    "views/calibration.py", N_("Test calibration"), ":material/tune:",
+    TESTING, "test_calibration",
+    N_("Can the test be trusted, and how much data does it need?"),
+    N_("Type-I error and power by simulation, live or from the full grid of 720 settings of "
+       "Son, Park & Jung (2022), each rate with its 95% interval."),
     "test_calibration.png")
 PLANNER = PageSpec(
-    "views/planner.py", "Privacy–utility planner", ":material/balance:",
-    "Testing private data", "planner",
-    "How many people does a privacy level need, and how much privacy can a sample size "
-    "afford?",
-    "Say what difference the study must detect and how often; get the N needed, the "
-    "strongest privacy (the smallest ε) a sample size affords, the frontier between them "
-    "and a one-page report.",
+    "views/planner.py", N_("Privacy–utility planner"), ":material/balance:",
+    TESTING, "planner",
+    N_("How many people does a privacy level need, and how much privacy can a sample size "
+       "afford?"),
+    N_("Say what difference the study must detect and how often; get the N needed, the "
+       "strongest privacy (the smallest ε) a sample size affords, the frontier between them "
+       "and a one-page report."),
     "planner.png")
 FDP = PageSpec(
-    "views/fdp.py", "f-DP and Gaussian DP", ":material/shield:",
-    "Privacy guarantees", "fdp",
-    "What does a privacy guarantee promise against an attacker?",
-    "Privacy as the attacker's hypothesis test, was the data D or D′? Every mechanism on "
-    "one scale, its trade-off curve; composition and conversions.",
+    "views/fdp.py", N_("f-DP and Gaussian DP"), ":material/shield:",
+    GUARANTEES, "fdp",
+    N_("What does a privacy guarantee promise against an attacker?"),
+    N_("Privacy as the attacker's hypothesis test, was the data D or D′? Every mechanism on "
+       "one scale, its trade-off curve; composition and conversions."),
     "fdp.png")
 GAUSSIAN = PageSpec(
-    "views/gaussian.py", "Gaussian mechanism", ":material/ssid_chart:",
-    "Privacy guarantees", "gaussian",
-    "How much Gaussian noise does a guarantee (ε, δ) require?",
-    "Solve for σ, ε, δ or the sensitivity; three calibrations side by side, the "
-    "privacy-loss distribution and a release of real counts.",
+    "views/gaussian.py", N_("Gaussian mechanism"), ":material/ssid_chart:",
+    GUARANTEES, "gaussian",
+    N_("How much Gaussian noise does a guarantee (ε, δ) require?"),
+    N_("Solve for σ, ε, δ or the sensitivity; three calibrations side by side, the "
+       "privacy-loss distribution and a release of real counts."),
     "gaussian.png")
 LDP = PageSpec(
-    "views/ldp.py", "Randomized response (local DP)", ":material/casino:",
-    "Privacy guarantees", "ldp",
-    "Can people protect their answers before anyone collects them?",
-    "Each user flips a biased coin; watch the reports one by one, then the counts estimated "
-    "back from them, and their error against ε.",
+    "views/ldp.py", N_("Randomized response (local DP)"), ":material/casino:",
+    GUARANTEES, "ldp",
+    N_("Can people protect their answers before anyone collects them?"),
+    N_("Each user flips a biased coin; watch the reports one by one, then the counts "
+       "estimated back from them, and their error against ε."),
     "ldp.png")
 SUBSTITUTION = PageSpec(
-    "views/substitution.py", "Random substitution", ":material/shuffle:",
-    "Privacy guarantees", "substitution",
-    "What does releasing several substituted values per record cost, and buy?",
-    "Random substitution and its l-extension: the reconstruction, its accuracy against the "
-    "theory, the cost in draws and the exact privacy ε_l.",
+    "views/substitution.py", N_("Random substitution"), ":material/shuffle:",
+    GUARANTEES, "substitution",
+    N_("What does releasing several substituted values per record cost, and buy?"),
+    N_("Random substitution and its l-extension: the reconstruction, its accuracy against "
+       "the theory, the cost in draws and the exact privacy ε_l."),
     "substitution.png")
 
 # In menu order.

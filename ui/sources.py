@@ -17,16 +17,48 @@ import streamlit as st
 
 from dpcore import datasets, uploads
 from ui import internals
-from ui.text import error_text, esc, t
+from ui.text import N_, error_text, esc, t
 
 UPLOAD = "upload"
-AGE_BINNINGS = {1: "Single years (86 bins)", 5: "5-year groups (18 bins)", 10: "10-year groups (9 bins)"}
+AGE_BINNINGS = {1: N_("Single years (86 bins)"), 5: N_("5-year groups (18 bins)"),
+                10: N_("10-year groups (9 bins)")}
 
+# The data sources' option labels (a source's label is its URL value): in English here,
+# in the reader's language from source_label.
+POPULATION_SOURCE = N_("Population 2020: {population}")
+SHAPE_SOURCE = N_("Shape: {shape}")
+UPLOAD_SOURCE = N_("Uploaded CSV file")
 SOURCE_LABELS = {
-    **{k: f"Population 2020: {v}" for k, v in datasets.POPULATIONS.items()},
-    **{k: f"Shape: {v}" for k, v in datasets.SHAPES.items()},
-    UPLOAD: "Uploaded CSV file",
+    **{k: POPULATION_SOURCE.format(population=v) for k, v in datasets.POPULATIONS.items()},
+    **{k: SHAPE_SOURCE.format(shape=v) for k, v in datasets.SHAPES.items()},
+    UPLOAD: UPLOAD_SOURCE,
 }
+# The populations' short names ("Korea central"), where a sentence or a pair names them.
+SHORT_POPULATIONS = {"usa": N_("USA"), "korea": N_("Korea"),
+                     "korea_central": N_("Korea central"),
+                     "korea_noncentral": N_("Korea noncentral")}
+
+
+def source_label(source: str) -> str:
+    """A data source's option label (a key of SOURCE_LABELS) in the reader's language."""
+    if source in datasets.POPULATIONS:
+        return t(POPULATION_SOURCE, population=t(datasets.POPULATIONS[source]))
+    if source in datasets.SHAPES:
+        return t(SHAPE_SOURCE, shape=t(datasets.SHAPES[source]))
+    return t(SOURCE_LABELS[source])
+
+
+def population_short(source: str) -> str:
+    """A built-in population's short name in the reader's language: "Korea central" (its
+    name without the parenthesis)."""
+    if source in SHORT_POPULATIONS:
+        return t(SHORT_POPULATIONS[source])
+    return t(datasets.POPULATIONS[source]).split(" (")[0]
+
+
+def age_binning_label(width: int) -> str:
+    """An age grouping's option label (a key of AGE_BINNINGS) in the reader's language."""
+    return t(AGE_BINNINGS[width])
 
 
 def source_picker(side: str, *, default: str, key: str) -> str:
@@ -34,7 +66,7 @@ def source_picker(side: str, *, default: str, key: str) -> str:
     keys = list(SOURCE_LABELS)
     return st.selectbox(
         t("Histogram {side}", side=side), keys, index=keys.index(default),
-        format_func=SOURCE_LABELS.get, key=key, bind="query-params",
+        format_func=source_label, key=key, bind="query-params",
         help=t("A built-in 2020 population by age, one of the shapes of Son, Park & Jung "
                "(2022, section 2.3: uniform, increasing, normal), or a column of your own CSV "
                "file."),
@@ -161,27 +193,33 @@ class CategoryCounts:
     what: str  # the data in words
 
 
-def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
-                    record: str = "user",
-                    examples: str = "yes, no, …") -> tuple[CategoryCounts | None, str | None]:
+@dataclass(frozen=True)
+class CategoryWords:
+    """How a page's upload of categories names what its file holds (one answer per user, one
+    value per record): whole messages, each marked with N_ and shown through t()."""
+
+    kind: str  # the option "a file of one value per record"
+    help: str  # the help of the choice between the two kinds of file
+    column_help: str  # the help of the column picker
+    what: str  # the data in words: {n} values, {column} their column
+    not_whole: str  # a count of a file of counts that is not whole: {column}
+
+
+def category_upload(prefix: str, *, max_categories: int,
+                    words: CategoryWords) -> tuple[CategoryCounts | None, str | None]:
     """The upload controls of a page of categories; the counts, or why there are none.
 
     Widget keys ``{prefix}_file_kind`` (bound to the URL), ``{prefix}_file`` and
-    ``{prefix}_col``. The file holds one ``value`` per ``record`` (a column of
-    categories, text or numbers) or counts per category (whole numbers, with
-    an optional first column of labels). Returns (None, None) while no file is
-    uploaded, (None, what is wrong in plain words) for a file that cannot be used.
+    ``{prefix}_col``. The file holds one value per record (``words`` says which: one
+    answer per user, …), a column of categories, text or numbers, or counts per category
+    (whole numbers, with an optional first column of labels). Returns (None, None) while no
+    file is uploaded, (None, what is wrong in plain words) for a file that cannot be used.
     """
-    kinds = {"categories": t("one {value} per {record} (a column of categories)", value=value,
-                             record=record),
+    kinds = {"categories": t(words.kind),
              "counts": t("counts per category (one row per category)")}
     kind = st.radio(
         t("The file holds"), list(kinds), format_func=kinds.get, key=f"{prefix}_file_kind",
-        bind="query-params",
-        help=t("One {value} per {record}: a column of categories, text ({examples}) or "
-               "numbers, one row per {record}; the first row names the columns. Counts per "
-               "category: one row per category, a column of whole numbers (a first column of "
-               "text labels is allowed).", value=value, record=record, examples=examples))
+        bind="query-params", help=t(words.help))
     data = kept_file_uploader(
         t("CSV file"), key=f"{prefix}_file",
         help=t("Comma-, semicolon- or tab-separated, UTF-8, up to 5 MB, at most "
@@ -195,20 +233,16 @@ def category_upload(prefix: str, *, max_categories: int, value: str = "answer",
         return None, t("This file cannot be used: {why}", why=error_text(exc))
     column = kept_choice(st.selectbox, t("Column"), list(table.columns),
                          upload_key=f"{prefix}_file", key=f"{prefix}_col",
-                         help=t("Which column of your file holds the {value}s or the "
-                                "counts.", value=value))
+                         help=t(words.column_help))
     try:
         if kind == "categories":
             labels, counts, index = uploads.categories_from_column(
                 table[column], max_categories=max_categories)
             return CategoryCounts(labels, counts, index,
-                                  t('the {n:,.0f} {value}s in column "{column}"',
-                                    n=counts.sum(), value=value, column=column)), None
+                                  t(words.what, n=counts.sum(), column=column)), None
         counts = uploads.counts_from_column(table[column], name="of counts")
         if np.any(counts != np.round(counts)):
-            raise uploads.UploadError(t(
-                'Column "{column}" has a count that is not a whole number; counts of {record}s '
-                "must be 0, 1, 2, …", column=column, record=record))
+            raise uploads.UploadError(t(words.not_whole, column=column))
         if counts.size > max_categories:
             raise uploads.UploadError(t(
                 "Your file has {n:,} categories; at most {most:,} are supported.",
@@ -277,7 +311,7 @@ def _binning_control(sources: list[str], upload: Upload | None, key: str):
     upload_counts = upload is not None and upload.kind == "counts" and UPLOAD in sources
     if any_pop:
         width = st.radio(
-            t("Age groups (bins M)"), list(AGE_BINNINGS), index=1, format_func=AGE_BINNINGS.get,
+            t("Age groups (bins M)"), list(AGE_BINNINGS), index=1, format_func=age_binning_label,
             key=f"{key}_width", bind="query-params", horizontal=True,
             help=t("The three binnings of Son, Park & Jung (2022): 1-year (0..84, 85+), 5-year "
                    "(0–4 … 80–84, 85+) and 10-year (0–9 … 70–79, 80+) age groups."),
@@ -364,11 +398,12 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
     def side(src: str, name: str, col: str | None) -> SideInput:
         if src in datasets.POPULATIONS:
             hist = datasets.age_histogram(src, width)
-            return SideInput(datasets.POPULATIONS[src], datasets.proportions(hist.to_numpy()), False,
+            return SideInput(t(datasets.POPULATIONS[src]), datasets.proportions(hist.to_numpy()),
+                             False,
                              f"datasets.proportions(datasets.age_histogram({src!r}, {width})"
                              ".to_numpy())")
         if src in datasets.SHAPES:
-            return SideInput(datasets.SHAPES[src], datasets.shape_probabilities(src, m), False,
+            return SideInput(t(datasets.SHAPES[src]), datasets.shape_probabilities(src, m), False,
                              f"datasets.shape_probabilities({src!r}, {m})")
         if upload.kind == "counts":
             counts = uploads.counts_from_column(upload.table[col], name=name)

@@ -2,8 +2,10 @@
 
 Two functions every page uses, so that each of these is a one-place change:
 
-- :func:`t` -- every string the dashboard itself shows passes through it (identity while
-  the dashboard speaks English only; the translation catalogue plugs in here).
+- :func:`t` -- every string the dashboard itself shows passes through it and comes out in
+  the reader's language: GNU gettext catalogs (``locale/<language>/LC_MESSAGES/messages.po``,
+  kept with Babel: ``python scripts/i18n.py``), compiled to ``.mo`` files when missing or
+  older than their ``.po`` file.
 - :func:`esc` -- every string a user provided (file names, column names, bin labels,
   category names, URL values echoed back) passes through it before it reaches Markdown:
   ``st.markdown``, alerts, captions, metric labels and the report's findings.
@@ -11,7 +13,13 @@ Two functions every page uses, so that each of these is a one-place change:
 
 from __future__ import annotations
 
+import contextvars
+import functools
+import gettext
 import re
+from pathlib import Path
+
+from dpviz import text as dpviz_text
 
 # Characters that Markdown (CommonMark as Streamlit renders it, with its extensions:
 # LaTeX between $…$, :material/…: and :emoji: codes, colour directives) reads as syntax;
@@ -25,13 +33,113 @@ _AUTOLINK = re.compile(r":/|www\.|@.", re.I)
 _BIDI = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
+DOMAIN = "messages"
+#: The interface languages, code -> its name in itself (English is the source language).
+LANGUAGES = {"en": "English", "ko": "한국어"}
+SOURCE_LANGUAGE = "en"
+# The reader's language on this script run. Streamlit runs each session's script in its own
+# thread (a thread starts with the default), and ui.language sets it at the top of every run.
+_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("language",
+                                                                default=SOURCE_LANGUAGE)
+
+
+def use_language(code: str) -> None:
+    """Speak ``code`` (a key of :data:`LANGUAGES`) on this script run, in this thread."""
+    if code not in LANGUAGES:
+        raise ValueError(f"language must be one of {sorted(LANGUAGES)}, not {code!r}")
+    _LANGUAGE.set(code)
+    # The figures, the report and the view's code speak it too (dpviz knows no Streamlit).
+    dpviz_text.use_translation(None if code == SOURCE_LANGUAGE else catalog(code).gettext)
+
+
+def language() -> str:
+    """The reader's language on this script run."""
+    return _LANGUAGE.get()
+
+
+def speaking(fn):
+    """``fn`` made to run in this run's language wherever it is called: a download's file
+    is written when the button is pressed, in a thread of the server that speaks no
+    language of its own. Each call runs in a fresh context, so nothing leaks into that
+    thread."""
+    code = language()
+
+    def call(*args, **kwargs):
+        def run():
+            use_language(code)
+            return fn(*args, **kwargs)
+        return contextvars.Context().run(run)
+    return call
+
+
+def N_(text: str, /) -> str:  # noqa: N802 - gettext's name for "translate later"
+    """``text`` as it is: marks a message kept in a table and translated where it is shown
+    (``t(TABLE[key])``), so that the catalog's extraction finds it."""
+    return text
+
+
+def compiled(code: str) -> Path:
+    """The compiled catalog of language ``code``: compiled from its ``.po`` file (with
+    Babel) when the ``.mo`` file is missing or older, as after a fresh clone."""
+    po = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    mo = po.with_suffix(".mo")
+    if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+        from babel.messages.mofile import write_mo  # noqa: PLC0415 - only when compiling
+        from babel.messages.pofile import read_po
+
+        with po.open("rb") as source:
+            catalog = read_po(source, locale=code)
+        tmp = mo.with_suffix(f".{id(catalog)}.tmp")  # another process may compile it too
+        with tmp.open("wb") as target:
+            write_mo(target, catalog)
+        tmp.replace(mo)
+    return mo
+
+
+@functools.cache
+def messages(code: str) -> dict[str, str]:
+    """Language ``code``'s catalog as it is written: message -> its text (translated
+    messages only)."""
+    from babel.messages.pofile import read_po  # noqa: PLC0415
+
+    with (LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as po:
+        return {m.id: m.string for m in read_po(po, locale=code)
+                if m.id and isinstance(m.id, str) and m.string}
+
+
+@functools.cache
+def catalog(code: str) -> gettext.GNUTranslations:
+    """Language ``code``'s messages (compiled on first use, when needed)."""
+    with compiled(code).open("rb") as mo:
+        return gettext.GNUTranslations(mo)
+
+
+# The texts this run showed in a language other than English -> their messages, the first
+# message kept (controls and tabs come before the results that may share their words):
+# switching back to English reads a label's message here (ui.language.relabel).
+_SHOWN: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("shown",
+                                                                             default=None)
+
+
+def record_shown(shown: dict[str, str] | None) -> None:
+    """Keep the texts this run shows, and their messages, in ``shown`` (None: do not)."""
+    _SHOWN.set(shown)
+
+
 def t(text: str, /, **values) -> str:
     """``text`` in the reader's language, with ``{name}`` fields filled from ``values``.
 
-    English is the source language, so today this returns ``text`` itself (formatted when
-    values are given). Values are inserted after translation, so a translator moves them
-    freely; a value that a user provided must already have passed through :func:`esc`.
+    English is the source language: its text is returned as it is. Values are inserted
+    after translation, so a translator moves them freely; a value that a user provided must
+    already have passed through :func:`esc`.
     """
+    code = _LANGUAGE.get()
+    if code != SOURCE_LANGUAGE:
+        message, text = text, catalog(code).gettext(text)
+        shown = _SHOWN.get()
+        if shown is not None and not values:
+            shown.setdefault(text, message)
     return text.format(**values) if values else text
 
 

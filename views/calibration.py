@@ -15,24 +15,26 @@ import dpviz
 from dpcore import datasets, simulation, study
 from ui import controls, links, registry
 from ui.cache import machine_speed
-from ui.format import fmt_number
+from ui.format import fmt_number, headed
 from ui.kit import PageKit, page_header
 from ui.pages import calibration as logic
 from ui.pages.calibration import (TABS, TITLE, ExtendedFilter, LiveSettings, NullSettings,
                                   Settings, StudyFilter)
-from ui.text import t
+from ui.text import N_, t
 
 RESULT_KEY = "cal_result"  # session state: the last completed live run, {"params", "table"}
 NULL_DRAWN = "cal_null_drawn"  # session state: the null settings drawn in this session
 
 
-def rate_columns(sizes: tuple[str, str] = ("N", "N_B")) -> dict:
-    """How the tables of rates show their numbers (the CSV keeps them as they are): the
-    sizes n and n2 (titled ``sizes``) with thousands separators, rates to 3 decimals."""
-    return {"n": st.column_config.NumberColumn(t(sizes[0]), format="localized"),
-            "n2": st.column_config.NumberColumn(t(sizes[1]), format="localized"),
-            **{col: st.column_config.NumberColumn(format="%.3f")
-               for col in ("rate", "ci_low", "ci_high")}}
+def rate_columns(sizes: tuple[str, str] = (N_("N"), N_("N_B"))) -> dict:
+    """How the tables of rates show their numbers and headers (the CSV keeps them as they
+    are): the sizes n and n2 (titled ``sizes``) with thousands separators, rates to 3
+    decimals, the other columns headed in the reader's language."""
+    return headed({column: t(label) for column, label in logic.RATE_HEADERS.items()}, {
+        "n": st.column_config.NumberColumn(t(sizes[0]), format="localized"),
+        "n2": st.column_config.NumberColumn(t(sizes[1]), format="localized"),
+        **{col: st.column_config.NumberColumn(format="%.3f")
+           for col in ("rate", "ci_low", "ci_high")}})
 
 
 # --- Figures 2-3 ------------------------------------------------------------------------------
@@ -384,7 +386,7 @@ def extended_tab(kit: PageKit, shown_tab: bool) -> ExtendedFilter | None:
               name=t("Beyond the paper: type-I error per setting"))
     kit.table(shown.table, key="cal_table_extended", drawn=shown_tab,
               name=t("Beyond the paper: the selected settings"), hide_index=True,
-              column_config=rate_columns(("N_A", "N_B")))
+              column_config=rate_columns((N_("N_A"), N_("N_B"))))
     if shown_tab:
         for label, value in logic.extended_numbers(shown.chosen).items():
             kit.number(label, value)

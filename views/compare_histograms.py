@@ -15,6 +15,7 @@ from dpcore import simulation
 from dpcore.homogeneity import HomogeneityResult
 from ui import controls, registry, sources
 from ui.cache import machine_speed
+from ui.format import headed
 from ui.kit import PageKit, page_header
 from ui.pages import compare_histograms as logic
 from ui.pages.compare_histograms import LEVEL, TITLE, Settings
@@ -213,6 +214,7 @@ def show_numbers(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
         formats = {col: st.column_config.NumberColumn(logic.per_bin_header(col),
                                                       format=logic.per_bin_format(col))
                    for col in per_bin.columns if col != "bin"}
+        formats = headed({"bin": t("bin")}, formats)
         kit.table(per_bin, key="cmp_table_hist", name=t("Counts per bin"), hide_index=True,
                   column_config=formats)
         st.caption(t("Per bin: the true counts C (when known), the private counts X, the "
@@ -221,7 +223,8 @@ def show_numbers(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
     with t2:
         summary = result.summary_table()
         kit.table(logic.summary_shown(summary), csv=summary, key="cmp_table_results",
-                  name=t("Tests and estimates"), hide_index=True)
+                  name=t("Tests and estimates"), hide_index=True,
+                  column_config=headed({"quantity": t("quantity"), "value": t("value")}))
 
 
 def explain() -> None:

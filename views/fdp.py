@@ -14,7 +14,7 @@ import streamlit as st
 import dpviz
 from dpcore import audit
 from ui import controls, links
-from ui.format import fmt_delta, fmt_number, fmt_prob, fmt_share, fmt_sig
+from ui.format import fmt_delta, fmt_number, fmt_prob, fmt_share, fmt_sig, headed
 from ui.kit import PageKit, page_header
 from ui.pages import fdp as page
 from ui.pages.fdp import ALPHA, COLORS, DEFAULT, Settings, key
@@ -233,13 +233,13 @@ def curve_switches() -> dict:
                     partial(select, label=t("γ (> 1)"), grid=page.GAMMA_GRID, name="rs_gamma",
                             help=t("Ratio of keeping to substituting probabilities; its privacy "
                                    "level is ε = ln γ.")),
-                    partial(slider, label=t(page.RS_CATEGORIES_LABEL), lo=2, hi=page.K_MAX,
+                    partial(slider, label=page.rs_categories_label(), lo=2, hi=page.K_MAX,
                             name="rs_n", help=t("Number of categories k of one person's "
                                                 "value."))),
         **curve_box("show_hist", t("Private histogram (Compare page)"),
                     t("The truncated Laplace histogram X = max(0, C + Lap(2/ε)) of the page "
                       "'Compare two private histograms'."),
-                    partial(select, label=t(page.HIST_LEVEL_LABEL),
+                    partial(select, label=page.hist_level_label(),
                             grid=controls.ALPHA_GRID, name="hist_alpha",
                             help=t("Noise Lap(2/ε) on every count. Log scale, 0.001 to 10.")),
                     caption=t("Neighbouring histograms: one person moves from one bin to "
@@ -304,14 +304,14 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
             for finding in page.curve_findings(table, s):
                 kit.finding(finding)
             kit.table(table, key="fdp_table", name=t("Privacy parameters of the curves"),
-                      hide_index=True, column_config={
+                      hide_index=True, column_config=headed(page.curve_headers(), {
                           page.TIGHTEST_MU: st.column_config.NumberColumn(
                               format="%.4f", help=t("Smallest μ with the curve ≥ G_μ "
                                                     "everywhere (Infinity: no μ works, e.g. "
                                                     "when the curve has δ > 0).")),
                           page.SMALLEST_EPS: st.column_config.NumberColumn(
                               format="%.4f", help=t("Smallest ε with the curve ≥ f_ε,δ, "
-                                                    "δ = {delta}.", delta=delta))})
+                                                    "δ = {delta}.", delta=delta))}))
             st.caption(t(
                 "δ = {delta}. Target: {target}; where a curve lies below it (by more than "
                 "{tol}) it is shaded in red. μ and ε are exact, not read off the grid: "
@@ -568,13 +568,13 @@ def auditor(kit: PageKit, s: Settings) -> Settings:
         table = page.audit_table(s, emp_a, emp_b)
         for row in table.itertuples(index=False):
             for column, value in zip(table.columns[1:], row[1:]):
-                kit.number(t("{column} at α = {level:g}", column=column, level=row[0]),
+                kit.number(t("{column} at α = {level:g}", column=t(column), level=row[0]),
                            float(value))
         kit.table(table, key="fdp_audit_table", name=t("The auditor's estimates"),
-                  hide_index=True,
-                  column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                 for c in (page.BETA_HAT, page.BETA_EXACT, page.SPREAD,
-                                           page.MU_IMPLIED)})
+                  hide_index=True, column_config=headed(page.audit_headers(), {
+                      c: st.column_config.NumberColumn(format="%.4f")
+                      for c in (page.BETA_HAT, page.BETA_EXACT, page.SPREAD,
+                                page.MU_IMPLIED)}))
         st.caption(page.audit_caption())
     kit.finding(page.audit_finding(s, table))
     kit.note(page.audit_note())

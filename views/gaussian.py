@@ -15,21 +15,21 @@ import streamlit as st
 import dpviz
 from dpcore import gaussian
 from ui import controls, links, notation, registry, sources
-from ui.format import fmt_param, fmt_prob_pct, fmt_sci, fmt_sig
+from ui.format import fmt_param, fmt_prob_pct, fmt_sci, fmt_sig, headed
 from ui.kit import PageKit, page_header
 from ui.links import FdpParams
 from ui.pages import gaussian as page
 from ui.pages.gaussian import (METHOD_LABELS, QUANTITIES, SYMBOLS, TOP_AGE, UPLOAD, Release,
                                Settings, Solution, fmt_answer, fmt_shown, latex_number)
-from ui.text import error_text, plain, t
+from ui.text import N_, error_text, plain, t
 
 SOLVE_KEY = "gauss_solve"
 DATA_HELP = {
-    "query": "Count: people (in an age group); one person changes it by at most 1. Sum: of "
-             "values clipped to [0, U]; one person changes it by at most U. Histogram: one "
-             "count per group.",
-    "neighbours": "Add or remove one person: one bin changes by 1, Δ = 1. Replace one person: "
-                  "one bin loses 1 and another gains 1, Δ = √2 (L2 norm).",
+    "query": N_("Count: people (in an age group); one person changes it by at most 1. Sum: of "
+                "values clipped to [0, U]; one person changes it by at most U. Histogram: one "
+                "count per group."),
+    "neighbours": N_("Add or remove one person: one bin changes by 1, Δ = 1. Replace one "
+                     "person: one bin loses 1 and another gains 1, Δ = √2 (L2 norm)."),
 }
 
 
@@ -172,12 +172,12 @@ def calibrations(kit: PageKit, s: Settings, sol: Solution) -> Settings:
     # the CSV keeps the numbers.
     kit.table(page.written(shown, shown.columns[1:2], fmt_shown), csv=shown,
               key="gauss_cal_table", name=t("The three calibrations"), hide_index=True,
-              column_config=dict(zip(shown.columns[2:5], (
+              column_config=headed(page.calibration_headers(), dict(zip(shown.columns[2:5], (
                   st.column_config.NumberColumn(format="%.4f"),
                   st.column_config.NumberColumn(format="%+.1f%%"),
                   st.column_config.NumberColumn(
                       format="%.3f", help=t("(σ / exact σ)²: how many times more data the same "
-                                            "accuracy needs."))))))
+                                            "accuracy needs.")))))))
     with st.expander(t("The three calibrations' formulas"), expanded=False):
         calibration_formulas()
     return s
@@ -411,7 +411,7 @@ def release_demo(kit: PageKit, s: Settings, sol: Solution) -> Settings:
         source = st.selectbox(
             t("Data"), list(page.SOURCE_LABELS),
             index=list(page.SOURCE_LABELS).index(Release().source),
-            format_func=lambda k: t(page.SOURCE_LABELS[k]), key="gauss_source",
+            format_func=page.source_label, key="gauss_source",
             bind="query-params",
             help=t("A built-in 2020 population by single year of age (0 … 84, 85+), from which "
                    "N people are drawn, or a column of your own CSV file."))
@@ -532,8 +532,8 @@ def sigma_tables(kit: PageKit, s: Settings, sol: Solution) -> Settings:
     shown = page.written(page.written(full, ["δ"], fmt_sci), full.columns[2:5], fmt_param)
     kit.table(shown, csv=full, key="gauss_full_table",
               name=t("Noise table (σ): all three calibrations"), hide_index=True,
-              column_config={
-                  c: st.column_config.NumberColumn(format="%.3f") for c in full.columns[6:8]})
+              column_config=headed(page.sigma_headers(), {
+                  c: st.column_config.NumberColumn(format="%.3f") for c in full.columns[6:8]}))
     st.caption(t("The classical σ is not a guarantee for ε ≥ 1; the tail bound's σ always "
                  "protects but is larger than needed."))
     return s

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import notation, registry
-from ui.text import t
+from ui.text import N_, t
 
 TITLE = registry.HOME.title
 THUMBS = registry.THUMBS
@@ -19,24 +19,24 @@ THUMBS = registry.THUMBS
 # A first-time student's order through the pages, and why each comes there.
 LEARNING_PATH = (
     (registry.COMPARE,
-     "see what privacy noise does to real data, and why an ordinary test goes wrong on it."),
+     N_("see what privacy noise does to real data, and why an ordinary test goes wrong on it.")),
     (registry.CALIBRATION,
-     "check by simulation which test keeps its promise of 5% false alarms, and how much "
-     "data it needs to find a real difference."),
+     N_("check by simulation which test keeps its promise of 5% false alarms, and how much "
+        "data it needs to find a real difference.")),
     (registry.FDP,
-     "what the privacy level actually promises: an attacker's test that must fail, the "
-     "same scale for every mechanism."),
+     N_("what the privacy level actually promises: an attacker's test that must fail, the "
+        "same scale for every mechanism.")),
     (registry.LDP,
-     "the simplest mechanism, one person at a time: ε as the odds of a lie, and the truth "
-     "estimated back from the lies."),
+     N_("the simplest mechanism, one person at a time: ε as the odds of a lie, and the truth "
+        "estimated back from the lies.")),
     (registry.GAUSSIAN,
-     "the other standard mechanism, and the δ of (ε, δ): how much noise each calibration "
-     "asks for."),
+     N_("the other standard mechanism, and the δ of (ε, δ): how much noise each calibration "
+        "asks for.")),
     (registry.PLANNER,
-     "put it together: choose the privacy level ε and the sample size N of a study."),
+     N_("put it together: choose the privacy level ε and the sample size N of a study.")),
     (registry.SUBSTITUTION,
-     "further: randomized response generalised, and what repeated releases cost in "
-     "privacy."),
+     N_("further: randomized response generalised, and what repeated releases cost in "
+        "privacy.")),
 )
 
 

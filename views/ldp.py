@@ -13,12 +13,12 @@ import streamlit as st
 
 from dpcore import ldp
 from ui import controls, registry, sources
-from ui.format import fmt_big, fmt_count, fmt_param, fmt_prob, fmt_sig
+from ui.format import fmt_big, fmt_count, fmt_param, fmt_prob, fmt_sig, headed
 from ui.kit import PageKit, page_header
 from ui.pages import ldp as page
 from ui.progress import ProgressBar
 from ui.tabs import run_open_tab, settings_or_stop, show_links
-from ui.text import error_text, t
+from ui.text import N_, error_text, t
 
 P = page.PARAMS  # this page's URL keys and tab label that other pages' links set
 FLIP = "ldp_flip"  # URL parameter and state: how often "Flip again" was pressed
@@ -61,13 +61,13 @@ def read_controls() -> tuple[page.Settings | None, str | None, bool]:
     with c1:
         source = st.selectbox(
             t("Data: the users' true answers"), list(page.SOURCES),
-            format_func=lambda key: t(page.SOURCES[key]), key=P.SOURCE, bind="query-params",
+            format_func=page.source_label, key=P.SOURCE, bind="query-params",
             help=t("A yes/no survey question (k = 2), three categories (k = 3), the ages of a "
                    "2020 population grouped into k groups, or your own CSV file."))
         if source == page.UPLOAD:
             with st.container(border=True):
                 upload, problem = sources.category_upload(
-                    "ldp", max_categories=page.MAX_CATEGORIES)
+                    "ldp", max_categories=page.MAX_CATEGORIES, words=page.UPLOAD_WORDS)
             if upload is None:
                 return None, (problem or t("Upload a CSV file, or pick a built-in data "
                                            "source.")), problem is None
@@ -156,8 +156,11 @@ def one_user(kit: PageKit, s: page.Settings) -> None:
     s = flip_control(s)
     table = page.demo_table(s)
     kit.table(table, key="ldp_demo_table", name=t("One user at a time"), hide_index=True,
-              height=35 * (len(table) + 1) + 3,
-              column_config={"coin u": st.column_config.NumberColumn(format="%.3f")})
+              height=35 * (len(table) + 1) + 3, column_config=headed(
+                  {"user": t("user"), "true answer": t("true answer"), "coin u": t("coin u"),
+                   "u < p: tells the truth": t("u < p: tells the truth"),
+                   "reported answer": t("reported answer")},
+                  {"coin u": st.column_config.NumberColumn(format="%.3f")}))
     told = int(table["u < p: tells the truth"].sum())
     kit.number(t("Users who told the truth"), told)
     p, _ = s.pq
@@ -202,9 +205,11 @@ def aggregate(kit: PageKit, s: page.Settings) -> None:
     kit.note(page.whisker_caption(s, errors, md=False))
     whole, decimals = (st.column_config.NumberColumn(format=f) for f in ("%.0f", "%.2f"))
     kit.table(page.counts_table(s, a), key="ldp_counts_table", name=t("Counts per category"),
-              hide_index=True,
-              column_config={"true n_v": whole, "reported N_v": whole,
-                             "estimate n̂_v": decimals, "± 2 SE": decimals})
+              hide_index=True, column_config=headed(
+                  {"category": t("category"), "true n_v": t("true n_v"),
+                   "reported N_v": t("reported N_v"), "estimate n̂_v": t("estimate n̂_v")},
+                  {"true n_v": whole, "reported N_v": whole, "estimate n̂_v": decimals,
+                   "± 2 SE": decimals}))
     st.markdown(t("A category's reported count mixes its own truthful users with lies from "
                   "everyone else; the expected mix is known, so the server can undo it."))
     with st.expander(t("The unbiased estimate and its variance as formulas"), expanded=False):
@@ -272,7 +277,8 @@ def mse_section(kit: PageKit, s: page.Settings) -> None:
     kit.note(page.per_category_note(s, errors))
     with st.expander(t("All simulated numbers")):
         kit.table(page.mse_shown(table), key="ldp_mse_table",
-                  name=t("Simulated error against privacy"), hide_index=True)
+                  name=t("Simulated error against privacy"), hide_index=True,
+                  column_config=headed({"method": t("method"), "exact MSE": t("exact MSE")}))
 
 
 # --- 4. The guarantee --------------------------------------------------------------------------
@@ -304,12 +310,12 @@ def guarantee_section(kit: PageKit, s: page.Settings) -> None:
 
 # ------------------------------------------------------------------------------------------
 
-INTRO = ("In **local** differential privacy no one is trusted with the raw data: each user "
-         "randomises their own answer before sending it. **k-ary randomized response "
-         "(k-RR)** (Kairouz, Bonawitz & Ramage 2016): with probability p a user reports the "
-         "true answer, otherwise one of the other k − 1 answers uniformly at random. No single "
-         "report can be trusted, yet the server can estimate how many users gave each answer, because it knows how the lies "
-         "are made.")
+INTRO = N_("In **local** differential privacy no one is trusted with the raw data: each user "
+           "randomises their own answer before sending it. **k-ary randomized response "
+           "(k-RR)** (Kairouz, Bonawitz & Ramage 2016): with probability p a user reports the "
+           "true answer, otherwise one of the other k − 1 answers uniformly at random. No "
+           "single report can be trusted, yet the server can estimate how many users gave each "
+           "answer, because it knows how the lies are made.")
 SECTIONS = dict(zip(page.TABS, (one_user, aggregate, mse_section, guarantee_section)))
 
 

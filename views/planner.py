@@ -16,7 +16,7 @@ import streamlit as st
 from dpcore import datasets, planner
 from ui import controls, registry, sources
 from ui.cache import machine_speed
-from ui.format import fmt_number
+from ui.format import fmt_number, headed
 from ui.kit import PageKit, page_header
 from ui.links import to_page
 from ui.pages import planner as page
@@ -44,10 +44,10 @@ def source_box(label: str, *, field: str) -> str:
     options = list(page.SOURCES)
     return st.selectbox(
         label, options, index=options.index(getattr(DEFAULT, field)),
-        format_func=labels(page.SOURCES), key=KEYS[field], bind="query-params",
+        format_func=page.source_label, key=KEYS[field], bind="query-params",
         help=t("A population by age in 2020, built in ({populations}), or a column of your own "
                "CSV file (counts per bin, or one value per person such as ages).",
-               populations="; ".join(datasets.POPULATIONS.values())))
+               populations="; ".join(t(name) for name in datasets.POPULATIONS.values())))
 
 
 def binning(chosen: list[str], upload) -> tuple[int | None, int]:
@@ -294,13 +294,14 @@ def verdict_box(verdict: words.Verdict) -> None:
 
 
 def points_table(kit: PageKit, points, key: str, name: str, file: str | None = None) -> None:
-    kit.table(points, key=key, name=name, file=file, hide_index=True, column_config={
+    kit.table(points, key=key, name=name, file=file, hide_index=True, column_config=headed(
+        page.table_headers(), {
         "n": st.column_config.NumberColumn(t("N"), format="localized"),
         "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.4g"),
         "alpha2": st.column_config.NumberColumn(t("ε_B"), format="%.4g"),
         "power": st.column_config.NumberColumn(format="%.3f"),
         "ci_low": st.column_config.NumberColumn(format="%.3f"),
-        "ci_high": st.column_config.NumberColumn(format="%.3f")})
+        "ci_high": st.column_config.NumberColumn(format="%.3f")}))
 
 
 def metric(kit: PageKit, column, label: str, value, text: str, *, delta: str, help: str,
@@ -472,7 +473,7 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
     # The N needed shown to the precision of its interval; the CSV keeps the numbers.
     shown = table.assign(n=words.frontier_n_texts(table))
     kit.table(shown, csv=table, key=f"{prefix}_frontier_table", name=t("The frontier"),
-              hide_index=True, column_config={
+              hide_index=True, column_config=headed(page.table_headers(), {
                   "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.3g"),
                   "alpha2": st.column_config.NumberColumn(t("ε_B"), format="%.3g"),
                   "n": st.column_config.TextColumn(t("N needed")),
@@ -481,7 +482,7 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
                   "type1": st.column_config.NumberColumn(t("type-I error"), format="%.3f"),
                   "type1_low": st.column_config.NumberColumn(format="%.3f"),
                   "type1_high": st.column_config.NumberColumn(format="%.3f"),
-                  "valid": st.column_config.CheckboxColumn(t("holds its level"))})
+                  "valid": st.column_config.CheckboxColumn(t("holds its level"))}))
 
 
 # --- 4. Report ----------------------------------------------------------------------------------

@@ -14,12 +14,12 @@ import streamlit as st
 
 from dpcore import substitution as rs
 from ui import controls, links, registry, sources
-from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig
+from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig, headed
 from ui.kit import PageKit, page_header
 from ui.pages import substitution as page
 from ui.progress import ProgressBar
 from ui.tabs import run_open_tab, settings_or_stop, show_links
-from ui.text import error_text, t
+from ui.text import N_, error_text, t
 
 P = page.PARAMS  # this page's URL keys and tab label that other pages' links set
 
@@ -33,7 +33,7 @@ def data_controls(seed: int) -> tuple[page.Data | None, str | None, bool]:
     links.use_earlier_label(P.SOURCE)
     source = st.selectbox(
         t("Data: the records' true values"), names, index=names.index(page.DEFAULT_SOURCE),
-        format_func=lambda key: t(page.SOURCES[key]), key=P.SOURCE, bind="query-params",
+        format_func=page.source_label, key=P.SOURCE, bind="query-params",
         help=t("Uniform or normal data, as in Kang, Lee & Hong's (2009) experiments (N "
                "records spread over k categories as evenly as whole numbers allow; Kang, Lee & "
                "Hong (2009) do not say which normal, so it is discretised as in Son, Park & "
@@ -42,8 +42,7 @@ def data_controls(seed: int) -> tuple[page.Data | None, str | None, bool]:
     if source == page.UPLOAD:
         with st.container(border=True):
             upload, problem = sources.category_upload(
-                "rs", max_categories=page.N_MAX, value="value", record="record",
-                examples=t("A, B, 20–29, …"))
+                "rs", max_categories=page.N_MAX, words=page.UPLOAD_WORDS)
         if upload is None:
             return None, (problem or t("Upload a CSV file, or pick a built-in data source.")), \
                 problem is None
@@ -214,7 +213,8 @@ def release_section(kit: PageKit, s: page.Settings) -> None:
     decimals = st.column_config.NumberColumn(format="%.2f")
     kit.table(page.release_table(s, y, estimates), key="rs_counts_table",
               name=t("One release: counts per category"), hide_index=True,
-              column_config={"X̂*/l (source)": decimals, "A⁻¹Y* (unbiased)": decimals})
+              column_config=headed(page.release_headers(s), {"X̂*/l (source)": decimals,
+                                                             "A⁻¹Y* (unbiased)": decimals}))
     with st.expander(t("The reconstructions as formulas"), expanded=False):
         st.latex(r"\hat X = M^{-1}Y:\quad \hat X_i = \frac{\gamma + k - 1}{\gamma - 1}\,Y_i - "
                  r"\frac{N}{\gamma - 1}\ \ (\text{Theorem 3.2}),\qquad "
@@ -291,9 +291,10 @@ def paper_grid_section(kit: PageKit, s: page.Settings) -> None:
         return
     result = results[key]
     wide = page.grid_layout(result["table"])
-    counts = [c for c in wide.columns if c[1] in ("k", "N", "draws")]
-    styled = wide.style.format("{:.4f}", subset=[c for c in wide.columns if c[0] != "data"]) \
-        .format("{:,.0f}", subset=counts).format("{:g}", subset=[("data", "γ")])
+    data = t("data")  # the headers as page.grid_layout writes them
+    counts = [c for c in wide.columns if c[1] in ("k", "N", t("draws"))]
+    styled = wide.style.format("{:.4f}", subset=[c for c in wide.columns if c[0] != data]) \
+        .format("{:,.0f}", subset=counts).format("{:g}", subset=[(data, "γ")])
     # Its CSV (and the report) get the full table: one row per cell and estimator. Its name
     # is its CSV file's name, kept as it was.
     kit.table(styled, key="rs_grid_table", csv=result["table"], hide_index=True,
@@ -424,7 +425,8 @@ def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> page.Sett
     for release, value in zip(table["release"], table[posterior]):
         kit.number(page.breach_label(release, posterior), float(value))
     kit.table(page.breach_shown(table), key="rs_breach_table", csv=table,
-              name=t("Privacy breaches (Theorem 3.1)"), hide_index=True)
+              name=t("Privacy breaches (Theorem 3.1)"), hide_index=True,
+              column_config=headed(page.breach_headers(s)))
     kit.settings(s)
     kit.finding(page.breach_finding(s, e, threshold))
     st.caption(page.breach_caption(threshold))
@@ -491,14 +493,13 @@ def bias_section(kit: PageKit, s: page.Settings) -> None:
 
 # ------------------------------------------------------------------------------------------
 
-INTRO = ("**Random substitution** (Kang, Lee & Hong 2009) replaces each record's value u_i by "
-         "u_j with probability m_ji, from a γ-diagonal matrix M: a value is kept γ times as "
-         "often as it is moved to any one other value, so every release is at most γ times "
-         "more likely under one true value than under another (ε = ln γ local differential "
-         "privacy). The server still "
-         "estimates the true counts X by inverting M. The **l-extended** version releases l "
-         "distinct values per record, re-drawing repeats: more accuracy for the same γ, at a "
-         "price in draws and in privacy.")
+INTRO = N_("**Random substitution** (Kang, Lee & Hong 2009) replaces each record's value "
+           "u_i by u_j with probability m_ji, from a γ-diagonal matrix M: a value is kept γ "
+           "times as often as it is moved to any one other value, so every release is at most "
+           "γ times more likely under one true value than under another (ε = ln γ local "
+           "differential privacy). The server still estimates the true counts X by inverting M. "
+           "The **l-extended** version releases l distinct values per record, re-drawing "
+           "repeats: more accuracy for the same γ, at a price in draws and in privacy.")
 SECTIONS = dict(zip(page.TABS, (release_section, accuracy_section, cost_section,
                                 privacy_section, bias_section)))
 

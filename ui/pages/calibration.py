@@ -21,20 +21,20 @@ import dpcode
 import dpcode.calibration
 import dpviz
 from dpcore import datasets, planner, simulation, study
-from ui import registry
+from ui import registry, sources
 from ui.cache import counted
 from ui.format import fmt_number, fmt_numbers, fmt_sig, percent_decimals_apart
 from ui.notation import SPJ22, in_source, privacy_level
 from ui.kit import Experiment
-from ui.text import t
+from ui.text import N_, t
 
 TITLE = registry.CALIBRATION.title
 LEVEL = 0.05  # the level of every test on this page
 TARGET_POWER = 0.8  # the power the sentences measure each test against
-TABS = ("Null distributions", "Type-I error and power", "The paper at full scale",
-        "Beyond the paper: unequal N and ε")
-TEST_LABELS = {"bootstrap": "parametric bootstrap", "chisq": "naive χ²",
-               "normal_score": "normal-score contrast"}
+TABS = (N_("Null distributions"), N_("Type-I error and power"), N_("The paper at full scale"),
+        N_("Beyond the paper: unequal N and ε"))
+TEST_LABELS = {"bootstrap": N_("parametric bootstrap"), "chisq": N_("naive χ²"),
+               "normal_score": N_("normal-score contrast")}
 # The paper's two tests: shown by default in the live run and the full-scale study (the
 # normal-score contrast bootstrap, this project's, is one more option there).
 PAPER_TESTS = ("bootstrap", "chisq")
@@ -52,7 +52,8 @@ NULL_REPS_OPTIONS, NULL_REPS_DEFAULT = (200, 500, 1000, 2000, 5000), 1000
 # 0.05 s here; the largest setting, 5,000 × 200, about 0.7 s of one core.
 NULL_QUICK_DRAWS = 100_000
 # The live simulation's controls.
-M_LABELS = {86: "86 (single years)", 18: "18 (5-year groups)", 9: "9 (10-year groups)"}
+M_LABELS = {86: N_("86 (single years)"), 18: N_("18 (5-year groups)"),
+            9: N_("9 (10-year groups)")}
 LIVE_M_DEFAULT = 18
 LIVE_ALPHA_DEFAULT = 0.1
 LIVE_REPS_OPTIONS, LIVE_REPS_DEFAULT = (50, 100, 200, 500, 1000), 100
@@ -68,28 +69,36 @@ EXTENDED_RATIO_OPTIONS = study.EXTENDED_RATIOS
 TARGET_BAND = (0.025, 0.075)
 # The labels of the numbers the page shows: the null distributions' metrics, and the cells
 # of its tables of rates ("{column} at" the row's setting). The view's code prints them.
-NULL_LABELS = {"df": "χ² reference mean (df)", "mean_without": "Mean without DP",
-               "mean_with": "Mean with DP", "type1_without": "Naive type-I error without DP",
-               "type1_with": "Naive type-I error with DP"}
-LIVE_ROW = "{column} at N = {n:,}, {test}"
-STUDY_ROW = "{column} at {pair}, {test}, M = {m}, ε_A = {a1:g}, ε_B = {a2:g}, N = {n:,}"
-EXTENDED_ROW = ("{column} at {test}, M = {m}, ε_A = {a1:g}, ε_B = {a2:g}, N_A = {n:,}, "
-                "N_B = {n2:,}")
+NULL_LABELS = {"df": N_("χ² reference mean (df)"), "mean_without": N_("Mean without DP"),
+               "mean_with": N_("Mean with DP"),
+               "type1_without": N_("Naive type-I error without DP"),
+               "type1_with": N_("Naive type-I error with DP")}
+LIVE_ROW = N_("{column} at N = {n:,}, {test}")
+STUDY_ROW = N_("{column} at {pair}, {test}, M = {m}, ε_A = {a1:g}, ε_B = {a2:g}, N = {n:,}")
+EXTENDED_ROW = N_("{column} at {test}, M = {m}, ε_A = {a1:g}, ε_B = {a2:g}, N_A = {n:,}, "
+                  "N_B = {n2:,}")
+# The headers of the tables of rates as shown (their CSV keeps the column names).
+RATE_HEADERS = {"cell": N_("cell"), "pair": N_("pair"), "effect": N_("effect"),
+                "population_a": N_("population_a"), "population_b": N_("population_b"),
+                "test": N_("test"), "rate": N_("rate"), "ci_low": N_("ci_low"),
+                "ci_high": N_("ci_high"), "rejections": N_("rejections"),
+                "undefined": N_("undefined"), "reps": N_("reps"), "n_boot": N_("n_boot"),
+                "level": N_("level"), "seed": N_("seed"), "seconds": N_("seconds")}
 
 # Guided experiments ("Try this"): each sets the page up through its URL, all else default.
 EXPERIMENTS = (
     Experiment(
-        "Set ε = 0.01 and watch the naive χ² test reject identical histograms",
-        "There is no difference at all, yet *Naive type-I error with DP* is far above the "
-        "test's 5% level (near 100%), while *Naive type-I error without DP* stays near 5%: "
-        "the noise, not the data, makes the naive test reject.",
+        N_("Set ε = 0.01 and watch the naive χ² test reject identical histograms"),
+        N_("There is no difference at all, yet *Naive type-I error with DP* is far above the "
+           "test's 5% level (near 100%), while *Naive type-I error without DP* stays near 5%: "
+           "the noise, not the data, makes the naive test reject."),
         {"cal_alpha": "0.01"}),
     Experiment(
-        "Compare Korea with the USA at ε = 0.01 and see the power fall",
-        "A large difference, yet at ε = 0.01 the parametric bootstrap test's power at "
-        "N = 10,000 people per histogram is close to 0 (at the default ε = 0.1 it is 100% "
-        "there); it finds the difference only from about N = 50,000 on. Ten times stronger "
-        "privacy costs about ten times the people.",
+        N_("Compare Korea with the USA at ε = 0.01 and see the power fall"),
+        N_("A large difference, yet at ε = 0.01 the parametric bootstrap test's power at "
+           "N = 10,000 people per histogram is close to 0 (at the default ε = 0.1 it is 100% "
+           "there); it finds the difference only from about N = 50,000 on. Ten times stronger "
+           "privacy costs about ten times the people."),
         {"cal_tab": "Type-I error and power", "cal_pair": "Korea vs USA (large effect)",
          "cal_a1": "0.01", "cal_a2": "0.01", "cal_tests": "parametric bootstrap",
          "cal_reps": "50"}),
@@ -99,8 +108,8 @@ EXPERIMENTS = (
 def pair_label(pair: str) -> str:
     """A pair of populations with its effect: "Korea vs USA (large effect)"."""
     a, b, effect = study.PAIRS[pair]
-    return t("{a} vs {b} ({effect})", a=datasets.POPULATIONS[a].split(" (")[0],
-             b=datasets.POPULATIONS[b].split(" (")[0], effect=t(effect))
+    return t("{a} vs {b} ({effect})", a=sources.population_short(a),
+             b=sources.population_short(b), effect=t(effect))
 
 
 def test_label(test: str) -> str:

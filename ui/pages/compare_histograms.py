@@ -23,7 +23,7 @@ from ui.cache import counted
 from ui.format import fmt_p, fmt_sig, sig_text
 from ui.kit import Experiment
 from ui.sources import AGE_BINNINGS, SOURCE_LABELS, PairInput, SideInput
-from ui.text import error_text, esc, t
+from ui.text import N_, error_text, esc, t
 
 TITLE = registry.COMPARE.title
 LEVEL = 0.05  # the level of both tests
@@ -38,7 +38,7 @@ QUICK_BOOT_CELLS = 50_000
 
 #: The bootstrap tests the page runs, by the URL value of cmp_null_test.
 BOOT_TESTS = ("bootstrap", "normal_score")
-TEST_NAMES = {"bootstrap": "Algorithm 1", "normal_score": "normal-score test"}
+TEST_NAMES = {"bootstrap": N_("Algorithm 1"), "normal_score": N_("normal-score test")}
 
 
 @dataclass(frozen=True)
@@ -135,20 +135,20 @@ def advanced_caption(boot: int, seed: int) -> str:
 _KOREA = SOURCE_LABELS["korea"]  # a selectbox's URL value is its option's label
 EXPERIMENTS = (
     Experiment(
-        "Set A = B and watch the naive test reject identical populations",
-        "Both histograms are drawn from the same population (Korea, N = 10,000 each) with "
-        "strong privacy, ε_A = ε_B = 0.05. The naive χ² test's p-value is tiny: it takes the "
-        "noise for a difference. The parametric bootstrap test of Son, Park & Jung (2022) "
-        "simulates that noise and does not reject (p well above 5%).",
+        N_("Set A = B and watch the naive test reject identical populations"),
+        N_("Both histograms are drawn from the same population (Korea, N = 10,000 each) with "
+           "strong privacy, ε_A = ε_B = 0.05. The naive χ² test's p-value is tiny: it takes the "
+           "noise for a difference. The parametric bootstrap test of Son, Park & Jung (2022) "
+           "simulates that noise and does not reject (p well above 5%)."),
         {"cmp_a": _KOREA, "cmp_b": _KOREA, "cmp_alpha_a": "0.05", "cmp_alpha_b": "0.05"}),
     Experiment(
-        "Give A and B different ε and see which test keeps its significance level",
-        "Again the same population on both sides (Korea, single years: M = 86 bins, N = 1,000 "
-        "each), but ε_A = 0.01 and ε_B = 1. Algorithm 1 now rejects (p < 5%) although nothing "
-        "differs, and the yellow note under the verdict says why: in simulations at these "
-        "settings it rejects almost every time. The normal-score test keeps its 5% significance "
-        "level and does not reject. Histogram A is mostly noise here, so no test could find a "
-        "real difference either.",
+        N_("Give A and B different ε and see which test keeps its significance level"),
+        N_("Again the same population on both sides (Korea, single years: M = 86 bins, N = 1,000 "
+           "each), but ε_A = 0.01 and ε_B = 1. Algorithm 1 now rejects (p < 5%) although nothing "
+           "differs, and the yellow note under the verdict says why: in simulations at these "
+           "settings it rejects almost every time. The normal-score test keeps its 5% significance "
+           "level and does not reject. Histogram A is mostly noise here, so no test could find a "
+           "real difference either."),
         {"cmp_a": _KOREA, "cmp_b": _KOREA, "cmp_width": AGE_BINNINGS[1], "cmp_n": "1,000",
          "cmp_alpha_a": "0.01", "cmp_alpha_b": "1"}),
 )
@@ -514,23 +514,23 @@ def per_bin_format(column: str) -> str:
 
 #: The results table's quantities in words, as shown (the CSV keeps their names).
 SUMMARY_NAMES = {
-    "alpha_A": "privacy level ε_A", "alpha_B": "privacy level ε_B", "bins_M": "bins M",
-    "N_A": "people N in A", "N_B": "people N in B",
-    "N_hat_A": "estimated N̂ of A (eq. 4.3)", "N_hat_B": "estimated N̂ of B (eq. 4.3)",
-    "chisq_statistic": "naive χ² statistic", "chisq_df": "naive χ² degrees of freedom",
-    "chisq_pvalue": "naive χ² p-value",
-    "bootstrap_statistic_T": "Algorithm 1: statistic T",
-    "bootstrap_replicates_B": "Algorithm 1: replicates B",
-    "bootstrap_critical_value_5pct": "Algorithm 1: 5% critical value",
-    "bootstrap_pvalue": "Algorithm 1: p-value (1 + #{T_b ≥ T}) / (B + 1)",
-    "bootstrap_pvalue_source_line11": "Algorithm 1: #{T_b > T} / B, line 11 of Son, Park & "
-                                      "Jung (2022)",
-    "normal_score_N_hat_A": "normal-score test: estimated N of A",
-    "normal_score_N_hat_B": "normal-score test: estimated N of B",
-    "normal_score_statistic_T": "normal-score test: statistic T",
-    "normal_score_replicates_B": "normal-score test: replicates B",
-    "normal_score_critical_value_5pct": "normal-score test: 5% critical value",
-    "normal_score_pvalue": "normal-score test: p-value",
+    "alpha_A": N_("privacy level ε_A"), "alpha_B": N_("privacy level ε_B"), "bins_M": N_("bins M"),
+    "N_A": N_("people N in A"), "N_B": N_("people N in B"),
+    "N_hat_A": N_("estimated N̂ of A (eq. 4.3)"), "N_hat_B": N_("estimated N̂ of B (eq. 4.3)"),
+    "chisq_statistic": N_("naive χ² statistic"), "chisq_df": N_("naive χ² degrees of freedom"),
+    "chisq_pvalue": N_("naive χ² p-value"),
+    "bootstrap_statistic_T": N_("Algorithm 1: statistic T"),
+    "bootstrap_replicates_B": N_("Algorithm 1: replicates B"),
+    "bootstrap_critical_value_5pct": N_("Algorithm 1: 5% critical value"),
+    "bootstrap_pvalue": N_("Algorithm 1: p-value (1 + #{T_b ≥ T}) / (B + 1)"),
+    "bootstrap_pvalue_source_line11": N_("Algorithm 1: #{T_b > T} / B, line 11 of Son, Park & "
+                                         "Jung (2022)"),
+    "normal_score_N_hat_A": N_("normal-score test: estimated N of A"),
+    "normal_score_N_hat_B": N_("normal-score test: estimated N of B"),
+    "normal_score_statistic_T": N_("normal-score test: statistic T"),
+    "normal_score_replicates_B": N_("normal-score test: replicates B"),
+    "normal_score_critical_value_5pct": N_("normal-score test: 5% critical value"),
+    "normal_score_pvalue": N_("normal-score test: p-value"),
 }
 
 

@@ -26,10 +26,10 @@ from ui.controls import DEFAULT_SEED
 from ui.format import fmt_delta, fmt_pct, fmt_prob, fmt_sig
 from ui.kit import Experiment
 from ui.links import FdpParams
-from ui.text import esc, t
+from ui.text import N_, esc, t
 
 COLORS = dpviz.fdp.FDP_COLORS
-TITLE = "f-DP and Gaussian DP"
+TITLE = N_("f-DP and Gaussian DP")
 
 # Every curve of the page is evaluated on this grid of type-I errors.
 ALPHA = np.linspace(0.0, 1.0, 1000)
@@ -95,11 +95,11 @@ MAX_PLOTTED = 2000  # points of an empirical curve drawn (all are used for the n
 
 TAB_KEY = FdpParams.TAB  # the open tab's widget key and URL parameter
 TABS = ATTACKER, CURVES, GROUP, COMPOSITION, CONVERSIONS, AUDITOR = (
-    "The attacker's test", FdpParams.CURVES_TAB, "Group privacy", "Composition", "Conversions",
-    "An auditor's view")
+    N_("The attacker's test"), FdpParams.CURVES_TAB, N_("Group privacy"), N_("Composition"),
+    N_("Conversions"), N_("An auditor's view"))
 
 # The page's introduction: the attacker's test, and what α and β mean here (said once).
-INTRO = (
+INTRO = N_(
     "Differential privacy can be read as a promise about an **attacker's hypothesis test**. "
     "The attacker sees the output of a mechanism and must decide: was it run on the data "
     "set D, or on D′, the same data with one person changed? Any decision rule makes two "
@@ -109,42 +109,54 @@ INTRO = (
     "**f-DP** when no test can have β below f(α): the **trade-off curve** f *is* the privacy "
     "guarantee. The Gaussian curves G_μ give one number, μ, that puts every mechanism on "
     "one scale (Dong, Roth & Su 2022, *Gaussian differential privacy*, JRSSB 84).")
-# Labels that name a source's own symbol (said once, where the quantity first appears).
-RS_CATEGORIES_LABEL = "categories k " + notation.in_source("N", notation.KLH09)
-HIST_LEVEL_LABEL = "Privacy level {eps} of the histogram".replace(
-    "{eps}", notation.privacy_level())
+# Labels that name a source's own symbol (said once, where the quantity first appears): in
+# English here, in the reader's language from rs_categories_label and hist_level_label.
+RS_CATEGORIES_LABEL = f"categories k (N in {notation.KLH09})"
+HIST_LEVEL_LABEL = f"Privacy level ε (α in {notation.SPJ22}) of the histogram"
+
+
+def rs_categories_label() -> str:
+    """The label of random substitution's categories k, with the source's N."""
+    return t("categories k {note}", note=notation.in_source("N", notation.KLH09))
+
+
+def hist_level_label() -> str:
+    """The label of the private histogram's privacy level, with the source's α."""
+    return t("Privacy level {eps} of the histogram", eps=notation.privacy_level())
 
 # Guided experiments ("Try this"): URL values as the widgets write them.
 EXPERIMENTS = (
     Experiment(
-        "Compose 10 releases of (1, 0)-DP and compare them with 10 releases of 1-GDP",
-        "Ten (1, 0)-DP releases compose to a curve within 0.075 of Gaussian DP with "
-        "μ = 2√10·tanh(1/2) ≈ 2.923 (the central limit theorem), far above the textbook "
-        "(10, 0)-DP curve; ten 1-GDP releases compose to exactly √10 ≈ 3.162-GDP.",
+        N_("Compose 10 releases of (1, 0)-DP and compare them with 10 releases of 1-GDP"),
+        N_("Ten (1, 0)-DP releases compose to a curve within 0.075 of Gaussian DP with "
+           "μ = 2√10·tanh(1/2) ≈ 2.923 (the central limit theorem), far above the textbook "
+           "(10, 0)-DP curve; ten 1-GDP releases compose to exactly √10 ≈ 3.162-GDP."),
         {TAB_KEY: "Composition", "fdp_comp_n": "10", "fdp_comp_eps": "1", "fdp_comp_mu": "1"}),
     Experiment(
-        "Set μ = 1 and read the attacker's best β at α = 5%",
-        "An attacker who may accuse wrongly 5% of the time still misses 74% of the time "
-        "(β = 0.7405): a 1-GDP release hides one person well against this attacker. Move μ "
-        "up to 3 and watch β fall.",
+        N_("Set μ = 1 and read the attacker's best β at α = 5%"),
+        N_("An attacker who may accuse wrongly 5% of the time still misses 74% of the time "
+           "(β = 0.7405): a 1-GDP release hides one person well against this attacker. Move μ "
+           "up to 3 and watch β fall."),
         {"fdp_mu": "1", "fdp_say_alpha": "5%"}),
 )
 PAGE_SPEC = registry.FDP
 
 # Option labels of the radios (a link writes the label).
-FAMILY_LABELS = {"gaussian": "Gaussian: N(0,1) vs N(μ,1)",
-                 "laplace": "Laplace: Lap(0,1) vs Lap(ε,1)"}
+FAMILY_LABELS = {"gaussian": N_("Gaussian: N(0,1) vs N(μ,1)"),
+                 "laplace": N_("Laplace: Lap(0,1) vs Lap(ε,1)")}
 # Labels in words; links made earlier carry raw notation (links.EARLIER_LABELS).
-TARGET_LABELS = {"gdp": "μ*-GDP", "epsdelta": "(ε*, δ*)-DP"}
-GROUP_CURVE_LABELS = {"laplace": "Laplace, Lap(0,1) vs Lap(ε,1)",
-                      "epsdp": "(ε, 0)-DP (any ε-DP mechanism)"}
-MECHANISM_LABELS = {"gaussian": "Gaussian", "laplace": "Laplace", "krr": "k-RR"}
+TARGET_LABELS = {"gdp": N_("μ*-GDP"), "epsdelta": N_("(ε*, δ*)-DP")}
+GROUP_CURVE_LABELS = {"laplace": N_("Laplace, Lap(0,1) vs Lap(ε,1)"),
+                      "epsdp": N_("(ε, 0)-DP (any ε-DP mechanism)")}
+MECHANISM_LABELS = {"gaussian": N_("Gaussian"), "laplace": N_("Laplace"), "krr": N_("k-RR")}
 
-# The columns of the curves' table and of the auditor's table (also their CSV columns).
-CURVE, TIGHTEST_MU, SMALLEST_EPS, MEETS = ("curve", "tightest μ", "smallest ε at δ",
-                                           "meets the target")
-LEVEL, BETA_HAT, BETA_EXACT, SPREAD, MU_IMPLIED = ("α", "β̂ (empirical)", "β (exact)",
-                                                   "sd of β̂", "μ implied by β̂")
+# The columns of the curves' table and of the auditor's table (also their CSV columns, in
+# English; the page heads them with t()).
+CURVE, TIGHTEST_MU, SMALLEST_EPS, MEETS = (N_("curve"), N_("tightest μ"), N_("smallest ε at δ"),
+                                           N_("meets the target"))
+LEVEL, BETA_HAT, BETA_EXACT, SPREAD, MU_IMPLIED = (N_("α"), N_("β̂ (empirical)"),
+                                                   N_("β (exact)"), N_("sd of β̂"),
+                                                   N_("μ implied by β̂"))
 AUDIT_REPEATS = 400  # simulated audits behind k-RR's sd of β̂ (relative error about 3.5 %)
 
 
@@ -474,15 +486,32 @@ def curve_findings(table: pd.DataFrame, s: Settings) -> list[str]:
     """Which curves meet the target; each curve's tightest μ and smallest ε."""
     meets = list(table.loc[table[MEETS] == t("yes"), CURVE])
     fails = list(table.loc[table[MEETS] == t("no"), CURVE])
-    verdict = (t("Against the target {target}: ", target=target(s)[0])
-               + (t("meets it: {curves}", curves="; ".join(meets)) if meets
-                  else t("no curve meets it"))
-               + (t("; falls below it: {curves}.", curves="; ".join(fails)) if fails else "."))
-    numbers = (t("Tightest μ-GDP and smallest ε at δ = {delta}: ", delta=fmt_delta(s.table_delta))
-               + "; ".join(t("{curve}: μ = {mu}, ε = {eps}", curve=r[CURVE],
-                             mu=fmt_sig(r[TIGHTEST_MU]), eps=fmt_sig(r[SMALLEST_EPS]))
-                           for _, r in table.iterrows()) + ".")
+    values = dict(target=target(s)[0], meets="; ".join(meets), fails="; ".join(fails))
+    if meets and fails:
+        verdict = t("Against the target {target}: meets it: {meets}; falls below it: {fails}.",
+                    **values)
+    elif meets:
+        verdict = t("Against the target {target}: meets it: {meets}.", **values)
+    elif fails:
+        verdict = t("Against the target {target}: no curve meets it; falls below it: "
+                    "{fails}.", **values)
+    else:
+        verdict = t("Against the target {target}: no curve meets it.", **values)
+    each = [t("{curve}: μ = {mu}, ε = {eps}", curve=r[CURVE], mu=fmt_sig(r[TIGHTEST_MU]),
+              eps=fmt_sig(r[SMALLEST_EPS])) for _, r in table.iterrows()]
+    numbers = t("Tightest μ-GDP and smallest ε at δ = {delta}: {curves}.",
+                delta=fmt_delta(s.table_delta), curves="; ".join(each))
     return [verdict, numbers]
+
+
+def curve_headers() -> dict[str, str]:
+    """The curves' table's headers in the reader's language, by column."""
+    return {column: t(column) for column in (CURVE, TIGHTEST_MU, SMALLEST_EPS, MEETS)}
+
+
+def audit_headers() -> dict[str, str]:
+    """The auditor's table's headers in the reader's language, by column."""
+    return {column: t(column) for column in (LEVEL, BETA_HAT, BETA_EXACT, SPREAD, MU_IMPLIED)}
 
 
 # ---------------------------------------------------------------------------------------

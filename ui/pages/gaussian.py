@@ -26,17 +26,19 @@ from ui.cache import counted
 from ui.controls import DEFAULT_SEED, as_shown
 from ui.format import fmt_number, fmt_param, fmt_sci, fmt_sig, sig_text, times_ten
 from ui.kit import Experiment
+from ui import sources
 from ui.sources import AGE_BINNINGS, UPLOAD
-from ui.text import error_text, esc, plain, t
+from ui.text import N_, error_text, esc, plain, t
 
 CALIBRATION_COLORS = dpviz.gaussian.CALIBRATION_COLORS
-TITLE = "Gaussian mechanism"
+TITLE = N_("Gaussian mechanism")
 # Source 002 (docs/references.md, [GMN25]): a Korean blog note deriving the privacy loss of
 # the Gaussian mechanism; it writes the sensitivity S.
-GMN25 = "the source-002 note on the Gaussian mechanism [GMN25]"
+GMN25 = N_("the source-002 note on the Gaussian mechanism [GMN25]")
 TAB_KEY = "gauss_tab"  # the open tab's widget key and URL parameter
 TABS = CALIBRATIONS, LOSS, GDP, RELEASE, TABLE = (
-    "Three calibrations", "Privacy loss", "As μ-GDP", "Release a statistic", "σ table")
+    N_("Three calibrations"), N_("Privacy loss"), N_("As μ-GDP"), N_("Release a statistic"),
+    N_("σ table"))
 
 # dpcore's argument names as the page writes them, in its plain-words messages.
 SYMBOLS = {"eps": "ε", "delta": "δ", "sigma": "σ", "sensitivity": "Δ", "mu": "μ", "upper": "U"}
@@ -53,7 +55,17 @@ SENS_GRID = tuple(float(f"{m}e{k}") for k in range(-2, 3) for m in (1, 1.5, 2, 3
 
 DEFAULT_EPS, DEFAULT_DELTA, DEFAULT_SENS = 1.0, 1e-5, 1.0
 SOLVE_DEFAULT = "sigma"
-METHOD_LABELS = {"analytic": "analytic (exact)", "tail": "tail bound", "classical": "classical"}
+METHOD_LABELS = {"analytic": N_("analytic (exact)"), "tail": N_("tail bound"),
+                 "classical": N_("classical")}
+# dpcore.gaussian.calibration_table's names of the calibrations, as the page shows them.
+CALIBRATION_NAMES = {"tail": N_("tail bound P(L > ε) ≤ δ"),
+                     "classical": N_("classical (Dwork & Roth)"),
+                     "analytic": N_("analytic (Balle & Wang, exact)")}
+
+
+def calibration_name(method: str, name: str) -> str:
+    """A calibration's name (dpcore's ``name`` for ``method``) in the reader's language."""
+    return t(CALIBRATION_NAMES[method]) if CALIBRATION_NAMES.get(method) == name else name
 
 
 @dataclass(frozen=True)
@@ -74,28 +86,32 @@ class Quantity:
 
 QUANTITIES = {
     "eps": Quantity(
-        "gauss_eps", "ε", "ε: privacy-loss bound", "exact ε", EPS_GRID, 0.0, 10_000.0, 0.1,
-        "How much one person may change the odds of any outcome: at most a factor e^ε. "
-        "Smaller ε, stronger privacy, more noise."),
+        "gauss_eps", "ε", N_("ε: privacy-loss bound"), N_("exact ε"), EPS_GRID, 0.0, 10_000.0,
+        0.1,
+        N_("How much one person may change the odds of any outcome: at most a factor e^ε. "
+           "Smaller ε, stronger privacy, more noise.")),
     "delta": Quantity(
-        "gauss_delta", "δ", "δ: failure probability", "exact δ", DELTA_GRID, 1e-300, 0.999, 1e-6,
-        "The probability with which the ε promise may fail. Take it well below 1/n for n "
-        "people (10⁻⁵ … 10⁻¹²).", partial(fmt_sci, digits=1)),
+        "gauss_delta", "δ", N_("δ: failure probability"), N_("exact δ"), DELTA_GRID, 1e-300,
+        0.999, 1e-6,
+        N_("The probability with which the ε promise may fail. Take it well below 1/n for n "
+           "people (10⁻⁵ … 10⁻¹²)."), partial(fmt_sci, digits=1)),
     "sigma": Quantity(
-        "gauss_sigma", "σ", "σ: noise standard deviation", "exact σ", SIGMA_GRID, 1e-6, 1e9, 0.1,
-        "Standard deviation of the Gaussian noise N(0, σ²) added to the query's answer. "
-        "More noise, more privacy, less accuracy."),
+        "gauss_sigma", "σ", N_("σ: noise standard deviation"), N_("exact σ"), SIGMA_GRID, 1e-6,
+        1e9, 0.1,
+        N_("Standard deviation of the Gaussian noise N(0, σ²) added to the query's answer. "
+           "More noise, more privacy, less accuracy.")),
     "sensitivity": Quantity(
-        "gauss_sens", "Δ", "Δ: L2 sensitivity of the query", "exact Δ", SENS_GRID, 1e-6, 1e9, 0.1,
-        "How far one person can move the query's answer, Δ = max ‖f(D) − f(D′)‖₂ over "
-        "neighbouring data sets: 1 for a count, U for a sum of values in [0, U], √2 for a "
-        "histogram when one person is replaced."),
+        "gauss_sens", "Δ", N_("Δ: L2 sensitivity of the query"), N_("exact Δ"), SENS_GRID, 1e-6,
+        1e9, 0.1,
+        N_("How far one person can move the query's answer, Δ = max ‖f(D) − f(D′)‖₂ over "
+           "neighbouring data sets: 1 for a count, U for a sum of values in [0, U], √2 for a "
+           "histogram when one person is replaced.")),
 }
 # The controls' defaults; σ's is the one solved from the others' (its row is solved first).
 DEFAULTS = {"eps": DEFAULT_EPS, "delta": DEFAULT_DELTA, "sensitivity": DEFAULT_SENS,
             "sigma": float(gaussian.gaussian_sigma(DEFAULT_EPS, DEFAULT_DELTA, DEFAULT_SENS))}
-MU_HELP = ("The Gaussian mechanism is exactly μ-GDP with μ = Δ/σ: no test tells D from D′ "
-           "better than one tells N(0, 1) from N(μ, 1).")
+MU_HELP = N_("The Gaussian mechanism is exactly μ-GDP with μ = Δ/σ: no test tells D from D′ "
+             "better than one tells N(0, 1) from N(μ, 1).")
 
 GDP_EPS_CAP = 1000.0  # the δ(ε) chart's ε axis ends here at the latest (or at 1.5 ε)
 
@@ -105,12 +121,18 @@ TABLE_DELTA = (1e-3, 1e-5, 1e-6, 1e-8, 1e-10, 1e-12)
 
 # The release demo.
 N_RELEASES = 10_000
-SOURCE_LABELS = {**{k: f"Population 2020: {v}" for k, v in datasets.POPULATIONS.items()},
-                 UPLOAD: "Uploaded CSV file"}
+SOURCE_LABELS = {k: v for k, v in sources.SOURCE_LABELS.items()  # English (source_label)
+                 if k in datasets.POPULATIONS or k == UPLOAD}
 TOP_AGE = 85  # the population table's last age: 85 and over
-QUERY_LABELS = {"count": "a count", "sum": "a sum of clipped values", "histogram": "a histogram"}
-NEIGHBOUR_LABELS = {"histogram": "add or remove one person (Δ = 1)",
-                    "histogram_replace": "replace one person (Δ = √2)"}
+QUERY_LABELS = {"count": N_("a count"), "sum": N_("a sum of clipped values"),
+                "histogram": N_("a histogram")}
+NEIGHBOUR_LABELS = {"histogram": N_("add or remove one person (Δ = 1)"),
+                    "histogram_replace": N_("replace one person (Δ = √2)")}
+
+
+def source_label(source: str) -> str:
+    """The release's data source (a key of SOURCE_LABELS) in the reader's language."""
+    return sources.source_label(source)
 
 
 # ---------------------------------------------------------------------------------------
@@ -149,9 +171,9 @@ class Release:
         return self.neighbours if self.query == "histogram" else self.query
 
     def report_items(self) -> dict[str, object]:
-        data = t(SOURCE_LABELS[self.source])
+        data = source_label(self.source)
         if self.uploaded:
-            data += t(', column "{column}"', column=self.column)
+            data = t('{source}, column "{column}"', source=data, column=self.column)
         items = {t("data"): data,
                  t("query"): t(QUERY_LABELS.get(self.kind, QUERY_LABELS["histogram"]))}
         if not self.uploaded:
@@ -430,6 +452,7 @@ def calibration_notes(table: pd.DataFrame, eps: float) -> pd.DataFrame:
     ε ≥ ``CLASSICAL_MAX_EPS`` (``valid`` False, no note) gets the reason here.
     """
     out = table.copy()
+    out["name"] = [calibration_name(m, n) for m, n in zip(out["method"], out["name"])]
     unproved = (out["method"] == "classical") & ~out["valid"].astype(bool) & (out["note"] == "")
     out.loc[unproved, "note"] = t("not a guarantee: the classical formula is proved for "
                                   "ε < {max} only (here ε = {eps})",
@@ -481,17 +504,26 @@ def classical_texts(eps: float, classical) -> tuple[str, str]:
     return note, warning
 
 
+# The three calibrations' table: its CSV's column names, and its headers as shown.
+CALIBRATION_COLUMNS = {"calibration": N_("calibration"), "σ": N_("σ"),
+                       "× the exact σ": N_("× the exact σ"),
+                       "extra noise (%)": N_("extra noise (%)"),
+                       "variance factor (data needed)": N_("variance factor (data needed)"),
+                       "guarantee": N_("guarantee"), "note": N_("note")}
+
+
 def calibration_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """The three calibrations as the page's table (and its CSV) shows them."""
-    return pd.DataFrame({
-        t("calibration"): table["name"],
-        t("σ"): table["sigma"],
-        t("× the exact σ"): table["ratio"],
-        t("extra noise (%)"): 100 * table["extra_noise"],
-        t("variance factor (data needed)"): table["variance_ratio"],
-        t("guarantee"): [t("yes") if v else t("no") for v in table["valid"]],
-        t("note"): [plain(n, SYMBOLS) for n in table["note"]],
-    })
+    """The three calibrations as the page's table (and its CSV) shows them; the page heads
+    its columns with :func:`calibration_headers`."""
+    return pd.DataFrame(dict(zip(CALIBRATION_COLUMNS, (
+        table["name"], table["sigma"], table["ratio"], 100 * table["extra_noise"],
+        table["variance_ratio"], [t("yes") if v else t("no") for v in table["valid"]],
+        [plain(n, SYMBOLS) for n in table["note"]]))))
+
+
+def calibration_headers() -> dict[str, str]:
+    """The calibrations table's headers in the reader's language, by column."""
+    return {column: t(label) for column, label in CALIBRATION_COLUMNS.items()}
 
 
 # ---------------------------------------------------------------------------------------
@@ -585,7 +617,7 @@ class Data:
 def uploaded_counts(r: Release, table: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     """The counts of an uploaded file of counts and their labels (its first column of labels,
     else 1 … m); ValueError for an unusable column."""
-    counts = uploads.counts_from_column(table[r.column], name=t("to release"))
+    counts = uploads.counts_from_column(table[r.column], name="to release")  # dpcore's
     labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
               else [str(j) for j in range(1, len(counts) + 1)])
     return counts, labels
@@ -750,14 +782,23 @@ def written(frame: pd.DataFrame, columns, fmt) -> pd.DataFrame:
     return out
 
 
+# The σ table's columns as its CSV names them, and their headers as shown.
+SIGMA_COLUMNS = {"eps": "ε", "delta": "δ", "sigma_analytic": N_("σ analytic"),
+                 "sigma_tail": N_("σ tail bound"), "sigma_classical": N_("σ classical"),
+                 "classical_valid": N_("classical valid (ε < 1)"),
+                 "tail_over_analytic": N_("tail / analytic"),
+                 "classical_over_analytic": N_("classical / analytic")}
+
+
 def sigma_full(table: pd.DataFrame) -> pd.DataFrame:
-    """All three calibrations, one row per (ε, δ), columns named as the page shows them."""
-    return table.rename(columns={
-        "eps": "ε", "delta": "δ", "sigma_analytic": t("σ analytic"),
-        "sigma_tail": t("σ tail bound"), "sigma_classical": t("σ classical"),
-        "classical_valid": t("classical valid (ε < 1)"),
-        "tail_over_analytic": t("tail / analytic"),
-        "classical_over_analytic": t("classical / analytic")})
+    """All three calibrations, one row per (ε, δ), columns named as its CSV names them
+    (the page heads them with :func:`sigma_headers`)."""
+    return table.rename(columns=SIGMA_COLUMNS)
+
+
+def sigma_headers() -> dict[str, str]:
+    """The σ table's headers in the reader's language, by column (ε and δ as they are)."""
+    return {name: t(name) for key, name in SIGMA_COLUMNS.items() if key not in ("eps", "delta")}
 
 
 # ---------------------------------------------------------------------------------------
@@ -766,16 +807,16 @@ def sigma_full(table: pd.DataFrame) -> pd.DataFrame:
 
 EXPERIMENTS = (
     Experiment(
-        "Ask for δ = 10⁻¹² and watch σ grow only like √log(1/δ)",
-        "δ is ten million times smaller than the default 10⁻⁵, yet σ (solved) grows only from "
-        "3.73063 to 6.55782, not even twice as much noise: σ grows like √(2 ln(1/δ)), so a "
-        "tiny δ is cheap.",
+        N_("Ask for δ = 10⁻¹² and watch σ grow only like √log(1/δ)"),
+        N_("δ is ten million times smaller than the default 10⁻⁵, yet σ (solved) grows only from "
+           "3.73063 to 6.55782, not even twice as much noise: σ grows like √(2 ln(1/δ)), so a "
+           "tiny δ is cheap."),
         {"gauss_delta": "1e-12"}),
     Experiment(
-        "Switch to the classical calibration at ε = 10 and see it promise what it cannot keep",
-        "The classical σ = Δ√(2 ln(1.25/δ))/ε = 0.484481 is proved for ε < 1 only. Here it is "
-        "below the exact σ 0.499889: the exact δ at this σ is 2.3·10⁻⁵, larger than the "
-        "10⁻⁵ asked for, so the release is not (10, 10⁻⁵)-DP (see the warning and the plain "
-        "words).",
+        N_("Switch to the classical calibration at ε = 10 and see it promise what it cannot keep"),
+        N_("The classical σ = Δ√(2 ln(1.25/δ))/ε = 0.484481 is proved for ε < 1 only. Here it is "
+           "below the exact σ 0.499889: the exact δ at this σ is 2.3·10⁻⁵, larger than the "
+           "10⁻⁵ asked for, so the release is not (10, 10⁻⁵)-DP (see the warning and the plain "
+           "words)."),
         {"gauss_method": METHOD_LABELS["classical"], "gauss_eps": "10"}),
 )

@@ -24,9 +24,9 @@ from ui.controls import DEFAULT_SEED
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_param, fmt_pct, fmt_prob, fmt_sig
 from ui.kit import Experiment
 from ui.links import capped_note, nearest_note
-from ui.text import esc, t
+from ui.text import N_, esc, t
 
-TITLE = "Randomized response (local DP)"
+TITLE = N_("Randomized response (local DP)")
 PARAMS = links.LdpParams  # what other pages' links may set here: keys, ε grid, tab label
 
 # ε on a log scale. Every value is also on the f-DP page's k-RR slider (its KRR_EPS_GRID),
@@ -51,35 +51,56 @@ DEFAULT_SHARES = (50, 30, 20)
 
 UPLOAD = sources.UPLOAD
 DEFAULT_SOURCE = "survey"
-SOURCES = {
-    "survey": "Survey: “Did you exercise yesterday?” (yes/no, k = 2)",
-    "abc": "Three categories A, B, C (k = 3)",
+SOURCES = {  # the option labels in English (source_label: in the reader's language)
+    "survey": N_("Survey: “Did you exercise yesterday?” (yes/no, k = 2)"),
+    "abc": N_("Three categories A, B, C (k = 3)"),
     **links.POPULATION_AGE_LABELS,
-    UPLOAD: "Uploaded CSV file",
+    UPLOAD: sources.UPLOAD_SOURCE,
 }
-ESTIMATOR_LABELS = {"unbiased": "unbiased", "clip": "clip and renormalise",
-                    "simplex": "project onto the simplex", "ibu": "IBU (maximum likelihood)"}
+ESTIMATOR_LABELS = {"unbiased": N_("unbiased"), "clip": N_("clip and renormalise"),
+                    "simplex": N_("project onto the simplex"),
+                    "ibu": N_("IBU (maximum likelihood)")}
 CONSTRAINED = ("clip", "simplex", "ibu")  # the estimators that respect n_v ≥ 0 and Σ n_v = N
-TABS = ("One user at a time", "The aggregate", "Error versus privacy", PARAMS.GUARANTEE_TAB)
+TABS = (N_("One user at a time"), N_("The aggregate"), N_("Error versus privacy"),
+        PARAMS.GUARANTEE_TAB)
 SYMBOLS = {"eps": "ε"}  # dpcore's argument names as the page writes them
 
 # "Try this" (ui.kit): each sets the page up through its URL, every other control at its
 # default (tests/test_page_ldp.py checks that what each says to notice is on the page).
 EXPERIMENTS = (
     Experiment(
-        "Set ε = 0.1 and watch the estimated counts scatter around the truth",
-        "At ε = 0.1 a user tells the truth with p just above one half, so the reports of "
-        "10,000 users hardly differ from a coin toss: the whiskers (± 2 standard errors) of "
-        "the estimated counts are more than ± 1,000 people wide, against 3,000 true “yes”. "
-        "Press “New draw” to watch the estimates jump.",
+        N_("Set ε = 0.1 and watch the estimated counts scatter around the truth"),
+        N_("At ε = 0.1 a user tells the truth with p just above one half, so the reports of "
+           "10,000 users hardly differ from a coin toss: the whiskers (± 2 standard errors) of "
+           "the estimated counts are more than ± 1,000 people wide, against 3,000 true “yes”. "
+           "Press “New draw” to watch the estimates jump."),
         {"ldp_eps": "0.1", "ldp_tab": "The aggregate"}),
     Experiment(
-        "Set k = 20 age groups at ε = 1: most reports are lies",
-        "With k = 20 answers, **p: tell the truth** is only about 0.13 at ε = 1: about 7 in 8 "
-        "reports are lies, each spread over 19 other answers. In the table of 20 users, "
-        "count the ones with u < p.",
+        N_("Set k = 20 age groups at ε = 1: most reports are lies"),
+        N_("With k = 20 answers, **p: tell the truth** is only about 0.13 at ε = 1: about 7 in 8 "
+           "reports are lies, each spread over 19 other answers. In the table of 20 users, "
+           "count the ones with u < p."),
         {"ldp_source": links.POPULATION_AGE_LABELS["korea"], "ldp_k": "20", "ldp_eps": "1"}),
 )
+
+
+# An upload of categories: one answer per user (ui.sources.category_upload).
+UPLOAD_WORDS = sources.CategoryWords(
+    kind=N_("one answer per user (a column of categories)"),
+    help=N_("One answer per user: a column of categories, text (yes, no, …) or numbers, one row "
+            "per user; the first row names the columns. Counts per category: one row per "
+            "category, a column of whole numbers (a first column of text labels is allowed)."),
+    column_help=N_("Which column of your file holds the answers or the counts."),
+    what=N_('the {n:,.0f} answers in column "{column}"'),
+    not_whole=N_('Column "{column}" has a count that is not a whole number; counts of users '
+                 "must be 0, 1, 2, …"))
+
+
+def source_label(source: str) -> str:
+    """A data source's option label (a key of SOURCES) in the reader's language."""
+    if source in links.POPULATION_AGE_LABELS:
+        return links.population_age_label(source)
+    return t(SOURCES[source])
 
 
 # --- The data and the settings -------------------------------------------------------------
@@ -155,7 +176,7 @@ def builtin_probabilities(source: str, *, yes: int = DEFAULT_YES, shares=DEFAULT
     """A built-in source's labels, probabilities and description; ValueError for shares
     that are all 0."""
     if source == "survey":
-        return (["yes", "no"], datasets.proportions([yes, 100 - yes]),
+        return ([t("yes"), t("no")], datasets.proportions([yes, 100 - yes]),
                 t("a yes/no survey with {yes}% true “yes”", yes=yes))
     if source == "abc":
         return list(CATEGORIES), datasets.proportions(shares), t("three categories A, B, C")
@@ -400,8 +421,8 @@ def _ratio_text(ratio: float) -> str:
             else t("above the unbiased estimator's, which is 0"))
 
 
-VERDICT_WORDS = {"larger": "larger", "smaller": "smaller",
-                 "unclear": "not clearly different at this R"}
+VERDICT_WORDS = {"larger": N_("larger"), "smaller": N_("smaller"),
+                 "unclear": N_("not clearly different at this R")}
 
 
 def comparison(s: Settings, errors: pd.DataFrame, method: str, *, md: bool = True) -> str:
@@ -422,10 +443,10 @@ def comparison(s: Settings, errors: pd.DataFrame, method: str, *, md: bool = Tru
               **values))
     others = np.arange(len(counts)) != top
     parts = []
-    for verdict, words in (("larger", "larger on {names}{ratios}"),
-                           ("smaller", "smaller on {names}{ratios}"),
-                           ("unclear", "not clearly different on {names}"),
-                           ("same", "the same estimates as the unbiased one on {names}")):
+    for verdict, words in (("larger", N_("larger on {names}{ratios}")),
+                           ("smaller", N_("smaller on {names}{ratios}")),
+                           ("unclear", N_("not clearly different on {names}")),
+                           ("same", N_("the same estimates as the unbiased one on {names}"))):
         which = others & (rows["verdict"].to_numpy() == verdict)
         if which.any():
             parts.append(t(words, names=_names(labels, which, md),

@@ -39,24 +39,26 @@ from ui import text as ui_text
 from ui.cache import counted
 from ui.format import fmt_seconds
 from ui.kit import Experiment
-from ui.text import t
+from ui.text import N_, t
 
-TITLE = "Privacy–utility planner"
+TITLE = N_("Privacy–utility planner")
 UPLOAD = sources.UPLOAD
-# Short names in the boxes (and the URL); the full ones in the help.
+# Short names in the boxes (and the URL); the full ones in the help. In English here, in
+# the reader's language from source_label.
 SOURCES = {**{k: v.split(" (")[0] for k, v in datasets.POPULATIONS.items()},
-           UPLOAD: "Uploaded CSV file"}
-MODES = {"two": "Two populations", "effect": "One population and an effect"}
-EFFECTS = {"shift": "A shift by whole age groups", "tilt": "A total-variation distance"}
-DIRECTIONS = {"older": "older (last bins)", "younger": "younger (first bins)"}
+           UPLOAD: sources.UPLOAD_SOURCE}
+MODES = {"two": N_("Two populations"), "effect": N_("One population and an effect")}
+EFFECTS = {"shift": N_("A shift by whole age groups"), "tilt": N_("A total-variation distance")}
+DIRECTIONS = {"older": N_("older (last bins)"), "younger": N_("younger (first bins)")}
 # The bootstrap tests the searches can plan for (simulation.BOOTSTRAP_TESTS), as the control
 # labels them; the frontier also runs the naive χ² test beside the one chosen.
-TESTS = {"bootstrap": "parametric bootstrap (Algorithm 1)", "normal_score": "normal-score test"}
+TESTS = {"bootstrap": N_("parametric bootstrap (Algorithm 1)"),
+         "normal_score": N_("normal-score test")}
 LEVELS = (0.01, 0.05, 0.1)
 POWERS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.99)
 REPS_GRID = (50, 100, 200, 500, 1000, 2000)
 BOOT_GRID = (50, 100, 200, 500, 1000, 2000)
-TABS = ("How much data?", "How much privacy?", "Frontier", "Report")
+TABS = (N_("How much data?"), N_("How much privacy?"), N_("Frontier"), N_("Report"))
 DATA_TAB, PRIVACY_TAB, FRONTIER_TAB, REPORT_TAB = TABS
 # Work caps in drawn bins R·2M·(B + 1) (simulation.work_units), fixed so that what is
 # accepted does not depend on how busy the server is; about 1e-7 s per bin here.
@@ -68,35 +70,35 @@ CACHE_CELLS = 20_000
 # dpcore's argument names as the page calls them (a symbol must not contain its name).
 SYMBOLS = {"distance": "d", "alpha1": "ε_A", "alpha2": "ε_B", "alpha_ratio": "ε_B/ε_A",
            "reps": "R", "n_boot": "B"}
-SOURCE_NOTE = ("Son, J., Park, M.-J. & Jung, S. (2022). A parametric bootstrap test for "
+SOURCE_NOTE = N_("Son, J., Park, M.-J. & Jung, S. (2022). A parametric bootstrap test for "
                "comparing differentially private histograms. The Korean Journal of Applied "
                "Statistics 35(1) [SPJ22]; section 5: the power of the test as the utility of a "
                "DP mechanism.")
 REPORT_NOTES = (
-    "Power is estimated by simulation (Algorithm 2 of Son, Park & Jung 2022): R pairs of "
-    "histograms are drawn, released with Laplace noise Lap(2/ε) (Lap(2/α) in Son, Park & Jung "
-    "2022), and tested; the power is the share of rejections, with a 95% Wilson interval.",
-    "The searches assume that power grows with N and with ε. The interval of an estimate runs "
-    "from the largest simulated value whose power is clearly below the target to the smallest "
-    "clearly above it.",
-    "The naive χ² test does not hold its level on private histograms: its type-I error is far "
-    "above the level, so its power cannot be planned on.",
+    N_("Power is estimated by simulation (Algorithm 2 of Son, Park & Jung 2022): R pairs of "
+       "histograms are drawn, released with Laplace noise Lap(2/ε) (Lap(2/α) in Son, Park & Jung "
+       "2022), and tested; the power is the share of rejections, with a 95% Wilson interval."),
+    N_("The searches assume that power grows with N and with ε. The interval of an estimate runs "
+       "from the largest simulated value whose power is clearly below the target to the smallest "
+       "clearly above it."),
+    N_("The naive χ² test does not hold its level on private histograms: its type-I error is far "
+       "above the level, so its power cannot be planned on."),
 )
 
 # Guided experiments ("Try this"): each sets the page up through its URL, all else default
 # (R = B = 100: a search takes about a second).
 EXPERIMENTS = (
     Experiment(
-        "Ask for 80% power at ε = 0.01 and read how many people you need",
-        "*N needed per group* is about 45,000, with its Monte Carlo interval beside it: "
-        "more than eight times the N that ε = 0.1 needs for the same difference. Your "
-        "planned N = 10,000 is marked *not enough*.",
+        N_("Ask for 80% power at ε = 0.01 and read how many people you need"),
+        N_("*N needed per group* is about 45,000, with its Monte Carlo interval beside it: "
+           "more than eight times the N that ε = 0.1 needs for the same difference. Your "
+           "planned N = 10,000 is marked *not enough*."),
         {"plan_alpha": "0.01", "plan_power": "80%", "plan_reps": "100", "plan_boot": "100"}),
     Experiment(
-        "Keep N = 10,000 people per group and find the strongest privacy for 80% power",
-        "*Strongest privacy ε* is about 0.05, below your ε = 0.1, which is marked "
-        "*affordable*: with 10,000 people per group the test keeps 80% power at about twice "
-        "as strong privacy.",
+        N_("Keep N = 10,000 people per group and find the strongest privacy for 80% power"),
+        N_("*Strongest privacy ε* is about 0.05, below your ε = 0.1, which is marked "
+           "*affordable*: with 10,000 people per group the test keeps 80% power at about twice "
+           "as strong privacy."),
         {"plan_tab": "How much privacy?", "plan_n": "10,000", "plan_reps": "100",
          "plan_boot": "100"}),
 )
@@ -108,7 +110,13 @@ def error_text(error: BaseException) -> str:
 
 
 def short_name(source: str) -> str:
-    return datasets.POPULATIONS[source].split(" (")[0]
+    """A population's short name in the reader's language."""
+    return sources.population_short(source)
+
+
+def source_label(source: str) -> str:
+    """A source's option label (a key of SOURCES) in the reader's language."""
+    return short_name(source) if source in datasets.POPULATIONS else t(SOURCES[source])
 
 
 # --- The settings -------------------------------------------------------------------------------
@@ -587,8 +595,23 @@ def privacy_figure_file(s: Settings) -> str:
     return f"Power against α with N = {s.n:,} per group"
 
 
+# The headers of the tables of simulated points and of the frontier as shown, by column (their
+# CSV keeps the column names).
+TABLE_HEADERS = {"test": N_("test"), "hypothesis": N_("hypothesis"), "power": N_("power"),
+                 "ci_low": N_("ci_low"), "ci_high": N_("ci_high"),
+                 "rejections": N_("rejections"), "reps": N_("reps"), "n_boot": N_("n_boot"),
+                 "n_low": N_("n_low"), "n_high": N_("n_high"), "status": N_("status"),
+                 "type1_low": N_("type1_low"), "type1_high": N_("type1_high"),
+                 "simulated": N_("simulated")}
+
+
+def table_headers() -> dict[str, str]:
+    """TABLE_HEADERS in the reader's language."""
+    return {column: t(label) for column, label in TABLE_HEADERS.items()}
+
+
 # The privacy points table: its name shown, and the name of its file (kept, as above).
-PRIVACY_POINTS = ("Simulated power against ε", "Simulated power against α")
+PRIVACY_POINTS = (N_("Simulated power against ε"), "Simulated power against α")
 
 
 def frontier_figure(table: pd.DataFrame, s: Settings, level: float, power: float):
@@ -601,15 +624,15 @@ def frontier_figure(table: pd.DataFrame, s: Settings, level: float, power: float
 # The labels of the numbers the page shows: its metrics, and the numbers of its tables
 # (templates, filled with a row's N, ε_A or test).
 NUMBER_LABELS = {
-    "tv": "Effect size: total-variation distance",
-    "bins": "Bins M",
-    "n_needed": "N needed per group",
-    "n_interval": "Monte Carlo interval for N",
-    "your_n": "Your planned N",
-    "points_n": "rejections at N = {x:,}",
-    "points_alpha": "rejections at ε_A = {x:g}",
-    "frontier_n": "N needed at ε_A = {alpha:g} ({test})",
-    "frontier_type1": "type-I error at ε_A = {alpha:g} ({test})",
+    "tv": N_("Effect size: total-variation distance"),
+    "bins": N_("Bins M"),
+    "n_needed": N_("N needed per group"),
+    "n_interval": N_("Monte Carlo interval for N"),
+    "your_n": N_("Your planned N"),
+    "points_n": N_("rejections at N = {x:,}"),
+    "points_alpha": N_("rejections at ε_A = {x:g}"),
+    "frontier_n": N_("N needed at ε_A = {alpha:g} ({test})"),
+    "frontier_type1": N_("type-I error at ε_A = {alpha:g} ({test})"),
 }
 
 

@@ -501,4 +501,4 @@ def report_notes() -> list[str]:
 def report_table(comp: Comparison, s: Settings) -> pd.DataFrame:
     """The settings of the report, as the Report tab lists them."""
     items = {**comp.report_items(), **s.report_items()}
-    return pd.DataFrame(list(items.items()), columns=["setting", "value"])
+    return pd.DataFrame(list(items.items()), columns=[t("setting"), t("value")])

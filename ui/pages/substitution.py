@@ -27,9 +27,9 @@ from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig
 from ui.kit import Experiment
 from ui.links import capped_note, nearest_note
 from ui.notation import KLH09, in_source
-from ui.text import esc, t
+from ui.text import N_, esc, t
 
-TITLE = "Random substitution"
+TITLE = N_("Random substitution")
 PARAMS = links.SubstitutionParams  # what other pages' links may set here: keys, γ grid, tab
 
 GAMMA_GRID = PARAMS.GAMMA_GRID
@@ -54,12 +54,14 @@ UPLOAD = sources.UPLOAD
 # The source's experiments use uniform and normal data; it does not say which normal, so the
 # normal shape is the discretisation of Son, Park & Jung (2022, section 2.3). The normal
 # option's earlier label, which links may carry, is in links.EARLIER_LABELS.
-SHAPES = {"uniform": "Uniform (the source's shape)",  # labels are URL values: kept
-          "normal": "Normal (discretised as in Son, Park & Jung 2022)"}
-SOURCES = {**SHAPES, **links.POPULATION_AGE_LABELS, UPLOAD: "Uploaded CSV file"}
+SHAPES = {"uniform": N_("Uniform (the source's shape)"),  # labels are URL values: kept
+          "normal": N_("Normal (discretised as in Son, Park & Jung 2022)")}
+# The option labels in English (source_label: in the reader's language).
+SOURCES = {**SHAPES, **links.POPULATION_AGE_LABELS, UPLOAD: sources.UPLOAD_SOURCE}
 DEFAULT_SOURCE = "normal"  # on uniform data the source's X̂*/l is unbiased: nothing to see
-TABS = ("Release and reconstruction", "Accuracy", "Cost", PARAMS.PRIVACY_TAB, "Bias")
-SHORT = {"source": "X̂*/l (source)", "unbiased": "A⁻¹Y* (unbiased)"}
+TABS = (N_("Release and reconstruction"), N_("Accuracy"), N_("Cost"), PARAMS.PRIVACY_TAB,
+        N_("Bias"))
+SHORT = {"source": N_("X̂*/l (source)"), "unbiased": N_("A⁻¹Y* (unbiased)")}
 KINDS = tuple(SHORT)  # the two reconstructions: the source's X̂*/l and the unbiased A⁻¹Y*
 SYMBOLS = {"gamma": "γ", "n_categories": "the number of categories k", "rho1": "ρ₁",
            "rho2": "ρ₂", "reps": "R"}  # dpcore's argument names as the page writes them
@@ -69,19 +71,39 @@ SYMBOLS = {"gamma": "γ", "n_categories": "the number of categories k", "rho1": 
 # default (tests/test_page_substitution.py checks that what each says to notice is on the page).
 EXPERIMENTS = (
     Experiment(
-        "Raise l to 10 at γ = 5 and watch ε_l grow while the error falls",
-        "Each record now releases 10 distinct values: **ε_l** is above ε = ln γ of one "
-        "substitution (the caption under γ), while the exact error of the unbiased A⁻¹Y* is "
-        "less than half its value at l = 1 (the chart's curves against l). More values per "
-        "record buy accuracy with privacy, until re-draws and bias take over at larger l.",
+        N_("Raise l to 10 at γ = 5 and watch ε_l grow while the error falls"),
+        N_("Each record now releases 10 distinct values: **ε_l** is above ε = ln γ of one "
+           "substitution (the caption under γ), while the exact error of the unbiased A⁻¹Y* is "
+           "less than half its value at l = 1 (the chart's curves against l). More values per "
+           "record buy accuracy with privacy, until re-draws and bias take over at larger l."),
         {"rs_gamma": "5", "rs_l": "10", "rs_tab": "Accuracy"}),
     Experiment(
-        "Set l = 10 and watch Kang, Lee & Hong's X̂*/l stay biased",
-        "The relative bias of X̂*/l (source) is above 30% of ‖X‖, that of the unbiased A⁻¹Y* "
-        "is 0: re-drawing repeated values makes dividing by l·M wrong unless the data are "
-        "uniform. More records shrink the variance, not this bias.",
+        N_("Set l = 10 and watch Kang, Lee & Hong's X̂*/l stay biased"),
+        N_("The relative bias of X̂*/l (source) is above 30% of ‖X‖, that of the unbiased A⁻¹Y* "
+           "is 0: re-drawing repeated values makes dividing by l·M wrong unless the data are "
+           "uniform. More records shrink the variance, not this bias."),
         {"rs_l": "10", "rs_tab": "Bias"}),
 )
+
+
+# An upload of categories: one value per record (ui.sources.category_upload).
+UPLOAD_WORDS = sources.CategoryWords(
+    kind=N_("one value per record (a column of categories)"),
+    help=N_("One value per record: a column of categories, text (A, B, 20–29, …) or numbers, "
+            "one row per record; the first row names the columns. Counts per category: one row "
+            "per category, a column of whole numbers (a first column of text labels is "
+            "allowed)."),
+    column_help=N_("Which column of your file holds the values or the counts."),
+    what=N_('the {n:,.0f} values in column "{column}"'),
+    not_whole=N_('Column "{column}" has a count that is not a whole number; counts of records '
+                 "must be 0, 1, 2, …"))
+
+
+def source_label(source: str) -> str:
+    """A data source's option label (a key of SOURCES) in the reader's language."""
+    if source in links.POPULATION_AGE_LABELS:
+        return links.population_age_label(source)
+    return t(SOURCES[source])
 
 
 def amplification(eps: float) -> float:
@@ -525,14 +547,15 @@ def grid_layout(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (shape, n_cat, gamma, n), group in table.groupby(["shape", "N", "gamma", "n"],
                                                          sort=False):
-        row = {("data", "shape"): t(datasets.SHAPES[shape]), ("data", "k"): int(n_cat),
-               ("data", "γ"): float(gamma), ("data", "N"): int(n)}
+        data = t("data")
+        row = {(data, t("shape")): t(datasets.SHAPES[shape]), (data, "k"): int(n_cat),
+               (data, "γ"): float(gamma), (data, "N"): int(n)}
         for l, cell in group.groupby("l", sort=True):
             by = cell.set_index("estimator")
             row |= {(f"l = {l}", "X̂*/l"): by.loc["source", "actual"],
                     (f"l = {l}", "A⁻¹Y*"): by.loc["unbiased", "actual"],
-                    (f"l = {l}", "bound"): by.loc["source", "bound"],
-                    (f"l = {l}", "draws"): by.loc["source", "draws"]}
+                    (f"l = {l}", t("bound")): by.loc["source", "bound"],
+                    (f"l = {l}", t("draws")): by.loc["source", "draws"]}
         rows.append(row)
     wide = pd.DataFrame(rows)
     wide.columns = pd.MultiIndex.from_tuples(wide.columns)
@@ -683,11 +706,31 @@ def breach_finding(s: Settings, e: Privacy, threshold: float) -> str:
 
 
 def breach_shown(table: pd.DataFrame) -> pd.DataFrame:
-    """``breach_table`` as the page shows it: ε to 4 significant digits and the largest
-    posterior as a probability (0.99995, never a rounded 1), as text; its CSV keeps the
-    numbers."""
+    """``breach_table`` as the page shows it: ε to 4 significant digits, the largest
+    posterior as a probability (0.99995, never a rounded 1), as text, and the verdict in
+    words; its CSV keeps the numbers (and the headers, breach_headers)."""
+    verdict = table.columns[3]
     return table.assign(**{"ε": table["ε"].map(fmt_sig),
-                           "largest posterior": table["largest posterior"].map(fmt_prob)})
+                           "largest posterior": table["largest posterior"].map(fmt_prob),
+                           verdict: table[verdict].map({"yes": t("yes"), "no": t("no")})})
+
+
+def breach_headers(s: Settings) -> dict[str, str]:
+    """The breach table's headers as the page shows them, by column (its CSV keeps the
+    columns' names)."""
+    posterior, verdict = breach_columns(s)
+    return {"release": t("release"), "amplification": t("amplification"),
+            verdict: t("no {rho1}→{rho2} breach", rho1=f"{s.rho1:g}", rho2=f"{s.rho2:g}"),
+            posterior: t("largest posterior")}
+
+
+def release_headers(s: Settings) -> dict[str, str]:
+    """The release table's headers as the page shows them, by column (its CSV keeps the
+    columns' names)."""
+    released = released_name(s)
+    return {"category": t("category"), "X (true)": t("X (true)"),
+            f"{released} (released)": t("{released} (released)", released=released),
+            "X̂*/l (source)": t(SHORT["source"]), "A⁻¹Y* (unbiased)": t(SHORT["unbiased"])}
 
 
 def breach_caption(threshold: float) -> str:

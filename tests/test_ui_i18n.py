@@ -1,0 +1,259 @@
+"""The dashboard in Korean and English (issue 22): the catalogs, and the language choice.
+
+Catalogs: every message of the code (``scripts/i18n.py``'s extraction: every ``t("…")``,
+``N_("…")`` and, in the figure builders, ``_("…")``, plus dpcore's names the pages show)
+is in both catalogs and nothing else is; the English catalog holds each message as itself;
+the Korean one translates each (not empty, not fuzzy, not the English text unless the
+message is only names, symbols, units and code: :func:`untranslatable`), with the same
+``{fields}`` and the same Markdown and LaTeX marks. A message is a whole sentence: never an
+f-string or a concatenation (the extractor cannot see one).
+
+Language: a link's ``lang`` opens the page in that language, a bad one falls back to
+English with the usual note, the choice survives moving between pages and goes into the
+page's link, and switching keeps the view (its tab and options).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib.util
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from conftest import REPO_ROOT, open_page, run
+from pagekit import LINK_NOTE, link_notes
+from ui import registry
+from ui.text import LANGUAGES, LOCALE_DIR
+
+SPEC = importlib.util.spec_from_file_location("i18n_script", REPO_ROOT / "scripts" / "i18n.py")
+i18n = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(i18n)
+
+FIELD = re.compile(r"(?<!\{)\{([^{}:!]*)[^{}]*\}(?!\})")
+# Words a Korean text keeps as they are in English: the sources' own English terms (source
+# 001 keeps f-DP, trade-off and GDP in English; 000 writes P-value), abbreviations, units,
+# names of people, places, formats and software.
+KEPT_WORDS = {
+    "DP", "GDP", "LDP", "RR", "CLT", "MSE", "RMSE", "SE", "TV", "CSV", "HTML", "PNG", "URL",
+    "PDF", "CDF", "IBU", "ln", "exp", "log", "sd", "max", "min", "var", "Lap", "Var", "dpcore",
+    "dpviz", "numpy", "scipy", "pandas", "plotly", "Python", "Jupyter", "Streamlit", "pip",
+    "value", "trade", "off", "Son", "Park", "Jung", "Dong", "Roth", "Su", "Kang", "Lee", "Hong",
+    "Kairouz", "Bonawitz", "Ramage", "Balle", "Wang", "Dwork", "Wilson", "Laplace", "Gaussian",
+    "USA", "et", "al", "vs", "ipynb", "py", "csv", "html", "png", "s", "ms", "µs",
+}
+
+
+def catalog(language: str):
+    with (LOCALE_DIR / language / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return {m.id: m for m in read_po(f, locale=language) if m.id}
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    out = tmp_path_factory.mktemp("i18n") / "messages.pot"
+    i18n.extract(out)
+    with out.open("rb") as f:
+        return {m.id: m for m in read_po(f) if m.id}
+
+
+def untranslatable(text: str) -> bool:
+    """Whether a message is only names, symbols, units and code: every word of two or more
+    Latin letters in it is one a Korean text keeps (:data:`KEPT_WORDS`)."""
+    plain = re.sub(r"\$[^$]*\$|`[^`]*`|%?\{[^{}]*\}|:material/\w+:|<[^<>]*>", " ", text)
+    return all(word in KEPT_WORDS for word in re.findall(r"[A-Za-z]{2,}", plain))
+
+
+def marks(text: str) -> dict:
+    return {"fields": sorted(FIELD.findall(text)), "bold": text.count("**"),
+            "dollars": text.count("$"), "backticks": text.count("`"),
+            "icons": sorted(re.findall(r":material/\w+:", text)),
+            "paragraphs": text.count("\n\n")}
+
+
+def test_both_catalogs_hold_every_message_of_the_code_and_nothing_else(template):
+    for language in LANGUAGES:
+        held = catalog(language)
+        assert not set(template) - set(held), f"{language}: run scripts/i18n.py update"
+        assert not set(held) - set(template), f"{language}: stale; run scripts/i18n.py update"
+
+
+def test_the_english_catalog_holds_each_message_as_itself():
+    for message in catalog("en").values():
+        assert message.string == message.id and not message.fuzzy
+
+
+def test_every_message_is_translated_into_korean_with_the_same_fields_and_marks():
+    problems = []
+    for message in catalog("ko").values():
+        text = message.string
+        if not text or message.fuzzy:
+            problems.append(("untranslated", message.id))
+        elif text == message.id and not untranslatable(message.id):
+            problems.append(("the English text", message.id))
+        elif marks(text) != marks(message.id):
+            problems.append((f"marks {marks(message.id)} != {marks(text)}", message.id))
+    assert not problems, f"{len(problems)} messages: {problems[:20]}"
+
+
+def test_untranslatable_means_names_and_symbols_only():
+    assert untranslatable("μ = Δ/σ") and untranslatable("N·l") and untranslatable("f-DP")
+    assert untranslatable("{name} (CSV)") and untranslatable("$\\varepsilon$")
+    assert not untranslatable("Seed") and not untranslatable("p-value of the test")
+
+
+def _calls(tree: ast.AST):
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("t", "_", "N_") and node.args):
+            yield node
+
+
+@pytest.mark.parametrize("folder", ["ui", "views", "dpviz", "dpcode"])
+def test_every_message_is_one_whole_text_never_an_f_string_or_a_sum(folder):
+    """A message built at run time (f-string, concatenation, %-format) cannot be in the
+    catalog: the translator must see the whole sentence with its {fields}."""
+    found = []
+    for path in sorted((REPO_ROOT / folder).rglob("*.py")):
+        for call in _calls(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(call.args[0], (ast.JoinedStr, ast.BinOp)):
+                found.append(f"{path.relative_to(REPO_ROOT)}:{call.lineno}")
+    assert not found
+
+
+# --- the language of a session -------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def thread_speaking(code: str):
+    """AppTest writes the widgets' values back with their format functions in the test's
+    own thread: it must speak the page's language to write a Korean page's options."""
+    from ui import text
+
+    token = text._LANGUAGE.set(code)
+    try:
+        yield
+    finally:
+        text._LANGUAGE.reset(token)
+
+
+@pytest.fixture
+def korean_test_thread():
+    with thread_speaking("ko"):
+        yield
+
+
+def test_a_link_opens_the_page_in_its_language_and_keeps_it(korean_test_thread):
+    at = open_page(registry.COMPARE.script, None, {"lang": "ko"})
+    assert at.session_state["lang"] == "ko"
+    assert at.title[0].value == catalog("ko")[registry.COMPARE.title].string
+    assert at.query_params["lang"] == ["ko"] or at.query_params["lang"] == "ko"
+    at.switch_page(registry.FDP.script)
+    run(at)
+    assert at.title[0].value == catalog("ko")[registry.FDP.title].string
+    assert at.sidebar.radio(key="lang").value == "ko"
+
+
+def test_a_bad_language_in_a_link_falls_back_to_english_with_the_usual_note():
+    at = open_page(registry.LDP.script, registry.LDP.title, {"lang": "xx"})
+    assert at.session_state["lang"] == "en"
+    notes = link_notes(at)
+    assert len(notes) == 1 and "lang" in notes[0] and LINK_NOTE in notes[0]
+
+
+def test_switching_the_language_keeps_the_open_tab():
+    at = open_page(registry.SUBSTITUTION.script, registry.SUBSTITUTION.title,
+                   {"rs_tab": "Cost"})
+    at.sidebar.radio(key="lang").set_value("ko")
+    run(at)
+    assert at.session_state["rs_tab"] == catalog("ko")["Cost"].string
+    assert at.title[0].value == catalog("ko")[registry.SUBSTITUTION.title].string
+    with thread_speaking("ko"):
+        at.sidebar.radio(key="lang").set_value("en")
+        run(at)
+    assert at.session_state["rs_tab"] == "Cost"
+    assert at.title[0].value == registry.SUBSTITUTION.title
+
+
+def test_the_first_visit_follows_the_browser(monkeypatch):
+    from ui import language
+
+    class Context:
+        locale = "ko-KR"
+
+    class Streamlit:
+        context = Context()
+
+    monkeypatch.setattr(language, "st", Streamlit())
+    assert language.from_browser() == "ko"
+    Context.locale = "de-DE"
+    assert language.from_browser() == "en"
+
+
+# --- every page in Korean ------------------------------------------------------------------
+
+# The sources' titles and journals, cited as they are (docs/references.md).
+TITLES = ("Gaussian differential privacy",
+          "parametric bootstrap test for comparing differentially private histograms",
+          "The Korean Journal of Applied Statistics")
+ENGLISH_RUN = re.compile(r"\b[A-Za-z]{3,}(?:[ ,'-]+[A-Za-z]{2,}){2,}")
+
+
+def english_sentences(text: str) -> list[str]:
+    """Runs of three or more English words in a shown text (not inside formulas, code,
+    Material icon codes or links), except runs made only of words a Korean text keeps
+    (names, units, abbreviations: :data:`KEPT_WORDS`). A user's file name or label would
+    be one too: the pages here show built-in data."""
+    plain = re.sub(r"\$[^$]*\$|`[^`]*`|:material/\w+:|\(https?://[^)]*\)|https?://\S+", " ",
+                   text)
+    for title in TITLES:
+        plain = plain.replace(title, " ")
+    return [run for run in ENGLISH_RUN.findall(plain) if not untranslatable(run)]
+
+
+def shown_texts(at) -> list[str]:
+    texts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success",
+                                  "title", "header", "subheader") for e in at.get(kind)]
+    for kind in ("metric", "button", "slider", "select_slider", "selectbox", "radio",
+                 "number_input", "multiselect", "checkbox", "toggle", "download_button",
+                 "text_input"):
+        for w in at.get(kind):
+            texts += [str(getattr(w, "label", "") or ""), str(getattr(w, "help", "") or "")]
+    return texts
+
+
+@pytest.mark.parametrize("page", registry.PAGES, ids=lambda p: p.name)
+def test_every_page_opens_in_korean_with_every_text_translated(page, monkeypatch):
+    """The page in Korean: no error, every message it asked for is in the Korean catalog,
+    and no English sentence is left in what it shows."""
+    from ui import text
+
+    asked_for = set()
+    korean = text.messages("ko")
+    gettext = text.catalog("ko").gettext
+
+    class Recording:
+        @staticmethod
+        def gettext(message: str) -> str:
+            asked_for.add(message)
+            return gettext(message)
+
+    monkeypatch.setattr(text, "catalog", lambda code: Recording)
+    at = open_page(page.script, None, {"lang": "ko"})
+    assert not at.exception and not at.error
+    assert at.session_state["lang"] == "ko"
+    assert not {m for m in asked_for if m not in korean}, "not in the Korean catalog"
+    left = [run for shown in shown_texts(at) for run in english_sentences(shown)]
+    assert not left, left[:10]
+
+
+def test_korean_writes_numbers_as_english_does_so_the_formatters_stay():
+    """Babel's locale data: Korean groups thousands with "," and marks decimals with "." as
+    English does, and writes percentages alike, so ui.format's rules serve both languages."""
+    from babel.numbers import format_decimal, format_percent
+
+    for x in (0.000123, 1234.5, 50_000_000, -7.25):
+        assert format_decimal(x, locale="ko_KR") == format_decimal(x, locale="en_US")
+    assert format_percent(0.953, locale="ko_KR") == format_percent(0.953, locale="en_US")
