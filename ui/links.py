@@ -39,6 +39,14 @@ def population_age_label(source: str) -> str:
     return t(POPULATION_AGE, population=t(datasets.POPULATIONS[source]))
 
 
+def source_option_label(source: str, table: dict[str, str]) -> str:
+    """A category data source's option label in the reader's language: a population in age
+    groups (:data:`POPULATION_AGE_LABELS`), else its English label in ``table``, translated."""
+    if source in POPULATION_AGE_LABELS:
+        return population_age_label(source)
+    return t(table[source])
+
+
 class FdpParams:
     """The f-DP page (views/fdp.py)."""
 

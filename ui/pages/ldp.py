@@ -98,9 +98,7 @@ UPLOAD_WORDS = sources.CategoryWords(
 
 def source_label(source: str) -> str:
     """A data source's option label (a key of SOURCES) in the reader's language."""
-    if source in links.POPULATION_AGE_LABELS:
-        return links.population_age_label(source)
-    return t(SOURCES[source])
+    return links.source_option_label(source, SOURCES)
 
 
 # --- The data and the settings -------------------------------------------------------------
