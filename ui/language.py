@@ -107,8 +107,8 @@ def _switched() -> None:
         relabel(old, new)
 
 
-_SPOKEN = "lang_spoken"  # the language of the previous run
-_WRITTEN = "lang_written"  # the language this session last wrote into the address
+# The language of the previous run, which this session also wrote into the address.
+_SPOKEN = "lang_spoken"
 _SHOWN_KEY = "lang_shown"  # the texts the last run showed -> their messages (ui.text.t)
 
 
@@ -122,7 +122,7 @@ def choose() -> str:
     # A link's language: on a session's first run, or when the address now names another
     # language than the one this session wrote into it (not after a switch in the sidebar,
     # which the address follows at the end of the run).
-    if asked and asked != [st.session_state.get(_WRITTEN)]:
+    if asked and asked != [st.session_state.get(_SPOKEN)]:
         if len(asked) == 1 and asked[0] in LANGUAGES:
             st.session_state[PARAM] = asked[0]
         else:
@@ -133,12 +133,11 @@ def choose() -> str:
     st.session_state[_SHOWN_KEY] = shown
     record_shown(shown)
     localize_link(code)
-    st.session_state[_SPOKEN] = code
     st.sidebar.radio(t("Language"), list(LANGUAGES), format_func=LANGUAGES.get, key=PARAM,
                      horizontal=True, on_change=_switched,
                      help=t("The language of the whole dashboard: pages, charts, downloads "
                             "and reports. Links to this view open in it."))
     if asked != [code]:
         st.query_params[PARAM] = code
-    st.session_state[_WRITTEN] = code
+    st.session_state[_SPOKEN] = code
     return code
