@@ -29,6 +29,7 @@ import numpy as np
 from scipy import special, stats
 
 from dpcore import fdp
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     category_count,
     finite_array,
@@ -118,7 +119,7 @@ def threshold_test(family: str, shift, threshold):
     shift = nonnegative_scalar(shift, "shift")
     t = np.asarray(threshold, dtype=float)
     if np.any(np.isnan(t)):
-        raise ValueError("`threshold` must be a number (not NaN).")
+        raise ArgumentError("`{name}` must be a number (not NaN).", name="threshold")
     dist = stats.norm if family == "gaussian" else stats.laplace
     return dist.sf(t)[()], dist.cdf(t - shift)[()]
 
@@ -222,17 +223,20 @@ def densities(family: str, shift, x):
 def _params(mechanism: str, params) -> dict[str, float]:
     one_of(mechanism, "mechanism", MECHANISMS)
     if not isinstance(params, Mapping):
-        raise ValueError("`params` must be a mapping of parameter names to values.")
+        raise ArgumentError("`{name}` must be a mapping of parameter names to values.",
+                            name="params")
     required, optional = MECHANISMS[mechanism]
     unknown = sorted(set(params) - set(required) - set(optional))
     if unknown:
-        raise ValueError(
-            f"`params` has unknown parameter(s) {', '.join(map(str, unknown))} for "
-            f"{mechanism!r}; expected {', '.join((*required, *optional))}."
+        raise ArgumentError(
+            "`{name}` has unknown parameter(s) {unknown} for {mechanism!r}; expected {expected}.",
+            name="params", unknown=", ".join(map(str, unknown)), mechanism=mechanism,
+            expected=", ".join((*required, *optional)),
         )
     missing = [name for name in required if name not in params]
     if missing:
-        raise ValueError(f"`{missing[0]}` is required for the {mechanism!r} mechanism.")
+        raise ArgumentError("`{name}` is required for the {mechanism!r} mechanism.",
+                            name=missing[0], mechanism=mechanism)
     out = {**optional, **params}
     if mechanism == "krr":
         eps = nonnegative_scalar(out["eps"], "eps")
@@ -311,7 +315,8 @@ def audit_samples(mechanism: str, params, reps: int, *, rng=None):
     >>> audit_samples("gaussian", {"b": 1.0}, 10)
     Traceback (most recent call last):
         ...
-    ValueError: `params` has unknown parameter(s) b for 'gaussian'; expected sigma, sensitivity.
+    dpcore.errors.ArgumentError: `params` has unknown parameter(s) b for 'gaussian'; expected sigma,
+    sensitivity.
     """
     params = _params(mechanism, params)
     reps = positive_integer(reps, "reps", maximum=MAX_REPS)
@@ -405,7 +410,8 @@ def beta_hat_sd(alpha, beta, slope, reps: int, reps1: int | None = None):
     b = probability_array(beta, "beta", closed=True)
     f1 = finite_array(slope, "slope")
     if np.any(f1 > 0):
-        raise ValueError("`slope` must be <= 0: a trade-off curve does not increase.")
+        raise ArgumentError("`{name}` must be <= 0: a trade-off curve does not increase.",
+                            name="slope")
     reps = positive_integer(reps, "reps")
     reps1 = reps if reps1 is None else positive_integer(reps1, "reps1")
     return np.sqrt(b * (1 - b) / reps1 + f1 * f1 * a * (1 - a) / reps)[()]
@@ -467,7 +473,8 @@ def krr_beta_hat_sd(eps, k: int, reps: int, alpha, *, repeats: int = 400, rng=No
     a = probability_array(alpha, "alpha", closed=True)
     repeats = positive_integer(repeats, "repeats", maximum=100_000)
     if repeats < 2:
-        raise ValueError("`repeats` must be at least 2 for a standard deviation.")
+        raise ArgumentError("`{name}` must be at least 2 for a standard deviation.",
+                            name="repeats")
     rng = np.random.default_rng(rng)
     keep = special.expit(eps - np.log(k - 1))  # P(report the truth), as in audit_samples
     other = (1.0 - keep) / (k - 1)

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     finite_scalar,
     integer_in_range,
@@ -67,7 +68,8 @@ _EN_DASH = "\u2013"
 
 def _width_iv(width) -> int:
     if isinstance(width, (bool, np.bool_)) or width not in AGE_WIDTHS:
-        raise ValueError(f"`width` must be 1, 5 or 10, got {width!r}.")
+        raise ArgumentError("`{name}` must be 1, 5 or 10, got {value!r}.", name="width",
+                            value=width)
     return int(width)
 
 
@@ -158,7 +160,7 @@ def age_bin_labels(width: int) -> list[str]:
     >>> age_bin_labels(2)
     Traceback (most recent call last):
         ...
-    ValueError: `width` must be 1, 5 or 10, got 2.
+    dpcore.errors.ArgumentError: `width` must be 1, 5 or 10, got 2.
     """
     width = _width_iv(width)
     last = _last_bin(width)
@@ -201,17 +203,17 @@ def age_bin_index(ages, width: int) -> np.ndarray:
     >>> age_bin_index([-1], 5)
     Traceback (most recent call last):
         ...
-    ValueError: `ages` must be non-negative.
+    dpcore.errors.ArgumentError: `ages` must be non-negative.
     """
     width = _width_iv(width)
     try:
         arr = np.asarray(ages, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError("`ages` must be numbers.") from None
+        raise ArgumentError("`{name}` must be numbers.", name="ages") from None
     if not np.all(np.isfinite(arr)):
-        raise ValueError("`ages` must be finite (no NaN or infinity).")
+        raise ArgumentError("`{name}` must be finite (no NaN or infinity).", name="ages")
     if np.any(arr < 0):
-        raise ValueError("`ages` must be non-negative.")
+        raise ArgumentError("`{name}` must be non-negative.", name="ages")
     return np.minimum(np.floor(arr / width), _last_bin(width)).astype(np.int64)
 
 
@@ -249,12 +251,14 @@ def regroup_ages(counts_by_age, width: int) -> np.ndarray:
     >>> regroup_ages(np.ones(18), 5)
     Traceback (most recent call last):
         ...
-    ValueError: `counts_by_age` must hold 86 counts, one per age 0 to 85+, got shape (18,).
+    dpcore.errors.ArgumentError: `counts_by_age` must hold 86 counts, one per age 0 to 85+, got
+    shape (18,).
     """
     counts = np.asarray(counts_by_age, dtype=float)
     if counts.ndim != 1 or counts.size != _TOP_AGE + 1:
-        raise ValueError(f"`counts_by_age` must hold {_TOP_AGE + 1} counts, one per age "
-                         f"0 to {_TOP_AGE}+, got shape {counts.shape}.")
+        raise ArgumentError("`{name}` must hold {size} counts, one per age 0 to {top}+, got shape "
+                            "{shape}.", name="counts_by_age", size=_TOP_AGE + 1, top=_TOP_AGE,
+                            shape=counts.shape)
     index = age_bin_index(np.arange(counts.size), width)
     return np.bincount(index, weights=counts, minlength=_last_bin(_width_iv(width)) + 1)
 
@@ -344,7 +348,7 @@ def age_groups(population: str, k: int) -> pd.Series:
     >>> age_groups("korea", 1)
     Traceback (most recent call last):
         ...
-    ValueError: `k` must be an integer from 2 to 86, got 1.
+    dpcore.errors.ArgumentError: `k` must be an integer from 2 to 86, got 1.
     """
     k = integer_in_range(k, "k", minimum=2, maximum=_TOP_AGE + 1)
     single = age_histogram(population, 1).to_numpy()
@@ -407,7 +411,7 @@ def shape_probabilities(shape: str, m: int) -> np.ndarray:
     >>> shape_probabilities("uniform", 1)
     Traceback (most recent call last):
         ...
-    ValueError: `m` must be an integer from 2 to 100,000, got 1.
+    dpcore.errors.ArgumentError: `m` must be an integer from 2 to 100,000, got 1.
     """
     one_of(shape, "shape", SHAPES)
     m = integer_in_range(m, "m", minimum=2, maximum=_MAX_M)
@@ -471,14 +475,17 @@ def shape_counts(shape: str, m: int, n: int) -> np.ndarray:
 def _bin_values_iv(values, width, m, lo, hi):
     arr = real_vector(values, "values")
     if arr.size == 0:
-        raise ValueError("`values` must not be empty.")
+        raise ArgumentError("`{name}` must not be empty.", name="values")
     if not np.all(np.isfinite(arr)):
-        raise ValueError("`values` must be finite (drop NaN before binning).")
+        raise ArgumentError("`{name}` must be finite (drop NaN before binning).", name="values")
     if (width is None) == (m is None):
-        raise ValueError("Give exactly one of `width` (age bins) or `m` (equal-width bins).")
+        raise ArgumentError("Give exactly one of `{name_a}` (age bins) or `{name_b}` (equal-width "
+                            "bins).", name_a="width", name_b="m")
     if width is not None:
         if lo is not None or hi is not None:
-            raise ValueError("`lo` and `hi` apply only with `m`, not with `width`.")
+            raise ArgumentError("`{name_a}` and `{name_b}` apply only with `{name_c}`, not with "
+                                "`{name_d}`.", name_a="lo", name_b="hi", name_c="m",
+                                name_d="width")
         return arr, _width_iv(width), None, None, None
     m = integer_in_range(m, "m", minimum=2, maximum=_MAX_M)
     bounds = []
@@ -489,8 +496,9 @@ def _bin_values_iv(values, width, m, lo, hi):
         bounds.append(finite_scalar(given, name))
     lo, hi = bounds
     if not lo < hi:
-        raise ValueError(f"`lo` must be less than `hi`, got lo={lo:g}, hi={hi:g} "
-                         "(give both when all values are equal).")
+        raise ArgumentError("`{name_a}` must be less than `{name_b}`, got {name_a}={value_a:g}, "
+                            "{name_b}={value_b:g} (give both when all values are equal).",
+                            name_a="lo", name_b="hi", value_a=lo, value_b=hi)
     return arr, None, m, lo, hi
 
 
@@ -543,7 +551,7 @@ def bin_values(values, *, width=None, m=None, lo=None, hi=None) -> np.ndarray:
     >>> bin_values([1, 2], width=10, m=2)
     Traceback (most recent call last):
         ...
-    ValueError: Give exactly one of `width` (age bins) or `m` (equal-width bins).
+    dpcore.errors.ArgumentError: Give exactly one of `width` (age bins) or `m` (equal-width bins).
     """
     arr, width, m, lo, hi = _bin_values_iv(values, width, m, lo, hi)
     if width is not None:
@@ -588,7 +596,7 @@ def draw_histogram(p, n: int, *, rng=None) -> np.ndarray:
     >>> draw_histogram([0.2, 0.3], 100, rng=1)
     Traceback (most recent call last):
         ...
-    ValueError: `p` must sum to 1, got 0.5.
+    dpcore.errors.ArgumentError: `p` must sum to 1, got 0.5.
     """
     p = probabilities(p, "p")
     n = integer_in_range(n, "n", minimum=0, maximum=_MAX_N)
@@ -625,14 +633,14 @@ def proportions(counts) -> np.ndarray:
     >>> proportions([0, 0])
     Traceback (most recent call last):
         ...
-    ValueError: `counts` must have a positive total.
+    dpcore.errors.ArgumentError: `counts` must have a positive total.
     """
     arr = real_vector(counts, "counts")
     if not np.all(np.isfinite(arr)):
-        raise ValueError("`counts` must be finite (no NaN or infinity).")
+        raise ArgumentError("`{name}` must be finite (no NaN or infinity).", name="counts")
     if np.any(arr < 0):
-        raise ValueError("`counts` must be non-negative.")
+        raise ArgumentError("`{name}` must be non-negative.", name="counts")
     total = arr.sum()
     if not total > 0:
-        raise ValueError("`counts` must have a positive total.")
+        raise ArgumentError("`{name}` must have a positive total.", name="counts")
     return arr / total

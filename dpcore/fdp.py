@@ -27,6 +27,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from dpcore import gaussian
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     category_count,
     finite_array,
@@ -632,10 +633,11 @@ def tradeoff_discrete(p, q) -> tuple[np.ndarray, np.ndarray]:
     p = np.asarray(p, dtype=float)
     q = np.asarray(q, dtype=float)
     if p.shape != q.shape or p.ndim != 1:
-        raise ValueError("`p` and `q` must be 1-D arrays of the same length.")
+        raise ArgumentError("`{name_a}` and `{name_b}` must be 1-D arrays of the same length.",
+                            name_a="p", name_b="q")
     for name, v in (("p", p), ("q", q)):
         if np.any(~np.isfinite(v)) or np.any(v < 0) or abs(v.sum() - 1) > 1e-9:
-            raise ValueError(f"`{name}` must be a probability vector.")
+            raise ArgumentError("`{name}` must be a probability vector.", name=name)
     keep = (p > 0) | (q > 0)
     p, q = p[keep], q[keep]
     # log-ratio with +inf where p = 0, sorted decreasingly (stable for ties)
@@ -992,7 +994,7 @@ def group_tradeoff(f, k: int, alpha):
     array([0.5576, 0.0668])
     """
     if not callable(f):
-        raise ValueError("`f` must be a callable trade-off function.")
+        raise ArgumentError("`{name}` must be a callable trade-off function.", name="f")
     k = positive_integer(k, "k", maximum=10_000)
     x = probability_array(alpha, "alpha", closed=True).astype(float)
     for _ in range(k):
@@ -1009,7 +1011,8 @@ def _curve_points(alpha, beta) -> tuple[np.ndarray, np.ndarray]:
     a = probability_array(alpha, "alpha", closed=True).ravel()
     b = probability_array(beta, "beta", closed=True).ravel()
     if a.shape != b.shape:
-        raise ValueError("`alpha` and `beta` must have the same length.")
+        raise ArgumentError("`{name_a}` and `{name_b}` must have the same length.",
+                            name_a="alpha", name_b="beta")
     return a, b
 
 
@@ -1174,9 +1177,10 @@ def empirical_tradeoff(samples0, samples1) -> tuple[np.ndarray, np.ndarray]:
     s0 = np.asarray(samples0, dtype=float).ravel()
     s1 = np.asarray(samples1, dtype=float).ravel()
     if s0.size == 0 or s1.size == 0:
-        raise ValueError("`samples0` and `samples1` must not be empty.")
+        raise ArgumentError("`{name_a}` and `{name_b}` must not be empty.",
+                            name_a="samples0", name_b="samples1")
     if np.any(~np.isfinite(s0)) or np.any(~np.isfinite(s1)):
-        raise ValueError("samples must be finite numbers.")
+        raise ArgumentError("samples must be finite numbers.")
     pooled = np.unique(np.r_[s0, s1])
     if pooled.size <= 1000 and np.all(pooled == np.round(pooled)):
         p = np.searchsorted(pooled, s0)
@@ -1306,7 +1310,7 @@ def below_target(alpha, beta, target, *, vertices=None, tol: float = 1e-9):
     True
     """
     if not callable(target):
-        raise ValueError("`target` must be a callable trade-off function.")
+        raise ArgumentError("`{name}` must be a callable trade-off function.", name="target")
     a, b = _curve_points(alpha, beta)
     below = b < np.asarray(target(a)) - tol
     fails = bool(np.any(below))

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special
 
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     finite_array,
     nonnegative_scalar,
@@ -266,15 +267,17 @@ def privacy_loss_moments(sigma, sensitivity=1.0) -> tuple[float, float]:
 # ---------------------------------------------------------------------------
 
 
-def _no_solution(eps: float, delta: float, method: str) -> ValueError:
+def _no_solution(eps: float, delta: float, method: str) -> ArgumentError:
     if method == "tail":
-        return ValueError(
-            f"No noise level meets the tail bound at eps = {eps:g} and delta = {delta:g}: "
-            "at eps = 0 the privacy loss exceeds 0 with probability at least 1/2, so `delta` "
-            "must be at least 0.5 there. Raise `eps` or `delta`."
+        return ArgumentError(
+            "No noise level meets the tail bound at {name_a} = {eps:g} and {name_b} = {delta:g}: "
+            "at {name_a} = 0 the privacy loss exceeds 0 with probability at least 1/2, so "
+            "`{name_b}` must be at least 0.5 there. Raise `{name_a}` or `{name_b}`.",
+            name_a="eps", name_b="delta", eps=eps, delta=delta,
         )
-    return ValueError(
-        f"The classical calibration needs eps > 0 (it divides by eps), got eps = {eps:g}."
+    return ArgumentError(
+        "The classical calibration needs {name} > 0 (it divides by {name}), got {name} = {eps:g}.",
+        name="eps", eps=eps,
     )
 
 
@@ -426,7 +429,7 @@ def gaussian_sigma(eps, delta, sensitivity=1.0, *, method: str = "analytic"):
     >>> gaussian_sigma(0.0, 0.1, method="tail")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    ValueError: No noise level meets the tail bound at eps = 0 and delta = 0.1: ...
+    dpcore.errors.ArgumentError: No noise level meets the tail bound at eps = 0 and delta = 0.1: ...
     """
     sens = finite_array(sensitivity, "sensitivity", sign="positive")
     return (sens / gaussian_mu(eps, delta, method=method))[()]
@@ -631,15 +634,24 @@ def solve_gaussian(*, eps=None, delta=None, sigma=None, sensitivity=None,
     >>> solve_gaussian(eps=1.0, delta=1e-5)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    ValueError: Leave exactly one of `eps`, `delta`, `sigma`, `sensitivity` as None ...
+    dpcore.errors.ArgumentError: Leave exactly one of `eps`, `delta`, `sigma`, `sensitivity` as
+    None ...
     """
     method = one_of(method, "method", METHODS)
     given = dict(eps=eps, delta=delta, sigma=sigma, sensitivity=sensitivity)
     missing = [k for k, v in given.items() if v is None]
+    if not missing:
+        raise ArgumentError(
+            "Leave exactly one of `{name_a}`, `{name_b}`, `{name_c}`, `{name_d}` as None (the one "
+            "to solve for); got 0 missing: none.",
+            name_a="eps", name_b="delta", name_c="sigma", name_d="sensitivity",
+        )
     if len(missing) != 1:
-        raise ValueError(
-            "Leave exactly one of `eps`, `delta`, `sigma`, `sensitivity` as None (the one to "
-            f"solve for); got {len(missing)} missing: {', '.join(missing) or 'none'}."
+        raise ArgumentError(
+            "Leave exactly one of `{name_a}`, `{name_b}`, `{name_c}`, `{name_d}` as None (the one "
+            "to solve for); got {count} missing: {missing}.",
+            name_a="eps", name_b="delta", name_c="sigma", name_d="sensitivity",
+            count=len(missing), missing=", ".join(missing),
         )
     solved = missing[0]
     if eps is not None:
@@ -662,9 +674,10 @@ def solve_gaussian(*, eps=None, delta=None, sigma=None, sensitivity=None,
             sensitivity = mu * sigma
         value = sigma if solved == "sigma" else sensitivity
         if not (np.isfinite(value) and value > 0):
-            raise ValueError(
-                f"The `{solved}` needed at `mu` = {mu:.3g} is beyond the range of "
-                "floating-point numbers; choose less extreme values.")
+            raise ArgumentError(
+                "The `{name}` needed at `{name_b}` = {mu:.3g} is beyond the range of "
+                "floating-point numbers; choose less extreme values.",
+                name=solved, name_b="mu", mu=mu)
     return GaussianSetting(eps=eps, delta=delta, sigma=sigma, sensitivity=sensitivity,
                            method=method, solved=solved)
 
@@ -682,7 +695,8 @@ def calibration_table(eps, delta, sensitivity=1.0) -> pd.DataFrame:
     in the data needed for the same accuracy), ``valid`` (False where the
     formula gives no guarantee: where it has no solution, and the classical
     one at ε ≥ ``CLASSICAL_MAX_EPS``) and ``note`` (why there is no solution:
-    the ``ValueError`` message; "" otherwise).
+    the :class:`dpcore.errors.ArgumentError` refusing it, whose ``str()`` is its
+    message; "" otherwise).
 
     Parameters
     ----------
@@ -735,7 +749,7 @@ def calibration_table(eps, delta, sensitivity=1.0) -> pd.DataFrame:
             sigma = sens / _mu_scalar(eps, delta, method)
             valid, note = True, ""
         except ValueError as exc:
-            sigma, valid, note = np.nan, False, str(exc)
+            sigma, valid, note = np.nan, False, exc
         if method == "classical" and valid and eps >= CLASSICAL_MAX_EPS:
             valid = False
         rows.append(dict(method=method, name=METHOD_NAMES[method], sigma=sigma,
@@ -865,10 +879,12 @@ def query_sensitivity(query: str, *, upper=None) -> float:
     100.0
     """
     if query not in QUERIES:
-        raise ValueError(f"`query` must be one of {', '.join(map(repr, QUERIES))}, got {query!r}.")
+        raise ArgumentError("`{name}` must be one of {choices}, got {value!r}.", name="query",
+                            choices=", ".join(map(repr, QUERIES)), value=query)
     if query == "sum":
         if upper is None:
-            raise ValueError("`upper` (the clipping bound U of the sum) is required for a sum.")
+            raise ArgumentError("`{name}` (the clipping bound U of the sum) is required for a sum.",
+                                name="upper")
         return positive_scalar(upper, "upper")
     return math.sqrt(2.0) if query == "histogram_replace" else 1.0
 
@@ -965,15 +981,17 @@ def clipped_sum(values, upper, *, weights=None) -> float:
     try:
         x = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("`values` must be an array of numbers.") from None
+        raise ArgumentError("`{name}` must be an array of numbers.", name="values") from None
     if not np.all(np.isfinite(x)):
-        raise ValueError("`values` must be finite (no NaN or infinity).")
+        raise ArgumentError("`{name}` must be finite (no NaN or infinity).", name="values")
     clipped = np.clip(x, 0.0, upper)
     if weights is None:
         return float(clipped.sum())
     w = np.asarray(weights, dtype=float)
     if w.shape != x.shape:
-        raise ValueError(f"`weights` must have the shape of `values`, got {w.shape} and {x.shape}.")
+        raise ArgumentError(
+            "`{name}` must have the shape of `{name_b}`, got {shape} and {shape_b}.",
+            name="weights", name_b="values", shape=w.shape, shape_b=x.shape)
     return float(clipped @ w)
 
 
@@ -1046,7 +1064,7 @@ def summarise_releases(releases, true_value, *, half_width) -> SimulatedError:
     """
     r = np.asarray(releases, dtype=float)
     if r.size == 0:
-        raise ValueError("`releases` must not be empty.")
+        raise ArgumentError("`{name}` must not be empty.", name="releases")
     true_value = float(true_value)
     half_width = nonnegative_scalar(half_width, "half_width")
     err = r - true_value

@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     count_array,
     finite_array,
@@ -120,38 +121,46 @@ MAX_TOTAL = 1e15
 _CHUNK_ELEMENTS = 1 << 20
 
 
-class DegenerateNullError(ValueError):
+class DegenerateNullError(ArgumentError):
     """The null distribution cannot be estimated from the private histograms.
 
     ``which`` is 1 or 2: the histogram whose estimated total N-hat is 0.
 
     Raised by :func:`parametric_bootstrap_test` when N-hat_1 or N-hat_2 of
     [SPJ22] eq. (4.3) is 0: E_ij of Algorithm 1 line 10 would then be 0 and
-    the null of Algorithm 1 cannot be simulated. A subclass of ``ValueError``.
+    the null of Algorithm 1 cannot be simulated. An :class:`~dpcore.errors.ArgumentError`
+    (so a subclass of ``ValueError``) whose fields hold ``which`` too; as raised,
+    also ``name`` (``"x1"`` or ``"x2"``), ``n_hat``, ``alpha`` and ``limit`` (1/alpha).
 
     Parameters
     ----------
-    message : str
-        The error message.
+    template : str
+        The message's template (see :class:`~dpcore.errors.ArgumentError`).
     which : int
-        1 or 2, the histogram whose N-hat is 0.
+        1 or 2, the histogram whose N-hat is 0; kept among the fields.
+    **fields
+        The other values of the template's places.
 
     Attributes
     ----------
     which : int
         1 or 2, the histogram whose N-hat is 0.
+    template : str
+        As given.
+    fields : dict
+        As given, with ``which``.
 
     Examples
     --------
     >>> try:
     ...     parametric_bootstrap_test([0, 1, 0], [30, 40, 50], 0.1, 0.1, n_boot=9, rng=1)
     ... except DegenerateNullError as exc:
-    ...     print(exc.which, isinstance(exc, ValueError))
-    1 True
+    ...     print(exc.which, isinstance(exc, ValueError), exc.parameter, exc.fields["n_hat"])
+    1 True x1 0
     """
 
-    def __init__(self, message: str, which: int):
-        super().__init__(message)
+    def __init__(self, template: str, /, which: int, **fields):
+        super().__init__(template, which=which, **fields)
         self.which = which
 
 
@@ -195,8 +204,9 @@ def _totals(x: np.ndarray, n, name: str) -> np.ndarray:
     try:
         return np.broadcast_to(n, x.shape[:-1])
     except ValueError:
-        raise ValueError(
-            f"`{name}` must be a scalar or match the batch shape {x.shape[:-1]}."
+        raise ArgumentError(
+            "`{name}` must be a scalar or match the batch shape {shape}.",
+            name=name, shape=x.shape[:-1],
         ) from None
 
 
@@ -405,10 +415,11 @@ def inverse_expected_noisy_count(x, alpha):
     alpha = positive_scalar(alpha, "alpha")
     x = np.asarray(x, dtype=float)
     if not np.all(np.isfinite(x)):
-        raise ValueError("`x` must contain only finite numbers.")
+        raise ArgumentError("`{name}` must contain only finite numbers.", name="x")
     # A relative slack absorbs rounding in x computed as g(0) = 1/alpha.
     if np.any(x < (1.0 - 1e-12) / alpha):
-        raise ValueError(f"`x` must be >= 1/alpha = {1 / alpha:g}, the range of g.")
+        raise ArgumentError("`{name}` must be >= 1/{name_b} = {limit:g}, the range of g.",
+                            name="x", name_b="alpha", limit=1 / alpha)
     w = special.lambertw(-0.5 * np.exp(-alpha * x / 2.0), k=0).real
     return np.maximum(x + (2.0 / alpha) * w, 0.0)
 
@@ -591,7 +602,8 @@ class NullEstimate:
 def _rescale(c_tilde: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
     total = c_tilde.sum(axis=-1)
     if np.any(total > MAX_TOTAL):
-        raise ValueError(f"`{name}` sums to more than {MAX_TOTAL:.0e}; the total is too large.")
+        raise ArgumentError("`{name}` sums to more than {maximum:.0e}; the total is too large.",
+                            name=name, maximum=MAX_TOTAL)
     # Nearest integer, halves rounded up (eq. 4.3 and Algorithm 1 line 4).
     n_hat = np.floor(total + 0.5).astype(np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -921,13 +933,27 @@ class BootstrapTestResult:
         return _critical_value(self.null_distribution, probability(level, "level"))
 
 
-def _degenerate_message(name: str, n_hat: int, alpha: float) -> str:
-    return (
-        f"{name}: the estimated total N̂ is {n_hat}: at α = {alpha:g} (almost) every "
-        f"noisy count is at or below 1/α = {1 / alpha:g}, so the histogram cannot be told "
-        "apart from pure noise and the null distribution of Algorithm 1 cannot be simulated. "
-        "The normal-score test is defined here; more data or a larger α (weaker privacy) "
-        "gives both tests more to work with."
+def _degenerate_error(which: int, n_hat: int, alpha: float, *,
+                      histogram: str | None = None) -> DegenerateNullError:
+    """Histogram ``which``'s N-hat of 0, about the argument `x1`/`x2`, or, with
+    ``histogram`` ("A" or "B"), about the histogram as the dashboard names it."""
+    fields = dict(which=which, n_hat=n_hat, alpha=alpha, limit=1 / alpha)
+    if histogram is None:
+        return DegenerateNullError(
+            "`{name}`: the estimated total N̂ is {n_hat}: at α = {alpha:g} (almost) every "
+            "noisy count is at or below 1/α = {limit:g}, so the histogram cannot be told apart "
+            "from pure noise and the null distribution of Algorithm 1 cannot be simulated. The "
+            "normal-score test is defined here; more data or a larger α (weaker privacy) gives "
+            "both tests more to work with.",
+            name=f"x{which}", **fields,
+        )
+    return DegenerateNullError(
+        "Histogram {histogram}: the estimated total N̂ is {n_hat}: at α = {alpha:g} (almost) every "
+        "noisy count is at or below 1/α = {limit:g}, so the histogram cannot be told apart "
+        "from pure noise and the null distribution of Algorithm 1 cannot be simulated. The "
+        "normal-score test is defined here; more data or a larger α (weaker privacy) gives "
+        "both tests more to work with.",
+        histogram=histogram, **fields,
     )
 
 
@@ -935,7 +961,7 @@ def _check_pair(x1, x2, alpha1, alpha2, n_boot):
     x1 = count_array(x1, "x1", min_bins=2)
     x2 = count_array(x2, "x2", min_bins=2)
     if x1.ndim != 1:
-        raise ValueError("`x1` must be a 1-D histogram (one test at a time).")
+        raise ArgumentError("`{name}` must be a 1-D histogram (one test at a time).", name="x1")
     same_shape(x1, x2, "x1", "x2")
     return (x1, x2, positive_scalar(alpha1, "alpha1"), positive_scalar(alpha2, "alpha2"),
             positive_integer(n_boot, "n_boot", maximum=MAX_BOOT))
@@ -1018,9 +1044,7 @@ def parametric_bootstrap_test(
     est = estimate_null(x1, x2, alpha1, alpha2)
     for which, n_hat, alpha in ((1, est.n1_hat, alpha1), (2, est.n2_hat, alpha2)):
         if n_hat < 1:
-            raise DegenerateNullError(
-                _degenerate_message(f"`x{which}`", n_hat, alpha), which=which
-            )
+            raise _degenerate_error(which, n_hat, alpha)
 
     n_hat = np.array([[est.n1_hat, est.n2_hat]])
     null = bootstrap_null(n_hat, est.p0_hat[None, :], alpha1, alpha2, n_boot=n_boot, rng=rng)[0]
@@ -1065,11 +1089,13 @@ def _check_null_inputs(n_hat, p0_hat, n_boot, minimum: int):
     n_hat = np.asarray(n_hat, dtype=np.int64)
     p0 = np.asarray(p0_hat, dtype=float)
     if n_hat.ndim != 2 or n_hat.shape[1] != 2 or p0.ndim != 2 or p0.shape[0] != n_hat.shape[0]:
-        raise ValueError("`n_hat` must have shape (R, 2) and `p0_hat` shape (R, M).")
+        raise ArgumentError("`{name}` must have shape (R, 2) and `{name_b}` shape (R, M).",
+                            name="n_hat", name_b="p0_hat")
     if np.any(n_hat < minimum):
-        raise ValueError(f"`n_hat` must be >= {minimum} for every test.")
+        raise ArgumentError("`{name}` must be >= {minimum} for every test.", name="n_hat",
+                            minimum=minimum)
     if not np.all(np.isfinite(p0)) or np.any(p0 < 0):
-        raise ValueError("`p0_hat` must hold probabilities.")
+        raise ArgumentError("`{name}` must hold probabilities.", name="p0_hat")
     n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
     return n_hat, p0 / p0.sum(axis=1, keepdims=True), n_boot
 
@@ -1785,8 +1811,9 @@ class HomogeneityResult:
     bootstrap : BootstrapTestResult or None
         Algorithm 1 (:func:`parametric_bootstrap_test`); None when its null
         cannot be estimated.
-    bootstrap_error : str or None
-        Why ``bootstrap`` is None; None otherwise.
+    bootstrap_error : DegenerateNullError or None
+        Why ``bootstrap`` is None (``str()`` gives the message; its template and
+        fields are kept, see :mod:`dpcore.errors`); None otherwise.
     normal_score : BootstrapTestResult or None
         The normal-score test (:func:`normal_score_test`); None only when not
         run.
@@ -1820,7 +1847,7 @@ class HomogeneityResult:
     naive: ChisqTestResult
     estimate: NullEstimate
     bootstrap: BootstrapTestResult | None
-    bootstrap_error: str | None = None
+    bootstrap_error: DegenerateNullError | None = None
     normal_score: BootstrapTestResult | None = None
 
     def histogram_table(self, labels=None) -> pd.DataFrame:
@@ -1966,7 +1993,7 @@ def release_and_test(
     c2 = count_array(counts2, "counts2", min_bins=2)
     same_shape(c1, c2, "counts1", "counts2")
     if c1.ndim != 1:
-        raise ValueError("`counts1` must be a 1-D histogram.")
+        raise ArgumentError("`{name}` must be a 1-D histogram.", name="counts1")
     alpha1 = positive_scalar(alpha1, "alpha1")
     alpha2 = positive_scalar(alpha2, "alpha2")
     noise1, noise2, boot, scores = np.random.default_rng(rng).spawn(4)
@@ -1985,9 +2012,9 @@ def release_and_test(
         result = None
         est = estimate_null(x1, x2, alpha1, alpha2)
         if exc.which == 1:
-            error = _degenerate_message("Histogram A", est.n1_hat, alpha1)
+            error = _degenerate_error(1, est.n1_hat, alpha1, histogram="A")
         else:
-            error = _degenerate_message("Histogram B", est.n2_hat, alpha2)
+            error = _degenerate_error(2, est.n2_hat, alpha2, histogram="B")
     normal = normal_score_test(x1, x2, alpha1, alpha2, n_boot=n_boot, rng=scores)
     return HomogeneityResult(alpha1, alpha2, o1, o2, x1, x2, naive, est, result, error, normal)
 

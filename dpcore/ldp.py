@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     category_count,
     category_indices,
@@ -353,7 +354,7 @@ def krr_estimate(reported_counts, eps, *, method: str = "unbiased") -> np.ndarra
     p, q = krr_probabilities(eps, k)
     total = reported.sum(axis=-1)
     if np.any(total <= 0):
-        raise ValueError("`reported_counts` must count at least one user.")
+        raise ArgumentError("`{name}` must count at least one user.", name="reported_counts")
     unbiased = (reported - total[..., None] * q) / _p_minus_q(eps, k)
     if method == "unbiased":
         return unbiased
@@ -469,7 +470,7 @@ def krr_mse(true_counts, eps_values, *, methods=tuple(ESTIMATORS), reps: int = 2
     rng = np.random.default_rng(rng)
     counts = count_array(true_counts, "true_counts", min_bins=2)
     if counts.ndim != 1:
-        raise ValueError("`true_counts` must be one histogram (a 1-D array).")
+        raise ArgumentError("`{name}` must be one histogram (a 1-D array).", name="true_counts")
     reps = positive_integer(reps, "reps", maximum=100_000)
     eps_values = np.atleast_1d(np.asarray(eps_values, dtype=float))
     for method in methods:
@@ -550,7 +551,8 @@ def krr_demo_table(values, eps, k, *, labels=None, rng=None) -> pd.DataFrame:
     reported = np.where(truth, values, other)
     names = np.asarray(labels if labels is not None else np.arange(k), dtype=object)
     if names.size != k:
-        raise ValueError(f"`labels` must name the k = {k} categories, got {names.size}.")
+        raise ArgumentError("`{name}` must name the k = {k} categories, got {count}.",
+                            name="labels", k=k, count=names.size)
     return pd.DataFrame(dict(user=np.arange(1, values.size + 1), true=names[values],
                              coin=coin, told_truth=truth, reported=names[reported]))
 
@@ -658,7 +660,8 @@ def krr_coverage(estimates, true_counts, eps, *, z: float = 2.0):
     counts = count_array(true_counts, "true_counts", min_bins=2)
     est = np.asarray(estimates, dtype=float)
     if est.shape[-1] != counts.shape[-1]:
-        raise ValueError("`estimates` must have one column per category of `true_counts`.")
+        raise ArgumentError("`{name}` must have one column per category of `{name_b}`.",
+                            name="estimates", name_b="true_counts")
     z = positive_scalar(z, "z")
     lower, upper = krr_interval(est, counts, eps, z=z)
     inside = ((lower <= counts) & (counts <= upper)).reshape(-1, counts.shape[-1])
@@ -738,10 +741,11 @@ def krr_category_errors(true_counts, eps, *, reps: int = 2000, methods=tuple(EST
     rng = np.random.default_rng(rng)
     counts = count_array(true_counts, "true_counts", min_bins=2)
     if counts.ndim != 1:
-        raise ValueError("`true_counts` must be one histogram (a 1-D array).")
+        raise ArgumentError("`{name}` must be one histogram (a 1-D array).", name="true_counts")
     reps = positive_integer(reps, "reps", maximum=1_000_000)
     if reps < 2:
-        raise ValueError("`reps` must be at least 2: a standard error needs two replicates.")
+        raise ArgumentError("`{name}` must be at least 2: a standard error needs two replicates.",
+                            name="reps")
     eps = positive_scalar(eps, "eps")
     for method in methods:
         one_of(method, "methods", ESTIMATORS)

@@ -60,6 +60,7 @@ import pandas as pd
 from scipy import optimize
 
 from dpcore import simulation
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     integer_in_range,
     one_of,
@@ -138,7 +139,7 @@ def total_variation(p, q) -> float:
     >>> total_variation([0.5, 0.5], [1.0])
     Traceback (most recent call last):
         ...
-    ValueError: `q` must be a 1-D array of at least 2 probabilities.
+    dpcore.errors.ArgumentError: `q` must be a 1-D array of at least 2 probabilities.
     """
     p, q = probability_pair(p, q, names=("p", "q"))
     return float(0.5 * np.abs(p - q).sum())
@@ -239,12 +240,13 @@ def tilt_to_distance(p, distance: float, *, direction: int = 1) -> np.ndarray:
     >>> tilt_to_distance(p, 0.9)
     Traceback (most recent call last):
         ...
-    ValueError: `distance` must be below 0.8: a tilt of this distribution cannot move further than
-    putting all its mass in its last bin, got 0.9.
+    dpcore.errors.ArgumentError: `distance` must be below 0.8: a tilt of this distribution
+    cannot move further than putting all its mass in its last bin, got 0.9.
     """
     p = probabilities(p, "p")
     if direction not in (1, -1):
-        raise ValueError(f"`direction` must be 1 or -1, got {direction!r}.")
+        raise ArgumentError("`{name}` must be 1 or -1, got {value!r}.", name="direction",
+                            value=direction)
     t = np.linspace(0.0, 1.0, p.size)
     if direction == -1:
         t = t[::-1]
@@ -252,9 +254,10 @@ def tilt_to_distance(p, distance: float, *, direction: int = 1) -> np.ndarray:
     top = 1.0 - end
     distance = positive_scalar(distance, "distance")
     if distance >= top:
-        raise ValueError(
-            f"`distance` must be below {top:.4g}: a tilt of this distribution cannot move "
-            f"further than putting all its mass in its last bin, got {distance:g}."
+        raise ArgumentError(
+            "`{name}` must be below {top:.4g}: a tilt of this distribution cannot move "
+            "further than putting all its mass in its last bin, got {value:g}.",
+            name="distance", top=top, value=distance,
         )
 
     def gap(theta):
@@ -435,15 +438,17 @@ class _Cells:
         self.entropy, self.spawn_key = base.entropy, tuple(base.spawn_key)
         self.cache = cache if cache is not None else CellCache()
         if not isinstance(self.cache, CellCache):
-            raise ValueError("`cache` must be a dpcore.planner.CellCache (or None).")
+            raise ArgumentError("`{name}` must be a dpcore.planner.CellCache (or None).",
+                                name="cache")
         if executor is not None and not callable(getattr(executor, "submit", None)):
-            raise ValueError("`executor` must have a submit(fn, *args) method "
-                             "(a concurrent.futures executor or a dask.distributed Client).")
+            raise ArgumentError("`{name}` must have a submit(fn, *args) method "
+                                "(a concurrent.futures executor or a dask.distributed Client).",
+                                name="executor")
         self.executor = executor
         self.progress = progress
         self.expected = expected
         if not isinstance(simulate, bool):
-            raise ValueError("`simulate` must be True or False.")
+            raise ArgumentError("`{name}` must be True or False.", name="simulate")
         self.simulate = simulate
         self.simulated = 0
         self.recalled = 0
@@ -652,7 +657,8 @@ def _range(bounds, name: str, *, integer: bool) -> tuple:
     lo, hi = positive_range(bounds, name)
     if integer:
         if hi > simulation.MAX_N:
-            raise ValueError(f"`{name}`: N can be at most {simulation.MAX_N:,}.")
+            raise ArgumentError("`{name}`: N can be at most {maximum:,}.", name=name,
+                                maximum=simulation.MAX_N)
         return _snap_int(lo), _snap_int(hi)
     return _snap(lo), _snap(hi)
 
@@ -836,11 +842,14 @@ def _common(power, level, rtol, factor):
     rtol = positive_scalar(rtol, "rtol")
     factor = positive_scalar(factor, "factor")
     if factor <= 1 + rtol:
-        raise ValueError("`factor` must be larger than 1 + `rtol`.")
+        raise ArgumentError("`{name}` must be larger than 1 + `{name_rtol}`.", name="factor",
+                            name_rtol="rtol")
     level = probability(level, "level")
     if power <= level:
-        raise ValueError(f"`power` must be above `level` ({level:g}): any test rejects with "
-                         f"probability `level` when there is no difference, got {power:g}.")
+        raise ArgumentError("`{name}` must be above `{name_level}` ({level:g}): any test rejects "
+                            "with probability `{name_level}` when there is no difference, got "
+                            "{value:g}.",
+                            name="power", name_level="level", level=level, value=power)
     return power, rtol, factor
 
 
@@ -940,8 +949,8 @@ def required_sample_size(
     >>> required_sample_size(p, q, 1.0, 1.0, power=0.05)
     Traceback (most recent call last):
         ...
-    ValueError: `power` must be above `level` (0.05): any test rejects with probability `level` when
-    there is no difference, got 0.05.
+    dpcore.errors.ArgumentError: `power` must be above `level` (0.05): any test rejects with
+    probability `level` when there is no difference, got 0.05.
     """
     power, rtol, factor = _common(power, level, rtol, factor)
     alpha1 = positive_scalar(alpha1, "alpha1")
@@ -1066,7 +1075,7 @@ def strongest_privacy(
     power, rtol, factor = _common(power, level, rtol, factor)
     n = sample_sizes(n, maximum=simulation.MAX_N)
     if n[0] != n[1]:
-        raise ValueError("`n` must be one size N for both histograms.")
+        raise ArgumentError("`{name}` must be one size N for both histograms.", name="n")
     n = int(n[0])
     ratio = positive_scalar(alpha_ratio, "alpha_ratio")
     test = one_of(test, "test", simulation.TESTS)
@@ -1140,12 +1149,13 @@ def power_verdict(ci_low: float, ci_high: float, target: float) -> str:
     >>> power_verdict(0.9, 0.8, 0.8)
     Traceback (most recent call last):
         ...
-    ValueError: The interval must have ci_low <= ci_high, got (0.9, 0.8).
+    dpcore.errors.ArgumentError: The interval must have ci_low <= ci_high, got (0.9, 0.8).
     """
     ci_low, ci_high = float(ci_low), float(ci_high)
     if not ci_low <= ci_high:
-        raise ValueError(f"The interval must have ci_low <= ci_high, got ({ci_low:g}, "
-                         f"{ci_high:g}).")
+        raise ArgumentError("The interval must have {name_low} <= {name_high}, got "
+                            "({low:g}, {high:g}).",
+                            name_low="ci_low", name_high="ci_high", low=ci_low, high=ci_high)
     if ci_low >= target:
         return REACHED
     if ci_high < target:
@@ -1193,13 +1203,15 @@ def interval_verdict(value: float, interval) -> str:
     >>> interval_verdict(2000, (3000, 1200))
     Traceback (most recent call last):
         ...
-    ValueError: `interval` must be (low, high) with 0 <= low <= high, got (3000, 1200).
+    dpcore.errors.ArgumentError: `interval` must be (low, high) with 0 <= low <= high, got
+    (3000, 1200).
     """
     value = positive_scalar(value, "value")
     low, high = (float(x) for x in interval)
     if not 0 <= low <= high:
-        raise ValueError(f"`interval` must be (low, high) with 0 <= low <= high, got "
-                         f"({low:g}, {high:g}).")
+        raise ArgumentError("`{name}` must be (low, high) with 0 <= low <= high, got "
+                            "({low:g}, {high:g}).",
+                            name="interval", low=low, high=high)
     if value >= high:
         return REACHED
     if value <= low:
@@ -1297,12 +1309,13 @@ def alpha_grid(low: float, high: float, points: int) -> list[float]:
     >>> alpha_grid(1, 0.1, 3)
     Traceback (most recent call last):
         ...
-    ValueError: `high` must be at least `low`, got (1, 0.1).
+    dpcore.errors.ArgumentError: `high` must be at least `low`, got (1, 0.1).
     """
     low, high = positive_scalar(low, "low"), positive_scalar(high, "high")
     points = positive_integer(points, "points", maximum=50)
     if high < low:
-        raise ValueError(f"`high` must be at least `low`, got ({low:g}, {high:g}).")
+        raise ArgumentError("`{name}` must be at least `{name_low}`, got ({low:g}, {high:g}).",
+                            name="high", name_low="low", low=low, high=high)
     grid = np.geomspace(low, high, points) if high > low else np.array([low])
     return sorted({float(f"{a:.1g}") for a in grid}, reverse=True)
 
@@ -1405,12 +1418,14 @@ def frontier(
     try:
         alphas = sorted({_snap(positive_scalar(a, "alphas")) for a in alphas}, reverse=True)
     except TypeError:
-        raise ValueError("`alphas` must be a list of privacy levels.") from None
+        raise ArgumentError("`{name}` must be a list of privacy levels.",
+                            name="alphas") from None
     if not alphas or len(alphas) > 50:
-        raise ValueError("`alphas` must hold from 1 to 50 privacy levels.")
+        raise ArgumentError("`{name}` must hold from 1 to 50 privacy levels.", name="alphas")
     tests = list(tests)
     if not tests or any(t not in simulation.TESTS for t in tests):
-        raise ValueError(f"`tests` must be a non-empty subset of {simulation.TESTS}.")
+        raise ArgumentError("`{name}` must be a non-empty subset of {tests}.", name="tests",
+                            tests=simulation.TESTS)
     ratio = positive_scalar(alpha_ratio, "alpha_ratio")
     lo, hi = _range(n_range, "n_range", integer=True)
     batch = _batch(batch, executor)

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     one_of,
     positive_integer,
@@ -334,7 +335,8 @@ def reject_rate(
     >>> reject_rate(p, p, 1000, 1.0, 1.0, test="exact")
     Traceback (most recent call last):
         ...
-    ValueError: `test` must be one of 'bootstrap', 'chisq', 'normal_score', got 'exact'.
+    dpcore.errors.ArgumentError: `test` must be one of 'bootstrap', 'chisq', 'normal_score', got
+    'exact'.
     """
     p1, p2 = probability_pair(p1, p2)
     sizes = sample_sizes(n, maximum=MAX_N)
@@ -656,9 +658,10 @@ def rejection_curve(
     ns = list(ns)
     tests = list(tests)
     if not ns:
-        raise ValueError("`ns` must hold at least one sample size.")
+        raise ArgumentError("`{name}` must hold at least one sample size.", name="ns")
     if not tests or any(t not in TESTS for t in tests):
-        raise ValueError(f"`tests` must be a non-empty subset of {TESTS}.")
+        raise ArgumentError("`{name}` must be a non-empty subset of {choices}.", name="tests",
+                            choices=TESTS)
     cells = [(n, t) for n in ns for t in tests]
     p1, p2 = probability_pair(p1, p2)
     units = [work_units(p1.size, reps, n_boot, t) for _, t in cells]

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from dpcore import datasets, simulation
+from dpcore.errors import ArgumentError
 
 PAIRS = {
     "korea_vs_korea": ("korea", "korea", "type-I error"),
@@ -223,17 +224,20 @@ def paper_grid(
     >>> paper_grid(ms=(20,))
     Traceback (most recent call last):
         ...
-    ValueError: `ms`: M must be one of [86, 18, 9] (age groups), got 20.
+    dpcore.errors.ArgumentError: `ms`: M must be one of [86, 18, 9] (age groups), got 20.
     """
     for r in ratios:
         if not float(r) > 0:
-            raise ValueError(f"`ratios`: N_B / N_A must be positive, got {r!r}.")
+            raise ArgumentError("`{name}`: N_B / N_A must be positive, got {value!r}.",
+                                name="ratios", value=r)
     for name in pairs:
         if name not in PAIRS:
-            raise ValueError(f"`pairs`: unknown pair {name!r}; choose from {list(PAIRS)}.")
+            raise ArgumentError("`{name}`: unknown pair {value!r}; choose from {choices}.",
+                                name="pairs", value=name, choices=list(PAIRS))
     for m in ms:
         if m not in WIDTH_OF_M:
-            raise ValueError(f"`ms`: M must be one of {list(WIDTH_OF_M)} (age groups), got {m}.")
+            raise ArgumentError("`{name}`: M must be one of {choices} (age groups), got {value}.",
+                                name="ms", choices=list(WIDTH_OF_M), value=m)
     combos = itertools.product(pairs, ms, alphas, ns, ratios, tests)
     return [
         Cell(i, pair, int(m), float(a1), float(a2), int(n), int(round(n * r)), test)

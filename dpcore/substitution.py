@@ -91,6 +91,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dpcore.errors import ArgumentError
 from dpcore.validation import (
     category_count,
     category_indices,
@@ -146,10 +147,11 @@ def _gamma(gamma) -> float:
     try:
         out = float(gamma)
     except (TypeError, ValueError):
-        raise ValueError(f"`gamma` must be a number > 1, got {gamma!r}.") from None
+        raise ArgumentError("`{name}` must be a number > 1, got {value!r}.", name="gamma",
+                            value=gamma) from None
     if not np.isfinite(out) or out <= 1:
-        raise ValueError(f"`gamma` must be a finite number > 1 (γ = 1 hides everything and "
-                         f"cannot be inverted), got {gamma!r}.")
+        raise ArgumentError("`{name}` must be a finite number > 1 (γ = 1 hides everything and "
+                            "cannot be inverted), got {value!r}.", name="gamma", value=gamma)
     return out
 
 
@@ -160,8 +162,9 @@ def _categories(n_categories) -> int:
 def _l(l, n_categories: int, *, below: bool = True) -> int:
     l = positive_integer(l, "l")
     if below and l >= n_categories:
-        raise ValueError(f"`l` must be below the number of categories N = {n_categories} "
-                         f"(1 ≤ l < N), got {l}.")
+        raise ArgumentError("`{name}` must be below the number of categories N = {n_categories} "
+                            "(1 ≤ l < N), got {value}.", name="l", n_categories=n_categories,
+                            value=l)
     return l
 
 
@@ -174,7 +177,8 @@ def _whole_counts(counts, name: str) -> np.ndarray:
 def _one_histogram(counts) -> np.ndarray:
     x = _whole_counts(counts, "counts")
     if x.ndim != 1:
-        raise ValueError("`counts` must be one histogram (a 1-D array); use `size` for replicates.")
+        raise ArgumentError("`{name}` must be one histogram (a 1-D array); use `size` for "
+                            "replicates.", name="counts")
     return x
 
 
@@ -727,7 +731,8 @@ def extended_random_substitution(counts, gamma, l, *, size=None, rng=None) -> Ex
         need[..., l] = x - own
         y = own + _draw_others(need, rng)
     else:
-        raise ValueError(f"unknown path {path!r}; expected one of {OTHERS_PATHS}.")
+        raise ArgumentError("unknown path {path!r}; expected one of {choices}.", path=path,
+                            choices=OTHERS_PATHS)
 
     # Draws: which step each included record took its own value at, then geometric draws per step.
     included = own.sum(axis=-1)
@@ -1015,13 +1020,13 @@ def expected_standard_error(counts, gamma, l=1, *, estimator="source") -> float:
     one_of(estimator, "estimator", ESTIMATORS)
     x = count_array(counts, "counts", min_bins=2).astype(float)
     if x.ndim != 1:
-        raise ValueError("`counts` must be one histogram (a 1-D array).")
+        raise ArgumentError("`{name}` must be one histogram (a 1-D array).", name="counts")
     n_cat = x.size
     g = _gamma(gamma)
     l = _l(l, n_cat)
     norm = float(np.linalg.norm(x))
     if norm == 0:
-        raise ValueError("`counts` must count at least one record.")
+        raise ArgumentError("`{name}` must count at least one record.", name="counts")
     a, b = _a_b(n_cat, g, l)
     pi = inclusion_probability(n_cat, g, l)
     v = x.sum() * (pi * (1 - pi) + (n_cat - 1) * b * (1 - b))
@@ -1169,7 +1174,8 @@ def breach_gamma(rho1, rho2) -> float:
     """
     r1, r2 = probability(rho1, "rho1"), probability(rho2, "rho2")
     if not r1 < r2:
-        raise ValueError(f"`rho1` must be below `rho2`, got {r1!r} and {r2!r}.")
+        raise ArgumentError("`{name_a}` must be below `{name_b}`, got {value_a!r} and {value_b!r}.",
+                            name_a="rho1", name_b="rho2", value_a=r1, value_b=r2)
     return r2 * (1 - r1) / (r1 * (1 - r2))
 
 
@@ -1216,9 +1222,11 @@ def posterior_bound(prior, gamma) -> float:
     try:
         g = float(gamma)
     except (TypeError, ValueError):
-        raise ValueError(f"`gamma` must be a number ≥ 1, got {gamma!r}.") from None
+        raise ArgumentError("`{name}` must be a number ≥ 1, got {value!r}.", name="gamma",
+                            value=gamma) from None
     if np.isnan(g) or g < 1:
-        raise ValueError(f"`gamma` must be a number ≥ 1, got {gamma!r}.")
+        raise ArgumentError("`{name}` must be a number ≥ 1, got {value!r}.", name="gamma",
+                            value=gamma)
     if np.isinf(g):
         return 1.0
     return g * p / (g * p + 1 - p)
@@ -1357,10 +1365,10 @@ def error_table(counts, gamma, l_values, *, reps=100, rng=None, progress=None) -
     rng = np.random.default_rng(rng)
     x = _whole_counts(counts, "counts")
     if x.ndim != 1:
-        raise ValueError("`counts` must be one histogram (a 1-D array).")
+        raise ArgumentError("`{name}` must be one histogram (a 1-D array).", name="counts")
     n = int(x.sum())
     if n == 0:
-        raise ValueError("`counts` must count at least one record.")
+        raise ArgumentError("`{name}` must count at least one record.", name="counts")
     g = _gamma(gamma)
     reps = positive_integer(reps, "reps", maximum=MAX_REPS)
     ls = [_l(v, x.size) for v in np.atleast_1d(l_values).tolist()]

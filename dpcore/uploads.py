@@ -14,6 +14,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from dpcore.errors import ArgumentError, Phrase
 from dpcore.validation import integer_in_range
 
 __all__ = [
@@ -26,28 +27,36 @@ __all__ = [
 ]
 
 _MAX_MAGNITUDE = 1e15
-_EMPTY = "The file is empty. Upload a CSV file with at least one column of numbers."
 
 
-class UploadError(ValueError):
+class UploadError(ArgumentError):
     """An uploaded file cannot be used; the message says what to fix.
 
-    A subclass of ``ValueError``, raised by the readers of this module with a
-    message meant to be shown to the person who uploaded the file as it is.
+    An :class:`dpcore.errors.ArgumentError` (so a ``ValueError``), raised by the readers
+    of this module with a message meant to be shown to the person who uploaded the file;
+    it keeps its template and fields, so that the message can be shown in their language.
+    Cells, column names and categories are quoted in its fields as they are.
 
     Source: none (input checking of uploaded files, this project's own).
 
     Parameters
     ----------
-    message : str
-        What is wrong with the file and how to fix it.
+    template : str
+        What is wrong with the file and how to fix it, with ``{field}`` places.
+    **fields
+        The values of the places.
 
     Examples
     --------
-    >>> err = UploadError("The file is empty.")
-    >>> isinstance(err, ValueError), str(err)
-    (True, 'The file is empty.')
+    >>> err = UploadError("The file has {rows:,} data rows.", rows=120000)
+    >>> isinstance(err, ValueError), str(err), err.fields
+    (True, 'The file has 120,000 data rows.', {'rows': 120000})
     """
+
+
+def _empty() -> UploadError:
+    return UploadError("The file is empty. Upload a CSV file with at least one column of "
+                       "numbers.")
 
 
 # ---------------------------------------------------------------------------
@@ -73,7 +82,8 @@ def _quote(text: str) -> str:
 
 def _read_csv_upload_iv(data, max_bytes, max_rows, max_columns) -> bytes:
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise ValueError(f"`data` must be bytes, got {type(data).__name__}.")
+        raise ArgumentError("`{name}` must be bytes, got {kind}.", name="data",
+                            kind=type(data).__name__)
     integer_in_range(max_bytes, "max_bytes", minimum=1, maximum=2**62)
     integer_in_range(max_rows, "max_rows", minimum=1, maximum=2**62)
     integer_in_range(max_columns, "max_columns", minimum=1, maximum=2**62)
@@ -83,10 +93,10 @@ def _read_csv_upload_iv(data, max_bytes, max_rows, max_columns) -> bytes:
 def _decode(data: bytes, max_bytes: int) -> str:
     """Check size and encoding of the raw bytes and return the text."""
     if not data.strip():
-        raise UploadError(_EMPTY)
+        raise _empty()
     if len(data) > max_bytes:
-        raise UploadError(f"The file is {len(data):,} bytes, larger than the limit of "
-                          f"{max_bytes:,} bytes. Upload a smaller file.")
+        raise UploadError("The file is {size:,} bytes, larger than the limit of {limit:,} bytes. "
+                          "Upload a smaller file.", size=len(data), limit=max_bytes)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise UploadError("The file is saved as UTF-16 text. "
                           "Save it as CSV UTF-8 and upload it again.")
@@ -135,40 +145,43 @@ def _records(text: str, max_rows: int, max_columns: int) -> tuple[list[list[str]
                     leading += 1
                 continue
             if len(row) > max_columns:
-                raise UploadError(f"Row {leading + len(rows) + pending_blank + 1} has {len(row)} "
-                                  f"columns; at most {max_columns} columns are allowed. "
-                                  "Remove the extra columns.")
+                raise UploadError("Row {row} has {columns} columns; at most {limit} columns are "
+                                  "allowed. Remove the extra columns.",
+                                  row=leading + len(rows) + pending_blank + 1, columns=len(row),
+                                  limit=max_columns)
             rows.extend([] for _ in range(pending_blank))
             pending_blank = 0
             rows.append(row)
             if len(rows) > max_rows + 1:
-                raise UploadError(f"The file has more than {max_rows:,} data rows; at most "
-                                  f"{max_rows:,} are allowed. Upload a shorter file or bin the "
-                                  "values first.")
+                raise UploadError("The file has more than {limit:,} data rows; at most {limit:,} "
+                                  "are allowed. Upload a shorter file or bin the values first.",
+                                  limit=max_rows)
     except csv.Error as exc:
-        raise UploadError(f"The file could not be read as CSV ({exc}). "
-                          "Check that it is a plain CSV file.") from None
+        raise UploadError("The file could not be read as CSV ({detail}). "
+                          "Check that it is a plain CSV file.", detail=str(exc)) from None
     return rows, leading + 1
 
 
-def _numeric_column(cells: list[str], name: str, first_row: int, hint: str = "") -> np.ndarray:
+def _numeric_column(cells: list[str], name: str, first_row: int,
+                    labels_hint: bool = False) -> np.ndarray:
     """Parse one column's cells to float64; blank cells are allowed only at its end.
 
     `first_row` is the file row number of ``cells[0]``, used in messages.
     """
     last = max((i for i, c in enumerate(cells) if c), default=-1)
     if last < 0:
-        raise UploadError(f"Column {_quote(str(name))} has no values. Fill it in or delete the "
-                          "column.")
+        raise UploadError("Column {column} has no values. Fill it in or delete the column.",
+                          column=_quote(str(name)))
     for i in range(last):
         if not cells[i]:
-            raise UploadError(f"Row {first_row + i}, column {_quote(str(name))}: the cell is "
-                              "blank but there are more values below it. Fill in the blank "
-                              "cell or delete its row; blank cells are allowed only at the end "
-                              "of a column.")
+            raise UploadError("Row {row}, column {column}: the cell is blank but there are more "
+                              "values below it. Fill in the blank cell or delete its row; blank "
+                              "cells are allowed only at the end of a column.",
+                              row=first_row + i, column=_quote(str(name)))
 
     def where(i):
-        return f'Row {first_row + i}, column {_quote(str(name))}: {_quote(cells[i])}'
+        return Phrase("Row {row}, column {column}: {cell}", row=first_row + i,
+                      column=_quote(str(name)), cell=_quote(cells[i]))
 
     filled = cells[:last + 1]
     try:
@@ -180,14 +193,22 @@ def _numeric_column(cells: list[str], name: str, first_row: int, hint: str = "")
                 values.append(float(c))
             except ValueError:
                 if _GROUPED.fullmatch(c) is None:
-                    raise UploadError(f"{where(i)} is not a number. Every cell must hold a plain "
-                                      f"number such as 12 or -3.5.{hint}") from None
+                    if labels_hint:
+                        raise UploadError(
+                            "{where} is not a number. Every cell must hold a plain number such "
+                            "as 12 or -3.5. If the first column holds bin labels, add a header "
+                            'row naming the columns (such as "bin,A,B"), or delete that column.',
+                            where=where(i)) from None
+                    raise UploadError("{where} is not a number. Every cell must hold a plain "
+                                      "number such as 12 or -3.5.", where=where(i)) from None
                 values.append(float(c.replace(",", "")))
     head = np.asarray(values, dtype=np.float64)
     for i in np.flatnonzero(~np.isfinite(head) | (np.abs(head) > _MAX_MAGNITUDE))[:1]:
         if cells[i].lower() in _NONFINITE:
-            raise UploadError(f"{where(i)} is not allowed; values must be finite numbers.")
-        raise UploadError(f"{where(i)} is too large; values must be at most 1e15 in magnitude.")
+            raise UploadError("{where} is not allowed; values must be finite numbers.",
+                              where=where(i))
+        raise UploadError("{where} is too large; values must be at most 1e15 in magnitude.",
+                          where=where(i))
     out = np.full(len(cells), np.nan)
     out[:last + 1] = head
     return out
@@ -266,7 +287,7 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
     text = _decode(data, max_bytes)
     rows, first_row = _records(text, max_rows, max_columns)
     if not rows:
-        raise UploadError(_EMPTY)
+        raise _empty()
     ncols = max(len(r) for r in rows)
 
     def column(c, body):
@@ -285,8 +306,9 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
         raise UploadError("The file has a header row but no data rows. "
                           "Add the values below the header.")
     if len(body) > max_rows:
-        raise UploadError(f"The file has {len(body):,} data rows; at most {max_rows:,} are "
-                          "allowed. Upload a shorter file or bin the values first.")
+        raise UploadError("The file has {rows:,} data rows; at most {limit:,} are allowed. "
+                          "Upload a shorter file or bin the values first.", rows=len(body),
+                          limit=max_rows)
 
     names, seen = [], set()
     for c in range(ncols):
@@ -304,10 +326,9 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
     text0 = [not _is_number(x) for x in cells0 if x]
     label_col = ncols > 1 and bool(text0) and (all(text0) or (has_header and any(text0)))
     start = 1 if label_col else 0
-    hint = (" If the first column holds bin labels, add a header row naming the columns "
-            '(such as "bin,A,B"), or delete that column.' if ncols > 1 else "")
+    # A first column of text that was not read as labels: the message says how to mark it.
     frame = pd.DataFrame({names[c]: _numeric_column(column(c, body), names[c], first_row,
-                                                    hint if c == 0 else "")
+                                                    labels_hint=c == 0 and ncols > 1)
                           for c in range(start, ncols)})
     if label_col:
         frame.index = pd.Index(cells0, dtype=object,
@@ -386,8 +407,8 @@ def read_answers_upload(data, *, max_bytes=5_000_000, max_rows=100_000,
     table = pd.DataFrame([r + [""] * (width - len(r)) for r in body], columns=names, dtype=str)
     for name in names:
         if not (table[name] != "").any():
-            raise UploadError(f"Column {_quote(str(name))} has no values. Fill it in or delete "
-                              "the column.")
+            raise UploadError("Column {column} has no values. Fill it in or delete the column.",
+                              column=_quote(str(name)))
     return table
 
 
@@ -444,21 +465,22 @@ def categories_from_column(column, *, max_categories: int = 1000):
         values = column.dropna().astype(str).str.strip()
         values = values[values != ""]
     if values.empty:
-        raise UploadError(f"Column {_quote(str(name))} has no values: every answer in it is "
-                          "blank.")
+        raise UploadError("Column {column} has no values: every answer in it is blank.",
+                          column=_quote(str(name)))
     labels, index, counts = np.unique(values.to_numpy(dtype=str), return_inverse=True,
                                       return_counts=True)
     if labels.size < 2:
-        raise UploadError(f"Column {_quote(str(name))} has a single category "
-                          f"({_quote(str(labels[0]))}); at least 2 different answers are "
-                          "needed.")
+        raise UploadError("Column {column} has a single category ({category}); at least 2 "
+                          "different answers are needed.", column=_quote(str(name)),
+                          category=_quote(str(labels[0])))
     if labels.size > max_categories:
-        raise UploadError(f"Column {_quote(str(name))} has {labels.size:,} different categories; "
-                          f"at most {max_categories:,} are supported. Group rare answers first.")
+        raise UploadError("Column {column} has {categories:,} different categories; at most "
+                          "{limit:,} are supported. Group rare answers first.",
+                          column=_quote(str(name)), categories=labels.size, limit=max_categories)
     return [str(v) for v in labels], counts.astype(float), index
 
 
-def counts_from_column(column, *, name: str = "A") -> np.ndarray:
+def counts_from_column(column, *, name: str | None = "A") -> np.ndarray:
     """Check a column of uploaded histogram counts.
 
     Source: none (input checking of uploaded files, this project's own).
@@ -467,9 +489,9 @@ def counts_from_column(column, *, name: str = "A") -> np.ndarray:
     ----------
     column : array_like or pandas.Series
         One column of `read_csv_upload`; NaN marks cells missing at its end.
-    name : str, optional
+    name : str or None, optional
         What the user calls this histogram (e.g. "A"), used in messages
-        (keyword-only; default ``"A"``).
+        (keyword-only; default ``"A"``); None names it by its column alone.
 
     Returns
     -------
@@ -496,34 +518,45 @@ def counts_from_column(column, *, name: str = "A") -> np.ndarray:
     dpcore.uploads.UploadError: Histogram B (column "2020") has a negative count (-2 in row 2);
     counts must be 0 or more.
     """
-    who = f"Histogram {name}"
-    if isinstance(column, pd.Series) and column.name is not None:
-        who += f' (column "{column.name}")'
+    named = isinstance(column, pd.Series) and column.name is not None
+    if name is None:
+        who = (Phrase('Column "{column}"', column=column.name) if named
+               else Phrase("The histogram"))
+    elif named:
+        who = Phrase('Histogram {histogram} (column "{column}")', histogram=name,
+                     column=column.name)
+    else:
+        who = Phrase("Histogram {histogram}", histogram=name)
     try:
         arr = np.asarray(column, dtype=np.float64)
     except (TypeError, ValueError):
-        raise UploadError(f"{who} must contain only numbers.") from None
+        raise UploadError("{who} must contain only numbers.", who=who) from None
     if arr.ndim != 1:
-        raise UploadError(f"{who} must be a single column of counts.")
+        raise UploadError("{who} must be a single column of counts.", who=who)
     missing = np.isnan(arr)
     if missing.any():
-        raise UploadError(f"{who} has {int((~missing).sum())} values but the longest column has "
-                          f"{arr.size}; columns of counts must all have the same number of rows, "
-                          "one per bin.")
+        raise UploadError("{who} has {values} values but the longest column has {longest}; "
+                          "columns of counts must all have the same number of rows, one per bin.",
+                          who=who, values=int((~missing).sum()), longest=arr.size)
     if arr.size < 2:
-        raise UploadError(f"{who} has {arr.size} bin{'s' if arr.size != 1 else ''}; "
-                          "a histogram needs at least 2 bins.")
+        if arr.size == 1:
+            raise UploadError("{who} has 1 bin; a histogram needs at least 2 bins.", who=who)
+        raise UploadError("{who} has {bins} bins; a histogram needs at least 2 bins.", who=who,
+                          bins=arr.size)
     if not np.all(np.isfinite(arr)):
-        raise UploadError(f"{who} contains an infinite value; counts must be finite numbers.")
+        raise UploadError("{who} contains an infinite value; counts must be finite numbers.",
+                          who=who)
     negative = np.flatnonzero(arr < 0)
     if negative.size:
         i = int(negative[0])
-        raise UploadError(f"{who} has a negative count ({arr[i]:g} in row {i + 1}); "
-                          "counts must be 0 or more.")
+        raise UploadError("{who} has a negative count ({count:g} in row {row}); counts must be 0 "
+                          "or more.", who=who, count=arr[i], row=i + 1)
     if arr.sum() > _MAX_MAGNITUDE:
-        raise UploadError(f"{who} adds up to {arr.sum():.3g}; totals up to 1e15 are supported.")
+        raise UploadError("{who} adds up to {total:.3g}; totals up to 1e15 are supported.", who=who,
+                          total=arr.sum())
     if not arr.sum() > 0:
-        raise UploadError(f"{who} has all counts equal to 0; at least one count must be positive.")
+        raise UploadError("{who} has all counts equal to 0; at least one count must be positive.",
+                          who=who)
     return arr
 
 
@@ -563,5 +596,6 @@ def check_same_length(a, b, *, names=("A", "B")) -> None:
     """
     la, lb = len(a), len(b)
     if la != lb:
-        raise UploadError(f"{names[0]} has {la} bins but {names[1]} has {lb}; "
-                          "both histograms need the same bins.")
+        raise UploadError("{first} has {bins_first} bins but {second} has {bins_second}; both "
+                          "histograms need the same bins.", first=names[0], bins_first=la,
+                          second=names[1], bins_second=lb)

@@ -2,8 +2,10 @@
 
 Every validator takes the value and the name of the parameter it was passed
 as, returns the value normalised (a float, an int or a NumPy array) and raises
-``ValueError`` whose message names the parameter in backticks, so that callers
-(and the dashboard) can show it as it is.
+:class:`dpcore.errors.ArgumentError` (a ``ValueError``) whose message names the
+parameter in backticks and keeps its template and fields (``name`` is the
+parameter), so that callers (and the dashboard, in its reader's language) can
+show it.
 
 Checks bound to one module's own quantities (the γ > 1 of random
 substitution, the k ≥ 2 of k-RR, the age-group widths) stay in their module,
@@ -16,6 +18,8 @@ import math
 import numbers
 
 import numpy as np
+
+from dpcore.errors import ArgumentError
 
 __all__ = [
     "category_count",
@@ -76,14 +80,15 @@ def positive_scalar(value, name: str) -> float:
     >>> positive_scalar(0, "alpha")
     Traceback (most recent call last):
         ...
-    ValueError: `alpha` must be a finite number > 0, got 0.
+    dpcore.errors.ArgumentError: `alpha` must be a finite number > 0, got 0.
     """
     try:
         out = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a positive number, got {value!r}.") from None
+        raise ArgumentError("`{name}` must be a positive number, got {value!r}.", name=name, value=value) from None
     if not np.isfinite(out) or out <= 0:
-        raise ValueError(f"`{name}` must be a finite number > 0, got {value!r}.")
+        raise ArgumentError("`{name}` must be a finite number > 0, got {value!r}.", name=name,
+                            value=value)
     return out
 
 
@@ -118,16 +123,16 @@ def finite_scalar(value, name: str) -> float:
     >>> finite_scalar(True, "lo")
     Traceback (most recent call last):
         ...
-    ValueError: `lo` must be a number, got True.
+    dpcore.errors.ArgumentError: `lo` must be a number, got True.
     >>> finite_scalar(float("inf"), "lo")
     Traceback (most recent call last):
         ...
-    ValueError: `lo` must be finite, got inf.
+    dpcore.errors.ArgumentError: `lo` must be finite, got inf.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"`{name}` must be a number, got {value!r}.")
+        raise ArgumentError("`{name}` must be a number, got {value!r}.", name=name, value=value)
     if not math.isfinite(value):
-        raise ValueError(f"`{name}` must be finite, got {value!r}.")
+        raise ArgumentError("`{name}` must be finite, got {value!r}.", name=name, value=value)
     return float(value)
 
 
@@ -161,14 +166,15 @@ def nonnegative_scalar(value, name: str) -> float:
     >>> nonnegative_scalar(-0.5, "distance")
     Traceback (most recent call last):
         ...
-    ValueError: `distance` must be a finite number >= 0, got -0.5.
+    dpcore.errors.ArgumentError: `distance` must be a finite number >= 0, got -0.5.
     """
     try:
         out = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a number, got {value!r}.") from None
+        raise ArgumentError("`{name}` must be a number, got {value!r}.", name=name, value=value) from None
     if not np.isfinite(out) or out < 0:
-        raise ValueError(f"`{name}` must be a finite number >= 0, got {value!r}.")
+        raise ArgumentError("`{name}` must be a finite number >= 0, got {value!r}.", name=name,
+                            value=value)
     return out
 
 
@@ -208,19 +214,22 @@ def positive_integer(value, name: str, *, maximum: int | None = None) -> int:
     >>> positive_integer(3.0, "reps")
     Traceback (most recent call last):
         ...
-    ValueError: `reps` must be a positive integer, got 3.0.
+    dpcore.errors.ArgumentError: `reps` must be a positive integer, got 3.0.
     >>> positive_integer(200_000, "reps", maximum=100_000)
     Traceback (most recent call last):
         ...
-    ValueError: `reps` must be at most 100,000, got 200,000.
+    dpcore.errors.ArgumentError: `reps` must be at most 100,000, got 200,000.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"`{name}` must be a positive integer, got {value!r}.")
+        raise ArgumentError("`{name}` must be a positive integer, got {value!r}.", name=name,
+                            value=value)
     out = int(value)
     if out < 1:
-        raise ValueError(f"`{name}` must be a positive integer, got {out}.")
+        raise ArgumentError("`{name}` must be a positive integer, got {value!r}.", name=name,
+                            value=out)
     if maximum is not None and out > maximum:
-        raise ValueError(f"`{name}` must be at most {maximum:,}, got {out:,}.")
+        raise ArgumentError("`{name}` must be at most {maximum:,}, got {value:,}.", name=name,
+                            maximum=maximum, value=out)
     return out
 
 
@@ -256,12 +265,12 @@ def category_count(value, name: str, *, maximum: int) -> int:
     >>> category_count(1, "k", maximum=1000)
     Traceback (most recent call last):
         ...
-    ValueError: `k` must be at least 2 (a single category reveals nothing), got 1.
+    dpcore.errors.ArgumentError: `k` must be at least 2 (a single category reveals nothing), got 1.
     """
     out = positive_integer(value, name, maximum=maximum)
     if out < 2:
-        raise ValueError(f"`{name}` must be at least 2 (a single category reveals nothing), "
-                         f"got {out}.")
+        raise ArgumentError("`{name}` must be at least 2 (a single category reveals nothing), "
+                            "got {value}.", name=name, value=out)
     return out
 
 
@@ -303,19 +312,20 @@ def integer_in_range(value, name: str, *, minimum: int, maximum: int) -> int:
     >>> integer_in_range(1, "m", minimum=2, maximum=100_000)
     Traceback (most recent call last):
         ...
-    ValueError: `m` must be an integer from 2 to 100,000, got 1.
+    dpcore.errors.ArgumentError: `m` must be an integer from 2 to 100,000, got 1.
     """
     if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"`{name}` must be an integer, got {value!r}.")
+        raise ArgumentError("`{name}` must be an integer, got {value!r}.", name=name, value=value)
     if isinstance(value, numbers.Integral):
         out = int(value)
     elif isinstance(value, numbers.Real) and math.isfinite(value) and float(value).is_integer():
         out = int(value)
     else:
-        raise ValueError(f"`{name}` must be an integer, got {value!r}.")
+        raise ArgumentError("`{name}` must be an integer, got {value!r}.", name=name, value=value)
     if out < minimum or out > maximum:
-        raise ValueError(f"`{name}` must be an integer from {minimum:,} to {maximum:,}, "
-                         f"got {out:,}.")
+        raise ArgumentError("`{name}` must be an integer from {minimum:,} to {maximum:,}, "
+                            "got {value:,}.", name=name, minimum=minimum, maximum=maximum,
+                            value=out)
     return out
 
 
@@ -355,11 +365,12 @@ def probability(value, name: str, *, closed: bool = False) -> float:
     >>> probability(1, "level")
     Traceback (most recent call last):
         ...
-    ValueError: `level` must be a probability strictly between 0 and 1, got 1.
+    dpcore.errors.ArgumentError: `level` must be a probability strictly between 0 and 1, got 1.
     """
     arr = probability_array(value, name, closed=closed)
     if arr.ndim:
-        raise ValueError(f"`{name}` must be a single number, got an array of shape {arr.shape}.")
+        raise ArgumentError("`{name}` must be a single number, got an array of shape {shape}.",
+                            name=name, shape=arr.shape)
     return float(arr)
 
 
@@ -395,7 +406,7 @@ def one_of(value, name: str, choices):
     >>> one_of("t", "test", ("bootstrap", "chisq"))
     Traceback (most recent call last):
         ...
-    ValueError: `test` must be one of 'bootstrap', 'chisq', got 't'.
+    dpcore.errors.ArgumentError: `test` must be one of 'bootstrap', 'chisq', got 't'.
     """
     try:
         ok = value in choices
@@ -403,7 +414,8 @@ def one_of(value, name: str, choices):
         ok = False
     if not ok:
         listed = ", ".join(map(repr, choices))
-        raise ValueError(f"`{name}` must be one of {listed}, got {value!r}.")
+        raise ArgumentError("`{name}` must be one of {choices}, got {value!r}.", name=name,
+                            choices=listed, value=value)
     return value
 
 
@@ -438,16 +450,17 @@ def positive_range(bounds, name: str) -> tuple[float, float]:
     >>> positive_range((10, 1), "n_range")
     Traceback (most recent call last):
         ...
-    ValueError: `n_range` must have low < high, got (10, 1).
+    dpcore.errors.ArgumentError: `n_range` must have low < high, got (10, 1).
     """
     try:
         lo, hi = bounds
     except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a pair (low, high).") from None
+        raise ArgumentError("`{name}` must be a pair (low, high).", name=name) from None
     lo = positive_scalar(lo, name)
     hi = positive_scalar(hi, name)
     if not lo < hi:
-        raise ValueError(f"`{name}` must have low < high, got ({lo:g}, {hi:g}).")
+        raise ArgumentError("`{name}` must have low < high, got ({low:g}, {high:g}).", name=name,
+                            low=lo, high=hi)
     return lo, hi
 
 
@@ -488,16 +501,16 @@ def sample_sizes(n, name: str = "n", *, maximum: int) -> np.ndarray:
     >>> sample_sizes(0, maximum=10**9)
     Traceback (most recent call last):
         ...
-    ValueError: `n` must be an integer from 1 to 1,000,000,000 (or a pair), got 0.
+    dpcore.errors.ArgumentError: `n` must be an integer from 1 to 1,000,000,000 (or a pair), got 0.
     """
     values = n if isinstance(n, (tuple, list, np.ndarray)) else (n, n)
     if len(values) != 2:
-        raise ValueError(f"`{name}` must be an integer or a pair (n1, n2).")
+        raise ArgumentError("`{name}` must be an integer or a pair (n1, n2).", name=name)
     out = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 1 <= v <= maximum:
-            raise ValueError(f"`{name}` must be an integer from 1 to {maximum:,} (or a pair), "
-                             f"got {v!r}.")
+            raise ArgumentError("`{name}` must be an integer from 1 to {maximum:,} (or a pair), "
+                                "got {value!r}.", name=name, maximum=maximum, value=v)
         out.append(int(v))
     return np.array(out, dtype=np.int64)
 
@@ -543,18 +556,19 @@ def finite_array(value, name: str, *, sign: str | None = None) -> np.ndarray:
     >>> finite_array([0, 1], "x", sign="positive")
     Traceback (most recent call last):
         ...
-    ValueError: `x` must be > 0, got [0, 1].
+    dpcore.errors.ArgumentError: `x` must be > 0, got [0, 1].
     """
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be a number or an array of numbers.") from None
+        raise ArgumentError("`{name}` must be a number or an array of numbers.", name=name) from None
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"`{name}` must be finite (no NaN or infinity), got {value!r}.")
+        raise ArgumentError("`{name}` must be finite (no NaN or infinity), got {value!r}.",
+                            name=name, value=value)
     if sign == "positive" and np.any(arr <= 0):
-        raise ValueError(f"`{name}` must be > 0, got {value!r}.")
+        raise ArgumentError("`{name}` must be > 0, got {value!r}.", name=name, value=value)
     if sign == "nonnegative" and np.any(arr < 0):
-        raise ValueError(f"`{name}` must be >= 0, got {value!r}.")
+        raise ArgumentError("`{name}` must be >= 0, got {value!r}.", name=name, value=value)
     return arr
 
 
@@ -590,7 +604,7 @@ def probability_array(value, name: str, *, closed: bool = False) -> np.ndarray:
     >>> probability_array([0.0, 0.5], "p")
     Traceback (most recent call last):
         ...
-    ValueError: `p` must be a probability strictly between 0 and 1, got [0.0, 0.5].
+    dpcore.errors.ArgumentError: `p` must be a probability strictly between 0 and 1, got [0.0, 0.5].
     """
     try:
         arr = np.asarray(value, dtype=float)
@@ -598,8 +612,11 @@ def probability_array(value, name: str, *, closed: bool = False) -> np.ndarray:
         arr = np.asarray(np.nan)
     inside = (arr >= 0) & (arr <= 1) if closed else (arr > 0) & (arr < 1)
     if not np.all(inside):  # NaN is outside either way
-        where = "in [0, 1]" if closed else "strictly between 0 and 1"
-        raise ValueError(f"`{name}` must be a probability {where}, got {value!r}.")
+        if closed:
+            raise ArgumentError("`{name}` must be a probability in [0, 1], got {value!r}.",
+                                name=name, value=value)
+        raise ArgumentError("`{name}` must be a probability strictly between 0 and 1, "
+                            "got {value!r}.", name=name, value=value)
     return arr
 
 
@@ -633,14 +650,15 @@ def real_vector(values, name: str) -> np.ndarray:
     >>> real_vector([[1, 2]], "values")
     Traceback (most recent call last):
         ...
-    ValueError: `values` must be one-dimensional, got 2 dimensions.
+    dpcore.errors.ArgumentError: `values` must be one-dimensional, got 2 dimensions.
     """
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be an array of numbers.") from None
+        raise ArgumentError("`{name}` must be an array of numbers.", name=name) from None
     if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional, got {arr.ndim} dimensions.")
+        raise ArgumentError("`{name}` must be one-dimensional, got {ndim} dimensions.", name=name,
+                            ndim=arr.ndim)
     return arr
 
 
@@ -680,20 +698,23 @@ def count_array(values, name: str, *, min_bins: int = 1) -> np.ndarray:
     >>> count_array([1, -1], "counts")
     Traceback (most recent call last):
         ...
-    ValueError: `counts` must not contain negative counts.
+    dpcore.errors.ArgumentError: `counts` must not contain negative counts.
     """
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be an array of numbers.") from None
+        raise ArgumentError("`{name}` must be an array of numbers.", name=name) from None
     if arr.ndim == 0:
-        raise ValueError(f"`{name}` must be an array of counts (bins on the last axis).")
+        raise ArgumentError("`{name}` must be an array of counts (bins on the last axis).",
+                            name=name)
     if arr.shape[-1] < min_bins:
-        raise ValueError(f"`{name}` must have at least {min_bins} bins, got {arr.shape[-1]}.")
+        raise ArgumentError("`{name}` must have at least {min_bins} bins, got {bins}.", name=name,
+                            min_bins=min_bins, bins=arr.shape[-1])
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"`{name}` must contain only finite numbers (no NaN or infinity).")
+        raise ArgumentError("`{name}` must contain only finite numbers (no NaN or infinity).",
+                            name=name)
     if np.any(arr < 0):
-        raise ValueError(f"`{name}` must not contain negative counts.")
+        raise ArgumentError("`{name}` must not contain negative counts.", name=name)
     return arr
 
 
@@ -730,11 +751,12 @@ def whole_count_array(values, name: str, *, min_bins: int = 1) -> np.ndarray:
     >>> whole_count_array([1.5, 2], "counts")
     Traceback (most recent call last):
         ...
-    ValueError: `counts` must be whole numbers (counts of records or users).
+    dpcore.errors.ArgumentError: `counts` must be whole numbers (counts of records or users).
     """
     arr = count_array(values, name, min_bins=min_bins)
     if np.any(arr != np.round(arr)):
-        raise ValueError(f"`{name}` must be whole numbers (counts of records or users).")
+        raise ArgumentError("`{name}` must be whole numbers (counts of records or users).",
+                            name=name)
     return arr.astype(np.int64)
 
 
@@ -773,19 +795,22 @@ def category_indices(values, name: str, k: int) -> np.ndarray:
     >>> category_indices([0, 3], "answers", 3)
     Traceback (most recent call last):
         ...
-    ValueError: `answers` must lie in 0 … 2, got 0 … 3.
+    dpcore.errors.ArgumentError: `answers` must lie in 0 … 2, got 0 … 3.
     """
     try:
         arr = np.asarray(values)
         if not np.issubdtype(arr.dtype, np.integer):
             arr = np.asarray(arr, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be an array of category indices 0 … {k - 1}.") from None
+        raise ArgumentError("`{name}` must be an array of category indices 0 … {last}.",
+                            name=name, last=k - 1) from None
     if arr.dtype.kind == "f" and (not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr))):
-        raise ValueError(f"`{name}` must be whole numbers 0 … {k - 1} (category indices).")
+        raise ArgumentError("`{name}` must be whole numbers 0 … {last} (category indices).",
+                            name=name, last=k - 1)
     arr = arr.astype(np.int64, copy=False)
     if arr.size and (arr.min() < 0 or arr.max() >= k):
-        raise ValueError(f"`{name}` must lie in 0 … {k - 1}, got {arr.min()} … {arr.max()}.")
+        raise ArgumentError("`{name}` must lie in 0 … {last}, got {low} … {high}.", name=name,
+                            last=k - 1, low=arr.min(), high=arr.max())
     return arr
 
 
@@ -823,13 +848,13 @@ def same_shape(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
     >>> same_shape(np.zeros(3), np.ones(4), "x1", "x2")
     Traceback (most recent call last):
         ...
-    ValueError: `x1` and `x2` must have the same shape (same bins), got (3,) and (4,).
+    dpcore.errors.ArgumentError: `x1` and `x2` must have the same shape (same bins), got (3,) and (4,).
     """
     if a.shape != b.shape:
-        raise ValueError(
-            f"`{name_a}` and `{name_b}` must have the same shape (same bins), "
-            f"got {a.shape} and {b.shape}."
-        )
+        raise ArgumentError(
+            "`{name_a}` and `{name_b}` must have the same shape (same bins), "
+            "got {shape_a} and {shape_b}.", name_a=name_a, name_b=name_b, shape_a=a.shape,
+            shape_b=b.shape)
 
 
 def probabilities(p, name: str) -> np.ndarray:
@@ -864,18 +889,18 @@ def probabilities(p, name: str) -> np.ndarray:
     >>> probabilities([0.5, 0.6], "p0")
     Traceback (most recent call last):
         ...
-    ValueError: `p0` must sum to 1, got 1.1.
+    dpcore.errors.ArgumentError: `p0` must sum to 1, got 1.1.
     """
     try:
         arr = np.asarray(p, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"`{name}` must be an array of probabilities.") from None
+        raise ArgumentError("`{name}` must be an array of probabilities.", name=name) from None
     if arr.ndim != 1 or arr.size < 2:
-        raise ValueError(f"`{name}` must be a 1-D array of at least 2 probabilities.")
+        raise ArgumentError("`{name}` must be a 1-D array of at least 2 probabilities.", name=name)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"`{name}` must hold finite, non-negative probabilities.")
+        raise ArgumentError("`{name}` must hold finite, non-negative probabilities.", name=name)
     if abs(arr.sum() - 1.0) > 1e-8:
-        raise ValueError(f"`{name}` must sum to 1, got {arr.sum():.6g}.")
+        raise ArgumentError("`{name}` must sum to 1, got {total:.6g}.", name=name, total=arr.sum())
     return arr / arr.sum()
 
 
@@ -912,13 +937,13 @@ def probability_pair(p1, p2, names: tuple[str, str] = ("p1", "p2")):
     >>> probability_pair([0.5, 0.5], [0.2, 0.3, 0.5])
     Traceback (most recent call last):
         ...
-    ValueError: `p1` has 2 bins but `p2` has 3: the two histograms must share the same bins
+    dpcore.errors.ArgumentError: `p1` has 2 bins but `p2` has 3: the two histograms must share the same bins
     (same M) to be compared; bin both the same way.
     """
     a, b = probabilities(p1, names[0]), probabilities(p2, names[1])
     if a.size != b.size:
-        raise ValueError(
-            f"`{names[0]}` has {a.size} bins but `{names[1]}` has {b.size}: the two histograms "
-            "must share the same bins (same M) to be compared; bin both the same way."
-        )
+        raise ArgumentError(
+            "`{name_a}` has {bins_a} bins but `{name_b}` has {bins_b}: the two histograms "
+            "must share the same bins (same M) to be compared; bin both the same way.",
+            name_a=names[0], bins_a=a.size, name_b=names[1], bins_b=b.size)
     return a, b

@@ -4,7 +4,8 @@
     .venv/bin/python scripts/i18n.py compile   # compile the .mo files (also done on first use)
 
 ``update`` runs ``pybabel extract`` over the code (babel.cfg: every ``t("…")``, ``N_("…")``
-and, in the figure builders, ``_("…")``) into ``locale/messages.pot``, then ``pybabel
+and, in the figure builders, ``_("…")``; in dpcore, the templates of its errors and the
+names pages show) into ``locale/messages.pot``, then ``pybabel
 update`` into ``locale/<language>/LC_MESSAGES/messages.po``: new messages arrive empty in
 the Korean catalog (to translate), messages gone from the code leave both catalogs, and the
 English catalog, English being the source language, holds every message as itself.
@@ -17,6 +18,7 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
@@ -27,6 +29,9 @@ LOCALE = ROOT / "locale"
 TEMPLATE = LOCALE / "messages.pot"
 LANGUAGES = ("en", "ko")
 KEYWORDS = ("t", "N_", "_")
+# dpcore's refusals keep their template (dpcore/errors.py): the dashboard says them from its
+# catalog, so the templates written where errors are raised are messages too.
+ERROR_KEYWORDS = ("ArgumentError", "UploadError", "DegenerateNullError", "Phrase")
 WIDTH = "100"
 
 
@@ -47,6 +52,24 @@ def extract(out: Path = TEMPLATE) -> None:
     add_dpcore_texts(out)
 
 
+def dpcore_errors() -> dict[str, list[str]]:
+    """The templates of dpcore's errors (dpcore/errors.py): source file -> its templates."""
+    keywords = [arg for k in ERROR_KEYWORDS for arg in ("-k", k)]
+    with tempfile.TemporaryDirectory() as tmp:
+        pot = Path(tmp) / "errors.pot"
+        with contextlib.redirect_stderr(io.StringIO()):
+            pybabel("extract", "--no-default-keywords", *keywords, "--add-location", "file",
+                    "--omit-header", "-o", str(pot), "dpcore")
+        with pot.open("rb") as f:
+            found = read_po(f)
+    texts: dict[str, list[str]] = {}
+    for message in found:
+        if message.id:
+            for path, _ in message.locations:
+                texts.setdefault(path, []).append(message.id)
+    return texts
+
+
 def dpcore_texts() -> dict[str, list[str]]:
     """dpcore's names that pages show through t() (dpcore itself speaks English and knows
     nothing of the interface): source file -> its texts."""
@@ -61,7 +84,7 @@ def dpcore_texts() -> dict[str, list[str]]:
 def add_dpcore_texts(out: Path) -> None:
     with out.open("rb") as f:
         template = read_po(f)
-    for path, texts in dpcore_texts().items():
+    for path, texts in [*dpcore_texts().items(), *dpcore_errors().items()]:
         for text in texts:
             template.add(text, locations=[(path, None)])
     with out.open("wb") as f:

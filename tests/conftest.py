@@ -8,6 +8,8 @@ the registry is tested without touching the tests. Any test that takes an
 
 from __future__ import annotations
 
+import contextlib
+
 import socket
 import urllib.error
 import urllib.request
@@ -240,3 +242,16 @@ class ProgressLog:
 @pytest.fixture
 def progress_log() -> ProgressLog:
     return ProgressLog()
+
+
+@contextlib.contextmanager
+def thread_speaking(code: str):
+    """AppTest writes the widgets' values back with their format functions in the test's
+    own thread: it must speak the page's language to write a Korean page's options."""
+    from ui import text
+
+    token = text._LANGUAGE.set(code)
+    try:
+        yield
+    finally:
+        text._LANGUAGE.reset(token)

@@ -29,7 +29,25 @@ def test_valid_rows_and_reasons_for_no_solution_are_kept():
     assert page.calibration_notes(table, 0.5).equals(table)
     none = gaussian.calibration_table(0.0, 1e-3)
     noted = page.calibration_notes(none, 0.0).set_index("method")
-    assert noted.loc["tail", "note"] == none.set_index("method").loc["tail", "note"] != ""
+    refusal = none.set_index("method").loc["tail", "note"]
+    # dpcore's refusal, said in plain words with the page's symbols
+    assert noted.loc["tail", "note"] == str(refusal).replace("`", "").replace(
+        "eps", "ε").replace("delta", "δ")
+    assert noted.loc["tail", "note"].startswith("No noise level meets the tail bound at ε = 0")
+
+
+def test_a_refusal_is_said_in_korean_from_its_template_with_the_page_symbols():
+    from conftest import thread_speaking
+    from ui.text import catalog
+
+    none = gaussian.calibration_table(0.0, 1e-3)
+    refusal = none.set_index("method").loc["tail", "note"]
+    with thread_speaking("ko"):
+        noted = page.calibration_notes(none, 0.0).set_index("method")
+    korean = catalog("ko").gettext(refusal.template)
+    assert korean != refusal.template and "{name_a}" in korean
+    assert noted.loc["tail", "note"] == korean.replace("`", "").format(
+        **{**refusal.fields, "name_a": "ε", "name_b": "δ"})
 
 
 # ---------------------------------------------------------------------------

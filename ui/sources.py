@@ -17,7 +17,7 @@ import streamlit as st
 
 from dpcore import datasets, uploads
 from ui import internals
-from ui.text import N_, error_text, esc, t
+from ui.text import N_, error_text, esc, label_family, t
 
 UPLOAD = "upload"
 AGE_BINNINGS = {1: N_("Single years (86 bins)"), 5: N_("5-year groups (18 bins)"),
@@ -39,6 +39,7 @@ SHORT_POPULATIONS = {"usa": N_("USA"), "korea": N_("Korea"),
                      "korea_noncentral": N_("Korea noncentral")}
 
 
+@label_family(SOURCE_LABELS)
 def source_label(source: str) -> str:
     """A data source's option label (a key of SOURCE_LABELS) in the reader's language."""
     if source in datasets.POPULATIONS:
@@ -240,13 +241,13 @@ def category_upload(prefix: str, *, max_categories: int,
                 table[column], max_categories=max_categories)
             return CategoryCounts(labels, counts, index,
                                   t(words.what, n=counts.sum(), column=column)), None
-        counts = uploads.counts_from_column(table[column], name="of counts")
+        counts = uploads.counts_from_column(table[column], name=None)
         if np.any(counts != np.round(counts)):
-            raise uploads.UploadError(t(words.not_whole, column=column))
+            raise uploads.UploadError(words.not_whole, column=column)
         if counts.size > max_categories:
-            raise uploads.UploadError(t(
-                "Your file has {n:,} categories; at most {most:,} are supported.",
-                n=counts.size, most=max_categories))
+            raise uploads.UploadError(N_(
+                "Your file has {n:,} categories; at most {most:,} are supported."),
+                n=counts.size, most=max_categories)
     except ValueError as exc:  # UploadError and dpcore argument errors
         return None, t("This file cannot be used: {why}", why=error_text(exc))
     labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
@@ -408,11 +409,11 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
         if upload.kind == "counts":
             counts = uploads.counts_from_column(upload.table[col], name=name)
             if len(counts) != m:
-                raise uploads.UploadError(t(
-                    'Histogram {name} (column "{column}") has {bins} bins but the age groups '
+                raise uploads.UploadError(N_(
+                    'Histogram {histogram} (column "{column}") has {bins} bins but the age groups '
                     "chosen have {m}. Pick the age grouping with {bins} bins, if there is one, "
-                    "or upload counts for 86, 18 or 9 age groups.", name=name, column=col,
-                    bins=len(counts), m=m))
+                    "or upload counts for 86, 18 or 9 age groups."), histogram=name, column=col,
+                    bins=len(counts), m=m)
         else:
             values = upload.table[col].dropna().to_numpy()
             if width is not None:
@@ -459,7 +460,7 @@ def age_counts(values: np.ndarray, column: str, *, width: int) -> np.ndarray:
     """Counts per age group (``width`` years, datasets.age_bin_labels) of one uploaded column
     of ages, one value per person; a negative age is an UploadError in plain words."""
     if np.any(values < 0):
-        raise uploads.UploadError(t(
-            'Column "{column}" has a negative value ({lowest:g}); ages must be 0 or more.',
-            column=column, lowest=values.min()))
+        raise uploads.UploadError(N_(
+            'Column "{column}" has a negative value ({lowest:g}); ages must be 0 or more.'),
+            column=column, lowest=values.min())
     return datasets.bin_values(values, width=width).astype(float)

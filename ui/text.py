@@ -19,6 +19,7 @@ import gettext
 import re
 from pathlib import Path
 
+from dpcore.errors import ArgumentError, Phrase, parameter_fields
 from dpviz import text as dpviz_text
 
 # Characters that Markdown (CommonMark as Streamlit renders it, with its extensions:
@@ -127,6 +128,45 @@ def record_shown(shown: dict[str, str] | None) -> None:
     _SHOWN.set(shown)
 
 
+# Option labels made from a template and a name ("Population 2020: Korea", "Korea vs USA
+# (large effect)"): no message's whole text, so ui.language finds them here to say a link's
+# or a session's label in another language. Each family: its keys, and key -> its label.
+_LABEL_FAMILIES: list[tuple[tuple, object]] = []
+
+
+def label_family(keys):
+    """Decorator: register a function (key -> an option label made from a template, in the
+    reader's language) over ``keys``, so that :func:`relabelled` can say those labels in
+    another language. The function is returned as it is."""
+    def register(label):
+        _LABEL_FAMILIES.append((tuple(keys), label))
+        return label
+    return register
+
+
+def _labels_in(code: str, keys: tuple, label) -> dict[str, object]:
+    def run():
+        use_language(code)
+        return {label(key): key for key in keys}
+    return contextvars.Context().run(run)
+
+
+@functools.cache
+def _family_labels(code: str, index: int) -> dict[str, object]:
+    keys, label = _LABEL_FAMILIES[index]
+    return _labels_in(code, keys, label)
+
+
+def relabelled(text: str, old: str, new: str) -> str | None:
+    """An option label of a registered family (:func:`label_family`) written in ``old``, as
+    ``new`` writes it; None if ``text`` is none of them."""
+    for index, (keys, label) in enumerate(_LABEL_FAMILIES):
+        key = _family_labels(old, index).get(text)
+        if key is not None:
+            return next(other for other, k in _family_labels(new, index).items() if k == key)
+    return None
+
+
 def t(text: str, /, **values) -> str:
     """``text`` in the reader's language, with ``{name}`` fields filled from ``values``.
 
@@ -159,10 +199,36 @@ def esc(text: object) -> str:
 
 
 def error_text(error: BaseException | str, symbols: dict[str, str] | None = None) -> str:
-    """An error's message as a page shows it: in plain words (:func:`plain`) and inert
-    (:func:`esc`). Messages are plain text that quotes the user's cells, column names and
-    categories as they are, so the whole message is escaped, once, here."""
-    return esc(plain(str(error), symbols))
+    """An error's message as a page shows it: in the reader's language, in plain words
+    (:func:`plain`) and inert (:func:`esc`).
+
+    dpcore's refusals (:class:`dpcore.errors.ArgumentError`, uploads' errors among them)
+    are said from their template and fields, never from their English text: the template
+    is looked up in the catalog (``scripts/i18n.py`` extracts dpcore's templates), its
+    fields are filled in, parameter names (``name``, ``name_…``) become the page's
+    ``symbols``, and phrases (:class:`dpcore.errors.Phrase`) are said the same way.
+    Messages quote the user's cells, column names and categories as they are, so the whole
+    message is escaped, once, here."""
+    return esc(error_words(error, symbols))
+
+
+def error_words(error: BaseException | str, symbols: dict[str, str] | None = None) -> str:
+    """:func:`error_text` not yet escaped: for a message that quotes no user's text (a
+    refused setting), where the caller escapes or formats it."""
+    message = _said(error, symbols or {}) if isinstance(error, ArgumentError) else str(error)
+    return plain(message, symbols)
+
+
+def _said(error: ArgumentError | Phrase, symbols: dict[str, str]) -> str:
+    """An ArgumentError's or a Phrase's text in the reader's language."""
+    text = t(error.template)
+    if not error.fields:
+        return text
+    names = set(parameter_fields(error.fields))
+    fields = {key: (symbols.get(str(value), str(value)) if key in names
+                    else _said(value, symbols) if isinstance(value, Phrase) else value)
+              for key, value in error.fields.items()}
+    return text.format(**fields)
 
 
 def plain(message: str, symbols: dict[str, str] | None = None) -> str:
