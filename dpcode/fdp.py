@@ -42,6 +42,17 @@ def _printed(label: str, value: str) -> str:
     return f"print({literal(label + ':')}, {value})"
 
 
+def _label(template: str) -> str:
+    """A label's template (the page's message, in the reader's language) and its colon, as
+    a string literal the code fills with ``.format(...)``."""
+    return literal(template + ":")
+
+
+def _braced(text: str) -> str:
+    """``text`` as a part of a ``.format`` template: its braces doubled."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def _attacker(v: View) -> str:
     curve = "fdp.gdp_tradeoff" if v.family == "gaussian" else "fdp.laplace_tradeoff"
     return "\n".join([
@@ -99,15 +110,19 @@ def _curves(v: View, script: bool) -> str:
     else:
         target = (f"lambda a: fdp.epsdelta_tradeoff(a, {literal(v.target[2])}, "
                   f"{literal(v.target[3])})")
+    # The page's labels (templates in the reader's language), filled in by the code
+    tightest, smallest = _label(_("{curve}: tightest μ")), _label(_("{curve}: smallest ε at δ"))
+    meets = _label("{curve}: " + _braced(_("meets the target")))
+    yes, no = literal(_("yes")), literal(_("no"))
     lines += [
         "",
         f"target = {target}  # {v.target[1]}",
         "for name, beta, mu, eps, vertices in curves:",
         "    fails, below = fdp.below_target(ALPHA, beta, target, vertices=vertices, "
         f"tol={literal(v.fail_tol)})",
-        "    print(f'{name}: tightest μ:', float(mu))",
-        "    print(f'{name}: smallest ε at δ:', float(eps))",
-        "    print(f'{name}: meets the target: {\"no\" if fails else \"yes\"}')",
+        f"    print({tightest}.format(curve=name), float(mu))",
+        f"    print({smallest}.format(curve=name), float(eps))",
+        f"    print({meets}.format(curve=name), {no} if fails else {yes})",
         "",
         "fig_curves = dpviz.fdp.tradeoff_figure(",
         "    [(name, ALPHA, beta, None, 'solid') for name, beta, *_ in curves],",
@@ -197,6 +212,10 @@ def _auditor(v: View, script: bool) -> str:
                   f"{params['k']}), LEVELS)")
         spread = (f"audit.krr_beta_hat_sd({literal(params['eps'])}, {params['k']}, REPS, "
                   f"LEVELS, repeats={repeats}, rng=SEED)  # simulated audits")
+    # The columns of the page's table, in the reader's language (its labels: "{column} at α")
+    columns = (literal(_("β̂ (empirical)")), literal(_("β (exact)")), literal(_("sd of β̂")),
+               literal(_("μ implied by β̂")))
+    at_level = _label(_("{column} at α = {level:g}"))
     return "\n".join([
         "import numpy as np", "import dpviz", "from dpcore import audit, fdp", "",
         f"MECHANISM, PARAMS = {literal(mech)}, {params!r}",
@@ -209,12 +228,14 @@ def _auditor(v: View, script: bool) -> str:
         "                                             np.concatenate([c[1] for c in chunks]))",
         f"exact = {theory}",
         f"spread = {spread}",
+        f"AT_LEVEL = {at_level}  # the label of a column's value at α",
         "for level, b_exact, sd in zip(LEVELS, exact, spread):",
         "    b_hat = float(fdp.curve_at(emp_alpha, emp_beta, level))",
-        "    print(f'β̂ (empirical) at α = {level:g}:', b_hat)",
-        "    print(f'β (exact) at α = {level:g}:', float(b_exact))",
-        "    print(f'sd of β̂ at α = {level:g}:', float(sd))",
-        "    print(f'μ implied by β̂ at α = {level:g}:', fdp.tightest_gdp_mu([level], [b_hat]))",
+        f"    print(AT_LEVEL.format(column={columns[0]}, level=level), b_hat)",
+        f"    print(AT_LEVEL.format(column={columns[1]}, level=level), float(b_exact))",
+        f"    print(AT_LEVEL.format(column={columns[2]}, level=level), float(sd))",
+        f"    print(AT_LEVEL.format(column={columns[3]}, level=level),",
+        "          fdp.tightest_gdp_mu([level], [b_hat]))",
         "",
         "fig_audit = dpviz.fdp.tradeoff_figure([('empirical', emp_alpha, emp_beta, None, "
         "'solid')])",

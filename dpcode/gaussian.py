@@ -100,16 +100,31 @@ def _show(name: str, script: bool, indent: str = "") -> str:
 
 
 def _calibrations(script: bool = False) -> str:
+    from dpcore.gaussian import METHOD_NAMES  # noqa: PLC0415 - dpcode imports without dpcore
+
+    # The calibrations' names as the page shows them: dpcore's, in the reader's language.
+    names = {method: _(name) for method, name in METHOD_NAMES.items()}
+    translated = names != METHOD_NAMES
+    label = literal(_("σ, {name}") + ":")
+    no_solution = literal(_("no solution"))
+    renamed = [
+        "NAMES = {  # the calibrations' names, as the dashboard says them",
+        *(f"    {literal(method)}: {literal(name)}," for method, name in names.items()),
+        "}",
+        "table['name'] = table['method'].map(NAMES)",
+    ] if translated else []
     return "\n".join([
         "import numpy as np",
         "import dpviz",
         "",
         "table = gaussian.calibration_table(setting.eps, setting.delta, setting.sensitivity)",
+        *renamed,
         "for row in table.itertuples():",
+        f"    label = {label}.format(name=row.name)",
         "    if np.isfinite(row.sigma):",
-        "        print(f'σ, {row.name}:', row.sigma)",
-        "    else:",
-        "        print(f'σ, {row.name}: no solution ({row.note})')",
+        "        print(label, row.sigma)",
+        "    else:  # why, as dpcore says it",
+        f"        print(label, {no_solution}, f'({{row.note}})')",
         "print(table.to_string(index=False))",
         "",
         "fig_calibrations = dpviz.gaussian.calibration_figure(table)",

@@ -231,6 +231,8 @@ def _frontier(v: View, script: bool) -> str:
                   "significant digit"]
     else:
         alphas = [f"alphas = {literal(list(v.frontier[1]))}  # the frontier's privacy levels"]
+    invalid = literal(_("{test}: invalid, does not hold its level (type-I error above the "
+                        "level)"))
     return "\n".join([
         "import pandas as pd",
         "",
@@ -249,7 +251,7 @@ def _frontier(v: View, script: bool) -> str:
         "    if pd.notna(row.type1):",
         f"        print({literal(lab['frontier_type1'])}.format(**where) + ':', row.type1)",
         "    if not row.valid:  # its type-I error is clearly above the level",
-        "        print(f'{row.test} does not hold its level at ε_A = {row.alpha1:g}')",
+        f"        print({invalid}.format(test=f'{{row.test}} (ε_A = {{row.alpha1:g}})'))",
         "",
         "fig_frontier = dpviz.planner.planner_frontier_figure(",
         "    table, current=(EPS_A, N), level=LEVEL, power=POWER)",

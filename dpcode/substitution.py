@@ -252,7 +252,10 @@ def _breach(v: View) -> str:
     rho1, rho2 = v.breach
     rows = "\n".join(f"    {literal(name)}: {eps}," for name, eps in
                      zip(lab["breach_rows"], ("log_gamma", "eps_l", "eps_bound")))
-    posterior, verdict = lab["breach_columns"]
+    posterior = lab["breach_columns"][0]  # as the page's labels name it
+    # The verdict's column and words as the page's table shows them
+    verdict = _("no {rho1}→{rho2} breach", rho1=f"{rho1:g}", rho2=f"{rho2:g}")
+    yes, no = literal(_("yes")), literal(_("no"))
     return "\n".join([
         f"RHO1, RHO2 = {literal(rho1)}, {literal(rho2)}  # the prior ρ₁ and the posterior ρ₂",
         "threshold = substitution.breach_gamma(RHO1, RHO2)  # ρ₂(1 − ρ₁)/(ρ₁(1 − ρ₂))",
@@ -271,7 +274,7 @@ def _breach(v: View) -> str:
         "for name, eps in releases.items():",
         "    posterior = substitution.posterior_bound(RHO1, amplification(eps))",
         "    print(f'{name}: {COLUMNS[0]}:', posterior)",
-        "    print(f'{name}: {COLUMNS[1]}:', 'yes' if eps < math.log(threshold) else 'no')",
+        f"    print(f'{{name}}: {{COLUMNS[1]}}:', {yes} if eps < math.log(threshold) else {no})",
     ])
 
 

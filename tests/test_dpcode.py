@@ -12,6 +12,7 @@ with nbclient. dpcode's own helpers (literals, files) are checked directly.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import warnings
@@ -23,8 +24,9 @@ from nbclient import NotebookClient
 
 import dpcode
 import dpcore
-from conftest import REPO_ROOT, open_page, run
-from pagekit import kit as ended_kit, metrics
+from conftest import REPO_ROOT, open_page, run, thread_speaking
+from pagekit import kit as ended_kit, link_notes, metrics
+from ui.text import t
 
 PYTHONPATH = str(REPO_ROOT)  # the scripts import dpcore and dpviz as a pip install would
 
@@ -252,6 +254,34 @@ def test_the_notebook_runs(page, title, query, upload, tmp_path):
     printed = dpcode.read_printed(out)
     assert {k: printed.get(k) for k in kit.numbers} == \
         {k: _plain(v) for k, v in kit.numbers.items()}
+
+
+# Korean views whose printed labels are templates filled in by the script: a curve's tightest
+# μ and smallest ε, the auditor's columns at each α, the calibrations' σ.
+KOREAN = ("fdp-curves-all", "fdp-auditor-krr", "gaussian-defaults")
+HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
+@pytest.mark.parametrize(("page", "title", "query", "upload"),
+                         [p for p in PARAMS if p.id in KOREAN])
+def test_a_korean_views_script_prints_the_korean_labels_of_the_page(page, title, query, upload,
+                                                                    tmp_path, deferred):
+    """The page in Korean (``lang=ko``): the script its Code button gives (made in the page's
+    run, as a reader downloads it) prints every number the page keeps under the page's
+    Korean label, with the page's value; none of the words it fills in is left in English."""
+    with thread_speaking("ko"):  # AppTest writes the Korean page's widgets back
+        at, kit = view(page, t(title), {**query, "lang": "ko"}, upload)
+    assert not link_notes(at)  # the view asked for, every English value of the link used
+    [script] = [data for name, data in deferred.items() if name.endswith(".py")]
+    output = run_script(script(), {}, tmp_path)
+    printed = dpcode.read_printed(output)
+    shown = kit.numbers
+    assert {k: printed.get(k) for k in shown} == {k: _plain(v) for k, v in shown.items()}
+    assert any(HANGUL.search(label) for label in shown), list(shown)
+    for english in ("tightest μ", "smallest ε", "meets the target", "(empirical)", "(exact)",
+                    "sd of β̂", "implied by", "σ, tail bound", "σ, classical", "σ, analytic",
+                    "no solution", ": yes", ": no"):
+        assert english not in output, english
 
 
 def test_user_text_round_trips_as_literals():

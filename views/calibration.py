@@ -147,10 +147,10 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
         with f2:
             a1 = controls.log_slider(t("Privacy level ε_A (A)"), controls.ALPHA_GRID,
                                      default=logic.LIVE_ALPHA_DEFAULT, key="cal_a1",
-                                     help=logic.privacy_help(t(" of histogram A")))
+                                     help=logic.privacy_help("A"))
             a2 = controls.log_slider(t("Privacy level ε_B (B)"), controls.ALPHA_GRID,
                                      default=logic.LIVE_ALPHA_DEFAULT, key="cal_a2",
-                                     help=logic.privacy_help(t(" of histogram B")))
+                                     help=logic.privacy_help("B"))
             tests = st.multiselect(
                 t("Tests"), list(simulation.TESTS), default=list(logic.PAPER_TESTS),
                 format_func=logic.test_label, key="cal_tests", bind="query-params",

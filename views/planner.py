@@ -199,8 +199,7 @@ def choice_controls(s: page.Settings) -> page.Settings:
     with c1:
         alpha1 = controls.log_slider(
             privacy_label_first(), controls.ALPHA_GRID, default=DEFAULT.alpha1,
-            key=KEYS["alpha1"], help=privacy_help(t(", or ε_A of histogram A when B has its "
-                                                    "own,")))
+            key=KEYS["alpha1"], help=privacy_help(shared=True))
         separate = st.checkbox(
             t("A different level ε_B for B"), key=KEYS["separate"], bind="query-params",
             help=t("The two histograms may be released at different privacy levels (the "
@@ -208,7 +207,7 @@ def choice_controls(s: page.Settings) -> page.Settings:
                    "ε_B/ε_A fixed."))
         alpha2 = controls.log_slider(
             t("Privacy level ε_B for B"), controls.ALPHA_GRID, default=DEFAULT.alpha2,
-            key=KEYS["alpha2"], help=privacy_help(t(" of histogram B"))) \
+            key=KEYS["alpha2"], help=privacy_help("B")) \
             if separate else alpha1
     with c2:
         n = controls.sample_size_slider(t("People per group N (your plan)"), key=KEYS["n"],

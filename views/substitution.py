@@ -423,7 +423,7 @@ def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> page.Sett
     kit.number(page.labels(s)["threshold"], threshold)
     posterior, _ = page.breach_columns(s)
     for release, value in zip(table["release"], table[posterior]):
-        kit.number(page.breach_label(release, posterior), float(value))
+        kit.number(page.breach_label(release, t(posterior)), float(value))
     kit.table(page.breach_shown(table), key="rs_breach_table", csv=table,
               name=t("Privacy breaches (Theorem 3.1)"), hide_index=True,
               column_config=headed(page.breach_headers(s)))

@@ -26,7 +26,7 @@ from ui.cache import counted
 from ui.format import fmt_number, fmt_numbers, fmt_sig, percent_decimals_apart
 from ui.notation import SPJ22, in_source, privacy_level
 from ui.kit import Experiment
-from ui.text import N_, t
+from ui.text import N_, label_family, t
 
 TITLE = registry.CALIBRATION.title
 LEVEL = 0.05  # the level of every test on this page
@@ -105,6 +105,7 @@ EXPERIMENTS = (
 )
 
 
+@label_family(study.PAIRS)
 def pair_label(pair: str) -> str:
     """A pair of populations with its effect: "Korea vs USA (large effect)"."""
     a, b, effect = study.PAIRS[pair]
@@ -152,20 +153,33 @@ def privacy_label_first() -> str:
     return t("Privacy level {eps}", eps=privacy_level())
 
 
-def privacy_help(which: str = "") -> str:
-    """The help of a privacy control (ε of the Laplace mechanism); ``which``: whose, e.g.
-    " of histogram A"."""
-    return t("Privacy level ε{which} {source}: the Laplace mechanism adds noise Lap(2/ε) to "
-             "every count. Smaller ε = stronger privacy = more noise. Log scale, 0.001 to 10.",
-             which=which, source=in_source("α", SPJ22))
+def privacy_help(side: str | None = None, *, shared: bool = False) -> str:
+    """The help of a privacy control (ε of the Laplace mechanism): of both histograms
+    (``side`` None), of histogram ``side`` ("A" or "B"), or, ``shared``, of the planner's
+    first control (ε of both histograms, or ε_A of histogram A when B has its own)."""
+    source = in_source("α", SPJ22)
+    if shared:
+        return t("Privacy level ε, or ε_A of histogram A when B has its own, {source}: the "
+                 "Laplace mechanism adds noise Lap(2/ε) to every count. Smaller ε = stronger "
+                 "privacy = more noise. Log scale, 0.001 to 10.", source=source)
+    if side is not None:
+        return t("Privacy level ε of histogram {side} {source}: the Laplace mechanism adds "
+                 "noise Lap(2/ε) to every count. Smaller ε = stronger privacy = more noise. "
+                 "Log scale, 0.001 to 10.", side=side, source=source)
+    return t("Privacy level ε {source}: the Laplace mechanism adds noise Lap(2/ε) to every "
+             "count. Smaller ε = stronger privacy = more noise. Log scale, 0.001 to 10.",
+             source=source)
 
 
 def outside_note(symbol: str, asked: float, used: float, low: float, high: float) -> str:
     """Why a number outside a box's range was replaced by the range's nearest end."""
-    end = (t("below the smallest the page allows, {low}", low=_num(low)) if asked < low
-           else t("above the largest the page allows, {high}", high=_num(high)))
-    return t("{symbol} = {asked} is {end}: {symbol} = {used} is used.", symbol=symbol,
-             asked=_num(asked), end=end, used=_num(used))
+    if asked < low:
+        return t("{symbol} = {asked} is below the smallest the page allows, {low}: "
+                 "{symbol} = {used} is used.", symbol=symbol, asked=_num(asked),
+                 low=_num(low), used=_num(used))
+    return t("{symbol} = {asked} is above the largest the page allows, {high}: "
+             "{symbol} = {used} is used.", symbol=symbol, asked=_num(asked),
+             high=_num(high), used=_num(used))
 
 
 def _num(v: float) -> str:
@@ -517,14 +531,35 @@ def null_offer(null: NullSettings) -> str:
 
 
 def null_finding(null: NullSettings, summary: NullSummary) -> str:
-    verdict = (t("with privacy it does not hold its level.") if summary.clearly_above else
-               t("here its type-I error with privacy is not clearly above the level."))
+    values = dict(shape=t(datasets.SHAPES[null.shape]), m=null.m, n=null.n, alpha=null.alpha,
+                  without=summary.type1_without, pairs=summary.pairs,
+                  with_dp=summary.type1_with, level=LEVEL)
+    if summary.clearly_above:
+        return t("Null distributions ({shape}, M = {m}, N = {n:,}, ε = {alpha:g}): with no "
+                 "difference, the naive χ² test rejects {without:.1%} of {pairs:,} histogram "
+                 "pairs without privacy and {with_dp:.1%} with privacy, against its "
+                 "{level:.0%} level: with privacy it does not hold its level.", **values)
     return t("Null distributions ({shape}, M = {m}, N = {n:,}, ε = {alpha:g}): with no "
              "difference, the naive χ² test rejects {without:.1%} of {pairs:,} histogram pairs "
              "without privacy and {with_dp:.1%} with privacy, against its {level:.0%} level: "
-             "{verdict}", shape=t(datasets.SHAPES[null.shape]), m=null.m, n=null.n,
-             alpha=null.alpha, without=summary.type1_without, pairs=summary.pairs,
-             with_dp=summary.type1_with, level=LEVEL, verdict=verdict)
+             "here its type-I error with privacy is not clearly above the level.", **values)
+
+
+def _worst_setting(rows: pd.DataFrame, worst: pd.Series) -> str:
+    """Where the worst rate of ``rows`` was simulated: its N, and its M and (ε_A, ε_B) where
+    the rows differ in them ("N = 10,000, M = 18, ε_A = 0.1, ε_B = 0.1")."""
+    n = fmt_number(worst["n"])
+    by_m = "m" in rows and rows["m"].nunique() > 1
+    by_eps = "alpha1" in rows and rows[["alpha1", "alpha2"]].drop_duplicates().shape[0] > 1
+    if by_m and by_eps:
+        return t("N = {n}, M = {m}, ε_A = {a1:g}, ε_B = {a2:g}", n=n, m=worst["m"],
+                 a1=worst["alpha1"], a2=worst["alpha2"])
+    if by_m:
+        return t("N = {n}, M = {m}", n=n, m=worst["m"])
+    if by_eps:
+        return t("N = {n}, ε_A = {a1:g}, ε_B = {a2:g}", n=n, a1=worst["alpha1"],
+                 a2=worst["alpha2"])
+    return t("N = {n}", n=n)
 
 
 def type1_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
@@ -533,33 +568,43 @@ def type1_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
     A setting is clearly above the level when its whole 95% Wilson interval is. By chance
     alone about 2.5% of the intervals lie above the true rate, so a test holds its level
     when at most 5% of its settings (and at least one allowed) are clearly above it.
+    Each case is one whole sentence (one setting or several; none, few or many clearly
+    above the level).
     """
     n = len(rows)
-    settings = t("{n} settings", n=n) if n > 1 else t("{n} setting", n=n)
     over = rows[rows["ci_low"] > LEVEL]
-    span = (t("{low:.1%} to {high:.1%}", low=rows["rate"].min(), high=rows["rate"].max())
-            if n > 1 else f"{rows['rate'].iloc[0]:.1%}")
-    head = t("{where}: the {name} test's type-I error is {span} over {settings}", where=where,
-             name=test_label(test), span=span, settings=settings)
+    values = dict(where=where, name=test_label(test), level=LEVEL)
+    if n == 1:
+        # One setting: at most that one is clearly above the level, within what chance gives.
+        values["rate"] = rows["rate"].iloc[0]
+        if over.empty:
+            return t("{where}: the {name} test's type-I error is {rate:.1%} over 1 setting; "
+                     "none is clearly above the {level:.0%} level (no 95% interval lies above "
+                     "it): the test holds its level.", **values)
+        return t("{where}: the {name} test's type-I error is {rate:.1%} over 1 setting; 1 of "
+                 "them is clearly above the {level:.0%} level, about as many as chance alone "
+                 "gives with 95% intervals: the test holds its level up to Monte Carlo error.",
+                 **values)
+    values.update(n=n, low=rows["rate"].min(), high=rows["rate"].max(), k=len(over))
     if over.empty:
-        return t("{head}; none is clearly above the {level:.0%} level (no 95% interval lies "
-                 "above it): the test holds its level.", head=head, level=LEVEL)
-    if len(over) <= max(1, 0.05 * n):
-        few = (t("{head}; {k} of them is clearly above the {level:.0%} level", head=head,
-                 k=len(over), level=LEVEL) if len(over) == 1 else
-               t("{head}; {k} of them are clearly above the {level:.0%} level", head=head,
-                 k=len(over), level=LEVEL))
-        return t("{few}, about as many as chance alone gives with 95% intervals: the test "
-                 "holds its level up to Monte Carlo error.", few=few)
+        return t("{where}: the {name} test's type-I error is {low:.1%} to {high:.1%} over {n} "
+                 "settings; none is clearly above the {level:.0%} level (no 95% interval lies "
+                 "above it): the test holds its level.", **values)
+    if len(over) == 1:
+        return t("{where}: the {name} test's type-I error is {low:.1%} to {high:.1%} over {n} "
+                 "settings; {k} of them is clearly above the {level:.0%} level, about as many "
+                 "as chance alone gives with 95% intervals: the test holds its level up to "
+                 "Monte Carlo error.", **values)
+    if len(over) <= 0.05 * n:
+        return t("{where}: the {name} test's type-I error is {low:.1%} to {high:.1%} over {n} "
+                 "settings; {k} of them are clearly above the {level:.0%} level, about as many "
+                 "as chance alone gives with 95% intervals: the test holds its level up to "
+                 "Monte Carlo error.", **values)
     worst = over.loc[over["rate"].idxmax()]
-    at = t("N = {n}", n=fmt_number(worst["n"]))
-    if "m" in rows and rows["m"].nunique() > 1:
-        at += t(", M = {m}", m=worst["m"])
-    if "alpha1" in rows and rows[["alpha1", "alpha2"]].drop_duplicates().shape[0] > 1:
-        at += t(", ε_A = {a1:g}, ε_B = {a2:g}", a1=worst["alpha1"], a2=worst["alpha2"])
-    return t("{head}, clearly above the {level:.0%} level in {k} of them (up to {rate:.0%}, at "
-             "{at}): the test does not hold its level.", head=head, level=LEVEL, k=len(over),
-             rate=worst["rate"], at=at)
+    return t("{where}: the {name} test's type-I error is {low:.1%} to {high:.1%} over {n} "
+             "settings, clearly above the {level:.0%} level in {k} of them (up to {rate:.0%}, "
+             "at {at}): the test does not hold its level.", **values, rate=worst["rate"],
+             at=_worst_setting(rows, worst))
 
 
 def _rate_at(row) -> str:
@@ -578,42 +623,63 @@ def power_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
     Whether the power reaches TARGET_POWER at an N is decided from the rate's 95% Wilson
     interval (dpcore.planner.power_verdict), never from the rate alone: reached when the
     interval lies at or above the target, not reached when it lies below, undetermined at
-    this number of replicates when it holds the target.
+    this number of replicates when it holds the target. Each case is one whole sentence
+    (the power at one N, or at the first and last N; then what the intervals decide).
     """
     rows = rows.sort_values("n")
     verdicts = [planner.power_verdict(low, high, TARGET_POWER)
                 for low, high in zip(rows["ci_low"], rows["ci_high"])]
-    first, last = rows.iloc[0], rows.iloc[-1]
-    text = t("{where}: the {name} test's power is {first}", where=where,
-             name=test_label(test), first=_rate_at(first))
-    if len(rows) > 1:
-        text += t(" and {last}", last=_rate_at(last))
     reached = [n for n, v in zip(rows["n"], verdicts) if v == planner.REACHED]
     open_ = [n for n, v in zip(rows["n"], verdicts)
              if v == planner.UNDETERMINED and (not reached or n < reached[0])]
-    target = f"{TARGET_POWER:.0%}"
-    more = t("more replicates (*Replicates R per point*) narrow the intervals")
-    if reached and not open_:
-        text += t("; it first reaches {target} at N = {n}, the smallest N simulated whose 95% "
-                  "interval lies at or above {target}.", target=target,
-                  n=fmt_number(reached[0]))
-    elif reached:
-        text += t("; it reaches {target} at N = {n}, the smallest N simulated whose 95% "
-                  "interval lies at or above {target}; whether it does at N = {open} is "
-                  "undetermined with R = {reps:,} replicates per point (the intervals hold "
-                  "{target}): {more}.", target=target, n=fmt_number(reached[0]),
-                  open=fmt_numbers(open_), reps=int(rows["reps"].iloc[0]), more=more)
-    elif open_:
-        text += t("; whether it reaches {target} at N = {open} is undetermined with R = "
-                  "{reps:,} replicates per point (the 95% intervals hold {target}): {more}.",
-                  target=target, open=fmt_numbers(open_), reps=int(rows["reps"].iloc[0]),
-                  more=more)
-        if len(open_) < len(rows):
-            text += t(" At the other N simulated it does not reach {target}.", target=target)
+    values = dict(where=where, name=test_label(test), first=_rate_at(rows.iloc[0]),
+                  target=f"{TARGET_POWER:.0%}")
+    if reached:
+        values["n"] = fmt_number(reached[0])
+    if open_:
+        values.update(open=fmt_numbers(open_), reps=int(rows["reps"].iloc[0]))
+    if len(rows) == 1:
+        # One N: reached, undetermined or not reached there.
+        if reached:
+            text = t("{where}: the {name} test's power is {first}; it first reaches {target} at "
+                     "N = {n}, the smallest N simulated whose 95% interval lies at or above "
+                     "{target}.", **values)
+        elif open_:
+            text = t("{where}: the {name} test's power is {first}; whether it reaches {target} "
+                     "at N = {open} is undetermined with R = {reps:,} replicates per point (the "
+                     "95% intervals hold {target}): more replicates (*Replicates R per point*) "
+                     "narrow the intervals.", **values)
+        else:
+            text = t("{where}: the {name} test's power is {first}; it does not reach {target} "
+                     "at the N simulated: every 95% interval lies below {target}.", **values)
     else:
-        text += t("; it does not reach {target} at the N simulated: every 95% interval lies "
-                  "below {target}.", target=target)
-    if test == "chisq":
+        values["last"] = _rate_at(rows.iloc[-1])
+        if reached and not open_:
+            text = t("{where}: the {name} test's power is {first} and {last}; it first reaches "
+                     "{target} at N = {n}, the smallest N simulated whose 95% interval lies at "
+                     "or above {target}.", **values)
+        elif reached:
+            text = t("{where}: the {name} test's power is {first} and {last}; it reaches "
+                     "{target} at N = {n}, the smallest N simulated whose 95% interval lies at "
+                     "or above {target}; whether it does at N = {open} is undetermined with "
+                     "R = {reps:,} replicates per point (the intervals hold {target}): more "
+                     "replicates (*Replicates R per point*) narrow the intervals.", **values)
+        elif open_ and len(open_) < len(rows):
+            text = t("{where}: the {name} test's power is {first} and {last}; whether it "
+                     "reaches {target} at N = {open} is undetermined with R = {reps:,} "
+                     "replicates per point (the 95% intervals hold {target}): more replicates "
+                     "(*Replicates R per point*) narrow the intervals. At the other N simulated "
+                     "it does not reach {target}.", **values)
+        elif open_:
+            text = t("{where}: the {name} test's power is {first} and {last}; whether it "
+                     "reaches {target} at N = {open} is undetermined with R = {reps:,} "
+                     "replicates per point (the 95% intervals hold {target}): more replicates "
+                     "(*Replicates R per point*) narrow the intervals.", **values)
+        else:
+            text = t("{where}: the {name} test's power is {first} and {last}; it does not "
+                     "reach {target} at the N simulated: every 95% interval lies below "
+                     "{target}.", **values)
+    if test == "chisq":  # one more whole sentence
         text += t(" This 'power' is not to be trusted: on private histograms the naive test "
                   "rejects far too often even when there is no difference.")
     return text
@@ -883,5 +949,5 @@ def code_builder(settings, results: pd.DataFrame | None = None):
 
     def build(link: str) -> dpcode.Program:
         return code.program(tab=code.TABS[tab], settings=view, labels=labels, link=link,
-                            title=TITLE)
+                            title=t(TITLE))
     return build

@@ -110,11 +110,15 @@ def shown_p(p: float) -> str:
 
 def privacy_help(side: str, *, first: bool) -> str:
     """The help of histogram ``side``'s privacy control; the first names the source's α."""
-    source = (" " + notation.in_source("α" + ("₁" if side == "A" else "₂"), notation.SPJ22)
-              if first else "")
-    return t("Privacy level ε_{side} of histogram {side}{source}: the Laplace mechanism adds "
-             "noise Lap(2/ε_{side}) to every count of histogram {side}. Smaller ε = stronger "
-             "privacy = more noise. Log scale, 0.001 to 10.", side=side, source=source)
+    if first:
+        return t("Privacy level ε_{side} of histogram {side} {source}: the Laplace mechanism "
+                 "adds noise Lap(2/ε_{side}) to every count of histogram {side}. Smaller ε = "
+                 "stronger privacy = more noise. Log scale, 0.001 to 10.", side=side,
+                 source=notation.in_source("α" + ("₁" if side == "A" else "₂"),
+                                           notation.SPJ22))
+    return t("Privacy level ε_{side} of histogram {side}: the Laplace mechanism adds noise "
+             "Lap(2/ε_{side}) to every count of histogram {side}. Smaller ε = stronger privacy "
+             "= more noise. Log scale, 0.001 to 10.", side=side)
 
 
 def privacy_caption() -> str:
@@ -284,13 +288,17 @@ def verdict(settings: Settings, result: HomogeneityResult, *, markdown: bool = T
     for test, boot in (("bootstrap", result.bootstrap), ("normal_score", result.normal_score)):
         if boot is None:
             continue
-        found = t("finds") if boot.rejects(LEVEL) else t("does not find")
-        if markdown:
-            found = f"**{found}**"
         label = (t("the parametric bootstrap test (Algorithm 1)") if test == "bootstrap"
                  else t("the normal-score test"))
-        parts.append(t("{test} {found} a difference ({p})", test=label, found=found,
-                       p=_p_words(boot)))
+        values = dict(test=label, p=_p_words(boot))
+        # Each test's verdict is one whole clause (on the page, its finding in bold).
+        if boot.rejects(LEVEL):
+            parts.append(t("{test} **finds** a difference ({p})", **values) if markdown
+                         else t("{test} finds a difference ({p})", **values))
+        else:
+            parts.append(t("{test} **does not find** a difference ({p})", **values)
+                         if markdown else
+                         t("{test} does not find a difference ({p})", **values))
     return t("At the 5% significance level, between histogram A ({a}) and histogram B ({b}): "
              "{parts}.",
              a=name_a, b=name_b, parts=t("; ").join(parts))
@@ -328,6 +336,29 @@ def _setting_words(size: study.MeasuredSize) -> str:
              n2=f"{size.n2:,}")
 
 
+def _where_words(size: study.MeasuredSize, estimated: bool) -> str:
+    """Where the shipped grid measured the level, as one whole phrase: at these settings or
+    at the nearest simulated one; inside or outside the simulated range; with N known or
+    estimated from the private counts."""
+    if size.exact:
+        if size.inside:
+            return (t("at these settings (N estimated from the private counts)") if estimated
+                    else t("at these settings"))
+        return (t("at these settings, outside the simulated range, so only a rough guide (N "
+                  "estimated from the private counts)") if estimated
+                else t("at these settings, outside the simulated range, so only a rough guide"))
+    setting = _setting_words(size)
+    if size.inside:
+        return (t("at the nearest simulated setting ({setting}) (N estimated from the private "
+                  "counts)", setting=setting) if estimated
+                else t("at the nearest simulated setting ({setting})", setting=setting))
+    return (t("at the nearest simulated setting ({setting}), outside the simulated range, so "
+              "only a rough guide (N estimated from the private counts)", setting=setting)
+            if estimated else
+            t("at the nearest simulated setting ({setting}), outside the simulated range, so "
+              "only a rough guide", setting=setting))
+
+
 def calibration_sentence(settings: Settings, result: HomogeneityResult) -> tuple[str, str] | None:
     """What the shipped null grids say about the two tests' level near these settings, and
     which test to trust: (kind, sentence) with kind "ok" (both keep their level), "alg1"
@@ -336,12 +367,7 @@ def calibration_sentence(settings: Settings, result: HomogeneityResult) -> tuple
     if size is None or "bootstrap" not in size.rates or "normal_score" not in size.rates:
         return None
     _, _, estimated = size_query(settings, result)
-    where = (t("at these settings") if size.exact else
-             t("at the nearest simulated setting ({setting})", setting=_setting_words(size)))
-    if not size.inside:
-        where += t(", outside the simulated range, so only a rough guide")
-    if estimated:
-        where += t(" (N estimated from the private counts)")
+    where = _where_words(size, estimated)
     alg1, ours = size.rates["bootstrap"], size.rates["normal_score"]
     alg1_ok, ours_ok = size.keeps_level("bootstrap"), size.keeps_level("normal_score")
     sims = t("Korea vs Korea, {reps:,} simulated pairs", reps=size.reps)
@@ -461,7 +487,7 @@ def code_builder(settings: Settings):
             n_b=None if pair.private or pair.b.fixed else settings.n_b,
             alpha_a=settings.alpha_a, alpha_b=settings.alpha_b, n_boot=settings.n_boot,
             seed=settings.seed, null_test=settings.null_test, zoom=settings.zoom, link=link,
-            title=TITLE)
+            title=t(TITLE))
     return build
 
 

@@ -833,5 +833,5 @@ def code_builder(s: Settings):
                 "conv_delta": conv_delta_label(s)})
 
     def build(link: str) -> dpcode.Program:
-        return dpcode.fdp.program(view, link=link, title=TITLE)
+        return dpcode.fdp.program(view, link=link, title=t(TITLE))
     return build

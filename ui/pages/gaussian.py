@@ -22,13 +22,14 @@ import dpcode.gaussian
 import dpviz
 from dpcore import datasets, fdp, gaussian, uploads
 from dpcore.gaussian import CLASSICAL_MAX_EPS
+from dpcore.errors import ArgumentError
 from ui.cache import counted
 from ui.controls import DEFAULT_SEED, as_shown
 from ui.format import fmt_number, fmt_param, fmt_sci, fmt_sig, sig_text, times_ten
 from ui.kit import Experiment
 from ui import sources
 from ui.sources import AGE_BINNINGS, UPLOAD
-from ui.text import N_, error_text, esc, plain, t
+from ui.text import N_, error_text, error_words, esc, plain, t
 
 CALIBRATION_COLORS = dpviz.gaussian.CALIBRATION_COLORS
 TITLE = N_("Gaussian mechanism")
@@ -397,7 +398,7 @@ def code_builder(s: Settings, setting: gaussian.GaussianSetting):
             labels={"gdp_delta": gdp_delta_label(setting),
                     "query_eps": query_eps_label(setting)},
             release=release, same_sensitivity=bool(same), eps_cap=GDP_EPS_CAP,
-            table_eps=TABLE_EPS, table_delta=TABLE_DELTA, link=link, title=TITLE)
+            table_eps=TABLE_EPS, table_delta=TABLE_DELTA, link=link, title=t(TITLE))
     return build
 
 
@@ -419,13 +420,18 @@ def plain_sentence(setting: gaussian.GaussianSetting) -> tuple[str, str]:
                 "{delta})-DP, and μ-GDP with μ = Δ/σ = {mu}.", **values)
     if s.method != "analytic" and 0 < s.delta < 1:
         exact = float(gaussian.gaussian_delta(s.eps, s.sigma, s.sensitivity))
-        relation = (t("the same") if same_as_shown(exact, s.delta)
-                    else t("smaller: this calibration over-protects") if exact < s.delta
-                    else t("larger: this is not a guarantee"))
-        more = t(" Solved with the {method} calibration; the exact δ at this σ and ε is "
-                 "{exact}, {relation}.", method=t(METHOD_LABELS[s.method]),
-                 exact=fmt_shown(exact), relation=relation)
-        sentence, verdict = sentence + more, verdict + more
+        values = dict(method=t(METHOD_LABELS[s.method]), exact=fmt_shown(exact))
+        # One more whole sentence, one per relation of the exact δ to the δ given.
+        if same_as_shown(exact, s.delta):
+            more = t("Solved with the {method} calibration; the exact δ at this σ and ε is "
+                     "{exact}, the same.", **values)
+        elif exact < s.delta:
+            more = t("Solved with the {method} calibration; the exact δ at this σ and ε is "
+                     "{exact}, smaller: this calibration over-protects.", **values)
+        else:
+            more = t("Solved with the {method} calibration; the exact δ at this σ and ε is "
+                     "{exact}, larger: this is not a guarantee.", **values)
+        sentence, verdict = f"{sentence} {more}", f"{verdict} {more}"
     return sentence, verdict
 
 
@@ -454,6 +460,9 @@ def calibration_notes(table: pd.DataFrame, eps: float) -> pd.DataFrame:
     out = table.copy()
     out["name"] = [calibration_name(m, n) for m, n in zip(out["method"], out["name"])]
     unproved = (out["method"] == "classical") & ~out["valid"].astype(bool) & (out["note"] == "")
+    # dpcore's refusals, said in the reader's language with the page's symbols.
+    out["note"] = [error_words(note, SYMBOLS) if isinstance(note, ArgumentError) else note
+                   for note in out["note"]]
     out.loc[unproved, "note"] = t("not a guarantee: the classical formula is proved for "
                                   "ε < {max} only (here ε = {eps})",
                                   max=fmt_param(CLASSICAL_MAX_EPS), eps=fmt_shown(eps))
@@ -617,7 +626,7 @@ class Data:
 def uploaded_counts(r: Release, table: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     """The counts of an uploaded file of counts and their labels (its first column of labels,
     else 1 … m); ValueError for an unusable column."""
-    counts = uploads.counts_from_column(table[r.column], name="to release")  # dpcore's
+    counts = uploads.counts_from_column(table[r.column], name=None)  # dpcore's
     labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
               else [str(j) for j in range(1, len(counts) + 1)])
     return counts, labels
@@ -636,8 +645,8 @@ def release_data(r: Release, table: pd.DataFrame | None, rng) -> Data:
         else:
             values = table[r.column].dropna().to_numpy()
             if values.size == 0:
-                raise uploads.UploadError(t('Column "{column}" has no values.',
-                                             column=r.column))
+                raise uploads.UploadError(N_('Column "{column}" has no values.'),
+                                             column=r.column)
     except ValueError as exc:
         raise Unreleasable(t("This data cannot be released: {why}",
                              why=error_text(exc, SYMBOLS))) from exc
@@ -710,10 +719,13 @@ def exact_query_caption(method: str, exact: float) -> str:
 
 def other_sensitivity_text(q_sens: float, setting: gaussian.GaussianSetting) -> str:
     """A query whose Δ reads otherwise than the page's: why its ε is not the page's."""
-    where = t("found above") if setting.solved == "sensitivity" else t("set above")
-    return t("This query's sensitivity is Δ = {q}, not the Δ = {page} {where}, so its ε "
-             "differs from the page's ε = {eps}.", q=fmt_shown(q_sens),
-             page=fmt_shown(setting.sensitivity), where=where, eps=fmt_shown(setting.eps))
+    values = dict(q=fmt_shown(q_sens), page=fmt_shown(setting.sensitivity),
+                  eps=fmt_shown(setting.eps))
+    if setting.solved == "sensitivity":
+        return t("This query's sensitivity is Δ = {q}, not the Δ = {page} found above, so its "
+                 "ε differs from the page's ε = {eps}.", **values)
+    return t("This query's sensitivity is Δ = {q}, not the Δ = {page} set above, so its ε "
+             "differs from the page's ε = {eps}.", **values)
 
 
 def guarantee_finding(r: Release, sigma: float, q_sens: float, q_eps: float,

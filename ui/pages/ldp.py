@@ -239,7 +239,7 @@ def code_builder(s: Settings):
         return dpcode.ldp.program(
             source=source, eps=s.eps, seed=s.seed, tab=TAB_CODES[s.tab], flips=s.flips or 0,
             method=s.method, reps=s.reps, eps_grid=EPS_GRID, labels=labels,
-            demo_users=DEMO_USERS, link=link, title=TITLE)
+            demo_users=DEMO_USERS, link=link, title=t(TITLE))
     return build
 
 
@@ -274,11 +274,14 @@ def demo_intro(s: Settings) -> str:
     p, _ = s.pq
     others = (t("the other answer") if k == 2 else
               t("one of the other {k1} answers, each equally likely", k1=k - 1))
-    whose = (t(" drawn from the data.") if s.data.sampled else
-             t(" of your file (its first rows)."))
+    values = dict(p=fmt_prob(p), others=others, users=len(s.data.demo))
+    if s.data.sampled:
+        return t("Each user flips a biased coin: a uniform number u between 0 and 1. If u < "
+                 "p = {p} the user reports the true answer; otherwise {others}. Here are "
+                 "{users} users drawn from the data.", **values)
     return t("Each user flips a biased coin: a uniform number u between 0 and 1. If u < p = "
-             "{p} the user reports the true answer; otherwise {others}. Here are {users} "
-             "users{whose}", p=fmt_prob(p), others=others, users=len(s.data.demo), whose=whose)
+             "{p} the user reports the true answer; otherwise {others}. Here are {users} users "
+             "of your file (its first rows).", **values)
 
 
 def demo_table(s: Settings) -> pd.DataFrame:
@@ -400,13 +403,21 @@ def _names(labels, which, md: bool) -> str:
     return ", ".join(names)
 
 
-def _ratios(ratio: np.ndarray) -> str:
-    """" (0.44 to 0.63 times)": the range of MSE ratios, or "" if there is none."""
+def _ratio_part(verdict: str, names: str, ratio: np.ndarray) -> str:
+    """Where an estimator's MSE is larger or smaller than the unbiased one's, with the range
+    of the MSE ratios when there is one: "smaller on C, D (0.44 to 0.63 times)"; one whole
+    phrase per case."""
     ratio = ratio[np.isfinite(ratio)]
     if not ratio.size:
-        return ""
+        return (t("larger on {names}", names=names) if verdict == "larger"
+                else t("smaller on {names}", names=names))
     lo, hi = _times(ratio.min()), _times(ratio.max())
-    return t(" ({r} times)", r=lo) if lo == hi else t(" ({lo} to {hi} times)", lo=lo, hi=hi)
+    if lo == hi:
+        return (t("larger on {names} ({r} times)", names=names, r=lo) if verdict == "larger"
+                else t("smaller on {names} ({r} times)", names=names, r=lo))
+    return (t("larger on {names} ({lo} to {hi} times)", names=names, lo=lo, hi=hi)
+            if verdict == "larger" else
+            t("smaller on {names} ({lo} to {hi} times)", names=names, lo=lo, hi=hi))
 
 
 def _times(ratio: float) -> str:
@@ -441,14 +452,17 @@ def comparison(s: Settings, errors: pd.DataFrame, method: str, *, md: bool = Tru
               **values))
     others = np.arange(len(counts)) != top
     parts = []
-    for verdict, words in (("larger", N_("larger on {names}{ratios}")),
-                           ("smaller", N_("smaller on {names}{ratios}")),
-                           ("unclear", N_("not clearly different on {names}")),
-                           ("same", N_("the same estimates as the unbiased one on {names}"))):
+    for verdict in ("larger", "smaller", "unclear", "same"):
         which = others & (rows["verdict"].to_numpy() == verdict)
-        if which.any():
-            parts.append(t(words, names=_names(labels, which, md),
-                           ratios=_ratios(rows["ratio"].to_numpy()[which])))
+        if not which.any():
+            continue
+        names = _names(labels, which, md)
+        if verdict in ("larger", "smaller"):
+            parts.append(_ratio_part(verdict, names, rows["ratio"].to_numpy()[which]))
+        elif verdict == "unclear":
+            parts.append(t("not clearly different on {names}", names=names))
+        else:
+            parts.append(t("the same estimates as the unbiased one on {names}", names=names))
     tail = (t(" On the other categories: {parts}.", parts="; ".join(parts)) if parts else "")
     return head + tail
 
@@ -559,13 +573,16 @@ def mse_finding(s: Settings, here: pd.DataFrame) -> str:
     best = here["mse"].idxmin()
     if fmt_big(here.loc[best, "mse"]) == fmt_big(here.loc["unbiased", "mse"]):
         best = "unbiased"  # as good as the best, to the digits shown
-    tail = (t("; no other estimator does better here.") if best == "unbiased" else
-            t("; the best here, {name}, reaches {mse}.", name=t(ESTIMATOR_LABELS[best]),
-              mse=fmt_big(here.loc[best, "mse"])))
+    values = dict(eps=f"{s.eps:g}", mse=fmt_big(here.loc["unbiased", "mse"]),
+                  exact=fmt_big(here.loc["unbiased", "theory"]), reps=f"{s.reps:,}")
+    if best == "unbiased":
+        return t("At ε = {eps} the unbiased estimate's mean squared error per category is {mse} "
+                 "(exactly {exact}); no other estimator does better here. Simulated over "
+                 "R = {reps} replicates.", **values)
     return t("At ε = {eps} the unbiased estimate's mean squared error per category is {mse} "
-             "(exactly {exact}){tail} Simulated over R = {reps} replicates.",
-             eps=f"{s.eps:g}", mse=fmt_big(here.loc["unbiased", "mse"]),
-             exact=fmt_big(here.loc["unbiased", "theory"]), tail=tail, reps=f"{s.reps:,}")
+             "(exactly {exact}); the best here, {name}, reaches {best_mse}. Simulated over "
+             "R = {reps} replicates.", **values, name=t(ESTIMATOR_LABELS[best]),
+             best_mse=fmt_big(here.loc[best, "mse"]))
 
 
 def mse_shown(table: pd.DataFrame) -> pd.DataFrame:

@@ -278,15 +278,15 @@ def side_probabilities(source: str, side: str, upload: sources.Upload | None,
     if upload.kind == "counts":
         counts = uploads.counts_from_column(upload.table[column], name=side)
         if len(counts) != m:
-            raise uploads.UploadError(t(
+            raise uploads.UploadError(N_(
                 'Column "{column}" has {bins} bins but the age groups chosen have {m}. Pick the '
                 "age grouping with {bins} bins, if there is one, or upload counts for 86, 18 or "
-                "9 age groups.", column=column, bins=len(counts), m=m))
+                "9 age groups."), column=column, bins=len(counts), m=m)
         return datasets.proportions(counts)
     values = upload.table[column].dropna().to_numpy()
     if values.size == 0:
-        raise uploads.UploadError(t('Column "{column}" has no values.',
-                                     column=column))
+        raise uploads.UploadError(N_('Column "{column}" has no values.'),
+                                     column=column)
     return datasets.proportions(sources.age_counts(values, column, width=width))
 
 
@@ -310,21 +310,88 @@ def side_name(source: str, column: str | None, mark=str) -> str:
     return t('your column "{column}"', column=mark(column))
 
 
-def effect_words(s: Settings) -> str:
-    """The effect of ``s`` in a few words: "1 age group (10 years) older"."""
-    if s.effect != "shift":
-        if s.width is None:
-            return t("the last bins") if s.sign > 0 else t("the first bins")
-        return t("older ages") if s.sign > 0 else t("younger ages")
-    k = s.shift
+def tilt_words(s: Settings) -> str:
+    """Where a tilt moves the people, as a noun phrase: "older ages", "the first bins"."""
     if s.width is None:
-        bins = t("{k} bin", k=k) if k == 1 else t("{k} bins", k=k)
-        return t("shifted {bins} towards the last bins", bins=bins) if s.sign > 0 else \
-            t("shifted {bins} towards the first bins", bins=bins)
-    groups = t("{k} age group", k=k) if k == 1 else t("{k} age groups", k=k)
-    years = t(" ({years} years)", years=k * s.width) if s.width > 1 else ""
-    return t("{groups}{years} older", groups=groups, years=years) if s.sign > 0 else \
-        t("{groups}{years} younger", groups=groups, years=years)
+        return t("the last bins") if s.sign > 0 else t("the first bins")
+    return t("older ages") if s.sign > 0 else t("younger ages")
+
+
+# A shift's phrases in whole templates (fields {name}, {k}, {years}), by the shift's unit
+# ("bins": no age groups; "groups": single years; "groups_years": wider age groups, their
+# years said), one bin or group or more, and direction: (B's name, the difference to
+# detect, what is compared).
+SHIFT_PHRASES = {
+    ("bins", "one", "older"): (
+        N_("{name}, shifted 1 bin towards the last bins"),
+        N_("a difference as large as {name} against the same population shifted 1 bin "
+           "towards the last bins"),
+        N_("{name} against itself shifted 1 bin towards the last bins")),
+    ("bins", "one", "younger"): (
+        N_("{name}, shifted 1 bin towards the first bins"),
+        N_("a difference as large as {name} against the same population shifted 1 bin "
+           "towards the first bins"),
+        N_("{name} against itself shifted 1 bin towards the first bins")),
+    ("bins", "more", "older"): (
+        N_("{name}, shifted {k} bins towards the last bins"),
+        N_("a difference as large as {name} against the same population shifted {k} bins "
+           "towards the last bins"),
+        N_("{name} against itself shifted {k} bins towards the last bins")),
+    ("bins", "more", "younger"): (
+        N_("{name}, shifted {k} bins towards the first bins"),
+        N_("a difference as large as {name} against the same population shifted {k} bins "
+           "towards the first bins"),
+        N_("{name} against itself shifted {k} bins towards the first bins")),
+    ("groups", "one", "older"): (
+        N_("{name}, 1 age group older"),
+        N_("a difference as large as {name} against the same population 1 age group older"),
+        N_("{name} against itself 1 age group older")),
+    ("groups", "one", "younger"): (
+        N_("{name}, 1 age group younger"),
+        N_("a difference as large as {name} against the same population 1 age group "
+           "younger"),
+        N_("{name} against itself 1 age group younger")),
+    ("groups", "more", "older"): (
+        N_("{name}, {k} age groups older"),
+        N_("a difference as large as {name} against the same population {k} age groups "
+           "older"),
+        N_("{name} against itself {k} age groups older")),
+    ("groups", "more", "younger"): (
+        N_("{name}, {k} age groups younger"),
+        N_("a difference as large as {name} against the same population {k} age groups "
+           "younger"),
+        N_("{name} against itself {k} age groups younger")),
+    ("groups_years", "one", "older"): (
+        N_("{name}, 1 age group ({years} years) older"),
+        N_("a difference as large as {name} against the same population 1 age group "
+           "({years} years) older"),
+        N_("{name} against itself 1 age group ({years} years) older")),
+    ("groups_years", "one", "younger"): (
+        N_("{name}, 1 age group ({years} years) younger"),
+        N_("a difference as large as {name} against the same population 1 age group "
+           "({years} years) younger"),
+        N_("{name} against itself 1 age group ({years} years) younger")),
+    ("groups_years", "more", "older"): (
+        N_("{name}, {k} age groups ({years} years) older"),
+        N_("a difference as large as {name} against the same population {k} age groups "
+           "({years} years) older"),
+        N_("{name} against itself {k} age groups ({years} years) older")),
+    ("groups_years", "more", "younger"): (
+        N_("{name}, {k} age groups ({years} years) younger"),
+        N_("a difference as large as {name} against the same population {k} age groups "
+           "({years} years) younger"),
+        N_("{name} against itself {k} age groups ({years} years) younger")),
+}
+
+
+def shift_phrases(s: Settings, name: str) -> tuple[str, str, str]:
+    """A shift's (B's name, the difference, what is compared): "Korea, 1 age group (10
+    years) older", each one whole template of :data:`SHIFT_PHRASES`."""
+    k = int(s.shift)
+    unit = ("bins" if s.width is None else "groups" if s.width == 1 else "groups_years")
+    key = (unit, "one" if k == 1 else "more", "older" if s.sign > 0 else "younger")
+    years = k * s.width if s.width is not None else None
+    return tuple(t(template, name=name, k=k, years=years) for template in SHIFT_PHRASES[key])
 
 
 def phrases(s: Settings, columns: dict[str, str], mark=str) -> tuple[str, str, str, str]:
@@ -334,17 +401,15 @@ def phrases(s: Settings, columns: dict[str, str], mark=str) -> tuple[str, str, s
         b = side_name(s.source_b, columns.get("B"), mark)
         return (a, b, t("a difference as large as {a} vs {b}", a=a, b=b),
                 t("{a} vs {b}", a=a, b=b))
-    name, words = side_name(s.base, columns.get("A"), mark), effect_words(s)
+    name = side_name(s.base, columns.get("A"), mark)
     if s.effect == "shift":
-        return (name, t("{name}, {words}", name=name, words=words),
-                t("a difference as large as {name} against the same population {words}",
-                  name=name, words=words),
-                t("{name} against itself {words}", name=name, words=words))
+        return (name, *shift_phrases(s, name))
+    towards = tilt_words(s)
     return (name, t("{name}, tilted (d = {d:g})", name=name, d=s.distance),
             t("a difference of total-variation distance {d:g} from {name} (towards {towards})",
-              d=s.distance, name=name, towards=words),
+              d=s.distance, name=name, towards=towards),
             t("{name} against its tilt towards {towards} at distance {d:g}", name=name,
-              towards=words, d=s.distance))
+              towards=towards, d=s.distance))
 
 
 def make_comparison(s: Settings, p1: np.ndarray, p2: np.ndarray, labels: list[str],
@@ -434,10 +499,13 @@ def alpha_list(alphas) -> str:
 
 def frontier_caption(m: int, s: Settings, alphas, speed: float) -> str:
     seconds = simulation.estimate_seconds(frontier_units(m, s, alphas), speed)
-    ratio = "" if s.same_alpha else t(" (ε_B = {ratio:.3g} ε_A)", ratio=s.ratio)
-    return t("ε = {alphas}{ratio}: about {searches} searches, {time} here (less for settings "
-             "simulated before).", alphas=alpha_list(alphas), ratio=ratio,
-             searches=len(alphas) * 2, time=fmt_seconds(seconds))
+    values = dict(alphas=alpha_list(alphas), searches=len(alphas) * 2,
+                  time=fmt_seconds(seconds))
+    if s.same_alpha:
+        return t("ε = {alphas}: about {searches} searches, {time} here (less for settings "
+                 "simulated before).", **values)
+    return t("ε = {alphas} (ε_B = {ratio:.3g} ε_A): about {searches} searches, {time} here "
+             "(less for settings simulated before).", **values, ratio=s.ratio)
 
 
 def frontier_refusal(m: int, s: Settings, alphas, speed: float) -> str | None:
@@ -702,5 +770,5 @@ def code_builder(comp: Comparison, s: Settings, *, frontier: tuple | None = None
             names=(comp.name_a, comp.name_b), test=s.test, level=s.level, power=s.power,
             alpha1=s.alpha1, alpha2=s.alpha2, n=s.n, reps=s.reps, n_boot=s.n_boot, seed=s.seed,
             frontier=frontier, frontier_stale=frontier_stale, labels=labels)
-        return dpcode.planner.program(view, link=link, title=TITLE)
+        return dpcode.planner.program(view, link=link, title=t(TITLE))
     return build

@@ -131,24 +131,17 @@ class Verdict:
     sentence: str
 
 
-def _undetermined_reason(plan, value: float, what: str, low: str, high: str,
-                         interval: str) -> str | None:
-    """Why ``value`` is undetermined against ``plan`` (``what`` names the value sought; the
-    interval's ends and the interval as shown); None when the search stopped without an
-    estimate."""
+def _undetermined_case(plan, value: float) -> str | None:
+    """Why ``value`` is undetermined against ``plan``: "inside" (it lies inside the Monte
+    Carlo interval), "below_end" or "above_end" (the interval decides, but its end is the
+    end of the range searched, not clear of the target: dpcore.planner.plan_verdict); None
+    when the search stopped without an estimate."""
     estimate = plan.n if isinstance(plan, planner.SampleSizePlan) else plan.alpha
     if plan.status == "stopped" and estimate is None:
         return None
     if planner.interval_verdict(value, plan.interval) == planner.UNDETERMINED:
-        return t("it lies inside the Monte Carlo interval of {what}, {interval}", what=what,
-                 interval=interval)
-    # The interval decides, but its end is the end of the range searched, not clear of
-    # the target (dpcore.planner.plan_verdict).
-    if plan.status == "unreachable":
-        return t("the power simulated at {low}, the end of the range searched, is below "
-                 "{power:.0%} but within Monte Carlo error of it", low=low, power=plan.power)
-    return t("the power simulated at {high}, the end of the range searched, is at or above "
-             "{power:.0%} but within Monte Carlo error of it", high=high, power=plan.power)
+        return "inside"
+    return "below_end" if plan.status == "unreachable" else "above_end"
 
 
 def _more_replicates(reps: int) -> str:
@@ -160,13 +153,6 @@ def _more_replicates(reps: int) -> str:
                  "behind the verdict shrink as 1/√R, four times R about halving them.",
                  reps=reps, most=max(REPS_GRID))
     return t("R is already the page's largest, {most:,}.", most=max(REPS_GRID))
-
-
-def _upper_end(plan, text: str) -> str:
-    """The advice to plan on the interval's upper end (``text``, with its value), after the
-    advice on R."""
-    return (t(" Or {text}", text=text) if plan.reps < max(REPS_GRID) else
-            t(" Instead, {text}", text=text))
 
 
 def data_verdict(plan: planner.SampleSizePlan, s: Settings) -> Verdict:
@@ -193,19 +179,34 @@ def data_verdict(plan: planner.SampleSizePlan, s: Settings) -> Verdict:
             "of the Monte Carlo interval of the N needed, so the test detects the difference "
             "less than {power:.0%} of the time (under monotone power, allowing for "
             "simulation error).", n=s.n, low=low_text, power=plan.power))
-    reason = _undetermined_reason(plan, s.n, t("the N needed"), low_text, high_text,
-                                  n_interval_text(plan))
-    if reason is None:
+    case = _undetermined_case(plan, s.n)
+    if case is None:
         return Verdict(state, t("unknown"), t(
             "Whether your N = {n:,} per group is enough is unknown: the search stopped at its "
             "cap on simulations before bracketing the N needed.", n=s.n))
-    sentence = t("Whether your N = {n:,} per group is enough cannot be told at R = {reps:,} "
-                 "replicates: {reason}. {more}", n=s.n, reps=plan.reps, reason=reason,
-                 more=_more_replicates(plan.reps))
+    values = dict(n=s.n, reps=plan.reps, low=low_text, high=high_text, power=plan.power)
+    if case == "inside":
+        why = t("Whether your N = {n:,} per group is enough cannot be told at R = {reps:,} "
+                "replicates: it lies inside the Monte Carlo interval of the N needed, "
+                "{interval}.", **values, interval=n_interval_text(plan))
+    elif case == "below_end":
+        why = t("Whether your N = {n:,} per group is enough cannot be told at R = {reps:,} "
+                "replicates: the power simulated at {low}, the end of the range searched, is "
+                "below {power:.0%} but within Monte Carlo error of it.", **values)
+    else:
+        why = t("Whether your N = {n:,} per group is enough cannot be told at R = {reps:,} "
+                "replicates: the power simulated at {high}, the end of the range searched, is "
+                "at or above {power:.0%} but within Monte Carlo error of it.", **values)
+    sentences = [why, _more_replicates(plan.reps)]
     if plan.status == "found" and math.isfinite(high):
-        sentence += _upper_end(plan, t("plan on N = {high} or more, the upper end of the "
-                                       "interval.", high=high_text))
-    return Verdict(state, t("undetermined at R = {reps:,}", reps=plan.reps), sentence)
+        # After the advice on R: plan on the interval's upper end.
+        sentences.append(
+            t("Or plan on N = {high} or more, the upper end of the interval.", high=high_text)
+            if plan.reps < max(REPS_GRID) else
+            t("Instead, plan on N = {high} or more, the upper end of the interval.",
+              high=high_text))
+    return Verdict(state, t("undetermined at R = {reps:,}", reps=plan.reps),
+                   " ".join(sentences))
 
 
 def privacy_verdict(plan: planner.PrivacyPlan, s: Settings) -> Verdict:
@@ -236,22 +237,38 @@ def privacy_verdict(plan: planner.PrivacyPlan, s: Settings) -> Verdict:
             "so with N = {n:,} per group the test detects the difference less than "
             "{power:.0%} of the time (under monotone power, allowing for simulation error).",
             symbol=symbol, alpha=alpha, low=low_text, n=plan.n, power=plan.power))
-    reason = _undetermined_reason(plan, s.alpha1,
-                                  t("the strongest affordable {symbol}", symbol=symbol),
-                                  low_text, high_text, alpha_interval_text(plan))
-    if reason is None:
+    case = _undetermined_case(plan, s.alpha1)
+    if case is None:
         return Verdict(state, t("unknown"), t(
             "Whether your {symbol} = {alpha} is affordable is unknown: the search stopped at "
             "its cap on simulations before bracketing the strongest affordable {symbol}.",
             symbol=symbol, alpha=alpha))
-    sentence = t("Whether your {symbol} = {alpha} is affordable cannot be told at R = {reps:,} "
-                 "replicates: {reason}. {more}", symbol=symbol, alpha=alpha, reps=plan.reps,
-                 reason=reason, more=_more_replicates(plan.reps))
+    values = dict(symbol=symbol, alpha=alpha, reps=plan.reps, low=low_text, high=high_text,
+                  power=plan.power)
+    if case == "inside":
+        why = t("Whether your {symbol} = {alpha} is affordable cannot be told at R = {reps:,} "
+                "replicates: it lies inside the Monte Carlo interval of the strongest "
+                "affordable {symbol}, {interval}.", **values,
+                interval=alpha_interval_text(plan))
+    elif case == "below_end":
+        why = t("Whether your {symbol} = {alpha} is affordable cannot be told at R = {reps:,} "
+                "replicates: the power simulated at {low}, the end of the range searched, is "
+                "below {power:.0%} but within Monte Carlo error of it.", **values)
+    else:
+        why = t("Whether your {symbol} = {alpha} is affordable cannot be told at R = {reps:,} "
+                "replicates: the power simulated at {high}, the end of the range searched, is "
+                "at or above {power:.0%} but within Monte Carlo error of it.", **values)
+    sentences = [why, _more_replicates(plan.reps)]
     if plan.status == "found" and math.isfinite(high):
-        sentence += _upper_end(plan, t("choose {symbol} = {high} or more (weaker privacy), the "
-                                       "upper end of the interval.", symbol=symbol,
-                                       high=high_text))
-    return Verdict(state, t("undetermined at R = {reps:,}", reps=plan.reps), sentence)
+        # After the advice on R: choose the interval's upper end.
+        sentences.append(
+            t("Or choose {symbol} = {high} or more (weaker privacy), the upper end of the "
+              "interval.", symbol=symbol, high=high_text)
+            if plan.reps < max(REPS_GRID) else
+            t("Instead, choose {symbol} = {high} or more (weaker privacy), the upper end of "
+              "the interval.", symbol=symbol, high=high_text))
+    return Verdict(state, t("undetermined at R = {reps:,}", reps=plan.reps),
+                   " ".join(sentences))
 
 
 def good_news(plan) -> bool:
@@ -268,11 +285,14 @@ def data_intro(comp: Comparison, s: Settings) -> str:
 
 
 def privacy_intro(comp: Comparison, s: Settings) -> str:
-    ratio = "" if s.same_alpha else t(" (ε_B = {ratio:.3g} ε_A throughout)", ratio=s.ratio)
+    values = dict(difference=comp.difference_md, power=s.power, n=s.n)
+    if s.same_alpha:
+        return t("The smallest privacy level ε (the strongest privacy) at which the test still "
+                 "finds {difference} with {power:.0%} power, with your N = {n:,} people per "
+                 "group.", **values)
     return t("The smallest privacy level ε (the strongest privacy) at which the test still "
-             "finds {difference} with {power:.0%} power, with your N = {n:,} people per "
-             "group{ratio}.", difference=comp.difference_md, power=s.power, n=s.n,
-             ratio=ratio)
+             "finds {difference} with {power:.0%} power, with your N = {n:,} people per group "
+             "(ε_B = {ratio:.3g} ε_A throughout).", **values, ratio=s.ratio)
 
 
 def data_caption(plan: planner.SampleSizePlan, s: Settings) -> str:
@@ -306,33 +326,30 @@ def _test_words(test: str, level: float) -> str:
     return t("the naive chi-square test at the {level:.0%} significance level", level=level)
 
 
-def _goal(plan, difference: str) -> str:
-    return t("{test} to detect {difference} {power:.0%} of the time",
-             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
-
-
 def describe_sample_size(plan: planner.SampleSizePlan, difference: str) -> str:
     """One plain sentence on a :class:`dpcore.planner.SampleSizePlan`, for stakeholders.
 
     ``difference`` names what is to be detected, e.g. "a difference as large
     as Korea central vs noncentral".
     """
-    what = t("{test} detects {difference} {power:.0%} of the time",
-             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
-    privacy = _privacy_words(plan.alpha1, plan.alpha2)
+    values = dict(privacy=_privacy_words(plan.alpha1, plan.alpha2),
+                  test=_test_words(plan.test, plan.level), difference=difference,
+                  power=plan.power)
     if plan.status == "at_lower_bound":
-        return t("At {privacy}, even {n:,} people per group are enough: {what} (smaller groups "
-                 "were not searched).", privacy=privacy, n=plan.n, what=what)
+        return t("At {privacy}, even {n:,} people per group are enough: {test} detects "
+                 "{difference} {power:.0%} of the time (smaller groups were not searched).",
+                 **values, n=plan.n)
     if plan.status == "unreachable":
-        return t("At {privacy}, even {n:,} people per group are not enough for {goal}: weaken "
-                 "the privacy (a larger ε) or accept a lower power.", privacy=privacy,
-                 n=int(plan.interval[0]), goal=_goal(plan, difference))
+        return t("At {privacy}, even {n:,} people per group are not enough for {test} to "
+                 "detect {difference} {power:.0%} of the time: weaken the privacy (a larger ε) "
+                 "or accept a lower power.", **values, n=int(plan.interval[0]))
     if plan.n is None:
         return t("At {privacy}, the search stopped at its cap on simulations before finding "
-                 "how many people per group are needed for {goal}.", privacy=privacy,
-                 goal=_goal(plan, difference))
-    return t("At {privacy}, {n} people per group are needed so that {what}.",
-             privacy=privacy, n=n_with_interval(plan, error=True), what=what)
+                 "how many people per group are needed for {test} to detect {difference} "
+                 "{power:.0%} of the time.", **values)
+    return t("At {privacy}, {n} people per group are needed so that {test} detects "
+             "{difference} {power:.0%} of the time.", **values,
+             n=n_with_interval(plan, error=True))
 
 
 def describe_privacy(plan: planner.PrivacyPlan, difference: str) -> str:
@@ -340,25 +357,36 @@ def describe_privacy(plan: planner.PrivacyPlan, difference: str) -> str:
 
     Smaller ε means stronger privacy.
     """
-    what = t("{test} still detects {difference} {power:.0%} of the time",
-             test=_test_words(plan.test, plan.level), difference=difference, power=plan.power)
-    ratio = "" if plan.alpha_ratio == 1 else t(" (and ε_B = {ratio:g} ε_A)",
-                                               ratio=plan.alpha_ratio)
+    values = dict(n=plan.n, test=_test_words(plan.test, plan.level), difference=difference,
+                  power=plan.power, ratio=plan.alpha_ratio)
+    same = plan.alpha_ratio == 1  # else ε_B = ratio × ε_A is said
     if plan.status == "at_lower_bound":
-        return t("With {n:,} people per group, even privacy level ε = {alpha}{ratio}, the "
-                 "strongest searched, is affordable: {what}.", n=plan.n,
-                 alpha=fmt_sig(plan.alpha, 3), ratio=ratio, what=what)
+        alpha = fmt_sig(plan.alpha, 3)
+        if same:
+            return t("With {n:,} people per group, even privacy level ε = {alpha}, the strongest "
+                     "searched, is affordable: {test} still detects {difference} {power:.0%} of "
+                     "the time.", **values, alpha=alpha)
+        return t("With {n:,} people per group, even privacy level ε = {alpha} (and ε_B = "
+                 "{ratio:g} ε_A), the strongest searched, is affordable: {test} still detects "
+                 "{difference} {power:.0%} of the time.", **values, alpha=alpha)
     if plan.status == "unreachable":
         return t("With {n:,} people per group, no privacy level up to ε = {alpha} is weak "
-                 "enough for {goal}: more people per group are needed.", n=plan.n,
-                 alpha=fmt_sig(plan.interval[0], 3), goal=_goal(plan, difference))
+                 "enough for {test} to detect {difference} {power:.0%} of the time: more "
+                 "people per group are needed.", **values,
+                 alpha=fmt_sig(plan.interval[0], 3))
     if plan.alpha is None:
         return t("With {n:,} people per group, the search stopped at its cap on simulations "
                  "before finding the strongest affordable privacy.", n=plan.n)
-    return t("With {n:,} people per group, a privacy level ε of {alpha}{ratio} is the "
-             "strongest at which {what}; a larger ε (weaker privacy) detects it more often, a "
-             "smaller ε less often.", n=plan.n, alpha=alpha_with_interval(plan, error=True),
-             ratio=ratio, what=what)
+    alpha = alpha_with_interval(plan, error=True)
+    if same:
+        return t("With {n:,} people per group, a privacy level ε of {alpha} is the strongest at "
+                 "which {test} still detects {difference} {power:.0%} of the time; a larger ε "
+                 "(weaker privacy) detects it more often, a smaller ε less often.", **values,
+                 alpha=alpha)
+    return t("With {n:,} people per group, a privacy level ε of {alpha} (and ε_B = {ratio:g} "
+             "ε_A) is the strongest at which {test} still detects {difference} {power:.0%} of "
+             "the time; a larger ε (weaker privacy) detects it more often, a smaller ε less "
+             "often.", **values, alpha=alpha)
 
 
 def progress_text(label: str) -> str:

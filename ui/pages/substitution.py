@@ -368,7 +368,8 @@ def code_builder(s: Settings):
     names = labels(s) | {"tab": t(s.tab)}
     breach = None
     if s.rho1 is not None:
-        names |= {"breach_rows": breach_names(s), "breach_columns": breach_columns(s)}
+        posterior, verdict = breach_columns(s)  # the largest posterior as the labels say it
+        names |= {"breach_rows": breach_names(s), "breach_columns": (t(posterior), verdict)}
         breach = (s.rho1, s.rho2)
 
     def build(link: str) -> dpcode.Program:
@@ -381,7 +382,7 @@ def code_builder(s: Settings):
         view = dpcode.substitution.View(
             source=source, gamma=s.gamma, l=s.l, reps=s.reps, reps_chosen=s.reps_chosen,
             seed=s.seed, tab=TAB_CODES[s.tab], l_chart=L_CHART, breach=usable, labels=names)
-        return dpcode.substitution.program(view, link=link, title=TITLE)
+        return dpcode.substitution.program(view, link=link, title=t(TITLE))
     return build
 
 
@@ -493,18 +494,18 @@ def first_l_above_bound(curves: pd.DataFrame) -> int | None:
 def accuracy_finding(s: Settings, errors: pd.DataFrame) -> str:
     simulated = {kind: f"{fmt_sig(errors.loc[kind, 'actual'], 3)} ± "
                        f"{fmt_sig(errors.loc[kind, 'actual_se'], 2)}" for kind in KINDS}
+    values = dict(reps=f"{s.reps:,}", unbiased=simulated["unbiased"],
+                  bound=fmt_sig(float(errors["bound"].iloc[0]), 3))
     if s.l == 1:
-        numbers = t("{unbiased} (exactly {exact})", unbiased=simulated["unbiased"],
-                    exact=fmt_sig(errors.loc["unbiased", "exact"], 3))
-    else:
-        numbers = t("{source} for Kang, Lee & Hong's (2009) X̂*/l and {unbiased} for the "
-                    "unbiased A⁻¹Y* (exactly {exact_source} and {exact_unbiased})",
-                    source=simulated["source"], unbiased=simulated["unbiased"],
-                    exact_source=fmt_sig(errors.loc["source", "exact"], 3),
-                    exact_unbiased=fmt_sig(errors.loc["unbiased", "exact"], 3))
+        return t("Over R = {reps} simulated releases the relative standard error σ_X̂/‖X‖ is "
+                 "{unbiased} (exactly {exact}); Theorem 4.1's bound / √l is {bound}.",
+                 **values, exact=fmt_sig(errors.loc["unbiased", "exact"], 3))
     return t("Over R = {reps} simulated releases the relative standard error σ_X̂/‖X‖ is "
-             "{numbers}; Theorem 4.1's bound / √l is {bound}.", reps=f"{s.reps:,}",
-             numbers=numbers, bound=fmt_sig(float(errors["bound"].iloc[0]), 3))
+             "{source} for Kang, Lee & Hong's (2009) X̂*/l and {unbiased} for the unbiased "
+             "A⁻¹Y* (exactly {exact_source} and {exact_unbiased}); Theorem 4.1's bound / √l "
+             "is {bound}.", **values, source=simulated["source"],
+             exact_source=fmt_sig(errors.loc["source", "exact"], 3),
+             exact_unbiased=fmt_sig(errors.loc["unbiased", "exact"], 3))
 
 
 def above_note(first: int) -> str:
@@ -692,15 +693,18 @@ def breach_columns(s: Settings) -> tuple[str, str]:
 
 
 def breach_finding(s: Settings, e: Privacy, threshold: float) -> str:
-    safe = e.eps_l < math.log(threshold)
+    values = dict(rho1=fmt_prob(s.rho1), rho2=fmt_prob(s.rho2), threshold=fmt_sig(threshold),
+                  eps=fmt_sig(math.log(threshold), 3), l=s.l, eps_l=fmt_sig(e.eps_l, 3),
+                  posterior=fmt_prob(rs.posterior_bound(s.rho1, amplification(e.eps_l))))
+    if e.eps_l < math.log(threshold):
+        return t("A {rho1}→{rho2} privacy breach is impossible below an amplification of "
+                 "{threshold} (ε < {eps}): the release with l = {l} rules it out (ε_l = "
+                 "{eps_l}; a prior of {rho1} becomes a posterior of at most {posterior}).",
+                 **values)
     return t("A {rho1}→{rho2} privacy breach is impossible below an amplification of "
-             "{threshold} (ε < {eps}): the release with l = {l} {verdict} (ε_l = "
+             "{threshold} (ε < {eps}): the release with l = {l} does not rule it out (ε_l = "
              "{eps_l}; a prior of {rho1} becomes a posterior of at most {posterior}).",
-             rho1=fmt_prob(s.rho1), rho2=fmt_prob(s.rho2), threshold=fmt_sig(threshold),
-             eps=fmt_sig(math.log(threshold), 3), l=s.l,
-             verdict=t("rules it out") if safe else t("does not rule it out"),
-             eps_l=fmt_sig(e.eps_l, 3),
-             posterior=fmt_prob(rs.posterior_bound(s.rho1, amplification(e.eps_l))))
+             **values)
 
 
 def breach_shown(table: pd.DataFrame) -> pd.DataFrame:
