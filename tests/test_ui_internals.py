@@ -57,3 +57,40 @@ def test_upload_lost_knows_streamlits_deleted_file(monkeypatch):
                         {"gone": DeletedFile("lost-id"), "none": None})
     assert internals.upload_lost("gone")
     assert not internals.upload_lost("none") and not internals.upload_lost("absent")
+
+
+def rewrite_page():
+    import streamlit as st
+
+    from ui import internals
+
+    if st.query_params.get("rewrite") == "1":  # a widget of the last run is bound to "bound"
+        internals.rewrite_link_value("bound", ["ten"])
+        st.session_state.clear()  # a fresh visit: the widget takes the address's value
+    st.radio("width", [1, 5, 10], index=1, key="bound",
+             format_func={1: "one", 5: "five", 10: "ten"}.get, bind="query-params")
+    st.write(f"value={st.session_state.bound}")
+
+
+def test_rewrite_link_value_sets_a_bound_parameter_that_the_widget_then_reads():
+    """Streamlit's own st.query_params refuses to set a parameter a widget is bound to; the
+    rewrite reaches it, and the widget's first value, which Streamlit takes from its
+    snapshot of the address, is the rewritten one."""
+    at = AppTest.from_function(rewrite_page)
+    at.query_params["bound"] = "one"
+    at.run()
+    assert not at.exception and "value=1" in [m.value for m in at.markdown]
+
+    def refused():
+        import streamlit as st
+
+        st.radio("width", [1, 5, 10], key="bound", bind="query-params")
+        st.query_params["bound"] = "10"
+
+    # why rewrite_link_value exists: the public way is refused
+    assert "bound to a widget" in AppTest.from_function(refused).run().exception[0].message
+    at.query_params["rewrite"] = "1"
+    at.run()
+    assert not at.exception
+    assert "value=10" in [m.value for m in at.markdown]
+    assert at.query_params["bound"] in (["ten"], "ten")

@@ -16,6 +16,12 @@ HAProxy, a restarted server) comes back from the browser as a file id this proce
 not have: Streamlit then keeps a ``DeletedFile`` in the widget's state, not public API
 either. :func:`upload_lost` tells the page, which asks for the file again.
 
+A link written with English option labels is read in the reader's language
+(ui.language.localize_link): its values are rewritten before the widgets read them, also
+for a parameter a widget of an earlier run is bound to, which Streamlit's public
+``st.query_params`` refuses to set, and in the snapshot of the address that Streamlit seeds
+widgets from (:func:`rewrite_link_value`).
+
 tests/test_ui_internals.py checks, against the installed Streamlit, that every name used
 here exists and gives the URL form of a widget: an upgrade that changes them fails that
 test loudly instead of silently naming good link values as unusable. The browser test
@@ -41,6 +47,18 @@ def url_form(key: str) -> list | None:
         return None
     form = metadata.serializer(st.session_state[key])
     return list(form) if isinstance(form, (list, tuple)) else [form]
+
+
+def rewrite_link_value(key: str, values: list[str]) -> None:
+    """Make ``values`` the link's value of ``key`` for this run's widgets and the address:
+    in the query parameters, whether or not a widget is bound to ``key``, and in the
+    snapshot taken when the page loaded, from which a URL-bound widget takes its first
+    value."""
+    with get_session_state().query_params() as qp:
+        qp._set_item_internal(key, list(values))
+        if key in qp._initial_query_params:
+            qp._initial_query_params[key] = list(values)
+        qp._send_query_param_msg()
 
 
 def upload_lost(key: str) -> bool:

@@ -20,8 +20,9 @@ import functools
 
 import streamlit as st
 
-from ui.text import (LANGUAGES, SOURCE_LANGUAGE, catalog, messages, record_shown, t,
-                     use_language)
+from ui import internals
+from ui.text import (LANGUAGES, SOURCE_LANGUAGE, catalog, language, messages, record_shown,
+                     relabelled, t, use_language)
 
 PARAM = "lang"  # the URL parameter, and the control's session-state key
 _UNUSABLE: contextvars.ContextVar[bool] = contextvars.ContextVar("lang_unusable", default=False)
@@ -58,11 +59,18 @@ def message_of(text: str, code: str) -> str | None:
 
 def translated(text: str, old: str, new: str) -> str:
     """``text`` written in ``old`` as ``new`` writes it, when it is a message's whole text
-    (an option or tab label); other text as it is."""
+    (an option or tab label) or a label made from a template and a name
+    (:func:`ui.text.label_family`); other text as it is."""
     message = message_of(text, old) if old != new else None
     if message is None:
-        return text
+        return (relabelled(text, old, new) or text) if old != new else text
     return message if new == SOURCE_LANGUAGE else catalog(new).gettext(message)
+
+
+def spoken(text: str) -> str:
+    """An English option label (a link value written in English) as this run's language
+    writes it."""
+    return translated(text, SOURCE_LANGUAGE, language())
 
 
 def _relabelled(value, old: str, new: str):
@@ -88,16 +96,18 @@ def relabel(old: str, new: str) -> None:
 def localize_link(code: str) -> None:
     """A link's values that are English labels (a link made before ``lang`` existed, a
     page's own link or experiment, written in English) become the labels of ``code``,
-    before the controls read them. Only values no control holds yet."""
+    before the controls read them: also where a control holds a value already (a "Try
+    this" link opened from the page). A control of a page in ``code`` writes its labels in
+    ``code``, which are left as they are."""
     if code == SOURCE_LANGUAGE:
         return
     for key in list(st.query_params):
-        if key == PARAM or key in st.session_state:
+        if key == PARAM:
             continue
         values = st.query_params.get_all(key)
         changed = [translated(v, SOURCE_LANGUAGE, code) for v in values]
         if changed != values:
-            st.query_params[key] = changed
+            internals.rewrite_link_value(key, changed)
 
 
 def _switched() -> None:

@@ -20,7 +20,7 @@ import streamlit as st
 from dpcore import datasets
 from ui import internals, registry
 from ui.format import fmt_number
-from ui.text import N_, t
+from ui.text import N_, label_family, t
 
 # ---------------------------------------------------------------------------------------
 # What other pages may set on a page: URL parameters (= widget keys), grids, tab labels
@@ -33,6 +33,7 @@ POPULATION_AGE_LABELS = {k: POPULATION_AGE.format(population=v)
                          for k, v in datasets.POPULATIONS.items()}
 
 
+@label_family(datasets.POPULATIONS)
 def population_age_label(source: str) -> str:
     """The option label of a built-in population's ages in the reader's language (its URL
     value, which a link to the option carries)."""
