@@ -16,16 +16,17 @@ page's link, and switching keeps the view (its tab and options).
 from __future__ import annotations
 
 import ast
-import contextlib
+import importlib
 import importlib.util
 import re
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
-from conftest import REPO_ROOT, open_page, run
+from conftest import REPO_ROOT, open_page, run, thread_speaking
 from pagekit import LINK_NOTE, link_notes
-from ui import registry
+from ui import links, registry
 from ui.text import LANGUAGES, LOCALE_DIR
 
 SPEC = importlib.util.spec_from_file_location("i18n_script", REPO_ROOT / "scripts" / "i18n.py")
@@ -123,20 +124,101 @@ def test_every_message_is_one_whole_text_never_an_f_string_or_a_sum(folder):
     assert not found
 
 
+# --- dpcore's refusals -----------------------------------------------------------------------
+
+ERROR_CLASSES = ("ArgumentError", "UploadError", "DegenerateNullError", "Phrase")
+
+
+def _error_calls(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in ERROR_CLASSES or name == "ValueError":
+                yield name, node
+
+
+def test_every_refusal_of_dpcore_keeps_a_whole_template_with_its_fields():
+    """dpcore raises no bare ValueError: each refusal is an ArgumentError whose template is
+    one literal text (so the extraction reads it into the catalog) and whose fields are
+    exactly the template's places, so the dashboard can fill the Korean template with
+    them (ui.text.error_text)."""
+    import string
+
+    problems = []
+    for path in sorted((REPO_ROOT / "dpcore").rglob("*.py")):
+        where = path.relative_to(REPO_ROOT)
+        for name, call in _error_calls(ast.parse(path.read_text(encoding="utf-8"))):
+            if name == "ValueError":
+                problems.append(f"{where}:{call.lineno}: ValueError({ast.unparse(call)[11:40]}…)")
+                continue
+            if not call.args or not isinstance(call.args[0], ast.Constant):
+                if not (name == "DegenerateNullError" and call.args
+                        and isinstance(call.args[0], ast.Name)):
+                    problems.append(f"{where}:{call.lineno}: template is not one literal")
+                continue
+            places = {field.split(".")[0].split("[")[0]
+                      for _, field, _, _ in string.Formatter().parse(call.args[0].value)
+                      if field is not None}
+            given = {k.arg for k in call.keywords if k.arg} - {"which"}
+            if any(k.arg is None for k in call.keywords):
+                continue  # **fields: checked when raised
+            if places != given:
+                problems.append(f"{where}:{call.lineno}: places {sorted(places)} but fields "
+                                f"{sorted(given)}")
+    assert not problems, problems
+
+
+def _refusals():
+    """Real refusals of dpcore, as pages meet them: bad uploads and refused settings."""
+    import pandas as pd
+
+    from dpcore import gaussian, homogeneity, uploads, validation
+
+    calls = [
+        lambda: uploads.read_csv_upload(b""),
+        lambda: uploads.read_csv_upload(b"a\n1\nten\n"),
+        lambda: uploads.read_csv_upload(b"PK\x03\x04junk"),
+        lambda: uploads.counts_from_column(pd.Series([1.0, -2.0], name="2020"), name="B"),
+        lambda: uploads.counts_from_column(pd.Series([0.0, 0.0], name="x"), name=None),
+        lambda: uploads.categories_from_column(["a", "a"]),
+        lambda: uploads.check_same_length([1, 2, 3], [4, 5], names=("A", "B")),
+        lambda: validation.positive_scalar(0, "eps"),
+        lambda: validation.probability_array([0.0, 0.5], "delta"),
+        lambda: gaussian.solve_gaussian(eps=0.0, delta=1e-3, sensitivity=1.0, method="tail"),
+        lambda: homogeneity.parametric_bootstrap_test([0, 1, 0], [30, 40, 50], 0.1, 0.1,
+                                                      n_boot=9, rng=1),
+    ]
+    for call in calls:
+        try:
+            call()
+        except ValueError as exc:
+            yield exc
+        else:
+            raise AssertionError("no refusal")
+
+
+def test_dpcore_refusals_are_said_in_korean_with_the_page_symbols():
+    """ui.text.error_text says a refusal from its template and fields: the Korean template,
+    the user's cells and column names as they are, parameter names as the page's symbols,
+    and no English sentence left."""
+    from dpcore.errors import ArgumentError
+    from ui.text import error_text
+
+    symbols = {"eps": "ε", "delta": "δ", "sensitivity": "Δ", "x1": "X_A"}
+    for refusal in _refusals():
+        assert isinstance(refusal, ArgumentError), refusal
+        english = error_text(refusal, symbols)
+        with thread_speaking("ko"):
+            korean = error_text(refusal, symbols)
+        assert korean != english and re.search("[가-힣]", korean), korean
+        assert not english_sentences(korean.replace("\\", "")), korean
+        for value in refusal.fields.values():
+            if isinstance(value, str) and value.startswith('"'):  # a user's quoted text
+                assert value.strip('"') in korean.replace("\\", ""), (value, korean)
+        assert "eps" not in korean and "`" not in korean, korean
+
+
 # --- the language of a session -------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def thread_speaking(code: str):
-    """AppTest writes the widgets' values back with their format functions in the test's
-    own thread: it must speak the page's language to write a Korean page's options."""
-    from ui import text
-
-    token = text._LANGUAGE.set(code)
-    try:
-        yield
-    finally:
-        text._LANGUAGE.reset(token)
 
 
 @pytest.fixture
@@ -247,6 +329,54 @@ def test_every_page_opens_in_korean_with_every_text_translated(page, monkeypatch
     assert not {m for m in asked_for if m not in korean}, "not in the Korean catalog"
     left = [run for shown in shown_texts(at) for run in english_sentences(shown)]
     assert not left, left[:10]
+    assert not english_headers(at), english_headers(at)
+
+
+ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z_ ()'-]{2,}")
+
+
+def english_headers(at) -> list[str]:
+    """Column headers of the tables the report gets that are English words (the report's
+    tables are headed as the page's are; their CSV files keep the column names)."""
+    from conftest import LAST_KIT
+
+    tables = LAST_KIT[-1].report_tables() if LAST_KIT else []  # the home page has none
+    return [f"{name}: {column}" for name, frame in tables for column in frame.columns
+            if ENGLISH_WORD.fullmatch(str(column)) and not untranslatable(str(column))]
+
+
+def _experiments():
+    for page in registry.PAGES:
+        module = importlib.import_module(f"ui.pages.{Path(page.script).stem}") \
+            if (REPO_ROOT / "ui" / "pages" / Path(page.script).name).exists() else None
+        for index, _ in enumerate(getattr(module, "EXPERIMENTS", ())):
+            yield pytest.param(page.script, module, index, id=f"{page.name}-{index}")
+
+
+@pytest.mark.parametrize(("script", "module", "index"), list(_experiments()))
+def test_every_try_this_experiment_opens_in_korean(script, module, index, korean_test_thread):
+    """Each "Try this" link (written with English labels, as links before ``lang`` were) on
+    a Korean page: every value is used (no note on unusable values; a composite label such
+    as "Population 2020 by age: Korea" included), the experiment is named in Korean, and the
+    view it opens (often another tab) shows no English sentence."""
+    from ui.kit import TRY_PARAM
+    from ui.text import t
+
+    ex = module.EXPERIMENTS[index]
+    at = open_page(script, None, {"lang": "ko"}, timeout=180)
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in {**ex.query, TRY_PARAM: str(index), "lang": "ko"}.items():
+        at.query_params[key] = value
+    at.switch_page(script)
+    run(at)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any(t(ex.title) in box.value for box in at.info), [b.value for b in at.info]
+    note = links.unusable_note(["{keys}"]).split("{keys}")[0]  # in Korean
+    assert not [w.value for w in at.warning if w.value.startswith(note)], "link values unused"
+    left = [run for shown in shown_texts(at) for run in english_sentences(shown)]
+    assert not left, left[:10]
+    assert not english_headers(at), english_headers(at)
 
 
 def test_korean_writes_numbers_as_english_does_so_the_formatters_stay():

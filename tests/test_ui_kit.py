@@ -76,7 +76,8 @@ def closed_tab_page():
     kit.chart(go.Figure(go.Scatter(x=[1, 2], y=[1, 2])), key="kc", name="Shown chart")
     kit.chart(go.Figure(go.Scatter(x=[1, 2], y=[2, 1])), key="kh", name="Hidden chart",
               drawn=False)
-    kit.table(pd.DataFrame({"a": [1]}), key="kt", name="Hidden table", drawn=False)
+    kit.table(pd.DataFrame({"a": [1]}), key="kt", name="Hidden table", drawn=False,
+              column_config={"a": {"label": "Headed a"}})
     kit.end()
 
 
@@ -86,6 +87,8 @@ def test_outputs_of_a_closed_tab_go_to_the_report_only(deferred):
     kit = ended_kit(at)
     assert [name for name, _ in kit.figures] == ["Shown chart", "Hidden chart"]
     assert [name for name, _ in kit.tables] == ["Hidden table"]
+    assert list(kit.tables[0][1].columns) == ["a"]  # the CSV's column name
+    assert list(kit.report_tables()[0][1].columns) == ["Headed a"]  # the page's header
     assert len(at.get("plotly_chart")) == 1 and not at.dataframe
     assert sorted(deferred) == ["kit_report.html", "shown_chart.csv", "shown_chart.html"]
 

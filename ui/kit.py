@@ -39,6 +39,12 @@ class Experiment:
     query: dict[str, str]  # the page's URL parameters for it (all others at defaults)
 
 
+def _headers(config: dict | None) -> dict[str, str]:
+    """Column -> header, from a table's ``column_config`` (ui.format.headed)."""
+    return {column: given["label"] for column, given in (config or {}).items()
+            if isinstance(given, dict) and given.get("label")}
+
+
 @dataclass
 class PageKit:
     """What a page gives its report, and the slots the header keeps for the end of the page."""
@@ -52,6 +58,7 @@ class PageKit:
     parameters: dict[str, str] = field(default_factory=dict)
     figures: list[tuple[str, object]] = field(default_factory=list)
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    table_headers: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> headers
     notes: list[str] = field(default_factory=list)
     # The numbers the page shows, label -> value as computed: what the view's code prints.
     numbers: dict[str, object] = field(default_factory=dict)
@@ -109,6 +116,9 @@ class PageKit:
         data = frame if csv is None else csv
         if isinstance(data, Styler):
             data = data.data
+        # The report shows the table under the page's headers (its column config, in the
+        # reader's language); the CSV, and the kit's frame, keep the column names.
+        self.table_headers[name] = _headers(kwargs.get("column_config"))
         if not drawn:
             self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
             return
@@ -172,8 +182,9 @@ class PageKit:
         opened = st.session_state.get(TRY_KEY)
         with st.expander(t("Try this"), icon=":material/science:", expanded=False):
             for i, ex in enumerate(experiments):
+                query = {key: language.spoken(value) for key, value in ex.query.items()}
                 st.page_link(page.script, label=t(ex.title), icon=":material/play_arrow:",
-                             query_params={**ex.query, TRY_PARAM: str(i)},
+                             query_params={**query, TRY_PARAM: str(i)},
                              help=t("Sets the page up for this experiment, every other "
                                     "setting back to its default."))
                 st.caption(t(ex.notice))
@@ -181,7 +192,7 @@ class PageKit:
             # Named while the URL still says what the experiment set (a value equal to
             # its control's default is left out of the URL by Streamlit).
             if str(experiments.index(ex)) == opened and all(k not in st.query_params or links.same(
-                    st.query_params.get_all(k), v) for k, v in ex.query.items()):
+                    st.query_params.get_all(k), language.spoken(v)) for k, v in ex.query.items()):
                 st.info(t("**{title}**. {notice}", title=t(ex.title), notice=t(ex.notice)),
                         icon=":material/science:")
 
@@ -245,6 +256,11 @@ class PageKit:
         self.end()
         st.stop()
 
+    def report_tables(self) -> list[tuple[str, pd.DataFrame]]:
+        """The tables as the report shows them: under the page's headers."""
+        return [(name, frame.rename(columns=self.table_headers.get(name, {})))
+                for name, frame in self.tables]
+
     def report_builder(self, source: str):
         """Makes the report when called, from the kit as it is then (the page adds to it
         until end()), with the link end() gives the view, or else ``source``. It runs when
@@ -253,7 +269,7 @@ class PageKit:
         def build() -> str:
             return dpviz.report.html_report(
                 self.title, findings=list(self.findings), parameters=dict(self.parameters),
-                figures=list(self.figures), tables=list(self.tables), notes=list(self.notes),
+                figures=list(self.figures), tables=self.report_tables(), notes=list(self.notes),
                 source=self.source or source, lang=reader_language())
 
         return speaking(build)
