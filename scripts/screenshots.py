@@ -13,8 +13,9 @@ has ended and every element is drawn, and saves:
 - docs/thumbs/<page>.png: the top of the main column, 480 x 384 px, for the home page's
   cards (not for the home page itself).
 
-With ``--lang ko`` the pages open in Korean (``?lang=ko``) and are saved as
-docs/<page>_ko.png, without thumbnails.
+With ``--lang ko`` the pages open in Korean (``?lang=ko``): their thumbnails are saved as
+docs/thumbs/ko/<page>.png (the Korean home page's cards), and the pages the README shows in
+Korean (:data:`README_KO`) as docs/<page>_ko.png.
 
 A developer's tool, not part of the tests; it needs the dev requirements (Playwright) and
 /usr/bin/chromium. Pillow, a dependency of Streamlit, resizes the thumbnails.
@@ -38,12 +39,13 @@ DOCS = REPO_ROOT / "docs"
 THUMBS = DOCS / "thumbs"
 WIDTH = 1400
 THUMB = (480, 384)
+README_KO = ("home", "compare_histograms")  # the README's Korean twins
 # The main column at 1400 px with the sidebar open (its left edge, its width), below the
 # empty band above the title.
 MAIN_LEFT, MAIN_WIDTH, MAIN_TOP = 350, 1000, 70
 
 
-def shoot(page, url: str, title: str, out: Path, height: int,
+def shoot(page, url: str, title: str, out: Path | None, height: int,
           thumb: Path | None) -> None:
     from PIL import Image
 
@@ -56,13 +58,14 @@ def shoot(page, url: str, title: str, out: Path, height: int,
                            timeout=load_test.LOAD_TIMEOUT_S * 1000)
     page.mouse.move(0, 0)  # no hover effects in the picture
     image = Image.open(io.BytesIO(page.screenshot(timeout=90_000)))
-    image.save(out, optimize=True)
+    if out is not None:
+        image.save(out, optimize=True)
     if thumb is not None:
         top = image.crop((MAIN_LEFT, MAIN_TOP, MAIN_LEFT + MAIN_WIDTH,
                           MAIN_TOP + round(MAIN_WIDTH * THUMB[1] / THUMB[0])))
         top.resize(THUMB, Image.LANCZOS).save(thumb, optimize=True)
-    print(f"{out.relative_to(REPO_ROOT)} {image.width}x{image.height}"
-          + (f", {thumb.relative_to(REPO_ROOT)}" if thumb else ""), flush=True)
+    print(", ".join(str(path.relative_to(REPO_ROOT)) for path in (out, thumb) if path),
+          f"{image.width}x{image.height}", flush=True)
 
 
 def main(argv=None) -> int:
@@ -84,7 +87,8 @@ def main(argv=None) -> int:
 
     pages = [p for p in registry.PAGES
              if not args.pages or (p.url_path or "home") in args.pages]
-    THUMBS.mkdir(parents=True, exist_ok=True)
+    registry.thumb_path(registry.PAGES[-1], args.lang).parent.mkdir(parents=True,
+                                                                    exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         server = browserkit.start_streamlit(Path(tmp) / "server.log")
         try:
@@ -99,9 +103,10 @@ def main(argv=None) -> int:
                     stem = p.url_path or "home"
                     home = p is registry.HOME
                     shoot(page, f"{server.url}/{p.url_path}{query}", t(p.title),
-                          DOCS / f"{stem}{suffix}.png",
+                          DOCS / f"{stem}{suffix}.png"
+                          if not suffix or stem in README_KO else None,
                           args.home_height if home else args.height,
-                          None if home or suffix else THUMBS / f"{stem}.png")
+                          None if home else registry.thumb_path(p, args.lang))
                 browser.close()
         finally:
             browserkit.stop_streamlit(server.proc)

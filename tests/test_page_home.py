@@ -6,6 +6,7 @@ question, link), a learning path and tips for presenting.
 
 from __future__ import annotations
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import APP_PATH, routed_pages, run
@@ -67,11 +68,13 @@ def test_a_card_link_opens_its_page():
     assert at.title[0].value == registry.FDP.title
 
 
-def test_thumbnails_exist():
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_thumbnails_exist(language):
+    """Each card has its thumbnail in both languages (the Korean page's own screenshot)."""
     from PIL import Image
 
     for c in registry.CARDS:
-        path = registry.THUMBS / c.thumb
+        path = registry.thumb_path(c, language)
         assert path.is_file(), path
         with Image.open(path) as im:
             assert im.format == "PNG"

@@ -19,6 +19,12 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 THUMBS = REPO_ROOT / "docs" / "thumbs"
 
 
+def thumb_path(page: "PageSpec", language: str) -> Path:
+    """The thumbnail of ``page``'s card in ``language``: docs/thumbs/<file> in English,
+    docs/thumbs/<language>/<file> in another (scripts/screenshots.py takes both)."""
+    return THUMBS / page.thumb if language == "en" else THUMBS / language / page.thumb
+
+
 @dataclass(frozen=True)
 class PageSpec:
     """One page of the dashboard."""
@@ -30,7 +36,7 @@ class PageSpec:
     url_path: str  # the path of the page's address; "" for the default page
     question: str = ""  # the question the page answers (its card on the home page)
     what: str = ""  # what one sees and does there (its card)
-    thumb: str = ""  # file in docs/thumbs/ ("" for no card)
+    thumb: str = ""  # file in docs/thumbs/ and docs/thumbs/ko/ ("" for no card)
 
     @property
     def default(self) -> bool:

@@ -1,8 +1,8 @@
 """Page: the start page. What the dashboard is, one card per page, a learning path, presenting.
 
 Static on purpose: text, thumbnails and links, no computation, so it opens at once. The
-thumbnails in docs/thumbs/ are the top of the README's screenshots (docs/*.png), cropped to
-the main column and resized to 480 px wide. The pages, their titles and cards come from ui.registry.
+thumbnails in docs/thumbs/ (docs/thumbs/ko/ in Korean) are the top of the pages' screenshots
+(scripts/screenshots.py), cropped to the main column and resized to 480 px wide. The pages, their titles and cards come from ui.registry.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from ui import notation, registry
-from ui.text import N_, t
+from ui.text import N_, language, t
 
 TITLE = registry.HOME.title
-THUMBS = registry.THUMBS
 
 # A first-time student's order through the pages, and why each comes there.
 LEARNING_PATH = (
@@ -43,7 +42,7 @@ LEARNING_PATH = (
 def card(c: registry.PageSpec) -> None:
     with st.container(border=True):
         # PNG as stored: "auto" would re-encode every thumbnail as JPEG on every run.
-        st.image(str(THUMBS / c.thumb), width="stretch", output_format="PNG",
+        st.image(str(registry.thumb_path(c, language())), width="stretch", output_format="PNG",
                  alt=t("The top of the page '{title}'", title=c.label))
         st.markdown(t("**{question}**", question=t(c.question)))
         st.caption(t(c.what))
