@@ -345,6 +345,28 @@ def english_headers(at) -> list[str]:
             if ENGLISH_WORD.fullmatch(str(column)) and not untranslatable(str(column))]
 
 
+# The URL parameter of each page's tabs.
+TAB_KEYS = {registry.CALIBRATION: "cal_tab", registry.FDP: "fdp_tab",
+            registry.GAUSSIAN: "gauss_tab", registry.LDP: "ldp_tab", registry.PLANNER: "plan_tab",
+            registry.SUBSTITUTION: "rs_tab"}
+
+
+@pytest.mark.parametrize("page", list(TAB_KEYS), ids=lambda p: p.name)
+def test_every_tab_opens_in_korean_with_every_text_translated(page, korean_test_thread):
+    """Each tab of a Korean page (opened by its link, as a shared link opens it): no error,
+    no English sentence on the page, no English header in the report's tables."""
+    at = open_page(page.script, None, {"lang": "ko"}, timeout=180)
+    labels = [tab.label for tab in at.tabs]
+    assert len(labels) >= 2 and re.search("[가-힣]", labels[1]), labels
+    for label in labels[1:]:  # the first is the page's default view, tested above
+        at = open_page(page.script, None, {"lang": "ko", TAB_KEYS[page]: label}, timeout=180)
+        assert at.session_state[TAB_KEYS[page]] == label
+        assert not at.exception and not at.error, (label, [e.value for e in at.error])
+        left = [run for shown in shown_texts(at) for run in english_sentences(shown)]
+        assert not left, (label, left[:10])
+        assert not english_headers(at), (label, english_headers(at))
+
+
 def _experiments():
     for page in registry.PAGES:
         module = importlib.import_module(f"ui.pages.{Path(page.script).stem}") \
