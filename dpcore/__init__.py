@@ -8,6 +8,8 @@ module per topic:
   outputs of a mechanism on two neighbouring inputs ([DRS22], trade-off curves)
 - :mod:`dpcore.datasets`     -- the shipped 2020 population tables, the shapes of
   [SPJ22] section 2.3, binning
+- :mod:`dpcore.errors`       -- the errors of refused arguments, which keep their message's
+  template and fields (a caller can say them in another language)
 - :mod:`dpcore.fdp`          -- trade-off functions, f-DP and μ-GDP, their
   conversions, composition and group privacy ([DRS22])
 - :mod:`dpcore.gaussian`     -- the Gaussian mechanism: σ for (ε, δ) by the tail bound
@@ -33,6 +35,7 @@ __version__ = "0.21.0"  # the release of the distribution "dpcore" (pyproject.to
 __all__ = [
     "audit",
     "datasets",
+    "errors",
     "fdp",
     "gaussian",
     "histogram",
