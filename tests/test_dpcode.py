@@ -12,6 +12,7 @@ with nbclient. dpcode's own helpers (literals, files) are checked directly.
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -180,16 +181,47 @@ def view(page: str, title: str, query: dict, upload):
     return at, ended_kit(at)
 
 
-def run_script(text: str, files: dict[str, str], folder) -> str:
+# Runs each view's script as `python view.py` would, in a fresh namespace as its __main__,
+# from its own folder, in one Python process per test worker that has imported the scripts'
+# libraries once (numpy, SciPy, pandas, Plotly: about 3 s a script otherwise).
+RUNNER = r"""
+import contextlib, io, json, os, runpy, sys, traceback
+import numpy, scipy.stats, pandas, plotly.graph_objects, dpcore, dpviz
+for line in sys.stdin:
+    os.chdir(json.loads(line))
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            runpy.run_path("view.py", run_name="__main__")
+        except SystemExit as exc:
+            code = exc.code or 0
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+    print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue()}), flush=True)
+"""
+
+
+@pytest.fixture(scope="session")
+def script_runner():
+    proc = subprocess.Popen([sys.executable, "-c", RUNNER], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True,
+                            env={"PYTHONPATH": PYTHONPATH, "PATH": "/usr/bin:/bin"})
+    with proc:  # closes its pipes and waits for it
+        yield proc
+        proc.stdin.close()
+
+
+def run_script(text: str, files: dict[str, str], folder, runner) -> str:
     (folder / "view.py").write_text(text, encoding="utf-8")
     for name, data in files.items():
         (folder / name).write_text(data, encoding="utf-8")
-    done = subprocess.run([sys.executable, "view.py"], cwd=folder, capture_output=True,
-                          text=True, timeout=300, env={"PYTHONPATH": PYTHONPATH,
-                                                       "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr
-    return done.stdout
+    runner.stdin.write(json.dumps(str(folder)) + "\n")
+    runner.stdin.flush()
+    done = json.loads(runner.stdout.readline())
+    assert done["code"] == 0, done["err"]
+    assert "Traceback" not in done["err"]
+    return done["out"]
 
 
 def literal_numbers(text: str) -> set:
@@ -200,13 +232,14 @@ def literal_numbers(text: str) -> set:
 
 
 @pytest.mark.parametrize(("page", "title", "query", "upload"), PARAMS)
-def test_the_script_prints_every_number_the_page_shows(page, title, query, upload, tmp_path):
+def test_the_script_prints_every_number_the_page_shows(page, title, query, upload, tmp_path,
+                                                      script_runner):
     at, kit = view(page, title, query, upload)
     shown = kit.numbers
     assert set(metrics(at)) <= set(shown)  # every metric on the page is among them
     program = kit.code_builder("http://localhost/view")
     text = dpcode.script_text(program)
-    printed = dpcode.read_printed(run_script(text, program.files, tmp_path))
+    printed = dpcode.read_printed(run_script(text, program.files, tmp_path, script_runner))
     assert {k: printed.get(k) for k in shown} == {k: _plain(v) for k, v in shown.items()}
     # computed in the script, not written into it (0, 1 and the like excepted: a count of
     # bins or a whole p-value are not written either)
@@ -265,7 +298,8 @@ HANGUL = re.compile("[\uac00-\ud7a3]")
 @pytest.mark.parametrize(("page", "title", "query", "upload"),
                          [p for p in PARAMS if p.id in KOREAN])
 def test_a_korean_views_script_prints_the_korean_labels_of_the_page(page, title, query, upload,
-                                                                    tmp_path, deferred):
+                                                                    tmp_path, deferred,
+                                                                    script_runner):
     """The page in Korean (``lang=ko``): the script its Code button gives (made in the page's
     run, as a reader downloads it) prints every number the page keeps under the page's
     Korean label, with the page's value; none of the words it fills in is left in English."""
@@ -273,7 +307,7 @@ def test_a_korean_views_script_prints_the_korean_labels_of_the_page(page, title,
         at, kit = view(page, t(title), {**query, "lang": "ko"}, upload)
     assert not link_notes(at)  # the view asked for, every English value of the link used
     [script] = [data for name, data in deferred.items() if name.endswith(".py")]
-    output = run_script(script(), {}, tmp_path)
+    output = run_script(script(), {}, tmp_path, script_runner)
     printed = dpcode.read_printed(output)
     shown = kit.numbers
     assert {k: printed.get(k) for k in shown} == {k: _plain(v) for k, v in shown.items()}
