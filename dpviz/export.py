@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dpviz.style import is_legend_entry
+
 __all__ = [
     "FORMULA_START",
     "csv_text",
@@ -94,11 +96,14 @@ def figure_data(fig: go.Figure) -> pd.DataFrame:
     bars) and ``text``. A point of a two-level category axis has ``x`` "outer |
     inner". Histograms give their raw values in ``x`` (or ``y``).
     Shapes and annotations (reference lines, labels) are not data and are
-    left out.
+    left out, and so are the legend entries that name them
+    (:func:`dpviz.style.legend_entry`).
     """
     frames = []
-    several = len({getattr(t, "xaxis", None) for t in fig.data}) > 1
+    several = len({getattr(t, "xaxis", None) for t in fig.data if not is_legend_entry(t)}) > 1
     for i, trace in enumerate(fig.data):
+        if is_legend_entry(trace):
+            continue
         name = html.unescape(trace.name) if trace.name else f"trace {i}"
         x, y = getattr(trace, "x", None), getattr(trace, "y", None)
         if y is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from dpviz.style import COLORS, OKABE_ITO, _rgba, figure, span
+from dpviz.style import COLORS, OKABE_ITO, PROBABILITY_AXIS, _rgba, figure, legend_span, span
 from dpviz.text import N_, _
 
 __all__ = [
@@ -57,9 +57,9 @@ def _square_unit_axes() -> dict:
     """α and β axes from 0 to 1, one unit as long on both (the layout's xaxis and yaxis)."""
     return dict(
         xaxis=dict(range=[0, 1], title=dict(text=_(_ALPHA_TITLE)), constrain="domain", dtick=0.2,
-                   zeroline=False),
+                   zeroline=False, **PROBABILITY_AXIS),
         yaxis=dict(range=[0, 1], title=dict(text=_(_BETA_TITLE)), scaleanchor="x", scaleratio=1,
-                   constrain="domain", dtick=0.2, zeroline=False),
+                   constrain="domain", dtick=0.2, zeroline=False, **PROBABILITY_AXIS),
     )
 
 
@@ -135,8 +135,9 @@ def tradeoff_figure(
             hovertemplate="α %{x:.4r}<br>β %{y:.4r}<extra></extra>",
         ))
     return figure(data, dict(
+        # the legend above the plot, as on every figure (the top margin grows with it): below
+        # it, at a fraction of the height, it met the α axis title on short figures
         height=height, margin=dict(l=60, r=20, t=30, b=50),
-        legend=dict(orientation="h", yanchor="top", y=-0.15, xanchor="left", x=0),
         **_square_unit_axes(),
     ))
 
@@ -196,13 +197,14 @@ def attacker_test_figure(
             type="scatter", x=x, y=y, mode="lines", name=name, line=dict(color=color, width=3),
             hovertemplate=_("x %{x:.2f}<br>density %{y:.3f}<extra>{name}</extra>", name=name),
         ))
-    line, label = span(
-        "vline", x=t, line=dict(color="#000000", width=2, dash="dash"),
-        annotation_text=_("threshold t = {t}: reject D if X > t", t=threshold_text or _num(t)),
-        annotation_position="top right")
+    # the threshold's label in the legend: beside its line it met the densities' peak
+    line, entry = legend_span(
+        "vline", _("threshold t = {t}: reject D if X > t", t=threshold_text or _num(t)),
+        x=t, line=dict(color="#000000", width=2, dash="dash"))
+    data.append(entry)
     return figure(data, dict(
         height=height, margin=dict(t=90), legend=dict(y=1.08),
-        shapes=[line], annotations=[label],
+        shapes=[line],
         xaxis=dict(title=dict(text=_("output X")), range=[float(x[0]), float(x[-1])]),
         yaxis=dict(title=dict(text=_("density")),
                    range=[0, 1.08 * float(max(pdf0.max(), pdf1.max()))]),

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from scipy import stats
 
 from dpviz.fdp import FDP_COLORS
-from dpviz.style import COLORS, _rgba, figure, inert_labels, span
+from dpviz.style import COLORS, COUNT_AXIS, _rgba, figure, inert_labels, legend_span, span
 from dpviz.text import _
 
 __all__ = [
@@ -84,15 +84,16 @@ def privacy_loss_figure(mean: float, var: float, eps: float, *, tail_delta: floa
              line=dict(color=COLORS["original"], width=3),
              hovertemplate=_("L %{x:,.4~r}<br>density %{y:.3~r}<extra></extra>")),
     ]
-    line, text = span("vline", x=eps, line=dict(color=COLORS["statistic"], width=2, dash="dash"),
-                      annotation_text=f"ε = {_num(eps, 6)}", annotation_position="top")
+    line, entry = legend_span("vline", f"ε = {_num(eps, 6)}", x=eps,
+                              line=dict(color=COLORS["statistic"], width=2, dash="dash"))
+    data.append(entry)
     yaxis = dict(title=dict(text=_("density")))
     if log_y:
         floor = max(float(pdf.max()) * 1e-16, 1e-300)
         yaxis.update(type="log", exponentformat="power",
                      range=[np.log10(floor), np.log10(float(pdf.max()) * 2)])
     return figure(data, dict(
-        height=420, legend=dict(y=1.1), margin=dict(t=90), shapes=[line], annotations=[text],
+        height=420, legend=dict(y=1.1), margin=dict(t=90), shapes=[line],
         xaxis=dict(title=dict(text=_("privacy loss L = ln p₁(o)/p₂(o)")),
                    range=[float(lo), float(hi)]),
         yaxis=yaxis,
@@ -139,13 +140,15 @@ def release_distribution_figure(releases, true_value: float, sigma: float, *,
     width = edges[1] - edges[0]
     density = counts / (releases.size * width)
     mids = (edges[:-1] + edges[1:]) / 2
-    spans = [span("vrect", x0=true_value - half_width, x1=true_value + half_width,
-                  fillcolor=_rgba(COLORS["estimate"], 0.12), line_width=0,
-                  annotation_text=_("95% of releases"), annotation_position="top left")]
+    # The bands' and the true value's labels in the legend: on the plot they met one
+    # another when the true value is near 0 or the interval is narrow.
+    spans = [legend_span("vrect", _("95% of releases"), x0=true_value - half_width,
+                         x1=true_value + half_width, fillcolor=_rgba(COLORS["estimate"], 0.12),
+                         line_width=0, edge=COLORS["estimate"])]
     if lo < 0:
-        spans.append(span("vrect", x0=lo, x1=min(0.0, hi),
-                          fillcolor=_rgba(COLORS["statistic"], 0.12), line_width=0,
-                          annotation_text=_("negative"), annotation_position="top right"))
+        spans.append(legend_span("vrect", _("negative"), x0=lo, x1=min(0.0, hi),
+                                 fillcolor=_rgba(COLORS["statistic"], 0.12), line_width=0,
+                                 edge=COLORS["statistic"]))
     grid = np.linspace(lo, hi, 400)
     data = [
         dict(type="bar", x=mids, y=density, width=width,
@@ -156,13 +159,12 @@ def release_distribution_figure(releases, true_value: float, sigma: float, *,
              mode="lines", name=_("theory N(true, σ²), σ = {sigma}", sigma=_num(sigma)),
              line=dict(color=COLORS["theory"], width=3), hoverinfo="skip"),
     ]
-    spans.append(span("vline", x=true_value, line=dict(color=COLORS["original"], width=3),
-                      annotation_text=_("true {value}", value=_num(true_value)),
-                      annotation_position="bottom right"))
+    spans.append(legend_span("vline", _("true {value}", value=_num(true_value)), x=true_value,
+                             line=dict(color=COLORS["original"], width=3)))
+    data += [entry for _shape, entry in spans]
     return figure(data, dict(
         height=380, bargap=0, legend=dict(y=1.1), margin=dict(t=80),
-        shapes=[shape for shape, _label in spans],
-        annotations=[text for _shape, text in spans],
+        shapes=[shape for shape, _entry in spans],
         xaxis=dict(title=dict(text=_("released value"))),
         yaxis=dict(title=dict(text=_("density"))),
     ))
@@ -185,5 +187,5 @@ def histogram_release_figure(labels, true_counts, released, *, half_width: float
     return figure(data, dict(
         barmode="group", bargap=0.15, height=400, shapes=[zero],
         xaxis=dict(title=dict(text=_("bin")), type="category"),
-        yaxis=dict(title=dict(text=_("count"))),
+        yaxis=dict(title=dict(text=_("count")), **COUNT_AXIS),
     ))

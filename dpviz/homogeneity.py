@@ -17,8 +17,9 @@ from plotly.subplots import make_subplots
 from scipy import stats
 
 from dpcore.homogeneity import debias_thresholds, expected_noisy_count
-from dpviz.style import (_LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, TEMPLATE_NAME, _rgba,
-                         _test_name, axes_of, figure, inert, inert_labels, merged, panels, span)
+from dpviz.style import (_LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, COUNT_AXIS,
+                         PROBABILITY_AXIS, TEMPLATE_NAME, _rgba, _test_name, axes_of, figure,
+                         inert, inert_labels, legend_entry, legend_span, merged, panels)
 from dpviz.text import N_, _
 
 __all__ = [
@@ -66,7 +67,7 @@ def histograms_figure(
         panels(1, 2, shared_yaxes=True, subplot_titles=(name_a, name_b), horizontal_spacing=0.04),
         dict(barmode="group", bargap=0.1, bargroupgap=0.0, height=400, legend=dict(y=1.14),
              margin=dict(t=80), xaxis=bins, xaxis2=bins,
-             yaxis=dict(title=dict(text=_("count")))))
+             yaxis=dict(title=dict(text=_("count")), **COUNT_AXIS), yaxis2=COUNT_AXIS))
     return figure(data, layout)
 
 
@@ -85,8 +86,9 @@ def null_distribution_figure(
     "χ²(df) (``reference``)": for Algorithm 1 the reference the naive test
     uses, so the gap between the two distributions shows (by default "naive test's
     reference").
-    When T lies far beyond the null distribution the axis is not stretched
-    to it; an arrow at the right edge gives its value instead.
+    Both lines are named in the legend, with their values. When T lies far
+    beyond the null distribution the axis is not stretched to it: the legend
+    gives its value, and an arrow at the right edge points to it.
     """
     if reference is None:
         reference = _("naive test's reference")
@@ -111,32 +113,35 @@ def null_distribution_figure(
             line=dict(color=COLORS["theory"], width=2, dash="dot"),
             hovertemplate=_("%{x:.1f}<extra>χ² density</extra>"),
         ))
-    critical_line, critical_label = span(
-        "vline", x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
-        annotation_text=_("{level}% critical value {value}", level=f"{100 * (1 - level):g}",
-                          value=f"{critical_value:,.1f}"),
-        annotation_position="top left",
+    # The two lines' labels in the legend: beside their lines they met one another (at
+    # the smallest ε T lies next to the critical value) or the x-axis line.
+    critical_line, critical_entry = legend_span(
+        "vline", _("{level}% critical value {value}", level=f"{100 * (1 - level):g}",
+                   value=f"{critical_value:,.1f}"),
+        x=critical_value, line=dict(color=COLORS["reference"], dash="dash", width=2),
     )
-    shapes, annotations = [critical_line], [critical_label]
+    shapes, annotations, entries = [critical_line], [], [critical_entry]
     if off_chart:
+        # T beyond the axis: named in the legend, with an arrow (no text) at the right edge
+        # of the plot, mid-height, where no label or line is.
+        entries.append(legend_entry(
+            _("observed T = {t} (beyond the right edge)", t=f"{statistic:,.1f}"),
+            color=COLORS["statistic"], kind="mark", symbol="arrow-right"))
         annotations.append(dict(
-            x=hi, y=0, xref="x", yref="paper", ax=-80, ay=-60, showarrow=True,
-            arrowhead=2, arrowcolor=COLORS["statistic"],
-            text=_("observed T = {t} →", t=f"{statistic:,.1f}"),
-            font=dict(color=COLORS["statistic"]),
+            x=hi, y=0.5, xref="x", yref="paper", ax=-40, ay=0, showarrow=True, text="",
+            arrowhead=2, arrowsize=1.5, arrowwidth=2, arrowcolor=COLORS["statistic"],
         ))
     else:
-        statistic_line, statistic_label = span(
-            "vline", x=statistic, line=dict(color=COLORS["statistic"], width=3),
-            annotation_text=_("observed T = {t}", t=f"{statistic:,.1f}"),
-            annotation_position="bottom left" if statistic > 0.7 * hi else "top right",
+        statistic_line, statistic_entry = legend_span(
+            "vline", _("observed T = {t}", t=f"{statistic:,.1f}"), x=statistic,
+            line=dict(color=COLORS["statistic"], width=3),
         )
         shapes.append(statistic_line)
-        annotations.append(statistic_label)
-    return figure(data, dict(
+        entries.append(statistic_entry)
+    return figure(data + entries, dict(
         height=380, shapes=shapes, annotations=annotations,
-        xaxis=dict(title=dict(text=_("statistic")), range=[0, hi]),
-        # tiny densities as 10⁻⁴, never 1e-4
+        xaxis=dict(title=dict(text=_("statistic")), range=[0, hi], **COUNT_AXIS),
+        # tiny densities as 10⁻⁴, never 1e-4 nor 100µ
         yaxis=dict(title=dict(text=_("density")), exponentformat="power"),
     ))
 
@@ -161,7 +166,8 @@ def debias_figure(
     observed private count X_j at (C-tilde_j, X_j), i.e. at its debiased
     value. The axes cover every observed count, or with ``zoom`` only the
     region where debiasing acts (up to 3 k(alpha), as the paper's Figure 4);
-    counts beyond it are used as they are and their number is noted.
+    counts beyond it are used as they are and their number is noted. The
+    thresholds (1/ε dotted, k(ε) dash-dotted) and that note are legend entries.
     """
     name_a, name_b = inert(name_a), inert(name_b)  # user text: shown as typed, never as HTML
     th = {name_a: debias_thresholds(alpha_a), name_b: debias_thresholds(alpha_b)}
@@ -174,7 +180,7 @@ def debias_figure(
         type="scatter", x=grid, y=grid, mode="lines", name=_("X = C (no bias)"),
         line=dict(color=COLORS["reference"], width=1.5), hoverinfo="skip",
     )]
-    shapes, annotations = [], []
+    shapes, entries = [], []
     same = th[name_a].alpha == th[name_b].alpha
     curves = [(_("{a} and {b}", a=name_a, b=name_b), th[name_a], "solid")] if same else [
         (name_a, th[name_a], "solid"), (name_b, th[name_b], "dash"),
@@ -186,16 +192,18 @@ def debias_figure(
             line=dict(color=COLORS["theory"], width=3, dash=dash),
             hovertemplate="C %{x:.1f}<br>g(C) %{y:.1f}<extra></extra>",
         ))
-        for y, what, pos in ((t.lower, "1/ε", "bottom right"), (t.upper, "k(ε)", "top right")):
+        # The thresholds' labels in the legend: beside their lines they met one another
+        # (1/ε and k(ε) are close at large ε) and the other curve's.
+        for y, what in ((t.lower, "1/ε"), (t.upper, "k(ε)")):
             if what == "k(ε)" and t.upper == t.lower:
                 continue
-            line, text = span(
-                "hline", y=y, line=dict(color=COLORS["theory"], width=1, dash="dot"),
-                annotation_text=f"{what} = {y:,.1f}" + ("" if same else f" ({label})"),
-                annotation_position=pos,
+            line, entry = legend_span(
+                "hline", f"{what} = {y:,.1f}" + ("" if same else f" ({label})"), y=y,
+                line=dict(color=COLORS["theory"], width=1, dash="dot" if what == "1/ε"
+                          else "dashdot"),
             )
             shapes.append(line)
-            annotations.append(text)
+            entries.append(entry)
     beyond = 0
     for name, x, c, symbol, color in (
         (name_a, private_a, debiased_a, "circle", COLORS["A"]),
@@ -211,19 +219,17 @@ def debias_figure(
             marker=dict(color=color, symbol=symbol, size=9, line=dict(width=1, color="white")),
             hovertemplate="X %{y:.1f} → C̃ %{x:.1f}<extra>" + name + "</extra>",
         ))
-    if beyond:
-        annotations.append(dict(
-            x=0.01, y=0.99, xref="paper", yref="paper", xanchor="left", yanchor="top",
-            showarrow=False,
-            text=_("{n} counts above {c} off the chart (there C̃ = X)", n=beyond,
-                   c=f"{c_max:,.0f}"),
-        ))
+    if beyond:  # in the legend: in the plot's corner it met g(C) at small ε
+        entries.append(legend_entry(
+            _("{n} counts above {c} off the chart (there C̃ = X)", n=beyond,
+              c=f"{c_max:,.0f}"), color=COLORS["reference"], kind="mark", symbol="arrow-right"))
     y_max = max(c_max, float(expected_noisy_count(0.0, min(alpha_a, alpha_b))) * 1.1)
-    return figure(data, dict(
+    return figure(data + entries, dict(
         height=420, margin=dict(t=80), legend=dict(y=1.1), shapes=shapes,
-        annotations=annotations,
-        xaxis=dict(title=dict(text=_("C (true count) / C̃ (debiased)")), range=[0, c_max]),
-        yaxis=dict(title=dict(text=_("X (noisy count), g(C)")), range=[0, y_max]),
+        xaxis=dict(title=dict(text=_("C (true count) / C̃ (debiased)")), range=[0, c_max],
+                   **COUNT_AXIS),
+        yaxis=dict(title=dict(text=_("X (noisy count), g(C)")), range=[0, y_max],
+                   **COUNT_AXIS),
     ))
 
 
@@ -250,12 +256,14 @@ def null_statistics_figure(without_dp, with_dp, df: int, *, alpha: float) -> go.
         name=_("χ²({df}) density", df=df), line=dict(color=COLORS["theory"], width=3),
         hoverinfo="skip",
     ))
-    line, text = span("vline", x=float(stats.chi2.ppf(0.95, df)),
-                      line=dict(color=COLORS["reference"], dash="dash", width=2),
-                      annotation_text=_("χ² 5% critical value"), annotation_position="top right")
+    line, entry = legend_span("vline", _("χ² 5% critical value"),
+                              x=float(stats.chi2.ppf(0.95, df)),
+                              line=dict(color=COLORS["reference"], dash="dash", width=2))
+    data.append(entry)
     return figure(data, dict(
-        barmode="overlay", height=420, shapes=[line], annotations=[text],
-        xaxis=dict(title=dict(text=_("chi-square statistic (2.3)")), range=[0, hi]),
+        barmode="overlay", height=420, shapes=[line],
+        xaxis=dict(title=dict(text=_("chi-square statistic (2.3)")), range=[0, hi],
+                   **COUNT_AXIS),
         yaxis=dict(title=dict(text=_("density"))),
     ))
 
@@ -300,10 +308,13 @@ def rejection_figure(
                 "pair": _("pair"), "privacy": _("privacy"), "ci_low": _("ci_low"),
                 "ci_high": _("ci_high")},
     )
-    fig.add_hline(y=level, line=dict(color=COLORS["reference"], dash="dot", width=1.5),
-                  annotation_text=_("{level} level", level=f"{level:.0%}"),
-                  annotation_position="bottom right")
-    fig.update_yaxes(range=[-0.02, 1.02])
+    # The level line on every panel, named once in the legend (beside the line its label
+    # met the curves and error bars near the level).
+    level_line = dict(color=COLORS["reference"], dash="dot", width=1.5)
+    fig.add_hline(y=level, line=level_line)
+    fig.add_trace(go.Scatter(legend_entry(_("{level} level", level=f"{level:.0%}"),
+                                          **level_line)))
+    fig.update_yaxes(range=[-0.02, 1.02], **PROBABILITY_AXIS)
     # Axis titles say the N axis is logarithmic and what a rate counts. Set on the axes
     # that px titled (one row and one column of a facet grid): px's labels also name the
     # values in the hover text, which keeps the short names.
@@ -381,7 +392,8 @@ def extended_null_figure(
     (alpha1, alpha2) outside, weakest privacy first, and the sizes N_A/N_B
     inside, smallest first. Each test is a colour and a marker, side by side
     within a setting, with its 95% interval as error bars. The nominal
-    ``level`` is a dotted line and the target ``band`` is shaded.
+    ``level`` is a dotted line and the target ``band`` is shaded, each named
+    in the legend.
     """
     data = pd.DataFrame(table).copy()
     data = data.sort_values(["alpha1", "alpha2", "n", "n2"],
@@ -408,6 +420,8 @@ def extended_null_figure(
             fig.add_trace(go.Scatter(
                 x=[rows["outer"].tolist(), rows["inner"].tolist()], y=rate, mode="markers",
                 name=_test_name(test), legendgroup=test, showlegend=row == 1,
+                # each test its slot within a setting; the legend entries below take none
+                offsetgroup=test,
                 marker=dict(color=_TEST_COLORS.get(test, COLORS["theory"]), size=7,
                             symbol=_TEST_SYMBOLS.get(test, "square")),
                 error_y=dict(type="data", array=rows["ci_high"].to_numpy(float) - rate,
@@ -420,16 +434,17 @@ def extended_null_figure(
                                 "<extra>{test}</extra>", m=m, test=_test_name(test)),
             ), row=row, col=1)
     low, high = band
+    fill = _rgba(COLORS["estimate"], 0.15)
+    level_line = dict(color=COLORS["reference"], dash="dot", width=1.5)
     fig.add_hrect(y0=low, y1=high, row="all", col=1, layer="below", line_width=0,
-                  fillcolor=_rgba(COLORS["estimate"], 0.15))
-    fig.add_hline(y=level, row="all", col=1,
-                  line=dict(color=COLORS["reference"], dash="dot", width=1.5))
-    fig.add_annotation(
-        x=1, y=1, xref="paper", yref="paper", xanchor="right", yanchor="bottom",
-        showarrow=False, font=dict(size=12, color=COLORS["reference"]),
-        text=_("dotted: {level} level; shaded: target {low} to {high}", level=f"{level:.0%}",
-               low=f"{low:.1%}", high=f"{high:.1%}"),
-    )
+                  fillcolor=fill)
+    fig.add_hline(y=level, row="all", col=1, line=level_line)
+    # Named in the legend (a note above the plot met the legend when it wrapped).
+    fig.add_trace(go.Scatter(legend_entry(_("{level} level", level=f"{level:.0%}"),
+                                          **level_line)))
+    fig.add_trace(go.Scatter(legend_entry(
+        _("target {low} to {high}", low=f"{low:.1%}", high=f"{high:.1%}"), color=fill,
+        kind="band", edge=COLORS["estimate"])))
     top = float(np.nanmax(data["ci_high"].to_numpy(float), initial=high))
     fig.update_yaxes(range=[0, max(top, high) * 1.05 + 0.005], tickformat=".0%",
                      title_text=_(EXTENDED_Y_TITLE) if len(ms) == 1 else None)

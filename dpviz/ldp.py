@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import COLORS, OKABE_ITO, figure, inert_labels, span
+from dpviz.style import COLORS, COUNT_AXIS, OKABE_ITO, figure, inert_labels, legend_span, span
 from dpviz.text import _
 
 __all__ = [
@@ -73,7 +73,7 @@ def krr_counts_figure(labels, true, reported, estimate, lower, upper, *,
     return figure(data, dict(
         barmode="group", bargap=0.15, bargroupgap=0.0, height=height, shapes=[zero],
         xaxis=dict(title=dict(text=_("category")), type="category"),
-        yaxis=dict(title=dict(text=_("users"))),
+        yaxis=dict(title=dict(text=_("users")), **COUNT_AXIS),
     ))
 
 
@@ -108,15 +108,14 @@ def krr_mse_figure(table, *, current_eps: float, names=None, height: int = 460) 
             hovertemplate=_("ε %{x:~g}<br>MSE %{y:,.4~r}<extra>{name}</extra>",
                             name=names.get(method, method)),
         ))
-    line, _label = span("vline", x=float(current_eps),
-                   line=dict(color=COLORS["reference"], width=2, dash="dot"))
-    # on a log axis, a shape's x is in data units and an annotation's in log10 units
-    label = dict(x=float(np.log10(current_eps)), y=1, xref="x", yref="paper",
-                 text=f"ε = {current_eps:g}", showarrow=False, yanchor="bottom", xanchor="left")
+    # the current ε named in the legend (above the plot its label met the legend)
+    line, entry = legend_span("vline", f"ε = {current_eps:g}", x=float(current_eps),
+                              line=dict(color=COLORS["reference"], width=2, dash="dot"))
+    data.append(entry)
     return figure(data, dict(
         height=height, legend=dict(y=1.08), margin=dict(t=90), shapes=[line],
-        annotations=[label],
-        xaxis=dict(title=dict(text=_("ε (log scale)")), type="log"),
+        # ε written out (0.1, 1, 10), not as powers of ten
+        xaxis=dict(title=dict(text=_("ε (log scale)")), type="log", exponentformat="none"),
         yaxis=dict(title=dict(text=_("MSE per category (users², log scale)")), type="log",
                    exponentformat="power"),
     ))

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import (_TEST_NAMES, COLORS, OKABE_ITO, _log_range, _log_ticks, _rgba, figure,
-                         inert, inert_labels, span)
+from dpviz.style import (_TEST_NAMES, COLORS, OKABE_ITO, PROBABILITY_AXIS, _log_range, _log_ticks,
+                         _rgba, figure, inert, inert_labels, legend_span)
 from dpviz.text import N_, _
 
 __all__ = [
@@ -104,16 +104,15 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
                          color=color),
             hovertemplate=_("{point}<br>power %{y:.3f}<extra></extra>", point=hover_x),
         ))
-    spans = [span("hline", y=float(target),
-                  line=dict(color=PLANNER_COLORS["target"], width=2, dash="dash"),
-                  annotation_text=_("target power {power}", power=f"{target:.0%}"),
-                  annotation_position="top left")]
+    # The lines' labels in the legend: beside their lines they met the points and their
+    # bars (and one another at a low target).
+    spans = [legend_span("hline", _("target power {power}", power=f"{target:.0%}"),
+                         y=float(target),
+                         line=dict(color=PLANNER_COLORS["target"], width=2, dash="dash"))]
     if level is not None:
-        spans.append(span("hline", y=float(level),
-                          line=dict(color=COLORS["reference"], width=1.5, dash="dot"),
-                          annotation_text=_("{level} level: nothing to detect",
-                                            level=f"{level:.0%}"),
-                          annotation_position="top right"))
+        spans.append(legend_span("hline", _("{level} level: nothing to detect",
+                                            level=f"{level:.0%}"), y=float(level),
+                                 line=dict(color=COLORS["reference"], width=1.5, dash="dot")))
     if estimate is not None and np.isfinite(estimate):
         traces.append(dict(
             type="scatter", x=[estimate, estimate], y=[0, float(target)], mode="lines",
@@ -127,17 +126,19 @@ def planner_power_figure(points, *, x: str = "n", target: float, estimate=None, 
                         line=dict(width=1.5, color="white")),
             hovertemplate=_("estimate {point}<extra></extra>", point=hover_x),
         ))
-    annotations = [label for _line, label in spans]
-    if len(power) == 0:
+    traces += [entry for _line, entry in spans]
+    annotations = []
+    if len(power) == 0:  # the one label on the plot, in its middle, clear of lines behind it
         annotations.append(dict(text=_("no simulated points"), showarrow=False, xref="paper",
-                                yref="paper", x=0.5, y=0.5))
+                                yref="paper", x=0.5, y=0.5, bgcolor="white"))
     xaxis = dict(title=dict(text=title), type="log", range=[lo, hi])
     if hi - lo <= 3.5:  # up to three decades: ticks 1, 2, 3, 5 × 10^k, in plain numbers
         xaxis.update(tickvals=_log_ticks([10 ** lo, 10 ** hi]), tickformat=",.3~r")
     return figure(traces, dict(
         height=height, legend=dict(y=1.04), margin=dict(t=80),
         shapes=[line for line, _label in spans], annotations=annotations, xaxis=xaxis,
-        yaxis=dict(title=dict(text=_("power (rejection rate)")), range=[-0.02, 1.02]),
+        yaxis=dict(title=dict(text=_("power (rejection rate)")), range=[-0.02, 1.02],
+                   **PROBABILITY_AXIS),
     ))
 
 def _frontier_errors(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

@@ -2,8 +2,10 @@
 
 Okabe & Ito's colour-blind-safe palette: original data, privatised data,
 estimates and theory curves keep the same colour on every page. Besides the
-palette: the common layout (template, margins, legend, font), translucent
-fills, the names of the two homogeneity tests, and log-axis ticks and ranges.
+palette: the common layout (template, margins, legend, font), the tick formats of
+each kind of quantity, translucent fills, the names of the two homogeneity tests,
+log-axis ticks and ranges, and the lines and bands across a plot with their legend
+entries.
 """
 
 from __future__ import annotations
@@ -21,9 +23,15 @@ from dpviz.text import N_, _
 
 __all__ = [
     "COLORS",
+    "COUNT_AXIS",
+    "LEGEND_ENTRY",
     "OKABE_ITO",
+    "PROBABILITY_AXIS",
     "inert",
     "inert_labels",
+    "is_legend_entry",
+    "legend_entry",
+    "legend_span",
 ]
 
 
@@ -66,18 +74,37 @@ COLORS = {
 }
 
 
+# Tick labels of every axis (the template's xaxis and yaxis apply to each axis of every
+# figure, subplots included): large and tiny numbers as powers of ten (2×10⁻⁵), never
+# Plotly's default SI prefixes ("B": 20µ, 50k, 1M, 1B), which read as units here, and
+# thousands separated (1,000). Axes of one kind of quantity override this below.
+_AXIS_NUMBERS = dict(exponentformat="power", separatethousands=True)
+
+# Counts (of people, records, users; noisy counts; the test statistics; N on a linear
+# axis) written out in full, thousands separated: 20,000, not 20×10³ nor 20k. Merged into
+# those axes of the figures' specs.
+COUNT_AXIS = dict(exponentformat="none", separatethousands=True)
+
+# Probabilities, rates and shares on a linear axis: decimals to their significant digits
+# (0, 0.2, 0.05; d3's "r", never e-notation nor a prefix, however far the reader zooms).
+PROBABILITY_AXIS = dict(tickformat="~r")
+
+
 def _slim_template(base: str = "plotly_white",
                    traces: tuple[str, ...] = ("bar", "scatter", "histogram")) -> go.layout.Template:
     """Plotly's ``base`` template with only what our figures use: its 2-D layout and the
-    defaults of the trace types we draw (a figure looks the same). Plotly copies and
-    validates a figure's template each time one is built and sends it with the figure:
-    the full template (about 40 trace types, polar, ternary, 3-D and map axes) cost about
-    20 ms per figure and 7 kB of every chart's message; this one, a fraction of both."""
+    defaults of the trace types we draw (a figure looks the same), and our tick numbers
+    (:data:`_AXIS_NUMBERS`) on every axis. Plotly copies and validates a figure's template
+    each time one is built and sends it with the figure: the full template (about 40 trace
+    types, polar, ternary, 3-D and map axes) cost about 20 ms per figure and 7 kB of every
+    chart's message; this one, a fraction of both."""
     full = pio.templates[base]
     keep = ("autotypenumbers", "colorway", "font", "hovermode", "hoverlabel", "paper_bgcolor",
             "plot_bgcolor", "coloraxis", "colorscale", "xaxis", "yaxis", "shapedefaults",
             "annotationdefaults", "title")
     layout = {k: v for k, v in full.layout.to_plotly_json().items() if k in keep}
+    for axis in ("xaxis", "yaxis"):
+        layout[axis] = {**layout.get(axis, {}), **_AXIS_NUMBERS}
     data = {k: v for k, v in full.data.to_plotly_json().items() if k in traces}
     return go.layout.Template(layout=layout, data=data)
 
@@ -178,6 +205,72 @@ def span(shape_type: str, *, xref: str = "x", yref: str = "y",
         refs = dict(xref=f"{xref} domain", yref=yref)
     shape = {**shape_args, **_nested(shape_kwargs), **refs}
     return shape, (None if annotation is None else {**annotation, **refs})
+
+
+# Labels of lines and bands go to the legend, where Plotly never lets two labels overlap
+# nor one sit on an axis line (a label beside its line met the next one, or the axis, at
+# some setting of the controls). A legend entry is a scatter trace without data, marked so.
+LEGEND_ENTRY = "dpviz legend entry"
+
+
+def legend_entry(name: str, *, color: str, dash: str = "solid", width: float = 2,
+                 kind: str = "line", edge: str | None = None, symbol: str = "square",
+                 xaxis: str = "x", yaxis: str = "y") -> dict:
+    """A legend entry for a shape (a line or band across a plot, an arrow): a scatter trace
+    that only shows ``name`` in the legend, for a figure's spec.
+
+    ``kind`` "line": a line of ``color``, ``dash`` and ``width`` (those of the shape);
+    "band": a filled square of ``color`` (the band's translucent fill), outlined in
+    ``edge`` (by default ``color``); "mark": a marker ``symbol`` of ``color`` (e.g. an
+    arrow for a value beyond the axis). ``xaxis``/``yaxis``: the panel of the shape.
+
+    It carries no data: one missing point (Plotly leaves a trace without points out of
+    the legend, and draws nothing for a missing one), no hover, and ``meta`` =
+    :data:`LEGEND_ENTRY`, by which dpviz.export.figure_data leaves it out of a figure's
+    numbers. Put it after the figure's data traces (an axis takes its type from the first
+    trace with points)."""
+    entry = dict(type="scatter", x=[None], y=[None], name=name, showlegend=True,
+                 hoverinfo="skip", meta=LEGEND_ENTRY)
+    if kind == "line":
+        entry.update(mode="lines", line=dict(color=color, width=width, dash=dash))
+    elif kind == "band":
+        entry.update(mode="markers", marker=dict(symbol="square", size=15, color=color,
+                                                 line=dict(color=edge or color, width=1)))
+    elif kind == "mark":
+        entry.update(mode="markers", marker=dict(symbol=symbol, size=12, color=color))
+    else:
+        raise ValueError(f"`kind` must be 'line', 'band' or 'mark', got {kind!r}.")
+    if xaxis != "x":
+        entry["xaxis"] = xaxis
+    if yaxis != "y":
+        entry["yaxis"] = yaxis
+    return entry
+
+
+def is_legend_entry(trace) -> bool:
+    """Whether ``trace`` (a trace object or dict) is a :func:`legend_entry`."""
+    meta = trace.get("meta") if isinstance(trace, dict) else getattr(trace, "meta", None)
+    return meta == LEGEND_ENTRY
+
+
+def legend_span(shape_type: str, name: str, *, xref: str = "x", yref: str = "y",
+                edge: str | None = None, **kwargs) -> tuple[dict, dict]:
+    """The shape :func:`span` draws (no label on the plot) and its legend entry, ``name``,
+    drawn as the shape is: a line in its colour, dash and width; a band as a square of its
+    fill, outlined in ``edge``. Keywords as :func:`span`'s, without ``annotation_*``."""
+    if any(key.startswith("annotation") for key in kwargs):
+        raise TypeError("legend_span labels a shape in the legend: no annotation_* keywords")
+    shape, _label = span(shape_type, xref=xref, yref=yref, **kwargs)
+    where = dict(xaxis=xref, yaxis=yref)
+    if shape["type"] == "line":
+        line = shape.get("line", {})
+        entry = legend_entry(name, color=line.get("color", COLORS["reference"]),
+                             dash=line.get("dash", "solid"), width=line.get("width", 2),
+                             **where)
+    else:
+        entry = legend_entry(name, color=shape.get("fillcolor", COLORS["reference"]),
+                             kind="band", edge=edge, **where)
+    return shape, entry
 
 
 def _nested(props: dict) -> dict:

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpviz.style import (COLORS, _log_ticks, _rgba, axes_of, figure, inert_labels, merged,
-                         panels, span)
+from dpviz.style import (COLORS, COUNT_AXIS, PROBABILITY_AXIS, _log_ticks, _rgba, axes_of, figure,
+                         inert_labels, legend_entry, legend_span, merged, panels, span)
 from dpviz.text import N_, _
 
 __all__ = [
@@ -51,12 +51,20 @@ def _lines(points: int) -> str:
     return "lines" if points > 1 else "markers"
 
 
+_CURRENT_L_LINE = dict(color=COLORS["reference"], width=2, dash="dot")
+
+
 def _current_l_line(current_l: int, **where) -> dict:
     """The dotted vertical line at the chosen l, a shape of the figure's spec (in the panel
     whose axes ``where`` names: ``xref="x2", yref="y2"``)."""
-    line, _label = span("vline", x=float(current_l),
-                   line=dict(color=COLORS["reference"], width=2, dash="dot"), **where)
+    line, _label = span("vline", x=float(current_l), line=_CURRENT_L_LINE, **where)
     return line
+
+
+def _current_l_entry(current_l: int) -> dict:
+    """The legend entry naming the line at the chosen l (above the plot its label met the
+    legend)."""
+    return legend_entry(f"l = {current_l}", **_CURRENT_L_LINE)
 
 
 def substitution_counts_figure(labels, original, released, source, unbiased, *, l: int = 1,
@@ -98,7 +106,7 @@ def substitution_counts_figure(labels, original, released, source, unbiased, *, 
         barmode="group", bargap=0.15, bargroupgap=0.0, height=height, legend=dict(y=1.08),
         margin=dict(t=80), shapes=[zero],
         xaxis=dict(title=dict(text=_("category")), type="category"),
-        yaxis=dict(title=dict(text=_("records"))),
+        yaxis=dict(title=dict(text=_("records")), **COUNT_AXIS),
     ))
 
 
@@ -143,12 +151,10 @@ def substitution_error_figure(curves, *, current_l: int, points=None,
     shown = [curves[c].to_numpy(float) for c in ("bound", "source", "unbiased")]
     if points is not None:
         shown.append(pd.DataFrame(points)["actual"].to_numpy(float))
+    data.append(_current_l_entry(current_l))
     return figure(data, dict(
         height=height, legend=dict(y=1.08), margin=dict(t=110),
         shapes=[_current_l_line(current_l)],
-        annotations=[dict(x=float(current_l), y=1, xref="x", yref="paper",
-                          text=f"l = {current_l}", showarrow=False, yanchor="bottom",
-                          xanchor="left")],
         xaxis=dict(title=dict(text=_("l (values released per record)"))),
         yaxis=dict(title=dict(text=_("σ_X̂ / ‖X‖ (log scale)")), type="log",
                    tickvals=_log_ticks(np.concatenate(shown)), tickformat=",.3~r"),
@@ -175,16 +181,17 @@ def substitution_epsilon_figure(table, *, current_l: int, log_gamma: float,
              hovertemplate="l %{x}<br>ε %{y:,.4~r}<extra>" + name + "</extra>")
         for kind, name, dash, width in series
     ]
-    reference, _label = span("hline", y=float(log_gamma),
-                        line=dict(color=COLORS["reference"], width=1.5, dash="dot"))
+    # ln γ and the chosen l named in the legend: on the plot their labels met the curves,
+    # which start at ln γ, and the legend
+    reference, entry = legend_span("hline", f"ln γ = {log_gamma:.3g} (l = 1, k-RR)",
+                                   y=float(log_gamma),
+                                   line=dict(color=COLORS["reference"], width=1.5,
+                                             dash="dashdot"))
+    data += [entry, _current_l_entry(current_l)]
     shown = np.concatenate([table[c].to_numpy(float) for c in ("bound", "ordered", "exact")])
     return figure(data, dict(
         height=height, legend=dict(y=1.08), margin=dict(t=90),
         shapes=[reference, _current_l_line(current_l)],
-        # On a log axis an annotation's y is log10 of the value.
-        annotations=[dict(x=1, xref="paper", y=float(np.log10(log_gamma)), yref="y",
-                          text=f"ln γ = {log_gamma:.3g} (l = 1, k-RR)", showarrow=False,
-                          xanchor="right", yanchor="top")],
         xaxis=dict(title=dict(text=_("l (values released per record)"))),
         yaxis=dict(title=dict(text=_("ε (log scale)")), type="log", tickvals=_log_ticks(shown),
                    tickformat=",.3~r"),
@@ -220,7 +227,8 @@ def substitution_cost_figure(table, *, current_l: int, height: int = 380) -> go.
             _("expected draws / (N·l)"), _("P[s ≥ 2]: a repeat among l independent draws"))),
         dict(height=height, showlegend=False, shapes=shapes, xaxis=l_axis, xaxis2=l_axis,
              yaxis=dict(title=dict(text=_("draws / (N·l)"))),
-             yaxis2=dict(title=dict(text=_("probability")), range=[0, 1.02])),
+             yaxis2=dict(title=dict(text=_("probability")), range=[0, 1.02],
+                         **PROBABILITY_AXIS)),
     ))
 
 
@@ -266,5 +274,5 @@ def substitution_bias_figure(labels, original, exact_bias, estimates, *,
         height=height, bargap=0.15, scattermode="group", scattergap=0.5, legend=dict(y=1.08),
         margin=dict(t=110),
         xaxis=dict(title=dict(text=_("category")), type="category"),
-        yaxis=dict(title=dict(text=_("E X̂ − X (records)"))),
+        yaxis=dict(title=dict(text=_("E X̂ − X (records)")), **COUNT_AXIS),
     ))

@@ -422,3 +422,27 @@ def screenshot(page, name: str) -> None:
     wait_idle(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, timeout=90_000)
+
+
+# Elements whose text is cut when it overflows its box: its scroll width exceeds its width.
+CUT_JS = """() => [...document.querySelectorAll(
+    '[data-testid="stMetricValue"], [data-testid="stMetricValue"] *, [data-testid="stMetricLabel"], ' +
+    '[data-testid="stMetricLabel"] *, [data-baseweb="tag"], [data-baseweb="tag"] *')]
+  .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+  .map(e => e.innerText.trim())"""
+
+# Two painted frames: layout that follows the viewport in JavaScript (ResizeObserver) has run.
+FRAMES_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def assert_nothing_cut(page) -> None:
+    """No metric value or label and no multiselect chip of the open page is cut by an
+    ellipsis, at the browser tests' viewport and a narrow one (columns side by side,
+    narrower); the viewport is set back after."""
+    cut = {}
+    for width in (760, VIEWPORT["width"]):
+        page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
+        page.evaluate(FRAMES_JS)
+        wait_idle(page)
+        cut[width] = page.evaluate(CUT_JS)
+    assert cut == {760: [], VIEWPORT["width"]: []}

@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 from browserkit import (
-    CHROMIUM, CHROMIUM_ARGS, EXPECT_TIMEOUT_MS, LOAD_TIMEOUT_MS, assert_clean,
-    assert_console_clean, assert_no_traceback, choose, expect, expect_metrics, in_url, metric,
-    new_context, number, open_expander, open_page, press_until, read_metrics, screenshot,
+    ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, EXPECT_TIMEOUT_MS, LOAD_TIMEOUT_MS, assert_clean,
+    assert_console_clean, assert_no_traceback, assert_nothing_cut, choose, expect,
+    expect_metrics, in_url, metric, new_context, number, open_expander, open_page, press_until, read_metrics, screenshot,
     running_server, spinbutton, stop_streamlit, thumb, type_in, wait_idle, watched_page)
 from conftest import routed_pages
 from dpcore import datasets, fdp, gaussian, ldp, simulation
@@ -124,6 +124,8 @@ def test_every_page_opens_clean(page, routed):
     assert page.url == f"{page.server_url}/{routed.url_path}?lang=en", page.url
     assert_clean(page)
     screenshot(page, f"{routed.url_path or 'home'}-defaults")
+    assert_nothing_cut(page)
+    charts_read_right(page, routed, "en")
 
 
 # --- every page in Korean ---------------------------------------------------------------------
@@ -160,6 +162,19 @@ def test_every_page_opens_in_korean(page, routed):
     drawn = page.evaluate(HANGUL_DRAWN)
     assert drawn["hangul"] != drawn["boxes"], drawn
     screenshot(page, f"{routed.url_path or 'home'}-ko")
+    charts_read_right(page, routed, "ko")
+
+
+def charts_read_right(page, routed, lang: str) -> None:
+    """Issue 23: every chart of the page, at its defaults, at its sliders' ends and pairs of
+    ends and on each tab (tests/chartkit.py), reads right; the states and charts checked
+    go to test-artifacts/charts-<page>-<lang>.txt."""
+    from chartkit import walk_charts
+
+    seen = walk_charts(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"charts-{routed.url_path or 'home'}-{lang}.txt").write_text(
+        "".join(f"{state}\t{charts}\n" for state, charts in seen), encoding="utf-8")
 
 
 # --- each page's main controls move its numbers: one table, one test ---------------------------

@@ -11,7 +11,7 @@ from scipy import stats
 
 import dpviz
 from dpviz.style import COLORS, OKABE_ITO
-from vizkit import serialises
+from vizkit import data_traces, legend_entries, serialises
 
 
 _ALPHA = np.linspace(0.0, 1.0, 11)
@@ -138,7 +138,11 @@ def test_attacker_test_figure_shades_both_errors_at_the_threshold():
     # The shaded areas are the errors (trapezoid rule on the fine grid).
     assert np.trapezoid(ay, ax) == pytest.approx(stats.norm.sf(t), abs=1e-4)
     assert np.trapezoid(by_, bx) == pytest.approx(stats.norm.cdf(t - 1.0), abs=1e-4)
-    assert [s.x0 for s in fig.layout.shapes] == [t]  # the threshold line
+    assert [s.x0 for s in fig.layout.shapes] == [t]  # the threshold line, named in the legend
+    [entry] = legend_entries(fig).values()
+    assert entry.name == "threshold t = 1.23: reject D if X > t"  # 3 digits
+    assert (entry.line.color, entry.line.dash) == ("#000000", "dash")
+    assert len(data_traces(fig)) == 4 and not fig.layout.annotations
     assert fig.layout.xaxis.title.text == "output X"
     serialises(fig)
 
@@ -213,7 +217,9 @@ def test_no_legend_or_hover_name_shows_raw_notation():
             assert not re.search(r"\d[eE][-+]?\d", text), text
     names = [tr.name for tr in figs[1].data]
     assert "type-II error β = 2.867·10⁻⁷: D′, but X ≤ t" in names
-    assert figs[1].layout.annotations[0].text.startswith("threshold t = 1.645:")
+    # the threshold named in the legend (on the plot its label met the densities' peak)
+    assert list(legend_entries(figs[1])) == ["threshold t = 1.645: reject D if X > t"]
+    assert not figs[1].layout.annotations
 
 
 def test_hover_labels_write_small_errors_in_decimals_not_zero_or_e_notation():

@@ -6,7 +6,7 @@ from scipy import stats
 
 import dpviz
 from dpviz.style import COLORS
-from vizkit import serialises, vline_x0
+from vizkit import data_traces, legend_entries, serialises, vline_x0
 
 
 def _trapezoid(x, y):
@@ -25,13 +25,14 @@ def test_privacy_loss_figure_areas_are_the_two_deltas(mu, eps):
                            eps, eps + 40 * mu)[0]
     fig = dpviz.gaussian.privacy_loss_figure(mean, var, eps, tail_delta=tail, exact_delta=exact,
                                              points=4001)
-    tail_trace, exact_trace, density = fig.data
+    tail_trace, exact_trace, density = data_traces(fig)
     assert _trapezoid(tail_trace.x, tail_trace.y) == pytest.approx(tail, rel=2e-3, abs=1e-6)
     assert _trapezoid(exact_trace.x, exact_trace.y) == pytest.approx(exact, rel=2e-3, abs=1e-6)
     assert _trapezoid(density.x, density.y) == pytest.approx(1.0, abs=1e-4)
     assert min(tail_trace.x) == eps and min(exact_trace.x) == eps
     assert f"{tail:.3g}" in tail_trace.name and f"{exact:.3g}" in exact_trace.name
     assert vline_x0(fig) == [eps]
+    assert list(legend_entries(fig)) == [f"ε = {eps:g}"] and not fig.layout.annotations
     serialises(fig)
 
 
@@ -64,7 +65,7 @@ def test_release_distribution_figure_density_and_interval():
     rng = np.random.default_rng(0)
     releases = 10 + 3 * rng.standard_normal(20_000)
     fig = dpviz.gaussian.release_distribution_figure(releases, 10.0, 3.0, half_width=1.96 * 3)
-    bars, theory = fig.data
+    bars, theory = data_traces(fig)
     width = bars.width
     assert float(np.sum(np.asarray(bars.y)) * width) == pytest.approx(1.0, rel=1e-9)
     np.testing.assert_allclose(theory.y, stats.norm.pdf(theory.x, 10.0, 3.0))
@@ -72,6 +73,13 @@ def test_release_distribution_figure_density_and_interval():
     assert any(r.x0 == pytest.approx(10 - 5.88) and r.x1 == pytest.approx(10 + 5.88)
                for r in rects)
     assert any(r.x1 == 0.0 for r in rects), "the negative region is marked"
+    # The bands and the true value named in the legend, in their colours, not on the plot.
+    entries = legend_entries(fig)
+    assert list(entries) == ["95% of releases", "negative", "true 10"]
+    assert entries["95% of releases"].marker.line.color == COLORS["estimate"]
+    assert entries["negative"].marker.line.color == COLORS["statistic"]
+    assert entries["true 10"].line.color == COLORS["original"]
+    assert not fig.layout.annotations
     serialises(fig)
 
 
@@ -100,7 +108,6 @@ def test_chart_labels_are_never_in_e_notation():
                                              exact_delta=1.2e-7)
     fig2 = dpviz.gaussian.release_distribution_figure([1.2e6, 1.3e6], 1.25e6, 7.035e5,
                                                       half_width=1.4e6)
-    texts = [t.name for t in (*fig.data, *fig2.data)] + [
-        a.text for a in (*fig.layout.annotations, *fig2.layout.annotations)]
+    texts = [t.name for t in (*fig.data, *fig2.data)]
     assert not any(e_notation.search(text) for text in texts), texts
     assert "P(L > ε) = 9.02·10⁻⁵" in texts and "true 1,250,000" in texts

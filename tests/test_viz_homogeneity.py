@@ -15,7 +15,7 @@ from scipy import stats
 import dpviz
 from dpviz.homogeneity import debias_figure, histograms_figure, null_distribution_figure
 from dpviz.style import COLORS
-from vizkit import bar_traces, serialises, vline_x0
+from vizkit import bar_traces, data_traces, legend_entries, serialises, vline_x0
 
 
 def _g(c, alpha):
@@ -32,6 +32,11 @@ def _k(alpha):
 
 def _annotation_texts(fig):
     return [a.text for a in fig.layout.annotations]
+
+
+def _entry_names(fig):
+    """The names of the legend entries of the figure's lines and bands."""
+    return list(legend_entries(fig))
 
 
 # ---------------------------------------------------------------------------
@@ -106,23 +111,42 @@ def test_null_distribution_with_statistic_in_range(null):
     hists = [t for t in fig.data if t.type == "histogram"]
     assert len(hists) == 1
     assert np.array_equal(np.asarray(hists[0].x, dtype=float), null)
-    assert not any(t.type == "scatter" for t in fig.data)  # no df, no density
+    assert not any(t.type == "scatter" for t in data_traces(fig))  # no df, no density
     assert vline_x0(fig) == sorted([crit, statistic])
     lo, hi = fig.layout.xaxis.range
     assert lo == 0 and hi > max(crit, statistic)
-    texts = _annotation_texts(fig)
-    assert any("observed T = 8.5" in t for t in texts)
-    assert any(f"{crit:,.1f}" in t and "95%" in t for t in texts)
+    # Both lines named in the legend, in their colours; no label on the plot.
+    entries = legend_entries(fig)
+    assert list(entries) == [f"95% critical value {crit:,.1f}", "observed T = 8.5"]
+    assert entries["observed T = 8.5"].line.color == COLORS["statistic"]
+    assert entries[f"95% critical value {crit:,.1f}"].line.dash == "dash"
+    assert not fig.layout.annotations
     serialises(fig)
+
+
+def test_null_distribution_labels_never_meet_at_the_smallest_epsilon(null):
+    """The issue's case: T right next to the critical value (both labels were drawn on
+    top of each other, "observed T" on the x-axis line) and the density axis in 10⁻ⁿ."""
+    fig = null_distribution_figure(null * 1e4, 27.7e4, 27.6e4, df=None)
+    assert not fig.layout.annotations
+    assert _entry_names(fig) == ["95% critical value 276,000.0", "observed T = 277,000.0"]
+    assert fig.layout.yaxis.exponentformat == "power"
+    assert fig.layout.xaxis.exponentformat == "none" and fig.layout.xaxis.separatethousands
 
 
 def test_null_distribution_statistic_far_beyond(null):
     crit = float(np.quantile(null, 0.95))
     fig = null_distribution_figure(null, 1e6, crit, df=5)
-    # Only the critical value's line; T is given in an annotation instead.
+    # Only the critical value's line; T is named in the legend instead, and a bare arrow
+    # (no text, nothing to collide with) points beyond the right edge.
     assert vline_x0(fig) == [crit]
-    texts = _annotation_texts(fig)
-    assert any("1,000,000.0" in t for t in texts)
+    entries = legend_entries(fig)
+    assert list(entries) == [f"95% critical value {crit:,.1f}",
+                             "observed T = 1,000,000.0 (beyond the right edge)"]
+    assert entries["observed T = 1,000,000.0 (beyond the right edge)"].marker.symbol == \
+        "arrow-right"
+    [arrow] = fig.layout.annotations
+    assert arrow.text == "" and arrow.showarrow and arrow.x == fig.layout.xaxis.range[1]
     # The axis is not stretched to T.
     assert fig.layout.xaxis.range[1] < 1e3
     serialises(fig)
@@ -131,9 +155,9 @@ def test_null_distribution_statistic_far_beyond(null):
 def test_null_distribution_density_only_with_df(null):
     crit = float(np.quantile(null, 0.95))
     without = null_distribution_figure(null, 3.0, crit)
-    assert [t.type for t in without.data] == ["histogram"]
+    assert [t.type for t in data_traces(without)] == ["histogram"]
     fig = null_distribution_figure(null, 3.0, crit, df=5, level=0.01)
-    curves = [t for t in fig.data if t.type == "scatter"]
+    curves = [t for t in data_traces(fig) if t.type == "scatter"]
     assert len(curves) == 1
     x = np.asarray(curves[0].x, dtype=float)
     y = np.asarray(curves[0].y, dtype=float)
@@ -141,7 +165,7 @@ def test_null_distribution_density_only_with_df(null):
     np.testing.assert_allclose(y, stats.chi2.pdf(x, 5), rtol=1e-12, atol=0)
     # The density reaches at least the chi-square's 99.9% quantile.
     assert x[-1] >= stats.chi2.ppf(0.999, 5) - 1e-9
-    assert any("99%" in t for t in _annotation_texts(fig))
+    assert any("99%" in t for t in _entry_names(fig))
     serialises(fig)
 
 
@@ -222,8 +246,9 @@ def test_debias_zoom_restricts_range_and_counts_off_chart():
         assert np.array_equal(np.asarray(t.y, dtype=float), x_obs[shown])
     off = int(np.sum(xa > c_max) + np.sum(xb > c_max))
     assert off == 4
-    notes = [t for t in _annotation_texts(fig) if "off the chart" in t]
+    notes = [t for t in _entry_names(fig) if "off the chart" in t]
     assert len(notes) == 1 and notes[0].startswith(f"{off} counts")
+    assert not fig.layout.annotations  # in the legend: in the corner it met g(C)
     serialises(fig)
 
 
@@ -264,9 +289,10 @@ def test_null_statistics_figure_overlays_both_and_the_density():
     np.testing.assert_array_equal(hists[1].x, with_dp)
     assert hists[0].marker.color == COLORS["original"]
     assert hists[1].marker.color == COLORS["private"]
-    [curve] = [t for t in fig.data if t.type == "scatter"]
+    [curve] = [t for t in data_traces(fig) if t.type == "scatter"]
     np.testing.assert_allclose(curve.y, stats.chi2.pdf(curve.x, 19))
     assert fig.layout.shapes[0].x0 == pytest.approx(stats.chi2.ppf(0.95, 19))
+    assert _entry_names(fig) == ["χ² 5% critical value"] and not fig.layout.annotations
     fig.to_json()
 
 
@@ -300,6 +326,7 @@ def test_rejection_figure_error_bars_are_the_intervals():
     np.testing.assert_allclose(boot.error_y.arrayminus, [0.01, 0.01])
     assert naive.line.dash == "dash" and boot.line.dash == "solid"
     assert any(s.y0 == 0.05 and s.y1 == 0.05 for s in fig.layout.shapes)  # the level line
+    assert _entry_names(fig) == ["5% level"] and not fig.layout.annotations
     fig.to_json()
 
 
@@ -333,7 +360,7 @@ def test_rejection_figure_draws_the_normal_score_test_apart():
 
     table = pd.concat([_rates(), _rates().query("test == 'bootstrap'").assign(
         test="normal_score", rate=0.048)], ignore_index=True)
-    by_name = {t.name: t for t in dpviz.homogeneity.rejection_figure(table).data}
+    by_name = {t.name: t for t in data_traces(dpviz.homogeneity.rejection_figure(table))}
     assert set(by_name) == {"parametric bootstrap", "naive χ²", "normal-score contrast"}
     colors = {name: t.line.color for name, t in by_name.items()}
     assert colors == {"parametric bootstrap": COLORS["estimate"], "naive χ²": COLORS["statistic"],
@@ -370,14 +397,14 @@ def test_extended_null_figure_panels_points_and_intervals():
         "M = 86", "M = 9"]
     by_axis = {"M = 86": "x", "M = 9": "x2"}
     # A trace per (M, test), in the tests' order; each test in the legend once.
-    assert [(t.xaxis, t.name) for t in fig.data] == [
+    assert [(t.xaxis, t.name) for t in data_traces(fig)] == [
         (axis, name) for axis in ("x", "x2")
         for name in ("parametric bootstrap", "naive χ²", "normal-score contrast")]
-    assert [t.name for t in fig.data if t.showlegend] == [
+    assert [t.name for t in data_traces(fig) if t.showlegend] == [
         "parametric bootstrap", "naive χ²", "normal-score contrast"]
     assert {t.marker.color for t in fig.data if t.name == "normal-score contrast"} == {
         COLORS["original"]}
-    for trace in fig.data:
+    for trace in data_traces(fig):
         m = 86 if trace.xaxis == by_axis["M = 86"] else 9
         test = {"parametric bootstrap": "bootstrap", "naive χ²": "chisq",
                 "normal-score contrast": "normal_score"}[trace.name]
@@ -409,9 +436,19 @@ def test_extended_null_figure_shades_the_band_and_draws_the_level():
     assert [(s.y0, s.y1) for s in lines] == [(0.05, 0.05)] * 2
     assert fig.layout.yaxis.range[0] == 0 and fig.layout.yaxis.range[1] > 0.26  # every interval
     assert fig.layout.yaxis.tickformat == ".0%"
+    # The level line and the band named in the legend (their note above the plot met the
+    # legend): the line dotted, the band a square of its fill.
+    entries = legend_entries(fig)
+    assert list(entries) == ["5% level", "target 2.5% to 7.5%"]
+    assert entries["5% level"].line.dash == "dot"
+    assert entries["target 2.5% to 7.5%"].marker.color == rects[0].fillcolor
+    # the only annotations left are the panels' titles (M = …)
+    assert [a.text for a in fig.layout.annotations] == ["M = 86", "M = 9"]
+    # the entries take no slot among the tests within a setting
+    assert {t.offsetgroup for t in data_traces(fig)} == {"bootstrap", "chisq", "normal_score"}
     # One M: one panel, titled on its own axis.
     one = dpviz.homogeneity.extended_null_figure(_extended_table().query("m == 9"))
-    assert len({t.xaxis for t in one.data}) == 1
+    assert len({t.xaxis for t in data_traces(one)}) == 1
     assert one.layout.yaxis.title.text == dpviz.homogeneity.EXTENDED_Y_TITLE
     serialises(one)
 
@@ -430,7 +467,7 @@ def test_compare_page_figures_write_epsilon_and_no_e_notation():
     never α; the null distribution's tiny densities are written in powers of ten, not
     e-notation, on the axis and on hover."""
     fig = debias_figure(0.05, 0.2, [1.0, 2.0], [3.0, 4.0], [0.0, 0.0], [0.0, 0.0])
-    words = [t.name or "" for t in fig.data] + _annotation_texts(fig)
+    words = [t.name or "" for t in fig.data]
     assert not [w for w in words if "α" in w], words
     assert any(w.startswith("1/ε = ") for w in words) and any(w.startswith("k(ε) = ")
                                                                for w in words)

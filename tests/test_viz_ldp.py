@@ -1,13 +1,11 @@
 """Tests of dpviz.ldp: the k-RR counts and MSE figures."""
 
-import math
-
 import numpy as np
 import pytest
 
 import dpviz
 from dpviz.style import COLORS, OKABE_ITO
-from vizkit import bar_traces, serialises
+from vizkit import bar_traces, legend_entries, serialises
 
 
 def test_krr_counts_figure_bars_and_error_bars():
@@ -92,11 +90,15 @@ def test_krr_mse_figure_log_log_with_theory_and_current_eps():
     assert set(colours) <= set(OKABE_ITO.values())
     assert not {COLORS["original"], COLORS["private"], COLORS["theory"]} & set(colours)
     assert dpviz.ldp.KRR_ESTIMATOR_COLORS["unbiased"] == COLORS["estimate"]
-    # The current ε: a vertical line at x = 1 (data units), its label at log10(1) = 0.
+    # The current ε: a vertical line at x = 1 (data units), named in the legend.
     [line] = [s for s in fig.layout.shapes if s.x0 == s.x1]
     assert line.x0 == 1.0 and line.xref == "x"
-    [note] = fig.layout.annotations
-    assert note.text == "ε = 1" and note.x == 0.0
+    [entry] = legend_entries(fig).values()
+    assert entry.name == "ε = 1" and entry.line.dash == line.line.dash == "dot"
+    assert not fig.layout.annotations
+    # ε written out on its log axis (0.1, 1, 10); the MSE in powers of ten
+    assert fig.layout.xaxis.exponentformat == "none"
+    assert fig.layout.yaxis.exponentformat == "power"
     serialises(fig)
 
 
@@ -107,5 +109,5 @@ def test_krr_mse_figure_marks_any_eps_and_skips_missing_theory():
     assert all("theory" not in t.name for t in fig.data)
     [line] = [s for s in fig.layout.shapes if s.x0 == s.x1]
     assert line.x0 == 0.3
-    assert fig.layout.annotations[0].x == pytest.approx(math.log10(0.3))
+    assert list(legend_entries(fig)) == ["ε = 0.3"]
     serialises(fig)

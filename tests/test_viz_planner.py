@@ -8,7 +8,7 @@ import pytest
 
 import dpviz
 from dpviz.style import COLORS
-from vizkit import bar_traces, serialises
+from vizkit import bar_traces, legend_entries, serialises
 
 
 def _power_points(x="n"):
@@ -46,7 +46,13 @@ def test_planner_power_figure_points_bars_target_and_estimate(x):
     hlines = {s.y0: s for s in fig.layout.shapes if s.y0 == s.y1}
     assert set(hlines) == {0.8, 0.05}
     assert hlines[0.8].line.dash == "dash" and hlines[0.05].line.dash == "dot"
-    assert any("target power 80%" in a.text for a in fig.layout.annotations)
+    # ... named in the legend, drawn as they are, and no label on the plot
+    entries = legend_entries(fig)
+    assert list(entries) == ["target power 80%", "5% level: nothing to detect"]
+    assert entries["target power 80%"].line.dash == "dash"
+    assert entries["5% level: nothing to detect"].line.dash == "dot"
+    assert not fig.layout.annotations
+    assert fig.layout.yaxis.tickformat == "~r"  # power as a decimal
     # The estimate: a marker at (estimate, target) and a dotted line down to 0.
     [est] = [t for t in fig.data if t.name and t.name.startswith("estimate")]
     assert list(est.x) == [estimate] and list(est.y) == [0.8]

@@ -7,6 +7,7 @@ from plotly.subplots import make_subplots
 
 from dpviz import style
 from dpviz.style import COLORS, OKABE_ITO
+from vizkit import data_traces, every_figure, legend_entries
 
 
 def test_every_colour_but_the_reference_grey_is_okabe_ito():
@@ -14,10 +15,15 @@ def test_every_colour_but_the_reference_grey_is_okabe_ito():
 
 
 def test_the_slim_template_draws_our_traces_and_axes_as_plotly_white_does():
+    """As plotly_white, but for the numbers of the axes' ticks: powers of ten, never SI
+    prefixes, and thousands separated."""
     slim, full = pio.templates[style.TEMPLATE_NAME], pio.templates["plotly_white"]
     assert style._LAYOUT["template"] == style.TEMPLATE_NAME
     for key, value in slim.layout.to_plotly_json().items():
-        assert value == full.layout.to_plotly_json()[key], key
+        expected = full.layout.to_plotly_json()[key]
+        if key in ("xaxis", "yaxis"):
+            expected = {**expected, "exponentformat": "power", "separatethousands": True}
+        assert value == expected, key
     kept = set(slim.layout.to_plotly_json())
     assert {"xaxis", "yaxis", "colorway", "font", "plot_bgcolor"} <= kept
     for trace, defaults in slim.data.to_plotly_json().items():
@@ -129,3 +135,198 @@ def test_a_sent_figure_sends_what_its_figure_sends_and_keeps_its_arrays():
     assert as_streamlit_sends(sent) == as_streamlit_sends(fig)
     assert as_streamlit_sends(sent) == as_streamlit_sends(sent)  # drawing it changes nothing
     assert list(sent.data[0].y) == [0.0, 1.0, 4.0, 9.0, 16.0]  # the exports read arrays
+
+
+# --- labels that never meet, and tick numbers per quantity (issue 23) ------------------------
+
+
+def test_legend_entry_names_a_line_band_or_mark_and_carries_no_data():
+    line = style.legend_entry("observed T = 108.2", color=COLORS["statistic"], width=3)
+    assert line == dict(type="scatter", x=[None], y=[None], name="observed T = 108.2",
+                        showlegend=True, hoverinfo="skip", meta=style.LEGEND_ENTRY,
+                        mode="lines", line=dict(color=COLORS["statistic"], width=3,
+                                                dash="solid"))
+    band = style.legend_entry("target", color="rgba(0,158,115,0.15)", kind="band",
+                              edge=COLORS["estimate"], xaxis="x2", yaxis="y2")
+    assert band["mode"] == "markers" and band["marker"]["symbol"] == "square"
+    assert band["marker"]["color"] == "rgba(0,158,115,0.15)"
+    assert band["marker"]["line"]["color"] == COLORS["estimate"]
+    assert (band["xaxis"], band["yaxis"]) == ("x2", "y2")
+    mark = style.legend_entry("beyond", color="#000000", kind="mark", symbol="arrow-right")
+    assert mark["marker"]["symbol"] == "arrow-right"
+    with pytest.raises(ValueError, match="kind"):
+        style.legend_entry("x", color="#000000", kind="arrow")
+    fig = style.figure([dict(type="scatter", x=[1, 2], y=[3, 4], name="data"), line, band],
+                       {})
+    assert [style.is_legend_entry(t) for t in fig.data] == [False, True, True]
+    # Plotly leaves a trace without points out of the legend: one missing point each
+    assert all(list(t.x) == [None] and list(t.y) == [None] for t in fig.data[1:])
+
+
+@pytest.mark.parametrize("shape_type, where", SPANS, ids=[s for s, _ in SPANS])
+def test_legend_span_is_the_span_and_an_entry_drawn_as_it(shape_type, where):
+    kw = (dict(line=dict(color="#000000", width=3, dash="dot")) if "line" in shape_type
+          else dict(fillcolor="rgba(0,0,0,0.1)", line_width=0))
+    shape, entry = style.legend_span(shape_type, "the name", **where, **kw, xref="x2",
+                                     yref="y2")
+    assert shape == style.span(shape_type, **where, **kw, xref="x2", yref="y2")[0]
+    assert entry["name"] == "the name" and style.is_legend_entry(entry)
+    if "line" in shape_type:
+        assert entry["line"] == dict(color="#000000", width=3, dash="dot")
+    else:
+        assert entry["marker"]["color"] == "rgba(0,0,0,0.1)"
+    assert (entry["xaxis"], entry["yaxis"]) == ("x2", "y2")
+    with pytest.raises(TypeError, match="annotation"):
+        style.legend_span(shape_type, "n", **where, annotation_text="label")
+
+
+FIGURES = every_figure()
+
+
+def test_every_figure_builder_of_dpviz_is_checked():
+    import dpviz
+
+    builders = {f"{module}.{name}" for module in ("fdp", "gaussian", "homogeneity", "ldp",
+                                                  "planner", "substitution")
+                for name in getattr(dpviz, module).__all__ if name.endswith("_figure")}
+    assert builders == {builder for _label, _fig, builder in FIGURES}
+
+
+def _domains(layout: dict, letter: str) -> list[tuple[float, float]]:
+    return [tuple(v.get("domain", (0.0, 1.0))) for k, v in layout.items()
+            if k.startswith(f"{letter}axis")] or [(0.0, 1.0)]
+
+
+def _is_panel_title(a: dict, layout: dict) -> bool:
+    """A panel's title as make_subplots (and plotly express's facets) place it, in paper
+    units: a column title centred over a panel, on its top edge; a row title turned along
+    a panel's right edge, centred on it. Placed by the panels' domains, apart from the
+    plots' lines and from one another."""
+    if a.get("xref") != "paper" or a.get("yref") != "paper" or a.get("showarrow", True):
+        return False
+    xs, ys = _domains(layout, "x"), _domains(layout, "y")
+    near = lambda v, options: any(abs(v - o) < 1e-9 for o in options)  # noqa: E731
+    column = (a.get("xanchor") == "center" and a.get("yanchor") == "bottom"
+              and near(a["x"], [(lo + hi) / 2 for lo, hi in xs])
+              and near(a["y"], [hi for _lo, hi in ys]))
+    row = (a.get("textangle") == 90 and a.get("xanchor") == "left"
+           and a.get("yanchor") == "middle" and near(a["x"], [hi for _lo, hi in xs])
+           and near(a["y"], [(lo + hi) / 2 for lo, hi in ys]))
+    return column or row
+
+
+@pytest.mark.parametrize("label, fig, builder", FIGURES, ids=[f[0] for f in FIGURES])
+def test_no_label_of_a_line_or_band_is_drawn_on_the_plot(label, fig, builder):
+    """(a) Every label of a line or band is a legend entry. The annotations left are:
+    panel titles (placed by make_subplots apart from the plots' lines and one another); the
+    bare arrow, without text, that points to an observed T beyond the axis (at the right
+    edge, mid-height: no text to meet anything, and T is named in the legend); and the
+    one note on a power chart without points, centred, on white, with no other label."""
+    layout = fig.to_plotly_json()["layout"]
+    for a in layout.get("annotations", []):
+        if _is_panel_title(a, layout):
+            continue
+        if a.get("text") == "":
+            assert builder == "homogeneity.null_distribution_figure", label
+            assert a["showarrow"] and a["x"] == layout["xaxis"]["range"][1]
+            assert (a["y"], a["ay"], a["yref"]) == (0.5, 0, "paper")
+            assert any("beyond the right edge" in name for name in legend_entries(fig))
+            continue
+        assert a["text"] == "no simulated points", (label, a)
+        assert builder == "planner.planner_power_figure" and not any(
+            len(t.x) for t in data_traces(fig) if t.type == "scatter" and "power" in t.name)
+        assert (a["x"], a["y"], a["bgcolor"]) == (0.5, 0.5, "white")
+        assert len(layout["annotations"]) == 1
+    # A figure with lines or bands labelled in its legend shows its legend, which pushes
+    # the top (or bottom) margin as it wraps: never drawn over the plot.
+    if legend_entries(fig):
+        assert layout.get("showlegend") is not False, label
+    assert layout.get("margin", {}).get("autoexpand", True) is not False, label
+    legend = layout.get("legend", {})
+    if legend.get("orientation") == "h":
+        assert ((legend.get("yanchor") == "bottom" and legend["y"] >= 1)
+                or (legend.get("yanchor") == "top" and legend["y"] <= 0)), (label, legend)
+
+
+# Axis titles of counts (written in full: 20,000) and of probabilities, rates and shares
+# (decimals or percentages), as the builders write them in English.
+COUNT_TITLES = {"count", "users", "records", "statistic", "chi-square statistic (2.3)",
+                "C (true count) / C̃ (debiased)", "X (noisy count), g(C)",
+                "E X̂ − X (records)"}
+PROBABILITY_TITLES = {"type-I error α", "type-II error β", "power (rejection rate)",
+                      "rejection rate (share of replicates)", "probability", "share",
+                      "type-I error (share of replicates)"}
+SI_FORMATS = {"B", "SI", "SI extended"}
+
+
+@pytest.mark.parametrize("label, fig, builder", FIGURES, ids=[f[0] for f in FIGURES])
+def test_no_axis_writes_si_prefixes_and_counts_are_written_in_full(label, fig, builder):
+    """(b) Every axis (xaxis, xaxis2, …, yaxis, …) resolves to an exponent format other
+    than Plotly's SI prefixes ("B", the default: 50µ, 20k): its own, else the template's;
+    no d3 tick format of SI type ("~s"). Count axes are written in full with thousands
+    separators, probability axes as decimals or percentages."""
+    layout = fig.to_plotly_json()["layout"]
+    template = fig.layout.template.layout
+    axes = {k: v for k, v in layout.items() if k.startswith(("xaxis", "yaxis"))}
+    assert axes, label
+    for name, axis in axes.items():
+        fallback = template.xaxis if name.startswith("x") else template.yaxis
+        fmt = axis.get("exponentformat", fallback.exponentformat)
+        assert fmt is not None and fmt not in SI_FORMATS, (label, name, fmt)
+        tickformat = axis.get("tickformat", fallback.tickformat) or ""
+        assert not tickformat.endswith("s"), (label, name, tickformat)
+        title = (axis.get("title") or {}).get("text")
+        if title in COUNT_TITLES:
+            assert fmt == "none" and axis.get("separatethousands", True), (label, name)
+        if title in PROBABILITY_TITLES:
+            assert tickformat.endswith(("r", "%")), (label, name, tickformat)
+
+
+@pytest.mark.parametrize("label, fig, builder", FIGURES, ids=[f[0] for f in FIGURES])
+def test_legend_entries_carry_no_data_and_leave_the_csv_as_it_was(label, fig, builder):
+    """(c) A legend entry has one missing point, no hover, and no row in the figure's CSV:
+    the export of the figure is that of the figure without its entries."""
+    import plotly.graph_objects as go
+
+    from dpviz import export
+
+    for entry in legend_entries(fig).values():
+        assert list(entry.x) == [None] and list(entry.y) == [None], label
+        assert entry.hoverinfo == "skip" and entry.showlegend
+    without = go.Figure(data=data_traces(fig), layout=fig.layout)
+    expected = export.figure_data(without)
+    got = export.figure_data(fig)
+    assert got.equals(expected), label
+    assert not set(got["trace"]) & set(legend_entries(fig)), label
+
+
+def test_the_csv_of_a_figure_with_legend_entries_has_no_rows_for_them():
+    from dpviz import export
+    from dpviz.homogeneity import null_distribution_figure
+
+    null = [1.0, 2.0, 3.0, 4.0]
+    fig = null_distribution_figure(null, 3.5, 3.0)
+    assert set(legend_entries(fig)) == {"95% critical value 3.0", "observed T = 3.5"}
+    data = export.figure_data(fig)
+    assert list(data.columns) == ["trace", "x", "y"]  # one plot: no subplot column
+    assert list(data["trace"]) == ["bootstrap null (B = 4)"] * 4
+    assert list(data["x"]) == null
+
+
+def test_the_chart_html_export_and_the_report_draw_with_the_same_tick_formats():
+    """The Chart (HTML) download and the report draw the figure the page draws: the same
+    template (no SI prefixes) and the same count axes, written into their HTML."""
+    import json
+
+    from dpviz import export, report
+
+    from vizkit import every_figure
+
+    label, fig, _builder = next(f for f in every_figure() if f[0].startswith("null"))
+    layout = fig.to_plotly_json()["layout"]
+    for html in (export.figure_html(fig, "t"),
+                 report.html_report("t", findings=[], parameters={}, figures=[("t", fig)],
+                                    tables=[], notes=[])):
+        assert '"exponentformat":"power"' in html.replace(" ", ""), label
+        assert '"separatethousands":true' in html.replace(" ", ""), label
+        assert json.dumps(layout["xaxis"]["exponentformat"]) in html, label

@@ -3,13 +3,12 @@
 import math
 
 import numpy as np
-import pytest
 
 from dpviz.style import COLORS
 from dpviz.substitution import (SUBSTITUTION_COLORS, substitution_bias_figure,
                                 substitution_cost_figure, substitution_counts_figure,
                                 substitution_epsilon_figure, substitution_error_figure)
-from vizkit import bar_traces, serialises
+from vizkit import bar_traces, data_traces, legend_entries, serialises
 
 
 def test_substitution_counts_figure_bars_markers_and_released_over_l():
@@ -56,7 +55,7 @@ def test_substitution_error_figure_curves_points_and_current_l():
     points = pd.DataFrame({"estimator": ["source", "unbiased"], "actual": [0.35, 0.39],
                            "actual_se": [0.01, 0.02]})
     fig = substitution_error_figure(_error_curves(), current_l=2, points=points)
-    by_name = {t.name: t for t in fig.data}
+    by_name = {t.name: t for t in data_traces(fig)}
     bound = by_name["Theorem 4.1 bound / √l"]
     assert list(bound.x) == [1, 2, 3] and list(bound.y) == [0.6, 0.45, 0.3]  # sorted by l
     assert bound.line.dash == "dash" and bound.line.color == COLORS["theory"]
@@ -74,13 +73,13 @@ def test_substitution_error_figure_curves_points_and_current_l():
     assert ticks[0] <= 0.3 and ticks[-1] >= 0.6  # the ticks cover every value
     [line] = [s for s in fig.layout.shapes if s.x0 == s.x1]
     assert line.x0 == 2.0
-    assert fig.layout.annotations[0].text == "l = 2"
+    assert list(legend_entries(fig)) == ["l = 2"] and not fig.layout.annotations
     serialises(fig)
 
 
 def test_substitution_error_figure_without_points():
     fig = substitution_error_figure(_error_curves(), current_l=1)
-    assert len(fig.data) == 3
+    assert len(data_traces(fig)) == 3
     assert not any(t.name.startswith("simulated") for t in fig.data)
 
 
@@ -91,7 +90,7 @@ def test_substitution_epsilon_figure_three_curves_and_ln_gamma():
     table = pd.DataFrame({"l": [1, 2, 3], "bound": [log_gamma, 2 * log_gamma, 3 * log_gamma],
                           "ordered": [log_gamma, 2.47, 2.6], "exact": [log_gamma, 2.39, 2.5]})
     fig = substitution_epsilon_figure(table, current_l=3, log_gamma=log_gamma)
-    assert len(fig.data) == 3
+    assert len(data_traces(fig)) == 3
     for trace, kind in zip(fig.data, ("bound", "ordered", "exact")):
         assert list(trace.x) == [1, 2, 3]
         np.testing.assert_allclose(trace.y, table[kind])
@@ -103,9 +102,13 @@ def test_substitution_epsilon_figure_three_curves_and_ln_gamma():
     assert [s.y0 for s in horizontal] == [log_gamma]
     vertical = [s for s in fig.layout.shapes if s.x0 == s.x1]
     assert [s.x0 for s in vertical] == [3.0]
-    # The label of ln γ sits on its line: on a log axis at log10(ln γ).
-    [note] = fig.layout.annotations
-    assert note.y == pytest.approx(math.log10(log_gamma)) and "ln γ" in note.text
+    # ln γ and the chosen l named in the legend (on the plot they met the curves), each
+    # drawn as its line is.
+    entries = legend_entries(fig)
+    assert list(entries) == ["ln γ = 2.3 (l = 1, k-RR)", "l = 3"]
+    assert entries["ln γ = 2.3 (l = 1, k-RR)"].line.dash == horizontal[0].line.dash
+    assert entries["l = 3"].line.dash == vertical[0].line.dash
+    assert not fig.layout.annotations
     serialises(fig)
 
 
@@ -172,9 +175,9 @@ def test_substitution_curves_of_one_l_are_drawn_as_markers():
 
     one = pd.DataFrame({"l": [1], "bound": [0.6], "source": [0.5], "unbiased": [0.5]})
     fig = substitution_error_figure(one, current_l=1)
-    assert {t.mode for t in fig.data} == {"markers"}
+    assert {t.mode for t in data_traces(fig)} == {"markers"}
     table = pd.DataFrame({"l": [1], "bound": [2.3], "ordered": [2.3], "exact": [2.3]})
     fig = substitution_epsilon_figure(table, current_l=1, log_gamma=2.3)
-    assert {t.mode for t in fig.data} == {"markers"}
+    assert {t.mode for t in data_traces(fig)} == {"markers"}
     assert substitution_epsilon_figure(
         pd.concat([table, table.assign(l=2)]), current_l=1, log_gamma=2.3).data[0].mode == "lines"

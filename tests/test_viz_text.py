@@ -7,6 +7,7 @@ import numpy as np
 
 import dpviz
 from dpviz.text import N_, _, use_translation
+from vizkit import data_traces, legend_entries
 
 
 def in_own_context(function):
@@ -56,6 +57,7 @@ def test_every_builder_runs_translated():
 
     fig, report = in_own_context(translated)
     assert fig.layout.xaxis.title.text == "«output X»"
-    assert fig.data[-1].hovertemplate == \
+    assert data_traces(fig)[-1].hovertemplate == \
         "«x %{x:.2f}<br>density %{y:.3f}<extra>«output on D′»</extra>»"
+    assert list(legend_entries(fig)) == ["«threshold t = 0.5: reject D if X > t»"]
     assert "<h2>«Notes»</h2>" in report
