@@ -437,7 +437,9 @@ def test_the_extended_grid_shows_its_chart_table_findings_and_command(synthetic_
     table = _extended_rows(at)
     assert list(table.columns) == study.COLUMNS and len(table) == len(results) == 729
     # The chart: a trace per (M, test), the three M as rows of panels.
-    traces = chart_traces(at, "cal_fig_extended")
+    from dpviz.style import LEGEND_ENTRY
+
+    traces = [tr for tr in chart_traces(at, "cal_fig_extended") if tr.get("meta") != LEGEND_ENTRY]
     assert len(traces) == 9 and sum(len(tr["customdata"]) for tr in traces) == 729
     assert {tr["name"] for tr in traces} == {"parametric bootstrap", "naive χ²",
                                             "normal-score contrast"}
