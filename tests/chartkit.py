@@ -125,12 +125,15 @@ def _press(page, thumb, key: str, tries: int = 3) -> None:
     expect(thumb).to_have_value(end)
 
 
-def walk_charts(page) -> list[tuple[str, int]]:
+def walk_charts(page, on_view=None) -> list[tuple[str, int]]:
     """Walk the open page's tabs and sliders (see the module), checking its charts at each
-    state; returns (state, charts checked) for each state."""
+    state; returns (state, charts checked) for each state. ``on_view(state)`` is called at
+    the defaults and on each tab as it opens (the accessibility audit)."""
     main = page.locator('[data-testid="stMain"]')
     seen: list = []
     check(page, "defaults", seen)
+    if on_view:
+        on_view("defaults")
     tabs = main.get_by_role("tab")
     names = [tabs.nth(i).inner_text() for i in range(tabs.count())] or [None]
     for n, name in enumerate(names):
@@ -138,6 +141,8 @@ def walk_charts(page) -> list[tuple[str, int]]:
             tabs.nth(n).click()
             expect(tabs.nth(n)).to_have_attribute("aria-selected", "true")
             check(page, f"tab {name}", seen)
+            if on_view:
+                on_view(f"tab {name}")
         scope = main if n == 0 else main.get_by_role("tabpanel").filter(visible=True).first
         thumbs = _sliders(scope)
         count = min(thumbs.count(), 2 if n == 0 else 1)

@@ -122,10 +122,11 @@ def test_every_page_opens_clean(page, routed):
     wait_idle(page)
     # The address carries the language (English: the browser's), for the page's links.
     assert page.url == f"{page.server_url}/{routed.url_path}?lang=en", page.url
+    expect(page.locator("html")).to_have_attribute("lang", "en")
     assert_clean(page)
     screenshot(page, f"{routed.url_path or 'home'}-defaults")
     assert_nothing_cut(page)
-    charts_read_right(page, routed, "en")
+    charts_read_right(page, routed, "en", audited=True)
 
 
 # --- every page in Korean ---------------------------------------------------------------------
@@ -157,6 +158,8 @@ def test_every_page_opens_in_korean(page, routed):
     wait_idle(page)
     assert_clean(page)
     assert in_url("lang", "ko").search(page.url)
+    # issue 24: a screen reader reads the page as Korean
+    expect(page.locator("html")).to_have_attribute("lang", "ko")
     shown = page.locator('[data-testid="stMain"]').inner_text()
     assert not english_sentences(shown), english_sentences(shown)[:10]
     drawn = page.evaluate(HANGUL_DRAWN)
@@ -165,13 +168,25 @@ def test_every_page_opens_in_korean(page, routed):
     charts_read_right(page, routed, "ko")
 
 
-def charts_read_right(page, routed, lang: str) -> None:
+def charts_read_right(page, routed, lang: str, *, audited: bool = False) -> None:
     """Issue 23: every chart of the page, at its defaults, at its sliders' ends and pairs of
     ends and on each tab (tests/chartkit.py), reads right; the states and charts checked
-    go to test-artifacts/charts-<page>-<lang>.txt."""
+    go to test-artifacts/charts-<page>-<lang>.txt. With ``audited``, issue 24's
+    accessibility audit (tests/a11ykit.py) at the defaults, every expander open, and on
+    each tab: no serious or critical violation."""
+    from a11ykit import Audit, open_expanders
     from chartkit import walk_charts
 
-    seen = walk_charts(page)
+    audit = Audit(routed.url_path or "home")
+
+    def on_view(state: str) -> None:
+        open_expanders(page)
+        audit.record(page, state)
+
+    seen = walk_charts(page, on_view if audited else None)
+    if audited:
+        serious = audit.save()
+        assert not serious, serious
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / f"charts-{routed.url_path or 'home'}-{lang}.txt").write_text(
         "".join(f"{state}\t{charts}\n" for state, charts in seen), encoding="utf-8")

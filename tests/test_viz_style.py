@@ -330,3 +330,55 @@ def test_the_chart_html_export_and_the_report_draw_with_the_same_tick_formats():
         assert '"exponentformat":"power"' in html.replace(" ", ""), label
         assert '"separatethousands":true' in html.replace(" ", ""), label
         assert json.dumps(layout["xaxis"]["exponentformat"]) in html, label
+
+
+def _luminance(hex_color: str) -> float:
+    """WCAG 2.1's relative luminance of "#rrggbb"."""
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(hex_color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2.1's contrast ratio of two colours, (L1 + 0.05) / (L2 + 0.05)."""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_contrast_is_wcags_formula():
+    assert contrast("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert contrast("#777777", "#FFFFFF") == pytest.approx(4.48, abs=0.01)  # WebAIM's example
+    # as published, Okabe & Ito's orange, sky blue and yellow are below 3:1 on white
+    from dpviz import style
+
+    published = style.OKABE_ITO_PUBLISHED
+    assert [name for name, c in published.items() if contrast(c, "#FFFFFF") < 3] == [
+        "orange", "sky blue", "yellow"]
+
+
+def test_every_colour_of_a_line_marker_or_bar_has_3_to_1_against_the_plot():
+    """Issue 24: WCAG 2.1 1.4.11 (graphics, 3:1) for every colour the figures draw lines,
+    markers and bars with, against the plot's background (the template's white); each
+    keeps the hue of its Okabe-Ito original."""
+    import colorsys
+
+    from dpviz import fdp, gaussian, ldp, style
+
+    background = {"white": "#FFFFFF"}.get(
+        pio.templates[style.TEMPLATE_NAME].layout.plot_bgcolor)
+    palettes = {"COLORS": style.COLORS, "OKABE_ITO": style.OKABE_ITO,
+                "FDP_COLORS": fdp.FDP_COLORS, "CALIBRATION_COLORS": gaussian.CALIBRATION_COLORS,
+                "KRR_ESTIMATOR_COLORS": ldp.KRR_ESTIMATOR_COLORS, "tests": style._TEST_COLORS}
+    low = {f"{name}[{key}]": round(contrast(c, background), 2)
+           for name, palette in palettes.items() for key, c in palette.items()
+           if contrast(c, background) < 3.0}
+    assert not low, (background, low)
+
+    def hue(c: str) -> float:
+        return colorsys.rgb_to_hls(*(int(c[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0]
+
+    for name, shade in style.OKABE_ITO.items():
+        original = style.OKABE_ITO_PUBLISHED[name]
+        assert abs(hue(shade) - hue(original)) < 0.01, name  # the same hue, only darker

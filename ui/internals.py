@@ -7,7 +7,9 @@ module reaches it through Streamlit's session-state internals as Streamlit 1.67 
 
 Streamlit also cuts a metric's value, and a multiselect's chosen options, that do not fit
 their width with an ellipsis ("0.0017…"): a number a reader cannot read. :func:`no_clip`
-lets them wrap instead, with a style sheet that names Streamlit's own element test ids
+lets them wrap instead (and lets a displayed formula, KaTeX's ``.katex-display``, show
+whole rather than scroll in a box a keyboard cannot reach: axe's
+scrollable-region-focusable), with a style sheet that names Streamlit's own element test ids
 (``stMetricValue``, ``stMetricLabel``) and Base Web's tag (``data-baseweb="tag"``), neither
 of them public API.
 
@@ -78,6 +80,7 @@ NO_CLIP_CSS = """<style>
 [data-baseweb="tag"] { max-width: none !important; height: auto !important; }
 [data-baseweb="tag"] span { max-width: none !important; white-space: normal !important;
   overflow: visible !important; text-overflow: clip !important; }
+.katex-display { overflow: visible !important; }
 </style>"""
 
 

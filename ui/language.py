@@ -150,4 +150,15 @@ def choose() -> str:
     if asked != [code]:
         st.query_params[PARAM] = code
     st.session_state[_SPOKEN] = code
+    mark_document(code)
     return code
+
+
+def mark_document(code: str) -> None:
+    """The page's ``<html lang>`` follows the interface language, so a screen reader reads
+    Korean text with a Korean voice (Streamlit writes "en" in its page and offers no
+    setting). ``code`` is a key of :data:`LANGUAGES`, never a user's text."""
+    if code not in LANGUAGES:
+        raise ValueError(f"not a language of the dashboard: {code!r}")
+    st.html(f'<script>document.documentElement.lang = "{code}";</script>',
+            unsafe_allow_javascript=True)
