@@ -84,6 +84,17 @@ NO_CLIP_CSS = """<style>
 </style>"""
 
 
+# The page's <html lang> (ui.language.mark_document): Streamlit writes "en" into its page and
+# has no setting for it. One fixed script per interface language; no text of a user.
+LANG_SCRIPTS = {code: f'<script>document.documentElement.lang = "{code}";</script>'
+                for code in ("en", "ko")}
+
+
+def mark_language(code: str) -> None:
+    """Set the page's ``<html lang>`` to ``code`` ("en" or "ko")."""
+    st.html(LANG_SCRIPTS[code], unsafe_allow_javascript=True)
+
+
 def no_clip() -> None:
     """Let every metric and multiselect chip of the page show its whole text (see above)."""
     st.html(NO_CLIP_CSS)

@@ -158,7 +158,4 @@ def mark_document(code: str) -> None:
     """The page's ``<html lang>`` follows the interface language, so a screen reader reads
     Korean text with a Korean voice (Streamlit writes "en" in its page and offers no
     setting). ``code`` is a key of :data:`LANGUAGES`, never a user's text."""
-    if code not in LANGUAGES:
-        raise ValueError(f"not a language of the dashboard: {code!r}")
-    st.html(f'<script>document.documentElement.lang = "{code}";</script>',
-            unsafe_allow_javascript=True)
+    internals.mark_language(code)
