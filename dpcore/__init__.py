@@ -30,7 +30,7 @@ module per topic:
   parameter it refuses)
 """
 
-__version__ = "0.21.0"  # the release of the distribution "dpcore" (pyproject.toml)
+__version__ = "0.22.0"  # the release of the distribution "dpcore" (pyproject.toml)
 
 __all__ = [
     "audit",
