@@ -13,6 +13,7 @@ import html
 
 import pandas as pd
 
+from dpviz.describe import figure_summary
 from dpviz.text import _
 
 __all__ = ["html_report"]
@@ -30,6 +31,7 @@ th, td { border: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: right; }
 th { background: #f5f5f5; }
 td.key { text-align: left; font-weight: 600; }
 .note { color: #555; font-size: 0.9rem; }
+.summary { color: #333; font-size: 0.95rem; }
 """
 
 
@@ -79,6 +81,8 @@ def html_report(title: str, *, findings=(), parameters=None, figures=(), tables=
     first = True
     for caption, fig in figures:
         parts.append(f"<h2>{esc(caption)}</h2>")
+        # The figure in one sentence, as the page gives it to screen readers (issue 24).
+        parts.append(f'<p class="summary">{esc(figure_summary(fig))}</p>')
         parts.append(fig.to_html(full_html=False, include_plotlyjs=first,
                                  config={"displaylogo": False}))
         first = False
