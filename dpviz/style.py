@@ -26,12 +26,14 @@ __all__ = [
     "COUNT_AXIS",
     "LEGEND_ENTRY",
     "OKABE_ITO",
+    "PRESENTED",
     "PROBABILITY_AXIS",
     "inert",
     "inert_labels",
     "is_legend_entry",
     "legend_entry",
     "legend_span",
+    "presented",
 ]
 
 
@@ -380,3 +382,38 @@ class SentFigure(go.Figure):
 
     def to_dict(self) -> dict:
         return {"data": list(self._sent["data"]), "layout": dict(self._sent["layout"])}
+
+
+PRESENTED = 1.25  # how much larger a figure is drawn for a projector (presenting mode)
+_DEFAULT_HEIGHT = 450  # Plotly's height of a figure that sets none
+
+
+def _scaled_fonts(node, scale: float):
+    """``node`` (a figure's JSON) with the size of every font in it times ``scale``."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key.endswith("font") and isinstance(value, dict) and "size" in value:
+                value = {**value, "size": value["size"] * scale}
+            out[key] = _scaled_fonts(value, scale)
+        return out
+    if isinstance(node, list):
+        return [_scaled_fonts(v, scale) for v in node]
+    return node
+
+
+def presented(fig: go.Figure, scale: float = PRESENTED) -> dict:
+    """``fig`` drawn ``scale`` times larger for a projector: its height, margins and every
+    font (the figure's own and those of its titles, ticks, legend, annotations and trace
+    labels), as a figure spec (a dict that Plotly and Streamlit draw as they draw ``fig``;
+    ``fig`` itself, which the exports and the report use, is left as it is)."""
+    spec = _scaled_fonts(fig.to_dict(), scale)
+    layout = spec["layout"]
+    template_font = fig.layout.template.layout.font.size if fig.layout.template else None
+    layout["font"] = {**layout.get("font", {}),
+                      "size": (fig.layout.font.size or template_font or 12) * scale}
+    layout["height"] = (fig.layout.height or _DEFAULT_HEIGHT) * scale
+    if "margin" in layout:
+        layout["margin"] = {k: v * scale if isinstance(v, (int, float)) and k in "lrtb" else v
+                            for k, v in layout["margin"].items()}
+    return spec

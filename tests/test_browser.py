@@ -126,7 +126,78 @@ def test_every_page_opens_clean(page, routed):
     assert_clean(page)
     screenshot(page, f"{routed.url_path or 'home'}-defaults")
     assert_nothing_cut(page)
+    charts_named(page)
     charts_read_right(page, routed, "en", audited=True)
+
+
+# Each drawn chart's plot as a screen reader finds it: role, name, description.
+CHART_NAMES_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stPlotlyChart"]')]
+  .filter(c => c.offsetParent !== null)
+  .map(c => { const svg = c.querySelector('svg.main-svg');
+              return svg && [svg.getAttribute('role'), svg.getAttribute('aria-label'),
+                             svg.getAttribute('aria-description')]; })"""
+
+
+def charts_named(page) -> None:
+    """Issue 24: every chart drawn is an image to a screen reader, named as the page heads
+    it, with its one-sentence summary, and its text-and-table expander is there."""
+    charts = page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]')
+    expect(page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"] '
+                        'svg.main-svg[role="img"][aria-description]')).to_have_count(charts.count())
+    for role, label, summary in page.evaluate(CHART_NAMES_JS):
+        assert role == "img" and label and summary.endswith("."), (label, summary)
+        expect(page.locator('[data-testid="stExpander"] summary').get_by_text(
+            f"{label}: in words and as a table", exact=True)).to_have_count(1)
+
+
+def test_a_moved_control_announces_the_changed_finding(page):
+    """Issue 24: the live region (role=status, polite) stays silent when the page opens and
+    says the findings a moved control changed once its results are drawn."""
+    open_page(page, "compare_histograms", "Compare two private histograms")
+    wait_idle(page)
+    live = page.locator("#dp-live")
+    expect(live).to_have_attribute("role", "status")
+    expect(live).to_have_attribute("aria-live", "polite")
+    expect(live).to_have_text("")
+    press_until(page, thumb(page, "Privacy level ε_A (histogram A)"), "End", "10")
+    wait_idle(page)
+    expect(live).to_contain_text("At the 5% significance level")
+    said = live.inner_text()
+    verdict = page.locator('[data-testid="stAlert"]').first.inner_text()
+    assert said.split(":")[0] in verdict, (said, verdict)
+
+
+PROJECTORS = [(1280, 720), (1920, 1080)]
+# The page scrolls sideways: the document or the main area is wider than its box.
+SIDEWAYS_JS = """() => [document.documentElement, document.querySelector('[data-testid="stMain"]')]
+  .filter(e => e && e.scrollWidth > e.clientWidth + 1).map(e => e.tagName)"""
+
+
+@pytest.mark.parametrize("routed", PAGES, ids=[p.url_path or "home" for p in PAGES])
+def test_presenting_fits_a_projector(page, routed):
+    """Issue 24: ``?present=1`` on every page, at 1280×720 and 1920×1080: larger text, the
+    sidebar closed, no help icon, the header's button says how to stop; no horizontal
+    scroll, no metric or chip cut, and every chart reads right (tests/chartkit.py)."""
+    from chartkit import CHARTS_JS, chart_problems
+    from browserkit import CUT_JS, FRAMES_JS
+
+    open_page(page, f"{routed.url_path}?present=1", routed.title)
+    wait_idle(page)
+    assert in_url("present", "1").search(page.url)
+    expect(page.locator("html")).to_have_css("font-size", "20px")
+    expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+    expect(page.get_by_role("button", name="Help for", exact=False)).to_have_count(0)
+    if routed.url_path:  # a tool page: its header
+        expect(page.get_by_role("button", name="Stop presenting")).to_be_visible()
+    for width, height in PROJECTORS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(FRAMES_JS)
+        wait_idle(page)
+        assert page.evaluate(SIDEWAYS_JS) == [], (width, height)
+        assert page.evaluate(CUT_JS) == [], (width, height)
+        assert chart_problems(page.evaluate(CHARTS_JS)) == [], (width, height)
+        screenshot(page, f"{routed.url_path or 'home'}-present-{width}x{height}")
+    assert_clean(page)
 
 
 # --- every page in Korean ---------------------------------------------------------------------

@@ -13,6 +13,7 @@ import functools
 import html
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -181,6 +182,17 @@ def test_opens_clean_with_help_on_every_control_of_every_tab(c):
         assert any(x.value.endswith("table(s).") for x in at.caption), tab  # the kit ended
         assert at.code, tab  # the share link
         assert not without_help(at.main, seen), tab
+        # issue 24: each chart drawn has its text and table below it, under its name, with
+        # its one-sentence summary. Opening the page announces nothing (a tab opened after
+        # it announces its findings: they changed).
+        described = kit(at).described
+        labels = {e.label for e in at.expander}
+        shown_text = [re.sub(r"\\(.)", r"\1", m.value) for m in at.markdown]  # esc() undone
+        for key, (name, summary) in described.items():
+            assert f"{name}: in words and as a table" in labels, (tab, name)
+            assert summary in shown_text, (tab, summary)
+        assert len(described) == len(at.get("plotly_chart")), tab
+        assert tab != tabs(c, at)[0] or kit(at).announced == "", tab
     assert seen
 
 
@@ -190,6 +202,7 @@ def test_a_control_moves_its_result_and_the_url(c, move):
     tab = move.tab or tabs(c, at)[0]
     open_tab(c, at, tab)
     before = metrics(at)[move.changes]
+    findings = list(kit(at).findings)
     getattr(at, move.kind)(key=move.key).set_value(move.value)
     run(at)
     requests = [b for b in at.button if c.request and (b.key or "").startswith(c.request)]
@@ -198,6 +211,9 @@ def test_a_control_moves_its_result_and_the_url(c, move):
         run(at)
     assert not errors(at), errors(at)
     assert metrics(at)[move.changes] != before, move
+    # issue 24: the live region says the findings the move changed, and only those
+    changed = [f for f in kit(at).findings if f not in findings]
+    assert kit(at).announced == " ".join(changed), move
 
 
 def url_text(w, value) -> str:

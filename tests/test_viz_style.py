@@ -382,3 +382,39 @@ def test_every_colour_of_a_line_marker_or_bar_has_3_to_1_against_the_plot():
     for name, shade in style.OKABE_ITO.items():
         original = style.OKABE_ITO_PUBLISHED[name]
         assert abs(hue(shade) - hue(original)) < 0.01, name  # the same hue, only darker
+
+
+def _font_sizes(node, path=()):
+    """Every font size in a figure's JSON, by where it is."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("font") and isinstance(value, dict) and "size" in value:
+                yield path + (key,), value["size"]
+            yield from _font_sizes(value, path + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _font_sizes(value, path + (i,))
+
+
+@pytest.mark.parametrize(("label", "fig", "builder"), FIGURES, ids=[f[0] for f in FIGURES])
+def test_a_presented_figure_is_the_figure_larger_and_the_figure_is_left_as_it_was(
+        label, fig, builder):
+    """Issue 24's presenting mode: every font of the figure (its own, titles, ticks, legend,
+    annotations, trace labels), its height and margins times PRESENTED; same data."""
+    from dpviz.style import PRESENTED, presented
+
+    before, sent = fig.to_dict(), fig.to_json()
+    spec = presented(fig)
+    assert fig.to_json() == sent
+    assert [t.get("type") for t in spec["data"]] == [t.get("type") for t in before["data"]]
+    sizes = dict(_font_sizes(before))
+    for where, size in _font_sizes(spec):
+        if where in sizes:
+            assert size == pytest.approx(sizes[where] * PRESENTED), where
+    assert spec["layout"]["font"]["size"] == pytest.approx(
+        (fig.layout.font.size or 12) * PRESENTED)
+    assert spec["layout"]["height"] == pytest.approx((fig.layout.height or 450) * PRESENTED)
+    for side in "lrtb":
+        if fig.layout.margin[side] is not None:
+            assert spec["layout"]["margin"][side] == pytest.approx(
+                fig.layout.margin[side] * PRESENTED)

@@ -32,6 +32,8 @@ tests/test_browser_values.py::test_no_metric_or_chip_is_cut checks the style she
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 from streamlit.runtime.state.session_state_proxy import get_session_state
 from streamlit.runtime.uploaded_file_manager import DeletedFile
@@ -69,7 +71,8 @@ def upload_lost(key: str) -> bool:
     return isinstance(st.session_state.get(key), DeletedFile)
 
 
-# Metric values and labels, and multiselect chips, wrap rather than end in an ellipsis.
+# Metric values and labels, and multiselect chips, wrap rather than end in an ellipsis; what
+# has the keyboard's focus shows it.
 NO_CLIP_CSS = """<style>
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] *,
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
@@ -81,6 +84,11 @@ NO_CLIP_CSS = """<style>
 [data-baseweb="tag"] span { max-width: none !important; white-space: normal !important;
   overflow: visible !important; text-overflow: clip !important; }
 .katex-display { overflow: visible !important; }
+/* A visible focus on everything the keyboard reaches (WCAG 2.4.7): Streamlit draws none on
+   its sidebar menu's links, and its own are faint. Okabe-Ito blue, 5.2:1 on
+   white; drawn inside text boxes, whose frames clip what lies outside them. */
+:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px !important; }
+input:focus-visible, textarea:focus-visible { outline-offset: -3px !important; }
 </style>"""
 
 
@@ -93,6 +101,91 @@ LANG_SCRIPTS = {code: f'<script>document.documentElement.lang = "{code}";</scrip
 def mark_language(code: str) -> None:
     """Set the page's ``<html lang>`` to ``code`` ("en" or "ko")."""
     st.html(LANG_SCRIPTS[code], unsafe_allow_javascript=True)
+
+
+# Charts and findings for screen readers (ui.kit.PageKit.end): one fixed script, fed the run's
+# chart names and summaries and the findings that changed, as JSON data made inert here
+# (every "<" written as \u003c, so no text can close the script). It gives each chart,
+# found by its element's key class (st-key-<key>; not public API), the role of an image with its name and
+# its one-sentence summary (the SVG inside is then not read tick by tick), and writes the
+# findings that changed into a polite live region kept outside Streamlit's tree, so a screen
+# reader says them once a moved control has its results. The image is Plotly's plot SVG (its
+# first svg.main-svg; the layers drawn over it, legend and hover labels, are hidden from
+# screen readers), not the chart's box, whose toolbar buttons stay reachable. A
+# MutationObserver names a chart Plotly draws after the script ran.
+A11Y_SCRIPT = """<script>(() => {
+const data = JSON.parse(%s);
+const w = window;
+w.dpCharts = data.charts;
+const name = () => {
+  for (const [key, [label, summary]] of Object.entries(w.dpCharts || {})) {
+    const svgs = document.querySelectorAll(
+      `.st-key-${CSS.escape(key)} [data-testid="stPlotlyChart"] svg.main-svg`);
+    if (!svgs.length) continue;
+    const [plot, ...layers] = svgs;
+    if (plot.getAttribute("aria-label") !== label
+        || plot.getAttribute("aria-description") !== summary) {
+      plot.setAttribute("role", "img");
+      plot.setAttribute("aria-label", label);
+      plot.setAttribute("aria-description", summary);
+    }
+    for (const layer of layers) layer.setAttribute("aria-hidden", "true");
+  }
+};
+if (!w.dpChartObserver) {
+  w.dpChartObserver = new MutationObserver(() => {
+    if (!w.dpNaming) {
+      w.dpNaming = true;
+      requestAnimationFrame(() => { w.dpNaming = false; name(); });
+    }
+  });
+  w.dpChartObserver.observe(document.body, {childList: true, subtree: true});
+}
+name();
+let live = document.getElementById("dp-live");
+if (!live) {
+  live = document.createElement("div");
+  live.id = "dp-live";
+  live.setAttribute("role", "status");
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("aria-atomic", "true");
+  live.style.cssText = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;" +
+    "overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0";
+  document.body.appendChild(live);
+}
+if (data.announce) live.textContent = data.announce;
+})();</script>"""
+
+
+def script_data(value) -> str:
+    """``value`` as a JavaScript string literal of its JSON, inert inside a ``<script>``:
+    no "<" (so no "</script>" or "<!--"), and no line separators."""
+    text = json.dumps(json.dumps(value, ensure_ascii=False), ensure_ascii=False)
+    return (text.replace("<", "\\u003c").replace("\u2028", "\\u2028")
+            .replace("\u2029", "\\u2029"))
+
+
+def describe_charts(charts: dict[str, tuple[str, str]], announce: str) -> None:
+    """Name each chart (key -> (name, one-sentence summary)) for screen readers, and say
+    ``announce`` (the findings a moved control changed; "" for none) in the live region."""
+    st.html(A11Y_SCRIPT % script_data({"charts": charts, "announce": announce}),
+            unsafe_allow_javascript=True)
+
+
+# Presenting mode (ui.present): larger text for a projector (Streamlit sizes its text in rem,
+# from the root's font size; 16px -> 20px), and no help icons beside controls' labels
+# (Streamlit's stTooltipIcon around a bare button; it also wraps the widgets that have help,
+# whose buttons and links have test ids: those stay).
+PRESENT_CSS = """<style>
+html { font-size: 20px; }
+[data-testid="stTooltipIcon"]:has(> [data-testid="stTooltipHoverTarget"] > button:not([data-testid])) {
+  display: none !important; }
+</style>"""
+
+
+def present_style() -> None:
+    """The presenting mode's style sheet (above)."""
+    st.html(PRESENT_CSS)
 
 
 def no_clip() -> None:

@@ -18,15 +18,16 @@ from pandas.io.formats.style import Styler
 
 import dpcode
 import dpviz
-from ui import internals, language, links
+from ui import internals, language, links, present
 from ui.format import slug
-from ui.text import language as reader_language, speaking, t
+from ui.text import esc, language as reader_language, speaking, t
 
 REPORT_TABLE_ROWS = 200  # rows of a table kept in a report
 REPORT_BUTTON_KEY = "page_report_download"
 TRY_KEY = "try_this_open"  # session state: the experiment the reader just opened
 TRY_PARAM = "try"  # URL parameter of an experiment's link: which experiment it opens
 VIEW_KEY = "page_view_shown"  # session state: (page title, part) of the session's last run
+FINDINGS_KEY = "page_findings_said"  # session state: (page title, findings) of the last run
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,9 @@ class PageKit:
     source: str = ""  # the link to this view, set by end()
     ended: bool = False
     previous_view: tuple | None = None  # (title, part) the session's run before this one drew
+    # The charts drawn, key -> (name, one-sentence summary): for screen readers.
+    described: dict[str, tuple[str, str]] = field(default_factory=dict)
+    announced: str = ""  # what the live region says after this run (changed_findings)
 
     def opened(self, part: str = "") -> bool:
         """Whether this run opens the page, or its ``part`` (e.g. a tab): a new session (a
@@ -85,14 +89,21 @@ class PageKit:
 
     def chart(self, fig, *, key: str, name: str, file: str | None = None, drawn: bool = True,
               **kwargs) -> None:
-        """A Plotly chart with its data (CSV) and itself (standalone HTML) to download.
+        """A Plotly chart with its data (CSV) and itself (standalone HTML) to download, and
+        in words and as a table for a reader who does not see it: screen readers read it as
+        an image named ``name`` with a one-sentence summary (:func:`dpviz.describe.figure_summary`,
+        as under the figure in the report), and an expander below shows the summary and,
+        when opened, the figure's numbers as a table.
         ``file``: the name the download files are made from, when not ``name`` (a file name
         people's scripts know, kept when the shown name changes). ``drawn`` False (a closed
         tab): for the report only."""
         if not drawn:
             self.figures.append((name, fig))
             return
-        st.plotly_chart(fig, key=key, **kwargs)
+        st.plotly_chart(dpviz.style.presented(fig) if present.presenting() else fig, key=key,
+                        **kwargs)
+        summary = dpviz.describe.figure_summary(fig)
+        self.described[key] = (name, summary)
         stem = slug(file or name)
         with st.container(horizontal=True, gap="small"):
             st.download_button(
@@ -105,7 +116,22 @@ class PageKit:
                 file_name=f"{stem}.html", mime="text/html", on_click="ignore",
                 icon=":material/download:", key=f"{key}_html", type="tertiary",
                 help=t("This chart as an interactive page that opens without the app."))
+        self.chart_text(fig, key=f"{key}_text", name=name, summary=summary)
         self.figures.append((name, fig))
+
+    @staticmethod
+    def chart_text(fig, *, key: str, name: str, summary: str) -> None:
+        """The chart's summary and, once the reader opens it, its numbers as a table (made
+        only then: the expander reruns the page when it opens)."""
+        with st.expander(t("{name}: in words and as a table", name=name), key=key,
+                         on_change="rerun", icon=":material/table_rows:"):
+            st.markdown(esc(summary))
+            if st.session_state.get(key):
+                frame, total = dpviz.describe.figure_table(fig)
+                st.table(frame)
+                if total > len(frame):
+                    st.caption(t("The first {shown} of {total} rows: the Data (CSV) download "
+                                 "has them all.", shown=len(frame), total=f"{total:,}"))
 
     def table(self, frame: pd.DataFrame, *, key: str, name: str,
               csv: pd.DataFrame | None = None, file: str | None = None, drawn: bool = True,
@@ -292,7 +318,7 @@ class PageKit:
         self.source = links.view_link()
         self.link_slot.code(self.source or t("(the address appears when the page is opened in "
                                              "a browser)"), language=None, wrap_lines=True)
-        bad = links.unusable(self.url_in) + language.unusable_link()
+        bad = links.unusable(self.url_in) + language.unusable_link() + present.unusable_link()
         if bad:
             self.notice.warning(links.unusable_note(bad), icon=":material/link_off:")
         with self.report_slot.container():
@@ -302,6 +328,17 @@ class PageKit:
         if self.code_slot is not None:
             with self.code_slot.container():
                 self.code_buttons()
+        self.announced = self.changed_findings()
+        internals.describe_charts(self.described, self.announced)
+
+    def changed_findings(self) -> str:
+        """The findings of this run that the last run of the same page did not have (a
+        moved control's new results), for the live region; "" when the page was opened."""
+        said = st.session_state.get(FINDINGS_KEY)
+        st.session_state[FINDINGS_KEY] = (self.title, list(self.findings))
+        if not said or said[0] != self.title:
+            return ""
+        return " ".join(f for f in self.findings if f not in said[1])
 
     def code_buttons(self) -> None:
         """The Code popover's downloads: the view as a Python script and as a Jupyter
@@ -362,6 +399,14 @@ def page_header(title: str) -> PageKit:
                                "reproduce its numbers with dpcore.")):
         code_slot = st.empty()
         code_slot.caption(t("The code is ready once the page has its results."))
+    presenting = present.presenting()
+    header.button(t("Stop presenting") if presenting else t("Present"),
+                  icon=":material/cancel_presentation:" if presenting
+                  else ":material/present_to_all:",
+                  key="page_present", on_click=present.switch, width="content",
+                  help=t("Back to the normal view.") if presenting else
+                  t("For a projector: larger text and charts, no help icons, the sidebar "
+                    "closed; every setting stays. The link of this view opens it so."))
     return PageKit(title=title, url_in=url_in, notice=st.container(), report_slot=report_slot,
                    link_slot=link_slot, previous_view=previous_view, code_slot=code_slot)
 

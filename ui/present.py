@@ -1,0 +1,66 @@
+"""Presenting mode: the dashboard on a projector (``?present=1``).
+
+:func:`choose` runs at the top of every script run (app.py), after the language. A link with
+``present=1`` opens the view in presenting mode, with every other setting of the link; the
+header's *Present* button switches it on and off. The mode then stays for the session,
+across pages, and is written back into the URL (so the page's Share link carries it), as
+the language is; ``present=0`` switches it off.
+
+In presenting mode the sidebar starts collapsed, text is larger, controls show no help
+icons, and charts are drawn larger (:func:`dpviz.style.presented`); the numbers, exports
+and reports are the same.
+"""
+
+from __future__ import annotations
+
+import contextvars
+
+import streamlit as st
+
+from ui import internals
+
+PARAM = "present"  # the URL parameter, and the session-state key
+ON, OFF = "1", "0"
+_UNUSABLE: contextvars.ContextVar[bool] = contextvars.ContextVar("present_unusable",
+                                                                default=False)
+
+
+def presenting() -> bool:
+    """Whether this session presents (set by :func:`choose` on every run)."""
+    return bool(st.session_state.get(PARAM, False))
+
+
+def unusable_link() -> list[str]:
+    """``[PARAM]`` when this run's link gave ``present`` a value other than 1 or 0 (the
+    page's note on unusable link values names it), else ``[]``."""
+    return [PARAM] if _UNUSABLE.get() else []
+
+
+def choose() -> bool:
+    """Presenting mode for this run: from the link (``present=1`` or ``0``) or else as the
+    session had it, written back into the URL."""
+    asked = st.query_params.get_all(PARAM) if PARAM in st.query_params else []
+    _UNUSABLE.set(False)
+    if asked:
+        if asked in ([ON], [OFF]):
+            st.session_state[PARAM] = asked == [ON]
+        else:
+            _UNUSABLE.set(True)
+    on = presenting()
+    st.session_state[PARAM] = on
+    if on and asked != [ON]:
+        st.query_params[PARAM] = ON
+    elif not on and PARAM in st.query_params:
+        del st.query_params[PARAM]
+    if on:
+        internals.present_style()
+    return on
+
+
+def switch() -> None:
+    """The header button's action: presenting on or off (the URL follows on this run)."""
+    st.session_state[PARAM] = not presenting()
+    if presenting():
+        st.query_params[PARAM] = ON
+    elif PARAM in st.query_params:
+        del st.query_params[PARAM]
