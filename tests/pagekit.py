@@ -116,11 +116,12 @@ KEYED_KINDS = ("slider", "select_slider", "radio", "number_input", "selectbox", 
 
 
 def assert_widgets_keyed_with_help(at: AppTest, prefix: str, kinds=KEYED_KINDS) -> None:
-    """Every widget of those kinds in the page's main area is keyed ``prefix``… and has a
-    tooltip (the sidebar holds the app's language control, ui.language)."""
+    """Every widget of those kinds in the page's main area is keyed ``prefix``… (or
+    ``page_…``: the page header's, ui.kit) and has a tooltip (the sidebar holds the app's
+    language control, ui.language)."""
     for kind in kinds:
         for w in at.main.get(kind):
-            assert w.key and w.key.startswith(prefix), (kind, w.key)
+            assert w.key and w.key.startswith((prefix, "page_")), (kind, w.key)
             assert w.help, f"{w.key} has no help"
 
 

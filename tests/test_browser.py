@@ -251,7 +251,7 @@ def charts_read_right(page, routed, lang: str, *, audited: bool = False) -> None
     audit = Audit(routed.url_path or "home")
 
     def on_view(state: str) -> None:
-        open_expanders(page)
+        open_expanders(page, chart_text=state == "defaults")
         audit.record(page, state)
 
     seen = walk_charts(page, on_view if audited else None)

@@ -27,6 +27,7 @@ from pagekit import (LINK_NOTE, errors, kit, link_notes, metrics, set_by_hand, s
 from dpcore import study
 from test_page_calibration import synthetic_extended_grid
 from ui import registry
+from ui.text import esc
 from ui.pages import calibration
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -189,7 +190,7 @@ def test_opens_clean_with_help_on_every_control_of_every_tab(c):
         labels = {e.label for e in at.expander}
         shown_text = [re.sub(r"\\(.)", r"\1", m.value) for m in at.markdown]  # esc() undone
         for key, (name, summary) in described.items():
-            assert f"{name}: in words and as a table" in labels, (tab, name)
+            assert f"{esc(name)}: in words and as a table" in labels, (tab, name)
             assert summary in shown_text, (tab, summary)
         assert len(described) == len(at.get("plotly_chart")), tab
         assert tab != tabs(c, at)[0] or kit(at).announced == "", tab

@@ -3,6 +3,7 @@ what they meant in the tested version. An upgrade that changes them fails here, 
 
 from __future__ import annotations
 
+import pytest
 import streamlit
 from streamlit.testing.v1 import AppTest
 
@@ -94,3 +95,15 @@ def test_rewrite_link_value_sets_a_bound_parameter_that_the_widget_then_reads():
     assert not at.exception
     assert "value=10" in [m.value for m in at.markdown]
     assert at.query_params["bound"] in (["ten"], "ten")
+
+
+@pytest.mark.parametrize("sheet", ["NO_CLIP_CSS", "PRESENT_CSS"])
+def test_style_sheets_hold_no_markup_that_the_sanitiser_would_drop_them_for(sheet):
+    """st.html sanitises with DOMPurify, which removes a style element whose text has a "<"
+    followed by a name (even in a CSS comment): the whole sheet would silently not apply
+    (it once did: no focus outline anywhere)."""
+    from ui import internals
+
+    text = getattr(internals, sheet)
+    assert text.startswith("<style>") and text.endswith("</style>")
+    assert "<" not in text[len("<style>"):-len("</style>")]

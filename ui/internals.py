@@ -72,7 +72,8 @@ def upload_lost(key: str) -> bool:
 
 
 # Metric values and labels, and multiselect chips, wrap rather than end in an ellipsis; what
-# has the keyboard's focus shows it.
+# has the keyboard's focus shows it. No "<" inside the sheet (not even in a comment): st.html
+# sanitises with DOMPurify, which drops a style element whose text looks like markup.
 NO_CLIP_CSS = """<style>
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] *,
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
@@ -89,6 +90,12 @@ NO_CLIP_CSS = """<style>
    white; drawn inside text boxes, whose frames clip what lies outside them. */
 :focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px !important; }
 input:focus-visible, textarea:focus-visible { outline-offset: -3px !important; }
+/* Radios, checkboxes, toggles: the focused input is clipped to 1 px; the label around it
+   (React Aria's data-focus-visible) shows the focus instead of Streamlit's faint tint. */
+label[data-focus-visible] { outline: 3px solid #0072B2 !important; outline-offset: 2px !important; }
+/* A table's or chart's toolbar (stElementToolbar) is transparent until hovered: shown while
+   one of its buttons has the keyboard's focus. */
+[data-testid="stElementToolbar"]:focus-within { opacity: 1 !important; }
 </style>"""
 
 
@@ -189,5 +196,6 @@ def present_style() -> None:
 
 
 def no_clip() -> None:
-    """Let every metric and multiselect chip of the page show its whole text (see above)."""
+    """Let every metric and multiselect chip of the page show its whole text, and
+    everything the keyboard reaches show its focus (see above)."""
     st.html(NO_CLIP_CSS)

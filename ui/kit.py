@@ -123,7 +123,7 @@ class PageKit:
     def chart_text(fig, *, key: str, name: str, summary: str) -> None:
         """The chart's summary and, once the reader opens it, its numbers as a table (made
         only then: the expander reruns the page when it opens)."""
-        with st.expander(t("{name}: in words and as a table", name=name), key=key,
+        with st.expander(t("{name}: in words and as a table", name=esc(name)), key=key,
                          on_change="rerun", icon=":material/table_rows:"):
             st.markdown(esc(summary))
             if st.session_state.get(key):
@@ -366,6 +366,12 @@ class PageKit:
                      "same settings and seed, and prints it with the page's label."))
 
 
+def page_style() -> None:
+    """The style sheet every page needs: whole metrics and chips, a visible focus. Given by
+    :func:`page_header`; a page without that header (the start page) calls it itself."""
+    internals.no_clip()
+
+
 def page_header(title: str) -> PageKit:
     """The page title with its "Share", "Report" and "Code" buttons (the page gives its code
     with :meth:`PageKit.code`); returns the page's kit."""
@@ -377,7 +383,7 @@ def page_header(title: str) -> PageKit:
     url_in = links.link_values_in_use()
     previous_view = st.session_state.get(VIEW_KEY)
     st.session_state[VIEW_KEY] = (title, "")
-    internals.no_clip()
+    page_style()
     # One row that wraps: in a narrow window the two buttons move below the title rather
     # than shrink until their labels are cut.
     header = st.container(horizontal=True, vertical_alignment="bottom", gap="small")

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import notation, registry
+from ui.kit import page_style
 from ui.text import N_, language, t
 
 TITLE = registry.HOME.title
@@ -49,6 +50,7 @@ def card(c: registry.PageSpec) -> None:
         st.page_link(c.script, label=c.label, icon=c.icon, width="stretch")
 
 
+page_style()  # a visible focus, as on every page
 st.title(t(TITLE))
 st.markdown(t(
     "Move a slider and watch **differential privacy** (DP) work: noise enters the data, "
@@ -81,6 +83,10 @@ with tip_col:
         "address bar (the calibration page's simulation form excepted), so a copied link "
         "opens the same page with the same settings and seed, and shows the same numbers."
     ))
+    st.markdown(t(
+        "- **Presenting mode**: the **Present** button of a page's header, or `present=1` "
+        "in its link, makes text and charts larger, hides the help icons and closes the "
+        "sidebar; every setting stays, across pages, until **Stop presenting**."))
 
 for section, cards in registry.sections().items():
     cards = [c for c in cards if c.thumb]
