@@ -100,8 +100,9 @@ class PageKit:
         if not drawn:
             self.figures.append((name, fig))
             return
-        st.plotly_chart(dpviz.style.presented(fig) if present.presenting() else fig, key=key,
-                        **kwargs)
+        drawn_fig = (dpviz.style.SentFigure.of_spec(dpviz.style.presented(fig))
+                     if present.presenting() else fig)
+        st.plotly_chart(drawn_fig, key=key, **kwargs)
         summary = dpviz.describe.figure_summary(fig)
         self.described[key] = (name, summary)
         stem = slug(file or name)
