@@ -23,7 +23,8 @@ class Source:
     """The true answers: a built-in source (``kind`` "survey", "abc" or a population, with
     its own settings and ``n`` users drawn), or an upload (``kind`` "upload": its
     ``labels``, ``counts`` and the demo's users ``first``, as category indices: a file's
-    first users, or users the page drew from its counts)."""
+    first users, or users the page drew from its counts; ``file_kind``: how the page read
+    the file, "categories" (one answer per user) or "counts" (counts per category))."""
 
     kind: str
     n: int | None = None
@@ -33,22 +34,31 @@ class Source:
     labels: tuple[str, ...] | None = None
     counts: np.ndarray | None = None
     first: np.ndarray | None = None
+    file_kind: str | None = None
 
 
 def _data(src: Source, seed: int, demo_users: int, files: dict[str, str]) -> str:
     lines = ["from dpcore import datasets, ldp", ""]
     if src.kind == "upload":
+        counted = src.file_kind != "counts"
+        read = ("the uploaded answers, one per user, counted per category" if counted
+                else "counts per category, as read from the uploaded file")
         if src.counts.size <= EMBED_LIMIT:
-            lines.append(f"counts = {array_literal(src.counts)}  # from the uploaded file")
+            lines.append(f"counts = {array_literal(src.counts)}  # {read}")
         else:
             files["randomized_response_counts.csv"] = "count\n" + "\n".join(
                 repr(float(v)) for v in src.counts) + "\n"
             lines += ["import pandas as pd", "",
                       "counts = pd.read_csv('randomized_response_counts.csv')['count']"
-                      ".to_numpy()  # the uploaded counts, saved beside this script"]
+                      f".to_numpy()  # {read}, saved beside this script"]
         lines.append(f"labels = {literal(list(src.labels))}")
-        lines.append(f"demo = {array_literal(src.first[:demo_users])}  "
-                     "# the demo's users as the page has them (category indices)")
+        if counted:
+            lines.append(f"demo = {array_literal(src.first[:demo_users])}  "
+                         "# the file's first users, as the page has them (category indices)")
+        else:  # a file of counts has no users in order: the page draws the demo's
+            lines.append(f"demo = np.random.default_rng([{seed}, 4]).choice(len(counts), "
+                         f"size={demo_users}, p=datasets.proportions(counts))  "
+                         "# users drawn from the counts, as the page draws them")
         return "\n".join(lines)
     if src.kind == "survey":
         lines += ["labels = ['yes', 'no']",

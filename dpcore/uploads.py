@@ -3,6 +3,10 @@
 Every reader takes the file's bytes (never a path), refuses what it cannot use with an
 :class:`UploadError` whose message says, in plain words, what to fix, and bounds the work
 (bytes, rows, columns, magnitudes) so a hostile file costs no more than a valid one.
+
+Every message that names a row gives its line in the file, the header row included (the
+first line is row 1), as a spreadsheet or a text editor numbers it: a cell that is not a
+number and a negative count in the same place name the same row.
 """
 
 from __future__ import annotations
@@ -22,11 +26,15 @@ __all__ = [
     "categories_from_column",
     "check_same_length",
     "counts_from_column",
+    "guess_file_kind",
     "read_answers_upload",
     "read_csv_upload",
 ]
 
 _MAX_MAGNITUDE = 1e15
+# Headers that name a column of counts (compared in lower case, without surrounding space).
+COUNT_HEADERS = frozenset({"count", "counts", "n", "freq", "frequency", "frequencies",
+                           "number", "total", "users", "people", "records", "persons"})
 
 
 class UploadError(ArgumentError):
@@ -196,11 +204,11 @@ def _numeric_column(cells: list[str], name: str, first_row: int,
                     if labels_hint:
                         raise UploadError(
                             "{where} is not a number. Every cell must hold a plain number such "
-                            "as 12 or -3.5. If the first column holds bin labels, add a header "
+                            "as 12 or 3.5. If the first column holds bin labels, add a header "
                             'row naming the columns (such as "bin,A,B"), or delete that column.',
                             where=where(i)) from None
                     raise UploadError("{where} is not a number. Every cell must hold a plain "
-                                      "number such as 12 or -3.5.", where=where(i)) from None
+                                      "number such as 12 or 3.5.", where=where(i)) from None
                 values.append(float(c.replace(",", "")))
     head = np.asarray(values, dtype=np.float64)
     for i in np.flatnonzero(~np.isfinite(head) | (np.abs(head) > _MAX_MAGNITUDE))[:1]:
@@ -235,7 +243,8 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
     Returns
     -------
     pandas.DataFrame
-        One float64 column per numeric column of the file. Names come from
+        One float64 column per numeric column of the file (``attrs["first_row"]``:
+        the file line of the first data row). Names come from
         the header row when the first row has a cell that is not a number,
         otherwise "column 1", "column 2", ... by position in the file. A
         column shorter than the longest one is padded with NaN at its end.
@@ -258,8 +267,10 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
 
     Notes
     -----
-    Row numbers in messages are those of the file, header included, as a
-    spreadsheet numbers them.
+    Row numbers in messages are the file's lines, header included (the first
+    line is row 1), as a spreadsheet or text editor numbers them. The frame
+    keeps the line of its first data row in ``attrs["first_row"]``, so that
+    :func:`counts_from_column` names a row of one of its columns the same way.
     Quoted numbers with thousands separators ("1,234") are accepted.
 
     Examples
@@ -288,18 +299,7 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
     rows, first_row = _records(text, max_rows, max_columns)
     if not rows:
         raise _empty()
-    ncols = max(len(r) for r in rows)
-
-    def column(c, body):
-        return [r[c] if c < len(r) else "" for r in body]
-
-    # A header is a first row with a cell that is not a number, unless its only
-    # text is in a first column that holds text all the way down (labels).
-    first = rows[0] + [""] * (ncols - len(rows[0]))
-    text_cells = [c for c, cell in enumerate(first) if cell and not _is_number(cell)]
-    below0 = [cell for cell in column(0, rows[1:]) if cell]
-    labels_below = ncols > 1 and bool(below0) and not any(map(_is_number, below0))
-    has_header = bool(text_cells) and not (text_cells == [0] and labels_below)
+    ncols, first, has_header = _layout(rows)
     body = rows[1:] if has_header else rows
     first_row += has_header
     if not body:
@@ -310,6 +310,42 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
                           "Upload a shorter file or bin the values first.", rows=len(body),
                           limit=max_rows)
 
+    names = _names(first, has_header, ncols)
+    cells0 = _column(0, body)
+    label_col = _is_label_column(cells0, ncols, has_header)
+    start = 1 if label_col else 0
+    # A first column of text that was not read as labels: the message says how to mark it.
+    frame = pd.DataFrame({names[c]: _numeric_column(_column(c, body), names[c], first_row,
+                                                    labels_hint=c == 0 and ncols > 1)
+                          for c in range(start, ncols)})
+    if label_col:
+        frame.index = pd.Index(cells0, dtype=object,
+                               name=first[0] if has_header and first[0] else None)
+    frame.attrs["first_row"] = first_row  # the file line of the first data row
+    return frame
+
+
+def _column(c: int, body: list[list[str]]) -> list[str]:
+    """Column ``c`` of the rows ``body``, "" where a row is shorter."""
+    return [r[c] if c < len(r) else "" for r in body]
+
+
+def _layout(rows: list[list[str]]) -> tuple[int, list[str], bool]:
+    """The number of columns, the first row (padded to it) and whether it is a header.
+
+    A header is a first row with a cell that is not a number, unless its only text is in a
+    first column that holds text all the way down (labels).
+    """
+    ncols = max(len(r) for r in rows)
+    first = rows[0] + [""] * (ncols - len(rows[0]))
+    text_cells = [c for c, cell in enumerate(first) if cell and not _is_number(cell)]
+    below0 = [cell for cell in _column(0, rows[1:]) if cell]
+    labels_below = ncols > 1 and bool(below0) and not any(map(_is_number, below0))
+    return ncols, first, bool(text_cells) and not (text_cells == [0] and labels_below)
+
+
+def _names(first: list[str], has_header: bool, ncols: int) -> list[str]:
+    """The columns' names: the header's, else "column j"; a repeated name gets " (2)", …"""
     names, seen = [], set()
     for c in range(ncols):
         name = first[c] if has_header and first[c] else f"column {c + 1}"
@@ -318,22 +354,15 @@ def read_csv_upload(data, *, max_bytes=5_000_000, max_rows=100_000, max_columns=
             name, k = f"{base} ({k})", k + 1
         seen.add(name)
         names.append(name)
+    return names
 
-    # The first column holds bin labels when all its cells are text, or, below a
-    # header, when any of them is (labels such as "0".."84", "85+"). The other
-    # columns must then be numeric; one that is not raises its own error.
-    cells0 = column(0, body)
+
+def _is_label_column(cells0: list[str], ncols: int, has_header: bool) -> bool:
+    """Whether the first column holds labels: all its cells are text, or, below a header,
+    any of them is (labels such as "0".."84", "85+"). The other columns must then be
+    numeric; one that is not raises its own error."""
     text0 = [not _is_number(x) for x in cells0 if x]
-    label_col = ncols > 1 and bool(text0) and (all(text0) or (has_header and any(text0)))
-    start = 1 if label_col else 0
-    # A first column of text that was not read as labels: the message says how to mark it.
-    frame = pd.DataFrame({names[c]: _numeric_column(column(c, body), names[c], first_row,
-                                                    labels_hint=c == 0 and ncols > 1)
-                          for c in range(start, ncols)})
-    if label_col:
-        frame.index = pd.Index(cells0, dtype=object,
-                               name=first[0] if has_header and first[0] else None)
-    return frame
+    return ncols > 1 and bool(text0) and (all(text0) or (has_header and any(text0)))
 
 
 def read_answers_upload(data, *, max_bytes=5_000_000, max_rows=100_000,
@@ -412,6 +441,82 @@ def read_answers_upload(data, *, max_bytes=5_000_000, max_rows=100_000,
     return table
 
 
+def guess_file_kind(data, *, max_bytes=5_000_000, max_rows=100_000,
+                    max_columns=20) -> tuple[str, str | None]:
+    """Whether an uploaded file of categories holds counts per category or one answer per row.
+
+    Counts when the file looks like a histogram: a column whose header names counts
+    (count, counts, n, freq, …: :data:`COUNT_HEADERS`, in any case) and is not a first
+    column of labels; or exactly two columns, text labels that are all different and a
+    column of numbers (more than half of its cells). Otherwise one answer per row. A file
+    headed as counts is read as counts even when a cell is not a number or a count is
+    negative, so that reading it as counts (:func:`read_csv_upload`,
+    :func:`counts_from_column`) says what to fix.
+
+    Source: none (input checking of uploaded files, this project's own).
+
+    Parameters
+    ----------
+    data : bytes
+        The file's content, as for :func:`read_csv_upload`.
+    max_bytes : int, optional
+        Limit on the file size in bytes (keyword-only; default 5,000,000).
+    max_rows : int, optional
+        Limit on the number of data rows (keyword-only; default 100,000).
+    max_columns : int, optional
+        Limit on the number of columns (keyword-only; default 20).
+
+    Returns
+    -------
+    kind : str
+        "counts" (to read with :func:`read_csv_upload`) or "categories" (one answer
+        per row, to read with :func:`read_answers_upload`).
+    column : str or None
+        For counts, the column of counts as :func:`read_csv_upload` names it; else None.
+
+    Raises
+    ------
+    UploadError
+        For the file problems that stop any reading (see :func:`read_csv_upload`):
+        empty, binary, non-UTF-8 or too large file, too many rows or columns, not CSV.
+    ValueError
+        If `data` is not bytes, or a limit is not an integer from 1 to 2**62.
+
+    Examples
+    --------
+    >>> guess_file_kind(b'''label,count
+    ... a,10
+    ... b,20
+    ... ''')
+    ('counts', 'count')
+    >>> guess_file_kind(b'''answer,age
+    ... yes,31
+    ... no,45
+    ... yes,22
+    ... ''')
+    ('categories', None)
+    """
+    data = _read_csv_upload_iv(data, max_bytes, max_rows, max_columns)
+    rows, _ = _records(_decode(data, max_bytes), max_rows, max_columns)
+    if not rows:
+        raise _empty()
+    ncols, first, has_header = _layout(rows)
+    body = rows[1:] if has_header else rows
+    if not body:  # either reading says so
+        return "categories", None
+    names = _names(first, has_header, ncols)
+    start = 1 if _is_label_column(_column(0, body), ncols, has_header) else 0
+    for c in range(start, ncols) if has_header else ():
+        if first[c].strip().lower() in COUNT_HEADERS:
+            return "counts", names[c]
+    if ncols == 2 and start == 1:
+        labels, cells = _column(0, body), [x for x in _column(1, body) if x]
+        if (all(labels) and len(set(labels)) == len(labels)
+                and 2 * sum(map(_is_number, cells)) > len(cells)):
+            return "counts", names[1]
+    return "categories", None
+
+
 def categories_from_column(column, *, max_categories: int = 1000):
     """Categories of a column of answers: (labels, counts, index of each answer).
 
@@ -480,7 +585,8 @@ def categories_from_column(column, *, max_categories: int = 1000):
     return [str(v) for v in labels], counts.astype(float), index
 
 
-def counts_from_column(column, *, name: str | None = "A") -> np.ndarray:
+def counts_from_column(column, *, name: str | None = "A",
+                       first_row: int | None = None) -> np.ndarray:
     """Check a column of uploaded histogram counts.
 
     Source: none (input checking of uploaded files, this project's own).
@@ -492,6 +598,13 @@ def counts_from_column(column, *, name: str | None = "A") -> np.ndarray:
     name : str or None, optional
         What the user calls this histogram (e.g. "A"), used in messages
         (keyword-only; default ``"A"``); None names it by its column alone.
+    first_row : int or None, optional
+        The file line of the column's first value, for the row a message names
+        (keyword-only). None (the default): for a column of
+        :func:`read_csv_upload`, the line its frame keeps in
+        ``attrs["first_row"]``, so that rows are the file's lines, header
+        included, as in that reader's messages; 1 for other input (rows then
+        count the values from 1).
 
     Returns
     -------
@@ -506,16 +619,21 @@ def counts_from_column(column, *, name: str | None = "A") -> np.ndarray:
         numbers, not one column, missing cells (a column shorter than the
         longest), fewer than 2 bins, an infinite or negative count, a total
         above 1e15, or all counts 0.
+    ValueError
+        If `first_row` is not an integer from 1 to 2**62.
 
     Examples
     --------
     >>> counts_from_column([4, 0, 7.5])
     array([4. , 0. , 7.5])
-    >>> import pandas as pd
-    >>> counts_from_column(pd.Series([1.0, -2.0], name="2020"), name="B")
+    >>> table = read_csv_upload(b'''women
+    ... 1
+    ... -2
+    ... ''')
+    >>> counts_from_column(table["women"], name="B")
     Traceback (most recent call last):
         ...
-    dpcore.uploads.UploadError: Histogram B (column "2020") has a negative count (-2 in row 2);
+    dpcore.uploads.UploadError: Histogram B (column "women") has a negative count (-2 in row 3);
     counts must be 0 or more.
     """
     named = isinstance(column, pd.Series) and column.name is not None
@@ -533,6 +651,9 @@ def counts_from_column(column, *, name: str | None = "A") -> np.ndarray:
         raise UploadError("{who} must contain only numbers.", who=who) from None
     if arr.ndim != 1:
         raise UploadError("{who} must be a single column of counts.", who=who)
+    if first_row is None:
+        first_row = column.attrs.get("first_row", 1) if isinstance(column, pd.Series) else 1
+    first_row = integer_in_range(first_row, "first_row", minimum=1, maximum=2**62)
     missing = np.isnan(arr)
     if missing.any():
         raise UploadError("{who} has {values} values but the longest column has {longest}; "
@@ -550,7 +671,7 @@ def counts_from_column(column, *, name: str | None = "A") -> np.ndarray:
     if negative.size:
         i = int(negative[0])
         raise UploadError("{who} has a negative count ({count:g} in row {row}); counts must be 0 "
-                          "or more.", who=who, count=arr[i], row=i + 1)
+                          "or more.", who=who, count=arr[i], row=first_row + i)
     if arr.sum() > _MAX_MAGNITUDE:
         raise UploadError("{who} adds up to {total:.3g}; totals up to 1e15 are supported.", who=who,
                           total=arr.sum())

@@ -15,6 +15,7 @@ from ui import sources
 from browserkit import number
 from conftest import REPO_ROOT, assert_clean, open_page, routed_pages, run, without_help
 import pagekit
+from shown import as_read
 from pagekit import kit as ended_kit, errors, link_notes, metrics
 
 PAGE = "views/compare_histograms.py"
@@ -290,6 +291,53 @@ def test_uploaded_counts_as_proportions_are_sampled():
     caps = captions(at)
     assert caps.count("true N = 10,000") == 2
     assert "Both histograms are used as uploaded; no sampling." not in caps
+
+
+def one_file_said(at: AppTest) -> str:
+    """What the page says of A and B both coming from the one file."""
+    [text] = [as_read(i.value) for i in at.info if "one file" in i.value]
+    return text
+
+
+def test_a_and_b_from_one_file_are_said_and_one_column_for_both_is_refused():
+    """A file of one column cannot be tested against itself (it was: "does not find a
+    difference", p = 0.674)."""
+    at = upload_both(b"label,count\na,10\nb,20\nc,5\nd,0\ne,7\nf,3\n")
+    said = one_file_said(at)
+    assert 'A is column "count" and B is column "count"' in said
+    assert "another file replaces this one for both" in said
+    [msg] = errors(at)
+    assert "same column" in msg and "itself" in msg and "`" not in msg
+    for remedy in ("add a second column", "pick another column for b", "built-in source"):
+        assert remedy in msg.lower(), msg
+    assert not at.metric and not at.success and not at.warning
+
+
+def test_a_and_b_from_two_columns_of_one_file_are_said_and_the_same_column_refused():
+    at = upload_both(b"label,x,y\na,500,520\nb,300,310\nc,200,190\n")
+    assert 'A is column "x" and B is column "y"' in one_file_said(at)
+    assert_full_result(at)
+    at.selectbox(key="cmp_col_b").set_value("x")
+    run(at)
+    assert 'A is column "x" and B is column "x"' in one_file_said(at)
+    [msg] = errors(at)
+    assert "same column" in msg and not at.metric
+    # A new file replaces the old one for both A and B.
+    at.file_uploader(key="cmp_file").set_value(("new.csv", b"g,p,q\nu,400,500\nv,300,100\n",
+                                                "text/csv"))
+    run(at)
+    assert 'A is column "p" and B is column "q"' in one_file_said(at)
+    assert not errors(at)
+
+
+@pytest.mark.parametrize("kind", ["counts", "values"])
+def test_two_columns_holding_the_same_data_are_warned_about(kind):
+    at = upload_both(b"a,b\n10,10\n20,20\n5,5\n")
+    at.radio(key="cmp_file_kind").set_value(kind)
+    run(at)
+    [warning] = [w for w in pagekit.warnings(at) if "same" in w]
+    assert 'Columns "a" and "b" of your file hold the same numbers' in warning
+    assert any('"a" and "b"' in n and "same numbers" in n for n in ended_kit(at).notes)
 
 
 def test_private_upload_with_tiny_counts_is_degenerate():

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import open_page, run, upload_file, without_help
 from dpcore import datasets, ldp
 import pagekit
+from shown import as_read
 from pagekit import (TabbedPage, assert_only_bad_value_reset,
                      assert_stopped_page_keeps_link_and_report, errors, kit, metrics,
                      markdown_text, plain_error, query_id, warnings)
@@ -174,6 +175,88 @@ def test_more_categories_than_the_page_takes_is_a_plain_error(data, kind):
     at.file_uploader(key="ldp_file").set_value(("good.csv", b"a\n5\n7\n", "text/csv"))
     run(at)
     assert not errors(at)
+
+
+# --- a file's kind found from the file (the default), said on the page -------------------------
+
+HISTOGRAM = b"label,count\na,10\nb,20\nc,5\nd,0\ne,7\nf,3\n"
+COUNTS_URL = "counts per category (one row per category)"
+ANSWERS_URL = "one answer per user (a column of categories)"
+
+
+def upload_as_found(at: AppTest, data: bytes) -> AppTest:
+    """Upload ``data`` with the file kind left at its default."""
+    at.selectbox(key="ldp_source").set_value("upload")
+    run(at)
+    at.file_uploader(key="ldp_file").set_value(("data.csv", data, "text/csv"))
+    return run(at)
+
+
+def said(at: AppTest) -> str:
+    """What the page says it read of the file."""
+    [text] = [as_read(i.value) for i in at.info if "Read as" in i.value]
+    return text
+
+
+def code_text(at: AppTest) -> str:
+    return "\n".join(c.text for c in kit(at).code_builder("link").cells)
+
+
+def test_a_histogram_file_is_read_as_counts_and_the_page_says_so():
+    at = upload_as_found(start(AGGREGATE), HISTOGRAM)
+    assert at.radio(key="ldp_file_kind").value == "detect"
+    assert metrics(at)["Categories k"] == "6" and metrics(at)["Users N"] == "45"
+    table = counts_table(at)
+    assert table["category"].tolist() == list("abcdef")
+    assert table["true n_v"].tolist() == [10, 20, 5, 0, 7, 3]
+    assert said(at) == ('Read as counts per category: 6 categories, 45 users, from column '
+                        '"count". If your file holds one answer per user, choose that above.')
+    assert not errors(at)
+    code = code_text(at)  # the Code download follows the kind used
+    assert "counts = np.array([10, 20, 5, 0, 7, 3], dtype=float)  # counts per category" in code
+    data_cell = kit(at).code_builder("link").cells[1].text
+    assert "answers" not in data_cell and "users drawn from the counts" in data_cell
+    done: dict = {}
+    exec(data_cell, done)  # the code's users of the demo are drawn from the counts, as the page's
+    open_tab(at, DEMO)
+    assert [done["labels"][i] for i in done["demo"]] == frame(at, "coin u")["true answer"].tolist()
+
+
+def test_a_file_of_answers_is_read_as_answers_and_the_page_says_so():
+    answers = ["yes", "no", "no", "maybe", "yes", "no"] * 5
+    at = upload_as_found(start(AGGREGATE), ("answer\n" + "\n".join(answers) + "\n").encode())
+    assert metrics(at)["Categories k"] == "3" and metrics(at)["Users N"] == "30"
+    assert said(at) == ('Read as one answer per user: 30 answers in column "answer", '
+                        "3 categories. If your file holds counts per category, choose that "
+                        "above.")
+    assert "counted per category" in code_text(at)
+
+
+@pytest.mark.parametrize(("bad", "fragment"), [
+    ("x", 'Row 3, column "count": "x" is not a number'),
+    ("-3", "negative count (-3 in row 3)"),
+    ("nan", "is not allowed"),
+    ("2.5", "not a whole number"),
+])
+def test_bad_counts_of_a_histogram_file_are_refused(bad, fragment):
+    at = upload_as_found(start(AGGREGATE), f"label,count\na,10\nb,{bad}\nc,5\n".encode())
+    message = plain_error(at, fragment)
+    assert "counts per category" in message and "one answer per user" in message
+    assert not at.metric
+
+
+def test_the_old_kinds_keep_their_meaning():
+    at = upload(start(AGGREGATE), HISTOGRAM, "categories")
+    assert metrics(at)["Categories k"] == "6" and metrics(at)["Users N"] == "6"
+    assert said(at).startswith('Read as one answer per user: 6 answers in column "label"')
+    at.radio(key="ldp_file_kind").set_value("counts")
+    run(at)
+    assert metrics(at)["Users N"] == "45"
+    # Links name a kind by its label: one made before "found from the file" keeps its kind.
+    for label, kind in ((COUNTS_URL, "counts"), (ANSWERS_URL, "categories")):
+        at = start(AGGREGATE, {"ldp_source": SOURCE_URL["upload"], "ldp_file_kind": label})
+        assert at.radio(key="ldp_file_kind").value == kind
+        assert not pagekit.link_notes(at)
 
 
 # --- the guarantee's links, extremes, help, the report -----------------------------------------

@@ -263,3 +263,78 @@ def test_read_answers_upload_and_categories():
         categories_from_column(pd.Series(["a", "a"], name="q"))
     with pytest.raises(UploadError, match="at most 3"):
         categories_from_column(pd.Series(list("abcd")), max_categories=3)
+
+
+# ---------------------------------------------------------------------------
+# Row numbers: every message counts the file's lines, header included
+# ---------------------------------------------------------------------------
+
+def _row_of(message: str) -> int:
+    import re
+    [row] = re.findall(r"\b[Rr]ow (\d+)", message)
+    return int(row)
+
+
+@pytest.mark.parametrize("template", [
+    "a\n1\n{bad}\n3\n",  # a header, one column
+    "label,count\nx,1\ny,{bad}\nz,3\n",  # a header, a column of labels
+    "\n\nlabel,count\nx,1\ny,{bad}\nz,3\n",  # blank lines above the header
+    "x,1\ny,{bad}\nz,3\n",  # no header: labels all the way down
+    "1\n{bad}\n3\n",  # no header, one column
+])
+def test_a_text_cell_and_a_negative_count_in_the_same_place_name_the_same_row(template):
+    """The file's line number (header included), whichever check refuses the cell."""
+    with pytest.raises(UploadError) as text_cell:
+        read_csv_upload(template.format(bad="oops").encode())
+    table = read_csv_upload(template.format(bad="-2").encode())
+    with pytest.raises(UploadError, match="negative count") as negative:
+        counts_from_column(table[table.columns[0]], name="A")
+    assert _row_of(str(text_cell.value)) == _row_of(str(negative.value))
+    lines = template.format(bad="-2").split("\n")
+    assert lines[_row_of(str(negative.value)) - 1].endswith("-2")  # that line of the file
+
+
+def test_the_text_cell_hint_suggests_values_that_are_accepted():
+    import re
+    for data in (b"a\n1\noops\n3\n", b"84,1\n85+,oops\n"):
+        with pytest.raises(UploadError) as info:
+            read_csv_upload(data)
+        suggested = re.search(r"such as (\S+) or (\S+?)\.(?:\s|$)", str(info.value)).groups()
+        assert suggested == ("12", "3.5")
+        for value in suggested:
+            table = read_csv_upload(b"a\n1\n" + value.encode() + b"\n3\n")
+            assert counts_from_column(table["a"]).tolist() == [1, float(value), 3]
+
+
+# ---------------------------------------------------------------------------
+# guess_file_kind: counts per category, or one answer per row
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("data", "expected"), [
+    # a histogram: labels and a column of counts
+    (b"label,count\na,10\nb,20\nc,5\nd,0\ne,7\nf,3\n", ("counts", "count")),
+    (b"answer,users\nyes,300\nno,700\n", ("counts", "users")),  # distinct labels, numbers
+    (b"a,10\nb,20\nc,5\n", ("counts", "column 2")),  # no header
+    (b"Count\n10\n20\n5\n", ("counts", "Count")),  # a column headed like counts
+    (b"id,N\n1,5\n2,7\n", ("counts", "N")),
+    (b"group,freq,share\nx,3,0.3\ny,7,0.7\n", ("counts", "freq")),
+    # headed like counts: read as counts even with bad cells, which that reading refuses
+    (b"label,count\na,10\nb,x\n", ("counts", "count")),
+    (b"label,counts\na,-1\nb,2\n", ("counts", "counts")),
+    # one answer per row
+    (b"answer\nyes\nno\nyes\n", ("categories", None)),
+    (b"id,group\n1,3\n2,1\n3,3\n", ("categories", None)),  # numeric ids are not labels
+    (b"answer,age\nyes,31\nno,45\nyes,22\n", ("categories", None)),  # labels repeat
+    (b"answer,score,age\nyes,3,31\nno,4,45\n", ("categories", None)),  # two numeric columns
+    (b"answer,comment\nyes,good\nno,bad\n", ("categories", None)),  # no numbers
+    (b"3\n1\n3\n2\n", ("categories", None)),
+])
+def test_guess_file_kind(data, expected):
+    assert uploads.guess_file_kind(data) == expected
+
+
+def test_guess_file_kind_refuses_what_no_reading_can_use():
+    with pytest.raises(UploadError, match="empty"):
+        uploads.guess_file_kind(b"")
+    with pytest.raises(ValueError, match="`data` must be bytes"):
+        uploads.guess_file_kind("a\n1\n")

@@ -20,6 +20,7 @@ from ui import internals
 from ui.text import N_, error_text, esc, label_family, t
 
 UPLOAD = "upload"
+KEPT_SUFFIX = "__kept"  # session state of an upload control's kept file (kept_upload)
 AGE_BINNINGS = {1: N_("Single years (86 bins)"), 5: N_("5-year groups (18 bins)"),
                 10: N_("10-year groups (9 bins)")}
 
@@ -89,7 +90,7 @@ def kept_upload(key: str) -> dict:
     Streamlit forgets a widget that a run does not draw: a control in a tab that is closed
     would lose its file. What is kept here brings it back when the tab is opened again,
     until the user removes the file or uploads another."""
-    return st.session_state.setdefault(f"{key}__kept", {})
+    return st.session_state.setdefault(f"{key}{KEPT_SUFFIX}", {})
 
 
 def _keep_file(key: str) -> None:
@@ -128,11 +129,14 @@ def kept_file_uploader(label: str, *, key: str, help: str) -> bytes | None:
     return kept["data"]
 
 
-def kept_choice(widget, label: str, options: list, *, upload_key: str, key: str, **kwargs):
+def kept_choice(widget, label: str, options: list, *, upload_key: str, key: str,
+                default=None, **kwargs):
     """``widget`` (st.selectbox, st.radio) about the upload ``upload_key`` (its column, its
-    kind) whose choice is kept with the file (:func:`kept_upload`)."""
+    kind) whose choice is kept with the file (:func:`kept_upload`); before a choice is kept,
+    ``default`` if it is an option, else the first option."""
     kept = kept_upload(upload_key).get(key)
-    return widget(label, options, index=options.index(kept) if kept in options else 0,
+    chosen = kept if kept in options else default if default in options else options[0]
+    return widget(label, options, index=options.index(chosen),
                   key=key, on_change=_keep_choice, args=(upload_key, key), **kwargs)
 
 
@@ -195,6 +199,18 @@ class CategoryCounts:
 
 
 @dataclass(frozen=True)
+class FoundWords:
+    """How a page whose upload of categories can find the kind of its file from the file
+    says what it found: whole messages, each marked with N_ and shown through t()."""
+
+    option: str  # the option "found from the file" (the default when offered)
+    counts: str  # what was read, as counts: {k} categories, {n} their total, {column}
+    values: str  # what was read, one value per record: {n} values, {column}, {k}
+    counts_refused: str  # after a refusal of the file read as counts: choose the other kind
+    values_refused: str  # after a refusal of the file read as one value per record
+
+
+@dataclass(frozen=True)
 class CategoryWords:
     """How a page's upload of categories names what its file holds (one answer per user, one
     value per record): whole messages, each marked with N_ and shown through t()."""
@@ -204,6 +220,9 @@ class CategoryWords:
     column_help: str  # the help of the column picker
     what: str  # the data in words: {n} values, {column} their column
     not_whole: str  # a count of a file of counts that is not whole: {column}
+    # The option that finds the kind from the file and the sentences saying what was read;
+    # None: the page offers the two kinds only.
+    found: FoundWords | None = None
 
 
 def category_upload(prefix: str, *, max_categories: int,
@@ -213,11 +232,16 @@ def category_upload(prefix: str, *, max_categories: int,
     Widget keys ``{prefix}_file_kind`` (bound to the URL), ``{prefix}_file`` and
     ``{prefix}_col``. The file holds one value per record (``words`` says which: one
     answer per user, …), a column of categories, text or numbers, or counts per category
-    (whole numbers, with an optional first column of labels). Returns (None, None) while no
-    file is uploaded, (None, what is wrong in plain words) for a file that cannot be used.
+    (whole numbers, with an optional first column of labels). With ``words.found`` a first
+    option, the default, finds which from the file (:func:`dpcore.uploads.guess_file_kind`),
+    and the page says what it read. Returns (None, None) while no file is uploaded, (None,
+    what is wrong in plain words) for a file that cannot be used.
     """
+    found = words.found
     kinds = {"categories": t(words.kind),
              "counts": t("counts per category (one row per category)")}
+    if found is not None:  # first, the default; the other options keep their URL values
+        kinds = {"detect": t(found.option), **kinds}
     kind = st.radio(
         t("The file holds"), list(kinds), format_func=kinds.get, key=f"{prefix}_file_kind",
         bind="query-params", help=t(words.help))
@@ -227,33 +251,52 @@ def category_upload(prefix: str, *, max_categories: int,
                "{most:,} categories.", most=max_categories))
     if data is None:
         return None, None
+    used, counts_column = kind, None
+
+    def refused(said: str) -> tuple[None, str]:
+        """The refusal of the file, ``said`` being its error's text (ui.text.error_text)."""
+        why = t("This file cannot be used: {why}", why=said)
+        if kind == "detect" and used != "detect":  # how it was read; how to read it otherwise
+            other = found.counts_refused if used == "counts" else found.values_refused
+            why += " " + t(other)
+        return None, why
+
     try:
-        table = (uploads.read_answers_upload(data) if kind == "categories"
+        if kind == "detect":
+            used, counts_column = uploads.guess_file_kind(data)
+        table = (uploads.read_answers_upload(data) if used == "categories"
                  else uploads.read_csv_upload(data))
     except uploads.UploadError as exc:
-        return None, t("This file cannot be used: {why}", why=error_text(exc))
+        return refused(error_text(exc))
     column = kept_choice(st.selectbox, t("Column"), list(table.columns),
                          upload_key=f"{prefix}_file", key=f"{prefix}_col",
-                         help=t(words.column_help))
+                         default=counts_column, help=t(words.column_help))
     try:
-        if kind == "categories":
+        if used == "categories":
             labels, counts, index = uploads.categories_from_column(
                 table[column], max_categories=max_categories)
-            return CategoryCounts(labels, counts, index,
-                                  t(words.what, n=counts.sum(), column=column)), None
-        counts = uploads.counts_from_column(table[column], name=None)
-        if np.any(counts != np.round(counts)):
-            raise uploads.UploadError(words.not_whole, column=column)
-        if counts.size > max_categories:
-            raise uploads.UploadError(N_(
-                "Your file has {n:,} categories; at most {most:,} are supported."),
-                n=counts.size, most=max_categories)
+            result = CategoryCounts(labels, counts, index,
+                                    t(words.what, n=counts.sum(), column=column))
+        else:
+            counts = uploads.counts_from_column(table[column], name=None)
+            if np.any(counts != np.round(counts)):
+                raise uploads.UploadError(words.not_whole, column=column)
+            if counts.size > max_categories:
+                raise uploads.UploadError(N_(
+                    "Your file has {n:,} categories; at most {most:,} are supported."),
+                    n=counts.size, most=max_categories)
+            labels = ([str(v) for v in table.index]
+                      if not isinstance(table.index, pd.RangeIndex)
+                      else [str(j) for j in range(1, counts.size + 1)])
+            result = CategoryCounts(labels, counts, None,
+                                    t('the counts in column "{column}"', column=column))
     except ValueError as exc:  # UploadError and dpcore argument errors
-        return None, t("This file cannot be used: {why}", why=error_text(exc))
-    labels = ([str(v) for v in table.index] if not isinstance(table.index, pd.RangeIndex)
-              else [str(j) for j in range(1, counts.size + 1)])
-    return CategoryCounts(labels, counts, None,
-                          t('the counts in column "{column}"', column=column)), None
+        return refused(error_text(exc))
+    if found is not None:  # what was read, in plain words
+        read = found.counts if used == "counts" else found.values
+        st.info(t(read, k=f"{len(labels):,}", n=f"{counts.sum():,.0f}", column=esc(column)),
+                icon=":material/fact_check:")
+    return result, None
 
 
 # ---------------------------------------------------------------------------
@@ -291,6 +334,9 @@ class PairInput:
     private: bool = False  # both are uploaded, already private histograms
     problem: str | None = None
     waiting: bool = False
+    # A caveat shown with the upload (A and B hold the same data), as plain text for the
+    # page's report; None when there is none.
+    note: str | None = None
 
     @property
     def sampled(self) -> bool:
@@ -365,8 +411,10 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
     sources = [src_a, src_b]
     upload = None
     col_a = col_b = None
+    one_file = src_a == src_b == UPLOAD  # A and B are two columns of the one file
     if UPLOAD in sources:
-        with st.container(border=True):
+        box = st.container(border=True)
+        with box:
             upload, problem = upload_control(key=f"{key}_file")
             if upload is None:
                 return PairInput(
@@ -383,6 +431,10 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
                 with cols[1]:
                     col_b = column_picker(upload, "B", index=1 if src_a == UPLOAD else 0,
                                           key=f"{key}_col_b")
+            if one_file:
+                st.info(t('A and B both come from your one file: A is column "{a}" and B is '
+                          'column "{b}". Uploading another file replaces this one for both.',
+                          a=esc(col_a), b=esc(col_b)), icon=":material/call_split:")
     width, m = _binning_control(sources, upload, key)
 
     lo_hi = None
@@ -428,6 +480,19 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
     except ValueError as exc:  # UploadError and dpcore argument errors
         return PairInput(None, None, None, problem=t("These histograms cannot be compared: {why}",
                                                          why=error_text(exc)))
+    note = None
+    if one_file and col_a == col_b:  # the file tested against itself
+        return PairInput(None, None, None, problem=t(
+            'A and B are the same column "{column}" of your file, so the test would compare '
+            "that column with itself. Add a second column to your file (one column per "
+            "histogram), pick another column for B, or pick a built-in source for B.",
+            column=esc(col_a)))
+    if one_file and upload.table[col_a].equals(upload.table[col_b]):
+        same = N_('Columns "{a}" and "{b}" of your file hold the same numbers: A and B are '
+                  "identical, so the test cannot find a difference between them. Check that "
+                  "you chose the columns you meant.")
+        box.warning(t(same, a=esc(col_a), b=esc(col_b)), icon=":material/content_copy:")
+        note = t(same, a=col_a, b=col_b)
     private = False
     if upload is not None:
         uses = {"as_is": t("as they are"), "sample": t("as proportions: draw N people")}
@@ -447,7 +512,7 @@ def histogram_pair_control(key: str = "pair") -> PairInput:
                 help=t("For two published private histograms X_A, X_B: no noise is added; give "
                        "the privacy levels ε_A, ε_B they were released with."),
             )
-    return PairInput(_labels(width, m, upload, sources, lo_hi), a, b, private)
+    return PairInput(_labels(width, m, upload, sources, lo_hi), a, b, private, note=note)
 
 
 

@@ -65,6 +65,8 @@ def read_settings(kit: PageKit) -> Settings:
                 seed = controls.seed_control("cmp_seed")
             st.caption(logic.advanced_caption(boot, seed))
     pair.stop_if_unusable(kit)
+    if pair.note is not None:  # shown with the upload; the report says it too
+        kit.note(pair.note)
     source_a, source_b = st.session_state["cmp_a"], st.session_state["cmp_b"]
     width = (int(st.session_state["cmp_width"]) if logic.uses_age_groups(source_a, source_b)
              else None)

@@ -87,13 +87,27 @@ EXPERIMENTS = (
 # An upload of categories: one answer per user (ui.sources.category_upload).
 UPLOAD_WORDS = sources.CategoryWords(
     kind=N_("one answer per user (a column of categories)"),
-    help=N_("One answer per user: a column of categories, text (yes, no, …) or numbers, one row "
-            "per user; the first row names the columns. Counts per category: one row per "
-            "category, a column of whole numbers (a first column of text labels is allowed)."),
+    help=N_("Found from the file (the default): counts per category when the file looks like "
+            "a histogram (a column headed count, counts, n, freq, …, or text labels that are "
+            "all different beside one column of numbers), else one answer per user; the page "
+            "says which it read. One answer per user: a column of categories, text (yes, no, "
+            "…) or numbers, one row per user; the first row names the columns. Counts per "
+            "category: one row per category, a column of whole numbers (a first column of "
+            "text labels is allowed)."),
     column_help=N_("Which column of your file holds the answers or the counts."),
     what=N_('the {n:,.0f} answers in column "{column}"'),
     not_whole=N_('Column "{column}" has a count that is not a whole number; counts of users '
-                 "must be 0, 1, 2, …"))
+                 "must be 0, 1, 2, …"),
+    found=sources.FoundWords(
+        option=N_("found from the file"),
+        counts=N_('Read as counts per category: {k} categories, {n} users, from column '
+                  '"{column}". If your file holds one answer per user, choose that above.'),
+        values=N_('Read as one answer per user: {n} answers in column "{column}", {k} '
+                  "categories. If your file holds counts per category, choose that above."),
+        counts_refused=N_("(The file was read as counts per category. If it holds one answer "
+                          "per user, choose that above.)"),
+        values_refused=N_("(The file was read as one answer per user. If it holds counts per "
+                          "category, choose that above.)")))
 
 
 def source_label(source: str) -> str:
@@ -112,6 +126,7 @@ class Data:
     demo: np.ndarray  # category indices of the users in the demo table
     what: str  # the data in words (a file's column name in it as the user wrote it)
     sampled: bool  # drawn from a built-in source; False for a file
+    file_kind: str | None = None  # a file's kind as read: "counts" or "categories"
 
     @property
     def k(self) -> int:
@@ -206,7 +221,8 @@ def file_data(upload: sources.CategoryCounts, seed: int) -> Data:
     from it)."""
     demo = (upload.first[:DEMO_USERS] if upload.first is not None
             else demo_users(datasets.proportions(upload.counts), seed))
-    return Data(upload.labels, upload.counts, demo, upload.what, False)
+    return Data(upload.labels, upload.counts, demo, upload.what, False,
+                "categories" if upload.first is not None else "counts")
 
 
 def category_reps(k: int) -> int:
@@ -231,7 +247,7 @@ def code_builder(s: Settings):
         source = dpcode.ldp.Source(s.source, n=s.n, yes=s.yes, shares=tuple(s.shares), k=s.k)
     else:
         source = dpcode.ldp.Source("upload", labels=tuple(s.data.labels), counts=s.data.counts,
-                                   first=s.data.demo)
+                                   first=s.data.demo, file_kind=s.data.file_kind)
     labels = {m: t(label) for m, label in ESTIMATOR_LABELS.items()}
     labels["theory"] = t("theory (unbiased)")
 
