@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from dpcode import wheel
 from dpviz.text import _
 
 __all__ = ["Cell", "Code", "Program", "literal", "show", "array_literal", "script_text", "notebook_text",
@@ -121,8 +122,8 @@ def _header(program: Program, versions: dict[str, str]) -> list[Cell]:
         "",
         "import dpcore",
         "",
-        "# Generated with these versions: the same seed gives the same random draws only with",
-        "# the same versions of dpcore and numpy.",
+        "# Generated with these versions (dpcore's: the release and the build id of the wheel",
+        "# above): the same seed gives the same random draws only with the same versions.",
         f"GENERATED_WITH = {{'dpcore': {versions['dpcore']!r}, 'numpy': {versions['numpy']!r}}}",
         "running = {'dpcore': dpcore.__version__, 'numpy': np.__version__}",
         "if running != GENERATED_WITH:",
@@ -131,21 +132,27 @@ def _header(program: Program, versions: dict[str, str]) -> list[Cell]:
         "                  'random draws, and so the numbers, may differ from the dashboard.',",
         "                  stacklevel=1)",
     ])
+    # The install command on a line of its own, indented (a Markdown code block): the
+    # script's comment keeps it whole, ready to copy.
+    install = _("It runs with Python 3.11 or later and the dpcore package the dashboard "
+                "runs: save the wheel `{wheel}` (the Code button's download) beside this file "
+                "and install it with\n\n    {command}\n\npip takes numpy, scipy, pandas and "
+                "plotly from the package index.",
+                wheel=wheel.wheel_name(versions["dpcore"]),
+                command=wheel.install_command(versions["dpcore"]))
+    intro = [_("This code reproduces the numbers and figures of the dashboard view at\n<{link}>",
+               link=program.link)] if program.link else []
     return [
-        Cell("markdown", f"# {program.title}\n\n"
-                         + _("This code reproduces the numbers and figures of the dashboard view "
-                             "at\n<{link}>\n\nIt needs `pip install \"dpcore[figures]\"` "
-                             "(numpy, scipy, pandas and plotly).", link=program.link)
-             if program.link else f"# {program.title}"),
+        Cell("markdown", "\n\n".join([f"# {program.title}", *intro, install])),
         Cell("code", check),
     ]
 
 
 def versions() -> dict[str, str]:
-    """The versions of dpcore and numpy this process runs."""
-    import dpcore  # noqa: PLC0415 - dpcode does not need dpcore to import
-
-    return {"dpcore": dpcore.__version__, "numpy": np.__version__}
+    """The versions of dpcore and numpy this process runs: dpcore's is the version of the
+    wheel the dashboard hands over (:func:`dpcode.wheel.build_version`, the release and the
+    build id), which that wheel, installed, reports as ``dpcore.__version__``."""
+    return {"dpcore": wheel.build_version(), "numpy": np.__version__}
 
 
 def all_cells(program: Program) -> list[Cell]:

@@ -30,7 +30,55 @@ module per topic:
   parameter it refuses)
 """
 
-__version__ = "0.22.0"  # the release of the distribution "dpcore" (pyproject.toml)
+#: The release of the distribution "dpcore" (pyproject.toml reads this line). The wheel the
+#: dashboard hands over with a view's code (dpcode/wheel.py) is stamped here with its build:
+#: "0.22.0+b<id>". Run from a source tree, the package computes the same build id from its
+#: files below, so a script records, and finds, one version either way.
+__version__ = "0.22.0"
+
+
+def _shipped(root) -> list[str]:
+    """The files of the source tree at ``root`` that its wheel ships (pyproject.toml's
+    packages and package-data: dpcore's and dpviz's modules, dpcore's data), as sorted paths
+    relative to ``root``."""
+    from pathlib import Path  # noqa: PLC0415 - only a source tree needs it
+
+    root = Path(root)
+    patterns = ("dpcore/*.py", "dpviz/*.py", "dpcore/data/*.csv", "dpcore/data/*.md")
+    return sorted({p.relative_to(root).as_posix() for pattern in patterns
+                   for p in root.glob(pattern) if p.is_file()})
+
+
+def _build_id(root) -> str:
+    """The build id of the source tree at ``root``: "b" and the first 10 hex digits of the
+    sha256 over its shipped files (:func:`_shipped`) and ``pyproject.toml``, each as its
+    relative path, its length and its bytes, in path order. (The "b" keeps it a PEP 440
+    local version label as written: an all-digit one would be normalized.)"""
+    import hashlib  # noqa: PLC0415 - only a source tree needs them
+    from pathlib import Path  # noqa: PLC0415
+
+    digest = hashlib.sha256()
+    for name in sorted([*_shipped(root), "pyproject.toml"]):
+        data = (Path(root) / name).read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return "b" + digest.hexdigest()[:10]
+
+
+def _source_tree():
+    """The source tree this package runs from (``pyproject.toml`` beside it), else None
+    (an installed wheel)."""
+    from pathlib import Path  # noqa: PLC0415
+
+    try:
+        root = Path(__file__).resolve().parent.parent
+        return root if (root / "pyproject.toml").is_file() and (root / "dpviz").is_dir() else None
+    except OSError:
+        return None
+
+
+if "+" not in __version__ and (_root := _source_tree()) is not None:
+    __version__ = f"{__version__}+{_build_id(_root)}"
 
 __all__ = [
     "audit",

@@ -335,12 +335,33 @@ def test_array_literals_are_exact():
 
 def test_the_script_warns_when_versions_differ(tmp_path, monkeypatch):
     program = dpcode.Program("T", "", "t", (dpcode.Cell("code", "print('x: 1')"),))
-    monkeypatch.setattr(dpcore, "__version__", "0.0.1")
+    monkeypatch.setattr(dpcode.wheel, "build_version", lambda: "0.0.1+b0123456789")
     text = dpcode.script_text(program)
-    assert "'dpcore': '0.0.1'" in text
+    assert "'dpcore': '0.0.1+b0123456789'" in text
+    assert 'pip install "./dpcore-0.0.1+b0123456789-py3-none-any.whl[figures]"' in text
     done = subprocess.run([sys.executable, "-c", text], cwd=tmp_path, capture_output=True,
                           text=True, env={"PYTHONPATH": PYTHONPATH})
     assert done.returncode == 0 and "may differ from the dashboard" in done.stderr
+
+
+def test_the_script_names_the_wheel_of_its_build_and_runs_quietly_on_that_build(tmp_path):
+    """The header says how to install the wheel the Code popover gives (never dpcore from an
+    index); GENERATED_WITH records that build, which the source tree reports too (an
+    installed wheel: tests/test_handover.py), so the script does not warn."""
+    version = dpcode.wheel.build_version()
+    assert version == dpcore.__version__ and "+b" in version
+    program = dpcode.Program("T", "http://localhost/t", "t",
+                             (dpcode.Cell("code", "print('x: 1')"),))
+    text = dpcode.script_text(program)
+    install = f'pip install "./dpcore-{version}-py3-none-any.whl[figures]"'
+    assert f"\n#     {install}\n" in text  # on a comment line of its own, whole
+    assert not re.search(r"pip install [\"']?dpcore\b", text)
+    assert f"GENERATED_WITH = {{'dpcore': {version!r}, " in text
+    notebook = nbformat.reads(dpcode.notebook_text(program), as_version=4)
+    assert f"\n    {install}\n" in notebook.cells[0].source  # a Markdown code block
+    done = subprocess.run([sys.executable, "-c", text], cwd=tmp_path, capture_output=True,
+                          text=True, env={"PYTHONPATH": PYTHONPATH})
+    assert done.returncode == 0 and done.stdout == "x: 1\n" and done.stderr == ""
 
 
 def test_a_view_in_an_error_state_offers_no_code_and_says_why():

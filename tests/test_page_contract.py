@@ -274,8 +274,10 @@ def test_every_tab_keeps_its_downloads(c, deferred):
         deferred.clear()
         open_tab(c, at, tab)
         recorded = expected[tab or ""]
-        assert set(deferred) <= set(recorded), tab
-        offered |= set(deferred)
+        # The Code button's wheel is named by its build (dpcode.wheel): a file the 2026-11
+        # recording could not name; tests/test_handover.py checks it.
+        assert {n for n in deferred if not n.endswith(".whl")} <= set(recorded), tab
+        offered |= {n for n in deferred if not n.endswith(".whl")}
         files = {name: line for name, line in recorded.items() if name in deferred}
         for name, first_line in files.items():
             data = deferred[name]()

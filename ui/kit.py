@@ -349,15 +349,30 @@ class PageKit:
                                               "its settings (the page says why)."))
             return
         program = self.code_builder(self.source)
+        # The code runs with the dpcore wheel this server runs (no package of that name on an
+        # index is ours): offered beside it, built from the source tree on the first click.
+        version = dpcode.wheel.build_version()
+        command = dpcode.wheel.install_command(version)
         st.download_button(t("Python script (.py)"), speaking(lambda: dpcode.script_text(program)),
                            file_name=f"{program.stem}.py", mime="text/x-python",
                            on_click="ignore", icon=":material/code:", key="page_code_py",
-                           help=t("Runs with Python and `pip install \"dpcore[figures]\"`."))
+                           help=t("Runs with Python 3.11 or later and the dpcore wheel below: "
+                                  "save both in one folder and install the wheel with "
+                                  "`{command}`.", command=command))
         st.download_button(t("Jupyter notebook (.ipynb)"),
                            speaking(lambda: dpcode.notebook_text(program)),
                            file_name=f"{program.stem}.ipynb", mime="application/x-ipynb+json",
                            on_click="ignore", icon=":material/article:", key="page_code_ipynb",
                            help=t("The same code, cell by cell, with the charts inline."))
+        st.download_button(t("dpcore wheel (.whl)"), lambda: dpcode.wheel.wheel_bytes(version),
+                           file_name=dpcode.wheel.wheel_name(version),
+                           mime="application/octet-stream", on_click="ignore",
+                           icon=":material/deployed_code:", key="page_code_wheel",
+                           help=t("The dpcore package this dashboard runs, build {build}, which "
+                                  "the code imports: save it beside the script and install it "
+                                  "with `{command}`. pip takes numpy, scipy, pandas and plotly "
+                                  "from the package index.",
+                                  build=version.partition("+")[2], command=command))
         for i, (name, text) in enumerate(program.files.items()):
             st.download_button(t("Data file {name}", name=name), text, file_name=name,
                                mime="text/csv", on_click="ignore", icon=":material/table:",
