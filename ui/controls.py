@@ -71,7 +71,9 @@ def ranged_slider(label: str, min_value: int, max_value: int, *, default: int, k
     default = int(default)
 
     def _moved() -> None:
-        st.session_state[moved_key] = int(st.session_state[slider_key])
+        moved = st.session_state.get(slider_key)
+        if moved is not None:
+            st.session_state[moved_key] = int(moved)
 
     moved = st.session_state.pop(moved_key, None)
     if moved is not None:  # the user moved the slider: the URL follows
@@ -208,7 +210,9 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
     st.session_state[bound_key] = bind
 
     def _from_slider():
-        st.session_state[key] = float(st.session_state[slider_key])
+        slid = st.session_state.get(slider_key)
+        if slid is not None:
+            st.session_state[key] = float(slid)
 
     def _from_number():
         typed = st.session_state.get(key)

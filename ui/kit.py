@@ -18,7 +18,7 @@ from pandas.io.formats.style import Styler
 
 import dpcode
 import dpviz
-from ui import internals, language, links, present
+from ui import internals, language, links, present, sources
 from ui.format import slug
 from ui.text import esc, language as reader_language, speaking, t
 
@@ -388,12 +388,31 @@ def page_style() -> None:
     internals.no_clip()
 
 
+def session_wide(key: str) -> bool:
+    """Whether session-state ``key`` belongs to the session rather than to a page's view: the
+    language and presenting mode (whose controls app.py draws before the page, on every
+    run) and the files the reader uploaded (:func:`ui.sources.kept_upload`)."""
+    return (key in language.SESSION_KEYS or key in present.SESSION_KEYS
+            or key.endswith(sources.KEPT_SUFFIX))
+
+
+def fresh_visit() -> None:
+    """Forget the page's settings, as a fresh visit to the link would: every session-state
+    key but the :func:`session_wide` ones. Those stay: the language control is already drawn
+    in this run, and a control's state must never go missing under it (its callback, on the
+    next change, reads it); a reader's language, presenting mode and files are not
+    settings of the view an experiment sets up."""
+    for key in list(st.session_state):
+        if not session_wide(key):
+            del st.session_state[key]
+
+
 def page_header(title: str) -> PageKit:
     """The page title with its "Share", "Report" and "Code" buttons (the page gives its code
     with :meth:`PageKit.code`); returns the page's kit."""
     if TRY_PARAM in st.query_params:  # an experiment's link: a fresh visit to it
         opened = st.query_params[TRY_PARAM]
-        st.session_state.clear()
+        fresh_visit()
         del st.query_params[TRY_PARAM]
         st.session_state[TRY_KEY] = opened
     url_in = links.link_values_in_use()

@@ -111,15 +111,17 @@ def localize_link(code: str) -> None:
 
 
 def _switched() -> None:
-    new = st.session_state[PARAM]
+    new = st.session_state.get(PARAM)
     old = st.session_state.get(_SPOKEN, SOURCE_LANGUAGE)
-    if new != old:
+    if new is not None and new != old:
         relabel(old, new)
 
 
 # The language of the previous run, which this session also wrote into the address.
 _SPOKEN = "lang_spoken"
 _SHOWN_KEY = "lang_shown"  # the texts the last run showed -> their messages (ui.text.t)
+# The session's language: state that outlives a page's view (ui.kit.fresh_visit keeps it).
+SESSION_KEYS = frozenset({PARAM, _SPOKEN, _SHOWN_KEY})
 
 
 def choose() -> str:

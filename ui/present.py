@@ -21,6 +21,8 @@ from ui import internals
 
 PARAM = "present"  # the URL parameter, and the session-state key
 ON, OFF = "1", "0"
+# The session's mode: state that outlives a page's view (ui.kit.fresh_visit keeps it).
+SESSION_KEYS = frozenset({PARAM})
 _UNUSABLE: contextvars.ContextVar[bool] = contextvars.ContextVar("present_unusable",
                                                                 default=False)
 

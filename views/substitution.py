@@ -120,7 +120,9 @@ def reps_control(n_cat: int, l: int) -> tuple[int, int]:
     cap = page.reps_cap(n_cat, l)
 
     def _moved() -> None:
-        st.session_state[moved_key] = int(st.session_state[REPS_KEY])
+        moved = st.session_state.get(REPS_KEY)
+        if moved is not None:
+            st.session_state[moved_key] = int(moved)
 
     moved = st.session_state.pop(moved_key, None)
     if moved is not None:  # the user moved the slider: the URL follows
