@@ -252,11 +252,29 @@ def test_switching_the_language_keeps_the_open_tab():
     run(at)
     assert at.session_state["rs_tab"] == catalog("ko")["Cost"].string
     assert at.title[0].value == catalog("ko")[registry.SUBSTITUTION.title].string
+    # The address, and so the Share link, names the same tab in the new language (a
+    # journey found it dropped: the link then opened another tab than the one shown).
+    assert at.query_params["rs_tab"] == catalog("ko")["Cost"].string
     with thread_speaking("ko"):
         at.sidebar.radio(key="lang").set_value("en")
         run(at)
     assert at.session_state["rs_tab"] == "Cost"
+    assert at.query_params["rs_tab"] == "Cost"
     assert at.title[0].value == registry.SUBSTITUTION.title
+
+
+def test_switching_the_language_keeps_the_tab_a_korean_link_named_in_the_address():
+    """A journey's shrunk example: a tab named in Korean in the address, then English chosen
+    in the sidebar. The view stays on the tab and the address (the Share link) names it in
+    English; the tab was once dropped from the address, and the Share link opened another."""
+    cost = catalog("ko")["Cost"].string
+    with thread_speaking("ko"):
+        at = open_page(registry.SUBSTITUTION.script, None, {"lang": "ko", "rs_tab": cost})
+        assert at.session_state["rs_tab"] == cost
+        at.sidebar.radio(key="lang").set_value("en")
+        run(at)
+    assert at.session_state["rs_tab"] == "Cost"
+    assert at.query_params["rs_tab"] == "Cost"
 
 
 def test_the_first_visit_follows_the_browser(monkeypatch):

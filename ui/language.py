@@ -99,22 +99,31 @@ def localize_link(code: str) -> None:
     before the controls read them: also where a control holds a value already (a "Try
     this" link opened from the page). A control of a page in ``code`` writes its labels in
     ``code``, which are left as they are."""
-    if code == SOURCE_LANGUAGE:
-        return
+    if code != SOURCE_LANGUAGE:
+        relabel_link(SOURCE_LANGUAGE, code)
+
+
+def relabel_link(old: str, new: str) -> None:
+    """The address's values that are labels in ``old`` become the same labels in ``new``
+    (the language parameter aside)."""
     for key in list(st.query_params):
         if key == PARAM:
             continue
         values = st.query_params.get_all(key)
-        changed = [translated(v, SOURCE_LANGUAGE, code) for v in values]
+        changed = [translated(v, old, new) for v in values]
         if changed != values:
             internals.rewrite_link_value(key, changed)
 
 
 def _switched() -> None:
+    """The language control's callback: the view's labels, in the session and in the
+    address (an open tab, an option given by its text), follow the new language, so the
+    view and its Share link stay as they were."""
     new = st.session_state.get(PARAM)
     old = st.session_state.get(_SPOKEN, SOURCE_LANGUAGE)
     if new is not None and new != old:
         relabel(old, new)
+        relabel_link(old, new)
 
 
 # The language of the previous run, which this session also wrote into the address.
