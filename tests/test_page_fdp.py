@@ -401,3 +401,21 @@ def test_a_link_with_the_earlier_threshold_control_says_what_became_of_it(query,
     assert at.select_slider(key="fdp_say_alpha").value == alpha
     assert any(says in c.value for c in at.caption), [c.value for c in at.caption]
     assert any(says in note for note in kit(at).notes)
+
+
+def test_an_old_links_plain_number_stays_in_the_share_link():
+    """A journey's shrunk example: a link recorded before the target δ had named steps
+    (``fdp_inv_delta=1e-06``) opens at δ = 10⁻⁶, and the view's Share link opens the same
+    μ: it names the step as the control writes it (it once dropped it, and reopened at the
+    default δ = 10⁻⁵ with another μ)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    query = {"fdp_tab": "Conversions", "fdp_conv_mu": "2", "fdp_conv_eps": "3",
+             "fdp_inv_eps": "2", "fdp_inv_delta": "1e-06"}
+    at = open_page(page.PAGE_SPEC.script, page.PAGE_SPEC.title, query)
+    label = "Largest μ with δ(ε) ≤ target δ"
+    [shown] = [m.value for m in at.metric if m.label == label]
+    link = pagekit.kit(at).source
+    again = open_page(page.PAGE_SPEC.script, page.PAGE_SPEC.title,
+                      {k: v[-1] for k, v in parse_qs(urlsplit(link).query).items()})
+    assert [m.value for m in again.metric if m.label == label] == [shown], link

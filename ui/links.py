@@ -227,6 +227,18 @@ def use_earlier_label(key: str) -> None:
         st.session_state[key] = option
 
 
+def keep_in_link(key: str) -> None:
+    """After a page set the bound widget ``key`` from an older form of its link value (a
+    plain number for one of its named steps): the address names the value as the widget
+    writes it, so the view's Share link carries it (Streamlit drops the older form)."""
+    form = internals.url_form(key)
+    if form is None:
+        return
+    written = [str(f) for f in form]
+    if (st.query_params.get_all(key) if key in st.query_params else []) != written:
+        internals.rewrite_link_value(key, written)
+
+
 def link_values_in_use() -> dict[str, list[str]]:
     """The link's values that controls take on this run: those of controls that do not hold
     a value yet. A control that does (from an earlier run) keeps it, and the URL follows the

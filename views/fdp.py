@@ -51,11 +51,16 @@ def numeric_link(control):
     def make(where, label, grid, name, **kwargs):
         k = key(name)
         values = st.query_params.get_all(k) if k in st.query_params else []
+        linked = False
         if k not in st.session_state and len(values) == 1:
             step = page.grid_value(values[0], grid)
             if step is not None:
                 st.session_state[k] = step
-        return control(where, label, grid, name, **kwargs)
+                linked = True
+        value = control(where, label, grid, name, **kwargs)
+        if linked:  # the Share link names the step as the control writes it
+            links.keep_in_link(k)
+        return value
     return make
 
 
