@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Run the whole test suite: creates .venv and installs requirements-dev.lock if needed,
-# makes sure Debian's Chromium is there for the browser tests, then runs pytest.
-# Extra arguments go to pytest, e.g.
-#   scripts/test.sh -m "not browser" -k homogeneity
+# Run the test suite: creates .venv and installs requirements-dev.lock if needed, makes
+# sure Debian's Chromium is there for the browser tests, then runs pytest. Tiers (README,
+# "Tests"); every run prints its 25 slowest tests at the end:
+#   scripts/test.sh            the default tier, what CI runs: all but the extended tests,
+#                              the journey tester at 300 steps a page (about 12 min in all
+#                              on a fresh clone of a 2-core machine, install included)
+#   scripts/test.sh --quick    the edit loop (under 4 min): no browser, no extended or slow
+#                              test, 40 journey steps a page
+#   scripts/test.sh --all      everything: the extended tier too, 2,000 journey steps a page
+# Extra arguments go to pytest (a -m given there replaces the tier's), e.g.
+#   scripts/test.sh --quick -k homogeneity
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"   # cd's to the repo root
 ensure_venv requirements-dev.lock   # the tested versions (requirements-dev.txt: the ranges)
@@ -42,4 +49,10 @@ fi
 # processes, as scripts/serve.sh does.
 ensure_debian_package haproxy "the replica tests" haproxy
 
-exec .venv/bin/python -m pytest "$@"
+tier=(-m "not extended")
+case "${1:-}" in
+    --quick) shift; tier=(-m "not extended and not browser and not slow and not handover")
+             export JOURNEY_STEPS="${JOURNEY_STEPS:-40}" ;;
+    --all) shift; tier=(); export JOURNEY_STEPS="${JOURNEY_STEPS:-2000}" ;;
+esac
+exec .venv/bin/python -m pytest "${tier[@]}" "$@"

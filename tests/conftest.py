@@ -71,6 +71,101 @@ def healthy(url: str) -> bool:
         return False
 
 
+# The extended tier (``scripts/test.sh --all``; README, "Tests"): exhaustive sweeps and the
+# per-state checks the journey tester (tests/test_journeys.py) now covers step by step, kept
+# for a release check. Each entry is a test file, or a file::test name prefix, with why.
+EXTENDED = {
+    # every control's value against dpcore's arguments over link states: the journeys check
+    # it after every step ("every control shows the value in use")
+    "tests/test_values_in_use.py": "covered by the journeys",
+    # the whole keyboard walk of every page, and Chromium sweeps of hostile text, cut labels
+    # and values: one browser case a guarantee stays in the default tier (test_browser.py)
+    "tests/test_browser_keyboard.py": "exhaustive sweep",
+    "tests/test_browser_hostile.py": "exhaustive sweep",
+    "tests/test_browser_values.py": "exhaustive sweep",
+    "tests/test_protocol_vs_browser.py": "exhaustive sweep",
+    # every page opened in Korean in Chromium: the AppTest Korean checks and the Korean
+    # journeys (AppTest and Chromium) cover it
+    "tests/test_browser.py::test_every_page_opens_in_korean": "covered by the journeys",
+    # HAProxy in front of two servers, killed and flooded: minutes of servers and browsers
+    "tests/test_replicas.py": "exhaustive sweep",
+    # controls moved in Chromium against the mathematics, and presenting mode laid out in
+    # Chromium: the AppTest page tests check the numbers, the journeys move every control
+    # and toggle presenting mode after every kind of step
+    "tests/test_browser.py::test_controls_change_the_numbers": "covered by the journeys",
+    "tests/test_browser.py::test_presenting_fits_a_projector": "exhaustive sweep",
+    # (and the Chromium journeys in the other language of each page, "-other]": the default
+    # tier takes one language a page, English and Korean in turn)
+    # every widget at the ends of its range, and no e-notation on any page: the journeys
+    # draw values from each widget's whole range, its ends included, and read every text
+    # for e-notation after every step
+    "tests/test_hardening.py::test_every_widget_at_its_extremes": "covered by the journeys",
+    "tests/test_notation.py": "covered by the journeys",
+    "tests/test_page_gaussian.py::test_no_e_notation_anywhere_on_the_page":
+        "covered by the journeys",
+    "tests/test_page_substitution.py::test_no_e_notation_and_no_probability_rounded_to_0_or_1":
+        "covered by the journeys",
+    # the wheel installed in a fresh venv: tests/test_handover.py installs the wheel the
+    # Code button gives and runs every page's script with it
+    "tests/test_wheel.py::test_the_wheel_installs_and_runs_in_a_fresh_venv":
+        "covered by test_handover",
+}
+
+
+# Left out of the quick tier (``scripts/test.sh --quick``, marked ``slow``): the slowest
+# tests outside the browser, each 6 to 40 s on two busy cores; the default tier runs them.
+SLOW = (
+    "tests/test_links_kept.py", "tests/test_dpcode.py::test_the_notebook_runs",
+    "tests/test_dpcode.py::test_the_script_prints_every_number_the_page_shows",
+    "tests/test_planner.py::test_progress", "tests/test_planner.py::test_frontier",
+    "tests/test_planner.py::test_interval", "tests/test_page_contract.py",
+    "tests/test_hardening.py::test_bad_uploads", "tests/test_hardening.py::test_compare_limits",
+    "tests/test_study.py::test_same_csv", "tests/test_substitution.py::test_extended_matches_literal",
+    "tests/test_api_docs.py::test_the_docs_command", "tests/test_ui_pages_fdp.py::test_every_curves",
+    "tests/test_fdp.py::test_laplace_epsilon_against", "tests/test_homogeneity.py::test_normal_score_test_keeps",
+    "tests/test_protocol_client.py", "tests/test_ui_i18n.py::test_every_tab_opens_in_korean",
+    "tests/test_ui_i18n.py::test_every_try_this", "tests/test_uploads_fuzz.py",
+    "tests/test_page_fdp.py::test_extreme_values", "tests/test_page_gaussian.py::test_extremes",
+    "tests/test_page_substitution.py::test_extremes",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests of the extended tier (EXTENDED) ``extended``, and those left out of
+    the quick tier (SLOW) ``slow``."""
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+        if any(item.nodeid == key or item.nodeid.startswith(key if "::" in key else key + "::")
+               for key in EXTENDED) or (
+                item.nodeid.startswith("tests/test_browser_journeys.py::")
+                and item.nodeid.endswith("-other]")):
+            item.add_marker(pytest.mark.extended)
+
+
+def pytest_configure(config):
+    config._journeys_since = __import__("time").time()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The journey tester's counts of this run, page by page (tests/test_journeys.py writes
+    them to test-artifacts/journeys/: its workers' output does not reach this terminal)."""
+    import json
+
+    folder = REPO_ROOT / "test-artifacts" / "journeys"
+    since = getattr(config, "_journeys_since", 0)
+    found = sorted(f for f in folder.glob("*.json") if f.stat().st_mtime >= since) \
+        if folder.is_dir() else []
+    if not found:
+        return
+    terminalreporter.section("journeys: steps and checks per page")
+    for f in found:
+        run = json.loads(f.read_text(encoding="utf-8"))
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(run["counts"].items()))
+        terminalreporter.write_line(
+            f"{f.stem}: {run['steps']} steps in {run['seconds']} s: {counts}")
+
+
 def pytest_generate_tests(metafunc):
     if "app_page" in metafunc.fixturenames:
         pages = routed_pages()

@@ -60,7 +60,7 @@ def link_notes(at: AppTest) -> list[str]:
 # Keyed elements whose value is not a setting of the view: what a button or a download
 # button holds is whether it was pressed; charts and tables are outputs.
 NOT_SETTINGS = ("button", "download_button", "form_submit_button", "plotly_chart",
-                "arrow_data_frame", "dataframe", "page_link")
+                "arrow_data_frame", "dataframe", "page_link", "file_uploader")
 
 
 def plain(value):
