@@ -33,7 +33,7 @@ from hypothesis import strategies as hs
 from streamlit.testing.v1 import AppTest
 
 from conftest import APP_PATH, LAST_KIT, assert_clean, thread_speaking
-from pagekit import link_view, metrics
+from pagekit import link_view, metrics, tab_containers  # noqa: F401 (for test_journeys)
 
 # The controls a step may move, by AppTest's element type.
 MOVABLE = ("slider", "select_slider", "selectbox", "radio", "number_input", "checkbox",
@@ -147,20 +147,6 @@ def value_at(at: AppTest, w, u: float, v: float):
             x = lo + u * (hi - lo)
         return min(max(float(f"{x:.6g}"), lo), hi)
     raise AssertionError(kind)
-
-
-def tab_containers(at: AppTest) -> list[tuple[str, list[str]]]:
-    """The page's keyed tab containers: (key, their tabs' labels)."""
-    found = []
-
-    def walk(node) -> None:
-        for child in getattr(node, "children", {}).values():
-            if child.type == "tab_container" and getattr(child, "key", None):
-                found.append((child.key, [tab.label for tab in child.children.values()]))
-            walk(child)
-
-    walk(at.main)
-    return found
 
 
 def link_query(link: str) -> dict[str, str]:

@@ -135,6 +135,20 @@ def plain_error(at: AppTest, fragment: str) -> str:
 
 # --- pages whose tabs run one at a time --------------------------------------------------------
 
+def tab_containers(at: AppTest) -> list[tuple[str, list[str]]]:
+    """The page's keyed tab containers: (key, their tabs' labels)."""
+    found = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            if child.type == "tab_container" and getattr(child, "key", None):
+                found.append((child.key, [tab.label for tab in child.children.values()]))
+            walk(child)
+
+    walk(at.main)
+    return found
+
+
 def select_tab(at: AppTest, key: str, label: str) -> None:
     """Select the tab ``label`` of the tabs bound to ``key``, as a click on it does: in the
     session, and in the address when a link named a tab there (the address wins otherwise)."""

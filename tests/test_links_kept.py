@@ -15,7 +15,7 @@ import pytest
 
 from conftest import open_page
 from ui import registry
-from pagekit import link_notes, link_view, select_tab
+from pagekit import link_notes, link_view, select_tab, tab_containers
 
 
 def script_for(url_path: str) -> str:
@@ -28,20 +28,6 @@ LINKS = json.loads(FIXTURE.read_text(encoding="utf-8"))["links"]
 
 # The machine speed behind the pages' time estimates is pinned, as when they were recorded.
 pytestmark = pytest.mark.usefixtures("fixed_machine_speed")
-
-
-def tab_containers(at) -> list[tuple[str, list[str]]]:
-    """The keyed tab containers of a page: (key, their tabs' labels)."""
-    found = []
-
-    def walk(node) -> None:
-        for child in getattr(node, "children", {}).values():
-            if child.type == "tab_container" and getattr(child, "key", None):
-                found.append((child.key, [tab.label for tab in child.children.values()]))
-            walk(child)
-
-    walk(at.main)
-    return found
 
 
 def with_other_tabs(at, view: dict, recorded: dict) -> dict:
