@@ -430,8 +430,22 @@ def journey_for(page: registry.PageSpec, runner, tmp) -> type[Journey]:
                  "tmp": tmp, "links_seen": {}})
 
 
+# Open findings of the journeys at 300 steps, not yet fixed (README, "Tests"): the Share
+# link of these views reopens other numbers. Expected to fail until they are.
+OPEN = {
+    "compare_histograms": "with a separate N for B left at its default, the Share link "
+                          "reopens B at A's N (?cmp_n_sep=True&cmp_n=50M: N̂(B) 9,985 on "
+                          "screen, 49,999,985 reopened)",
+    "gaussian": "a release's value on screen differs from the one its Share link reopens "
+                "(Release a statistic, USA, seed 7: 1,400.95 against 785.947)",
+}
+JOURNEY_PAGES = [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(
+    reason=f"open finding: {OPEN[p.name]}", strict=False)] if p.name in OPEN else [])
+    for p in TOOL_PAGES]
+
+
 @pytest.mark.timeout(1800)
-@pytest.mark.parametrize("page", TOOL_PAGES, ids=[p.name for p in TOOL_PAGES])
+@pytest.mark.parametrize("page", JOURNEY_PAGES)
 def test_journeys(page, calls, deferred, script_runner, tmp_path, capsys):
     machine = journey_for(page, script_runner, tmp_path)
     machine.calls = calls
@@ -439,7 +453,8 @@ def test_journeys(page, calls, deferred, script_runner, tmp_path, capsys):
     start = time.perf_counter()
     run_state_machine_as_test(machine, settings=settings(
         max_examples=-(-STEPS * 9 // (8 * STEPS_PER_JOURNEY)),  # a step may find nothing to do stateful_step_count=STEPS_PER_JOURNEY + 10,
-        report_multiple_bugs=False, phases=PHASES,
+        report_multiple_bugs=False,  # an open finding's page: found, not shrunk again
+        phases=[ph for ph in PHASES if page.name not in OPEN or ph != Phase.shrink],
         derandomize=True, database=None, deadline=None,
         suppress_health_check=list(HealthCheck)), _min_steps=STEPS_PER_JOURNEY)
     took = time.perf_counter() - start
