@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from ui import sources
 from browserkit import number
+from journeykit import browser_sets
 from conftest import REPO_ROOT, assert_clean, open_page, routed_pages, run, without_help
 import pagekit
 from shown import as_read
@@ -149,6 +150,29 @@ def test_different_n_for_b_zoom_and_bootstrap_replicates():
     assert "true N = 10,000" in caps and "true N = 1,000" in caps
     verdict = [v.value for v in (*at.success, *at.warning)][0]
     assert "from 200 replicates" in verdict
+
+
+def test_bs_own_n_stays_in_the_link_when_as_n_moves():
+    """B's own N starts at A's N (its default); moving A's N afterwards leaves B where it
+    was, and the Share link must say so: it reopened B at A's new N (found by the journey
+    tester: ?cmp_n_sep=True&cmp_n=50M, N̂(B) 9,985 on screen and 49,999,985 reopened)."""
+    at = start()
+    browser_sets(at, at.checkbox(key="cmp_n_sep"), True)
+    run(at)
+    browser_sets(at, at.select_slider(key="cmp_n"), 50_000_000)
+    run(at)
+    assert at.select_slider(key="cmp_n_b").value == 10_000
+    reopened = start({k: at.query_params[k] for k in at.query_params})
+    assert reopened.select_slider(key="cmp_n_b").value == 10_000
+    assert metrics(reopened)[NHAT_B] == metrics(at)[NHAT_B]
+
+
+def test_a_link_with_bs_own_n_left_out_still_means_as_n():
+    """A link made before B's N was always written (?cmp_n_sep=True&cmp_n=50M) keeps its
+    meaning: B at A's N."""
+    at = start({"cmp_n_sep": "True", "cmp_n": "50M"})
+    assert at.select_slider(key="cmp_n_b").value == 50_000_000
+    assert at.query_params["cmp_n_b"] == "50M"
 
 
 def _assert_degenerate(at: AppTest) -> None:

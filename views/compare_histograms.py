@@ -13,7 +13,7 @@ import streamlit as st
 import dpviz
 from dpcore import simulation
 from dpcore.homogeneity import HomogeneityResult
-from ui import controls, registry, sources
+from ui import controls, links, registry, sources
 from ui.cache import machine_speed
 from ui.format import headed
 from ui.kit import PageKit, page_header
@@ -41,8 +41,13 @@ def read_settings(kit: PageKit) -> Settings:
                            "(2022), section 4.2, give each histogram its own total N_i; their "
                            "simulations use one N for both); otherwise A and B have the same "
                            "N."))
-                n_b = (controls.sample_size_slider(t("Sample size N for B"), key="cmp_n_b",
-                                                   default=n_a) if separate else n_a)
+                n_b = n_a
+                if separate:
+                    n_b = controls.sample_size_slider(t("Sample size N for B"),
+                                                      key="cmp_n_b", default=n_a)
+                    # Its default follows A's N, so the address always names B's own N:
+                    # left out, a link would reopen B at A's N of the moment.
+                    links.keep_in_link("cmp_n_b")
             else:
                 st.caption(t("Both histograms are used as uploaded; no sampling."))
         with c2:
