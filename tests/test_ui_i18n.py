@@ -277,6 +277,40 @@ def test_switching_the_language_keeps_the_tab_a_korean_link_named_in_the_address
     assert at.query_params["rs_tab"] == "Cost"
 
 
+def test_switching_the_language_keeps_an_option_whose_key_is_also_a_message():
+    """A journey's shrunk example: the Gaussian page's "classical" experiment (its method's
+    option key, "classical", is also a message, "고전적" in Korean), then Korean chosen in
+    the sidebar. The method stays classical; it was once relabelled in the session to a
+    text that is no option, the control fell back to "analytic" and σ changed under the
+    view while the Share link still said classical."""
+    at = open_page(registry.GAUSSIAN.script, None, {"gauss_method": "classical",
+                                                    "gauss_eps": "10", "gauss_query": "count"})
+    assert at.session_state["gauss_method"] == "classical"
+    sigma = at.session_state["gauss_sigma"]
+    with thread_speaking("en"):  # the click is sent from the English view
+        at.sidebar.radio(key="lang").set_value("ko")
+        run(at)
+    assert at.session_state["gauss_method"] == "classical"
+    assert at.session_state["gauss_sigma"] == sigma
+    assert at.query_params["gauss_method"] == catalog("ko")["classical"].string
+
+
+def test_switching_the_language_sends_a_chosen_options_label_in_the_new_language():
+    """Found by the Chromium upload journey: after a switch to Korean, the k-RR data source
+    chosen in English ("upload", shown "Uploaded CSV file") kept its English label in the
+    browser, which shows, and sends back, the label it was last sent. The switch sends the
+    label in the new language."""
+    at = open_page(registry.LDP.script, None, {})
+    at.selectbox(key="ldp_source").set_value("upload")
+    run(at)
+    with thread_speaking("en"):  # the click is sent from the English view
+        at.sidebar.radio(key="lang").set_value("ko")
+        run(at)
+    box = at.selectbox(key="ldp_source")
+    assert box.value == "upload"
+    assert box.proto.set_value and box.proto.raw_value == catalog("ko")["Uploaded CSV file"].string
+
+
 def test_the_first_visit_follows_the_browser(monkeypatch):
     from ui import language
 

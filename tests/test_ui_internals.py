@@ -107,3 +107,25 @@ def test_style_sheets_hold_no_markup_that_the_sanitiser_would_drop_them_for(shee
     text = getattr(internals, sheet)
     assert text.startswith("<style>") and text.endswith("</style>")
     assert "<" not in text[len("<style>"):-len("</style>")]
+
+
+def option_keys_page():
+    import streamlit as st
+
+    from ui import internals
+
+    st.segmented_control("method", ["analytic", "classical"], default="analytic", key="keys",
+                         format_func={"analytic": "analytic (exact)", "classical": "classical"}.get)
+    st.radio("shown", ["Cost", "Error"], key="labels")
+    st.selectbox("numbers", [1, 2], key="numbers", format_func=lambda v: f"{v} bins")
+    st.tabs(["A", "B"], key="tabs", on_change="rerun")
+    for key in ("keys", "labels", "numbers", "tabs", "absent"):
+        st.write(f"{key}={internals.holds_option_keys(key)}")
+
+
+def test_holds_option_keys_tells_options_named_by_a_format_func_from_texts_shown():
+    at = AppTest.from_function(option_keys_page).run()
+    assert not at.exception, at.exception
+    said = dict(m.value.split("=") for m in at.markdown)
+    assert said == {"keys": "True", "labels": "False", "numbers": "True", "tabs": "False",
+                    "absent": "False"}

@@ -18,6 +18,13 @@ HAProxy, a restarted server) comes back from the browser as a file id this proce
 not have: Streamlit then keeps a ``DeletedFile`` in the widget's state, not public API
 either. :func:`upload_lost` tells the page, which asks for the file again.
 
+A language switch relabels the session's values that are texts shown (a tab, an option
+given by its label), and not an option a widget names with a ``format_func``
+(:func:`holds_option_keys`, :func:`option_labels`: the widget's options and the labels it
+showed, read from its serializer); such a widget is set again to its own value so that the
+browser is sent its label in the new language (else it keeps showing, and sending back, the
+old one).
+
 A link written with English option labels is read in the reader's language
 (ui.language.localize_link): its values are rewritten before the widgets read them, also
 for a parameter a widget of an earlier run is bound to, which Streamlit's public
@@ -51,6 +58,37 @@ def url_form(key: str) -> list | None:
         return None
     form = metadata.serializer(st.session_state[key])
     return list(form) if isinstance(form, (list, tuple)) else [form]
+
+
+def _serde(key: str):
+    """The serializer object of the widget ``key`` as its last run registered it, or None."""
+    state = get_session_state()._state
+    widget_id = state.get_widget_id_from_key(key)
+    metadata = None if widget_id is None else state.get_widget_metadata(widget_id)
+    return getattr(getattr(metadata, "serializer", None), "__self__", None)
+
+
+def holds_option_keys(key: str) -> bool:
+    """Whether the widget ``key`` holds an option that is not the text it shows: a
+    ``format_func`` names its options (e.g. ``"classical"`` shown as "고전적"), so its
+    value stays one of them in every language. False for a widget whose options are the
+    texts shown, for a tab bar, and when the widget is not known."""
+    return option_labels(key) is not None
+
+
+def option_labels(key: str) -> list[str] | None:
+    """The labels the widget ``key`` showed for its options on its last run, when a
+    ``format_func`` names them (its options are not the texts shown); else None."""
+    serde = _serde(key)
+    options, label = getattr(serde, "options", None), getattr(serde, "format_func", None)
+    if options is None or label is None:
+        return None
+    shown = getattr(serde, "formatted_options", None)
+    if shown is None:  # (a select slider keeps them as a mapping to the option's index)
+        shown = list(getattr(serde, "formatted_option_to_index", {}))
+    if list(shown) == list(options):
+        return None
+    return [str(s) for s in shown]
 
 
 def rewrite_link_value(key: str, values: list[str]) -> None:

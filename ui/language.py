@@ -87,6 +87,14 @@ def relabel(old: str, new: str) -> None:
     for key in list(st.session_state):
         if key.startswith("lang_"):
             continue
+        labels = internals.option_labels(key)
+        if labels is not None:
+            # An option named by a format_func ("classical" shown as "고전적") is the same
+            # in every language, but the browser holds its label: set it again, so that the
+            # browser is sent the label in ``new`` (it would show, and send back, the old).
+            if any(translated(label, old, new) != label for label in labels):
+                st.session_state[key] = st.session_state[key]
+            continue
         value = st.session_state[key]
         changed = _relabelled(value, old, new)
         if changed != value:
