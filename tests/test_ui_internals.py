@@ -109,6 +109,24 @@ def test_style_sheets_hold_no_markup_that_the_sanitiser_would_drop_them_for(shee
     assert "<" not in text[len("<style>"):-len("</style>")]
 
 
+def test_apptest_scans_components_once_a_process():
+    """tests/conftest.py makes AppTest's scan for component manifests run once a process:
+    the scan is still where AppTest calls it, and two AppTests share one scan."""
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    assert hasattr(scan, "cache_info"), "conftest's once-a-process scan is not in place"
+    before = scan.cache_info()
+    for _ in range(2):
+        AppTest.from_function(lambda: None).run()
+    after = scan.cache_info()
+    assert after.hits + after.misses == before.hits + before.misses + 2, (
+        "AppTest no longer scans for component manifests through "
+        "streamlit.components.v2.manifest_scanner.scan_component_manifests: drop or move "
+        "_scan_components_once in tests/conftest.py")
+    assert after.misses <= 1
+
+
 def option_keys_page():
     import streamlit as st
 
