@@ -125,10 +125,11 @@ def _press(page, thumb, key: str, tries: int = 3) -> None:
     expect(thumb).to_have_value(end)
 
 
-def walk_charts(page, on_view=None) -> list[tuple[str, int]]:
+def walk_charts(page, on_view=None, *, ends: bool = True) -> list[tuple[str, int]]:
     """Walk the open page's tabs and sliders (see the module), checking its charts at each
     state; returns (state, charts checked) for each state. ``on_view(state)`` is called at
-    the defaults and on each tab as it opens (the accessibility audit)."""
+    the defaults and on each tab as it opens (the accessibility audit). Without ``ends``,
+    the sliders stay at their defaults: the defaults and each tab only."""
     main = page.locator('[data-testid="stMain"]')
     seen: list = []
     check(page, "defaults", seen)
@@ -145,7 +146,7 @@ def walk_charts(page, on_view=None) -> list[tuple[str, int]]:
                 on_view(f"tab {name}")
         scope = main if n == 0 else main.get_by_role("tabpanel").filter(visible=True).first
         thumbs = _sliders(scope)
-        count = min(thumbs.count(), 2 if n == 0 else 1)
+        count = min(thumbs.count(), 2 if n == 0 else 1) if ends else 0
         first = thumbs.nth(0) if count else None
         second = thumbs.nth(1) if count > 1 else None
         # the first to its low and high end; with a second, the four pairs of ends:
