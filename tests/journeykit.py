@@ -149,9 +149,11 @@ def value_at(at: AppTest, w, u: float, v: float):
     raise AssertionError(kind)
 
 
-def link_query(link: str) -> dict[str, str]:
-    """A link's query parameters, one value a key (as the pages write them)."""
-    return {k: v[-1] for k, v in parse_qs(urlsplit(link).query, keep_blank_values=True).items()}
+def link_query(link: str) -> dict[str, str | list[str]]:
+    """A link's query parameters: a key's value, or its values in order when it repeats (a
+    range slider writes both ends, ``gauss_ages=20&gauss_ages=40``)."""
+    return {k: v[0] if len(v) == 1 else v
+            for k, v in parse_qs(urlsplit(link).query, keep_blank_values=True).items()}
 
 
 def experiments_of(spec) -> list:
