@@ -47,6 +47,8 @@ PHASES = [p for p in Phase if os.environ.get("JOURNEY_SHRINK", "1") != "0" or p 
 CODE_RUNS = int(os.environ.get("JOURNEY_CODE_RUNS", "3"))  # Code scripts run, per page
 TOOL_PAGES = [p for p in registry.PAGES if p.url_path]
 SPEC_OF = {s.page.script: s for s in SPECS}
+# A number a link's label names ("2-RR", "ε = 1", "k = 50", "μ = 0.25").
+LABEL_NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\w.]|,\d)")
 RECORDED = json.loads((REPO_ROOT / "tests" / "fixtures" / "links_2026_11.json").read_text(
     encoding="utf-8"))["links"]
 ARTIFACT = REPO_ROOT / "test-artifacts" / "journeys"
@@ -205,6 +207,27 @@ class Journey(RuleBasedStateMachine):
             self.at.query_params[key] = value
         self.at.switch_page(spec.script)
         self.run()
+        if TRY_PARAM not in query:
+            self.the_link_opens_what_it_says(link.proto.label)
+
+    def the_link_opens_what_it_says(self, label: str) -> None:
+        """A link to another page names the settings it carries ("See the trade-off curve of
+        2-RR at ε = 1 on the f-DP page"): each number of its label is the value of a control
+        of the page it opened (a link builder off by one shows another)."""
+        said = [float(n.replace(",", "")) for n in LABEL_NUMBER.findall(label)]
+        if not said:
+            return
+        values = [v for w in (*self.at.get("slider"), *self.at.get("select_slider"),
+                              *self.at.get("number_input"))
+                  for v in np.ravel(np.asarray(w.value, dtype=object))
+                  if isinstance(v, (int, float, np.number))]
+        chosen = " ".join(str(w.value) for kind in ("selectbox", "radio")
+                          for w in self.at.get(kind))  # ("Population 2020: Korea")
+        for number, text in zip(said, LABEL_NUMBER.findall(label)):
+            assert (any(math.isclose(number, float(v), rel_tol=1e-9) for v in values)
+                    or re.search(rf"(?<![\d.]){re.escape(text)}(?![\d])", chosen)), (
+                f"the link {label!r} opened the page with {number} in no control: {values}")
+        self.counts["check: a link opens what it says"] += 1
 
     @rule()
     @timed
