@@ -111,6 +111,11 @@ EXTENDED = {
     # and toggle presenting mode after every kind of step
     "tests/test_browser.py::test_controls_change_the_numbers": "covered by the journeys",
     "tests/test_browser.py::test_presenting_fits_a_projector": "exhaustive sweep",
+    # nine files of every kind uploaded in Chromium one after another: the Chromium upload
+    # journeys (a good file, a bad one, the good one again, across a move and a language
+    # switch) and the AppTest upload tests (every kind of bad file) cover it
+    "tests/test_browser.py::test_links_and_uploads[compare_histograms-uploads]":
+        "covered by the journeys",
     # every chart with the first sliders at their ends and pairs of ends, in Chromium: the
     # default tier reads every chart at the defaults and on every tab
     # (test_every_page_opens_clean), and the journeys move every slider to its ends
@@ -151,9 +156,22 @@ SLOW = (
 )
 
 
+# Run first: the longest tests (the planner's journeys take 2 to 3 minutes, the others 20 s
+# to 1 min). xdist hands the first tests out to its workers in turn, so these start at once
+# on both cores and the rest fills in around them, instead of one long test left running
+# alone at the end.
+FIRST = ("tests/test_journeys.py::test_journeys[planner]",
+         "tests/test_journeys.py::test_journeys[", "tests/test_handover.py::")
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark the tests of the extended tier (EXTENDED) ``extended``, and those left out of
-    the quick tier (SLOW) ``slow``."""
+    the quick tier (SLOW) ``slow``; put the longest (FIRST) first."""
+    def rank(item) -> int:
+        return next((i for i, prefix in enumerate(FIRST) if item.nodeid.startswith(prefix)),
+                    len(FIRST))
+
+    items.sort(key=rank)  # (stable: the rest keeps its order)
     for item in items:
         if item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
