@@ -38,7 +38,6 @@ import numpy as np
 import pytest
 import streamlit as st
 from streamlit.proto.WidgetStates_pb2 import WidgetState
-from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 from browserkit import number
@@ -79,29 +78,6 @@ def fixed_machine_speed(monkeypatch):
     st.cache_resource.clear()
     yield
     st.cache_resource.clear()
-
-
-@pytest.fixture(autouse=True, scope="module")
-def one_compiled_copy_of_each_page():
-    """Compile app.py and each page once per test process, as a Streamlit server does.
-
-    A server's Runtime keeps one ScriptCache (and one component registry) for all its
-    sessions and reruns; AppTest makes a new cache on every run, so each run compiled the
-    page again, with Streamlit's magic AST pass: about half the time of a run here. The
-    pages run unchanged. (Private names of streamlit.testing: if they change, the tests
-    only get slower.)"""
-    from streamlit.testing.v1 import app_test, local_script_runner
-
-    cache = ScriptCache()
-    with pytest.MonkeyPatch.context() as mp:
-        for module in (app_test, local_script_runner):
-            if hasattr(module, "ScriptCache"):
-                mp.setattr(module, "ScriptCache", lambda: cache)
-        yield
-    _COMPONENTS.clear()
-
-
-_COMPONENTS: list = []  # the component registry of the first session, shared (see above)
 
 
 # ---------------------------------------------------------------------------
@@ -289,16 +265,12 @@ def start(path: str, query: dict[str, str] | None = None) -> AppTest:
     path of its own (the calibration page's) only after a first run. A tab key in ``query``
     opens that tab on arrival."""
     at = AppTest.from_file(str(APP_PATH), default_timeout=60)
-    if _COMPONENTS and hasattr(at, "_bidi_component_manager"):
-        at._bidi_component_manager = _COMPONENTS[0]  # not a scan of every package again
     if path != registry.HOME.script:
         at.run()
     for key, value in {**CHEAP_QUERY.get(path, {}), **(query or {})}.items():
         at.query_params[key] = value
     at.switch_page(path)
     at.run()
-    if not _COMPONENTS and getattr(at, "_bidi_component_manager", None) is not None:
-        _COMPONENTS.append(at._bidi_component_manager)
     assert_clean(at)
     assert at.title and at.title[0].value == PAGES[path], [t.value for t in at.title]
     return at

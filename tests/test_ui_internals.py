@@ -3,6 +3,8 @@ what they meant in the tested version. An upgrade that changes them fails here, 
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 import streamlit
 from streamlit.testing.v1 import AppTest
@@ -109,22 +111,34 @@ def test_style_sheets_hold_no_markup_that_the_sanitiser_would_drop_them_for(shee
     assert "<" not in text[len("<style>"):-len("</style>")]
 
 
-def test_apptest_scans_components_once_a_process():
-    """tests/conftest.py makes AppTest's scan for component manifests run once a process:
-    the scan is still where AppTest calls it, and two AppTests share one scan."""
+def blank_page():
+    import streamlit as st
+
+    st.write("blank")
+
+
+def test_apptest_runs_as_a_server_does():
+    """tests/conftest.py makes AppTest scan for component manifests once a process and
+    compile each script once: the scan is still where AppTest calls it, two AppTests share
+    one scan, and AppTest still makes its script cache where conftest hands out one."""
     from streamlit.components.v2 import manifest_scanner
+    from streamlit.testing.v1 import app_test
 
     scan = manifest_scanner.scan_component_manifests
     assert hasattr(scan, "cache_info"), "conftest's once-a-process scan is not in place"
     before = scan.cache_info()
     for _ in range(2):
-        AppTest.from_function(lambda: None).run()
+        assert not AppTest.from_function(blank_page).run().exception
     after = scan.cache_info()
     assert after.hits + after.misses == before.hits + before.misses + 2, (
         "AppTest no longer scans for component manifests through "
         "streamlit.components.v2.manifest_scanner.scan_component_manifests: drop or move "
-        "_scan_components_once in tests/conftest.py")
+        "that part of _apptest_as_a_server_runs in tests/conftest.py")
     assert after.misses <= 1
+    assert app_test.ScriptCache() is app_test.ScriptCache(), (
+        "AppTest no longer makes its ScriptCache by that name: move that part of "
+        "_apptest_as_a_server_runs in tests/conftest.py")
+    assert "ScriptCache()" in inspect.getsource(app_test.AppTest._run)
 
 
 def option_keys_page():
