@@ -379,7 +379,8 @@ class Journey(RuleBasedStateMachine):
         at = at or self.at
         shown = {f"tab {key}": at.session_state[key] for key, _ in tab_containers(at)
                  if key in at.session_state}
-        return {**shown, **metrics(at)}
+        tables = {f"table {d.proto.id or i}": d.value.to_csv() for i, d in enumerate(at.dataframe)}
+        return {**shown, **metrics(at), **tables}
 
     @invariant()
     @timed
