@@ -100,11 +100,16 @@ class Journey(RuleBasedStateMachine):
     @property
     def spec(self) -> registry.PageSpec:
         """The page the session shows (a link may lead to another page)."""
+        from ui.text import LANGUAGES, catalog
+
         title = self.at.title[0].value if self.at.title else ""
         for p in registry.PAGES:
-            if p.label == title or p.title == title:
+            names = {p.label, p.title}
+            names |= {catalog(code).gettext(n) for n in (p.label, p.title) for code in LANGUAGES
+                      if code != "en"}  # (a Korean view's title is in Korean)
+            if title in names:
                 return p
-        return self.page
+        raise AssertionError(f"no page is titled {title!r}")
 
     def run(self) -> None:
         """Run the page as the browser asks for it: the widgets' values written with the
@@ -160,10 +165,12 @@ class Journey(RuleBasedStateMachine):
         if not tabs:
             return
         key, labels = pick(tabs, which)
+        self.open_tab(key, labels, pick(labels, u))
+
+    def open_tab(self, key: str, labels: list[str], label: str) -> None:
+        """A click on a tab: the session's open tab, and the address (the tabs are bound to
+        it; the first tab, their default, is left out)."""
         self.counts["switch tab"] += 1
-        label = pick(labels, u)
-        # A click on a tab: the session's open tab, and the address (the tabs are bound to
-        # it; the first tab, their default, is left out).
         self.at.session_state[key] = label
         if label == labels[0]:
             if key in self.at.query_params:
@@ -192,9 +199,30 @@ class Journey(RuleBasedStateMachine):
         """Click a link of the page (a "Try this" experiment, a link to another page) in the
         same session, as the browser does: its page with its query, and nothing else."""
         links = [lk for lk in self.at.get("page_link") if lk.proto.query_string]
-        if not links:
-            return
-        link = pick(links, which)
+        if links:
+            self.follow(pick(links, which))
+
+    @rule(which=hs.floats(0, 1), u=hs.floats(0, 1))
+    @timed
+    def go_to_another_page_by_its_link(self, which, u):
+        """Open the tab that links to another page with this view's settings ("See the
+        trade-off curve of 2-RR at ε = 1 on the f-DP page"), and click that link."""
+        for key, labels in tab_containers(self.at)[:1]:
+            start = int(u * len(labels)) % len(labels)
+            for label in labels[start:] + labels[:start]:
+                if self.links_to_pages():
+                    break
+                self.open_tab(key, labels, label)
+        links = self.links_to_pages()
+        if links:
+            self.follow(pick(links, which))
+
+    def links_to_pages(self) -> list:
+        return [lk for lk in self.at.get("page_link")
+                if lk.proto.query_string and TRY_PARAM not in link_query(
+                    "?" + lk.proto.query_string)]
+
+    def follow(self, link) -> None:
         query = link_query("?" + link.proto.query_string)
         spec = next((p for p in registry.PAGES if link.proto.page in
                      (p.script, p.url_path, "/" + p.url_path)), None)
