@@ -205,6 +205,6 @@ def read_printed(output: str) -> dict[str, object]:
             continue
         try:
             found[label] = json.loads(value)
-        except ValueError:
-            found[label] = value
+        except ValueError:  # (print writes an infinite float as Python does: inf, -inf)
+            found[label] = float(value) if value in ("inf", "-inf") else value
     return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 import subprocess
 import sys
@@ -379,3 +380,10 @@ def test_a_view_in_an_error_state_offers_no_code_and_says_why():
         assert kit.code_builder is None and problem in kit.code_problem
         assert any(problem in c.value for c in page.caption)
         assert not [b for b in page.get("download_button") if "page_code" in str(b.proto)]
+
+
+def test_read_printed_reads_what_print_writes_for_an_infinite_number():
+    """A script prints an infinite μ as Python does ("inf"): it is read back as the number
+    the page shows (found by the journey tester on the f-DP page's Code script)."""
+    printed = dpcode.read_printed("tightest μ: inf\nsmallest ε: -inf\nx: 1.5\nname: a: b\n")
+    assert printed == {"tightest μ": math.inf, "smallest ε": -math.inf, "x": 1.5, "name: a": "b"}
