@@ -477,7 +477,12 @@ def journey_for(page: registry.PageSpec, runner, tmp) -> type[Journey]:
 
 # Open findings of the journeys at 300 steps, not yet fixed (README, "Tests"): the Share
 # link of these views reopens other numbers. Expected to fail until they are.
-OPEN: dict[str, str] = {}
+OPEN: dict[str, str] = {
+    "compare_histograms": "a Korean view showed numpy's English error 'pvals contains NaNs' "
+                          "(a bootstrap drawn from p̂₀ with NaNs, not caught as a plain "
+                          "message); reached in one fresh-clone run of two, then replayed "
+                          "differently (FlakyStrategyDefinition)",
+}
 JOURNEY_PAGES = [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(
     reason=f"open finding: {OPEN[p.name]}", strict=False)] if p.name in OPEN else [])
     for p in TOOL_PAGES]
