@@ -51,21 +51,24 @@ TESTED_STREAMLIT = "1.67"
 def url_form(key: str) -> list | None:
     """The URL form of the value of the widget ``key``; None when the widget is not bound
     to the URL or has not been created in this run."""
-    state = get_session_state()._state
-    widget_id = state.get_widget_id_from_key(key)
-    metadata = None if widget_id is None else state.get_widget_metadata(widget_id)
+    metadata = _metadata(key)
     if metadata is None or metadata.bind != "query-params":
         return None
     form = metadata.serializer(st.session_state[key])
     return list(form) if isinstance(form, (list, tuple)) else [form]
 
 
-def _serde(key: str):
-    """The serializer object of the widget ``key`` as its last run registered it, or None."""
+def _metadata(key: str):
+    """The session's metadata of the widget ``key`` (its serializer, its binding), or None
+    when no widget has that key."""
     state = get_session_state()._state
     widget_id = state.get_widget_id_from_key(key)
-    metadata = None if widget_id is None else state.get_widget_metadata(widget_id)
-    return getattr(getattr(metadata, "serializer", None), "__self__", None)
+    return None if widget_id is None else state.get_widget_metadata(widget_id)
+
+
+def _serde(key: str):
+    """The serializer object of the widget ``key`` as its last run registered it, or None."""
+    return getattr(getattr(_metadata(key), "serializer", None), "__self__", None)
 
 
 def holds_option_keys(key: str) -> bool:
