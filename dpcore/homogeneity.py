@@ -17,30 +17,43 @@ sum(C-tilde) with different brackets (a ceiling and a floor); the text says
 both mean the nearest integer, which is what is implemented here.
 
 p-values. Algorithm 1 line 11 reports sum_b I(T_b > T) / B, which is 0 when
-no replicate reaches T; under H0 a Monte Carlo p-value p satisfies
-P(p <= k/(B+1)) <= k/(B+1) only in the form (1 + #{T_b >= T}) / (B + 1)
-([DH97] eq. 4.11), which is never 0. Every test here reports
-that form as ``pvalue``; the source's is kept as ``pvalue_source``. The
-critical value is the order statistic that gives the same decision.
+no replicate reaches T. Every test here reports the Monte Carlo p-value
+(1 + #{T_b >= T}) / (B + 1) ([DH97] eq. 4.11) instead, which is never 0; the
+source's is kept as ``pvalue_source``. Under H0 it satisfies
+P(p <= k/(B+1)) = k/(B+1) only when T and the T_b are exchangeable, which a
+parametric bootstrap drawn from estimated N and p0 is not: its size is then
+only approximately the nominal level, and is measured (:mod:`dpcore.study`).
+The critical value is the order statistic that gives the same decision.
 
-Beyond the source: :func:`normal_score_test` (test name ``"normal_score"``)
-keeps its level where Algorithm 1 does not (unequal N or alpha, small alpha).
+Beyond the source: :func:`normal_score_test` (test name ``"normal_score"``).
 Algorithm 1 computes T with n_i = sum_j X_ij but each T_b with N-hat_i, and its
-N-hat is biased upward when alpha is small, so its size drifts far from the
-nominal level. The normal-score test
+N-hat is biased upward when alpha is small, so its size drifts from the
+nominal level with unequal N or alpha and with strong privacy. The
+normal-score test
 
 - estimates p0 by a precision-weighted pool of the debiased proportions (4.2),
 - estimates each N_i by matching the mean of the noisy total,
   sum_j g_i(N_i p0_j) = sum_j X_ij with g of eq. (4.1),
 - turns every private count into a normal score z_ij (the probability integral
   transform under the fitted null, standardised to mean 0 and variance 1), so
-  that the statistic's null distribution hardly depends on N and alpha, where
-  squared Pearson residuals of truncated Laplace counts do (their kurtosis runs
-  from 6 to 13 as the truncation grows),
+  that the statistic's null distribution depends on N and alpha much less than
+  that of squared Pearson residuals of truncated Laplace counts (their kurtosis
+  runs from 6 to 13 as the truncation grows),
 - uses the contrast T = sum_j (a_2j z_1j - a_1j z_2j)^2 / (a_1j^2 + a_2j^2),
-  a_ij the sensitivity of z_ij to p0_j, which is first-order free of errors
-  in p0-hat,
+  a_ij = slope / sd of X_ij's mean in p0_j, which cancels a common error in
+  p0-hat to first order when the noise is small next to the counts; where a
+  bin's count is about the size of its noise, a_ij differs from the score's
+  average sensitivity (by factors of 1.06-1.52 in an independent review), the
+  cancellation is partial and T's null depends on p0,
 - and recomputes all of it, identically, on every bootstrap replicate.
+
+Its single bootstrap then keeps the level where noise dominates or is small,
+but where counts and noise are of one size (M = 86, alpha = 0.01, N = 10^4
+each) its null, drawn from p0-hat, is lighter than the true one and it
+rejects 6.5-8% of the time at the 5% level. :func:`calibrated_test` (test
+name ``"calibrated"``) calibrates it with a fast double bootstrap ([DM07],
+:func:`fast_double_pvalue`): at twice the cost, the sizes measured at
+R = 2,000 for the review's four settings fell from 6.5-7.2% to 5.2-6.0%.
 
 Without noise T is the chi-square statistic (2.3).
 """
@@ -78,6 +91,10 @@ __all__ = [
     "source_pvalue",
     "normal_score_test",
     "normal_score_null",
+    "calibrated_null",
+    "calibrated_test",
+    "fast_double_pvalue",
+    "CalibratedTestResult",
     "normal_score_estimates",
     "BOOTSTRAP_TESTS",
     "BootstrapTestResult",
@@ -104,6 +121,7 @@ __all__ = [
 TEST_NAMES = {
     "bootstrap": "Parametric bootstrap, Algorithm 1 (Son, Park & Jung 2022)",
     "normal_score": "Normal-score contrast bootstrap (this project)",
+    "calibrated": "Normal-score test calibrated by a fast double bootstrap (this project)",
 }
 
 #: The gap g(C) - C below which a noisy count is used as it is, eq. (4.2).
@@ -718,6 +736,98 @@ def monte_carlo_pvalue(null, statistic):
     return out[()] if out.ndim == 0 else out
 
 
+def _fdb_quantiles(second_sorted: np.ndarray, prob: np.ndarray) -> np.ndarray:
+    """The ``prob`` quantiles of each row of ``second_sorted`` (sorted on the last axis),
+    linear between order statistics (numpy's default ``method="linear"``); ``prob`` has the
+    leading shape of ``second_sorted`` plus one axis of queries."""
+    b = second_sorted.shape[-1]
+    pos = np.clip(prob, 0.0, 1.0) * (b - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, b - 1)
+    low = np.take_along_axis(second_sorted, lo, axis=-1)
+    high = np.take_along_axis(second_sorted, hi, axis=-1)
+    return low + (pos - lo) * (high - low)
+
+
+def fast_double_pvalue(null, second, statistic):
+    """The fast double bootstrap p-value, never 0 ([DM07] eq. 10, in the form of [DH97] 4.11).
+
+    With B first-level replicates T*_b (``null``) and, drawn from the null
+    re-estimated on each first-level replicate, one second-level replicate T**_b
+    each (``second``):
+
+        p*  = (1 + #{T*_b >= T}) / (B + 1)           (the single bootstrap's p-value),
+        Q** = the (1 - p*) quantile of the T**_b      (linear between order statistics),
+        p   = (1 + #{T*_b >= Q**}) / (B + 1).
+
+    The second level measures how far the bootstrap's null, estimated from data,
+    falls from the null it was estimated from, and moves the critical value by as much:
+    where the bootstrap's null is too light (T**'s tail lighter than T*'s), Q** lies
+    below T and the p-value grows. The error in rejection probability falls by an
+    order in the sample size when T and the re-estimated null are independent
+    ([DM07] section 3), at twice the cost of the single bootstrap.
+
+    Parameters
+    ----------
+    null : array_like, shape (..., B)
+        First-level replicates T*_b on the last axis (B >= 1).
+    second : array_like, shape (..., B)
+        Second-level replicates T**_b, one per first-level replicate.
+    statistic : float or array_like
+        The observed T, of the leading shape of `null`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The p-value(s), in [1/(B+1), 1].
+
+    Notes
+    -----
+    Beyond [SPJ22]: this project calibrates the normal-score test with the fast
+    double bootstrap of Davidson & MacKinnon (2007), "Improving the reliability
+    of bootstrap tests with the fast double bootstrap", Comput. Stat. Data Anal.
+    51, 3259-3281 ([DM07]), whose eq. (10) counts #{T*_b > Q**} / B; here both
+    counts take the never-0 form of [DH97] eq. 4.11. The inputs are not validated.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> null = np.arange(1.0, 20.0)  # T*_b = 1..19; T = 17.5: p* = (1 + 2) / 20
+    >>> float(monte_carlo_pvalue(null, 17.5)), float(fast_double_pvalue(null, null, 17.5))
+    (0.15, 0.2)
+    >>> float(fast_double_pvalue(null, null / 2, 17.5))  # a lighter second level: larger p
+    0.6
+    """
+    null = np.asarray(null, dtype=float)
+    second = np.sort(np.asarray(second, dtype=float), axis=-1)
+    b = null.shape[-1]
+    single = monte_carlo_pvalue(null, statistic)
+    q = _fdb_quantiles(second, 1.0 - np.asarray(single)[..., None])
+    out = (1.0 + np.sum(null >= q, axis=-1)) / (b + 1.0)
+    return out[()] if out.ndim == 0 else out
+
+
+def _fdb_critical_value(null: np.ndarray, second: np.ndarray, level: float) -> float:
+    """The replicate T*_(B-c) with: the fast double bootstrap rejects exactly when T > it.
+
+    With c = #{T*_b >= T}, the p-value of :func:`fast_double_pvalue` is a non-decreasing
+    function p(c) of c alone; c_max is the largest c with p(c) < level, and T > T*_(B-c_max)
+    leaves at most c_max replicates >= T (as in :func:`_critical_value`).
+    """
+    b = null.size
+    first = np.sort(null)
+    counts = np.arange(b + 1)
+    q = _fdb_quantiles(np.sort(second), 1.0 - (1.0 + counts) / (b + 1.0))
+    reached = b - np.searchsorted(first, q, side="left")  # #{T*_b >= Q**}
+    below = np.flatnonzero((1.0 + reached) / (b + 1.0) < level)
+    if below.size == 0:
+        return float("inf")
+    c = int(below.max())
+    if c >= b:
+        return float("-inf")
+    return float(first[b - 1 - c])
+
+
 def source_pvalue(null, statistic):
     """sum_b I(T_b > T) / B, Algorithm 1 line 11 (0 when no T_b exceeds T).
 
@@ -1061,28 +1171,38 @@ def parametric_bootstrap_test(
     )
 
 
-def _null_replicates(n_hat, p0, alpha1, alpha2, n_boot, rng, statistic) -> np.ndarray:
+def _null_replicates(n_hat, p0, alpha1, alpha2, n_boot, rng, statistic, outputs: int = 1):
     """``statistic(y, rows)`` on B replicates (Y_1, Y_2) per test, lines 7-9, in chunks.
 
     ``y`` has shape (k, b, 2, M): U_i ~ Multinomial(n_hat_i, p0) released with
-    (2.4); ``rows`` is the slice of tests it belongs to. Returns (R, B).
+    (2.4); ``rows`` is the slice of tests it belongs to. Returns (R, B); with
+    ``outputs`` > 1, ``statistic`` returns that many (k, b) arrays and so does this.
     """
     scale = np.array([[2.0 / alpha1], [2.0 / alpha2]])
     reps, m = p0.shape
-    b_chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // (2 * m)))
-    r_chunk = max(1, _CHUNK_ELEMENTS // (2 * m * b_chunk))
-    out = np.empty((reps, n_boot))
+    b_chunk = max(1, min(n_boot, _CHUNK_ELEMENTS // (2 * m * outputs)))
+    r_chunk = max(1, _CHUNK_ELEMENTS // (2 * m * outputs * b_chunk))
+    out = np.empty((outputs, reps, n_boot))
     for r0 in range(0, reps, r_chunk):
         rows = slice(r0, min(reps, r0 + r_chunk))
         k = rows.stop - rows.start
         n_rows, p_rows = n_hat[rows, None, :], p0[rows, None, None, :]
         for b0 in range(0, n_boot, b_chunk):
             b = min(b_chunk, n_boot - b0)
-            u = rng.multinomial(n_rows, p_rows, size=(k, b, 2))  # line 8, (k, b, 2, M)
-            y = u + scale * rng.laplace(0.0, 1.0, size=(k, b, 2, m))  # line 9
-            np.maximum(y, 0.0, out=y)
-            out[rows, b0 : b0 + b] = statistic(y, rows)
-    return out
+            y = _release_null(n_rows, p_rows, scale, (k, b, 2), rng)
+            out[:, rows, b0 : b0 + b] = statistic(y, rows)
+    return out[0] if outputs == 1 else tuple(out)
+
+
+def _release_null(n, p, scale, size, rng) -> np.ndarray:
+    """Lines 8-9: U_i ~ Multinomial(n_i, p) released with (2.4), shape ``size + (M,)``.
+
+    ``n`` broadcasts to ``size`` (whose last axis is the two histograms), ``p`` to
+    ``size + (M,)``; ``size=None`` takes the shape of the broadcast ``n``, ``p``.
+    """
+    u = rng.multinomial(n, p, size=size)  # line 8
+    y = u + scale * rng.laplace(0.0, 1.0, size=u.shape)  # line 9
+    return np.maximum(y, 0.0, out=y)
 
 
 def _check_null_inputs(n_hat, p0_hat, n_boot, minimum: int):
@@ -1513,8 +1633,10 @@ def contrast_statistic(x1, x2, alpha1, alpha2):
 
         T = sum_j (a_2j z_1j - a_1j z_2j)^2 / (a_1j^2 + a_2j^2).
 
-    A common error in p0-hat moves z_1j and z_2j in proportion to a_1j and
-    a_2j and cancels in the contrast. Without noise (alpha -> infinity)
+    A common error in p0-hat moves z_1j and z_2j about in proportion to a_1j
+    and a_2j and cancels in the contrast to first order when the noise is small
+    next to the counts (where they are of one size the cancellation is partial:
+    see the module docstring). Without noise (alpha -> infinity)
     z_ij = (X_ij - lambda_ij) / sqrt(lambda_ij) and T equals the chi-square
     statistic (2.3). Batched on leading axes.
 
@@ -1683,6 +1805,67 @@ def normal_score_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -
                             lambda y, rows: _contrast(y[..., 0, :], y[..., 1, :], a1, a2)[0])
 
 
+def calibrated_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None):
+    """First- and second-level replicates of the calibrated test for R tests at once.
+
+    The first level is exactly :func:`normal_score_null` with the same ``rng``; for
+    each first-level pair, one second-level pair is drawn (from a stream spawned from
+    ``rng``) from the null re-estimated on it, and its T**_b computed. Feed both to
+    :func:`fast_double_pvalue`.
+
+    Parameters
+    ----------
+    n_hat : array_like of int, shape (R, 2)
+        The totals n_hat_1, n_hat_2 of each of R tests (all >= 0).
+    p0_hat : array_like, shape (R, M)
+        p0-hat of each test; each row is divided by its sum before sampling.
+    alpha1 : float
+        Privacy level alpha_1 of the first histogram (> 0).
+    alpha2 : float
+        Privacy level alpha_2 of the second histogram (> 0).
+    n_boot : int, keyword-only
+        Replicates B per test and level (1 to 1,000,000).
+    rng : None, int or numpy.random.Generator, keyword-only
+        Source of randomness, normalised with ``np.random.default_rng``.
+
+    Returns
+    -------
+    null : numpy.ndarray, shape (R, B)
+        The first-level replicates T*_b.
+    second : numpy.ndarray, shape (R, B)
+        The second-level replicates T**_b.
+
+    Raises
+    ------
+    ValueError
+        As :func:`normal_score_null`.
+
+    Notes
+    -----
+    Beyond [SPJ22]: the fast double bootstrap of [DM07] on this project's
+    normal-score test.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t, est = normal_score_estimates([30, 4, 12, 55], [25, 15, 9, 70], 0.1, 0.1)
+    >>> args = ([[est.n1_hat, est.n2_hat]], [est.p0_hat], 0.1, 0.1)
+    >>> null, second = calibrated_null(*args, n_boot=5, rng=1)
+    >>> bool(np.array_equal(null, normal_score_null(*args, n_boot=5, rng=1)))
+    True
+    >>> second.shape
+    (1, 5)
+    """
+    n_hat, p0, n_boot = _check_null_inputs(n_hat, p0_hat, n_boot, minimum=0)
+    a1 = positive_scalar(alpha1, "alpha1")
+    a2 = positive_scalar(alpha2, "alpha2")
+    rng = np.random.default_rng(rng)
+    second_rng = rng.spawn(1)[0]
+    return _null_replicates(n_hat, p0, a1, a2, n_boot, rng,
+                            lambda y, rows: _contrast_and_second(y, a1, a2, second_rng),
+                            outputs=2)
+
+
 def normal_score_test(
     x1, x2, alpha1, alpha2, *, n_boot: int = 1000, rng=None
 ) -> BootstrapTestResult:
@@ -1749,15 +1932,34 @@ def normal_score_test(
     (0, True)
     """
     x1, x2, alpha1, alpha2, n_boot = _check_pair(x1, x2, alpha1, alpha2, n_boot)
-    rng = np.random.default_rng(rng)
+    return _normal_score_run(x1, x2, alpha1, alpha2, n_boot, np.random.default_rng(rng),
+                             calibrate=False)[0]
+
+
+def _normal_score_run(x1, x2, alpha1, alpha2, n_boot, rng, *, calibrate: bool):
+    """The normal-score test on one checked pair, and with ``calibrate`` its fast double
+    bootstrap: (normal-score result, calibrated result or None).
+
+    The first level draws exactly what :func:`normal_score_test` draws from ``rng``, so
+    both tests share their replicates and the single test's numbers do not depend on
+    ``calibrate``; the second level draws from a stream spawned from ``rng``.
+    """
     statistic, p0, n1, n2 = _contrast(x1, x2, alpha1, alpha2)
     statistic = float(statistic)
     n1_hat, n2_hat = int(_nearest(n1)), int(_nearest(n2))
-    null = _null_replicates(np.array([[n1_hat, n2_hat]]), p0[None, :], alpha1, alpha2, n_boot,
-                            rng, lambda y, rows: _contrast(y[..., 0, :], y[..., 1, :],
-                                                           alpha1, alpha2)[0])[0]
+    n_hat = np.array([[n1_hat, n2_hat]])
+    if calibrate:
+        second_rng = rng.spawn(1)[0]
+        null, second = _null_replicates(
+            n_hat, p0[None, :], alpha1, alpha2, n_boot, rng,
+            lambda y, rows: _contrast_and_second(y, alpha1, alpha2, second_rng), outputs=2)
+        null, second = null[0], second[0]
+    else:
+        null = _null_replicates(n_hat, p0[None, :], alpha1, alpha2, n_boot, rng,
+                                lambda y, rows: _contrast(y[..., 0, :], y[..., 1, :],
+                                                          alpha1, alpha2)[0])[0]
     est = MomentNullEstimate(p0, float(n1), float(n2), n1_hat, n2_hat)
-    return BootstrapTestResult(
+    single = BootstrapTestResult(
         statistic=statistic,
         pvalue=float(monte_carlo_pvalue(null, statistic)),
         pvalue_source=float(source_pvalue(null, statistic)),
@@ -1768,12 +1970,170 @@ def normal_score_test(
         estimate=est,
         test="normal_score",
     )
+    if not calibrate:
+        return single, None
+    calibrated = CalibratedTestResult(
+        statistic=statistic,
+        pvalue=float(fast_double_pvalue(null, second, statistic)),
+        pvalue_source=single.pvalue_source,
+        null_distribution=null,
+        n1_hat=n1_hat,
+        n2_hat=n2_hat,
+        p0_hat=p0,
+        estimate=est,
+        test="calibrated",
+        second_level=second,
+        pvalue_single=single.pvalue,
+    )
+    return single, calibrated
+
+
+def _contrast_and_second(y, alpha1, alpha2, rng):
+    """T*_b of first-level replicates ``y`` (..., 2, M) and, for each, one T**_b drawn from
+    the null re-estimated on it (the fast double bootstrap's second level)."""
+    t, p0, n1, n2 = _contrast(y[..., 0, :], y[..., 1, :], alpha1, alpha2)
+    n_hat = np.stack([_nearest(n1), _nearest(n2)], axis=-1)
+    scale = np.array([[2.0 / alpha1], [2.0 / alpha2]])
+    y2 = _release_null(n_hat, p0[..., None, :], scale, None, rng)
+    return t, _contrast(y2[..., 0, :], y2[..., 1, :], alpha1, alpha2)[0]
+
+
+@dataclass(frozen=True)
+class CalibratedTestResult(BootstrapTestResult):
+    """Result of the calibrated normal-score test: its fast double bootstrap.
+
+    A :class:`BootstrapTestResult` (``test="calibrated"``) whose ``pvalue`` is
+    :func:`fast_double_pvalue` and whose :meth:`critical_value` is the one that
+    p-value implies; ``null_distribution`` holds the first-level replicates (the
+    normal-score test's own), ``second_level`` one second-level replicate per
+    first-level one, and ``pvalue_single`` the normal-score test's p-value on the
+    same replicates.
+
+    Beyond [SPJ22]: this project's test, returned by :func:`calibrated_test`.
+
+    Attributes
+    ----------
+    second_level : numpy.ndarray, shape (B,)
+        T**_b: for each first-level replicate, T of one pair drawn from the null
+        re-estimated on that replicate.
+    pvalue_single : float
+        (1 + #{T*_b >= T}) / (B + 1), the uncalibrated normal-score p-value.
+
+    Examples
+    --------
+    >>> r = calibrated_test([52, 48, 50, 45], [49, 55, 47, 51], 1.0, 1.0, n_boot=99, rng=1)
+    >>> r.test, r.second_level.shape, r.pvalue_single
+    ('calibrated', (99,), 0.85)
+    >>> r.rejects(0.05) == (r.statistic > r.critical_value(0.05))
+    True
+    """
+
+    second_level: np.ndarray = field(default=None, repr=False)
+    pvalue_single: float = float("nan")
+
+    @property
+    def below_resolution(self) -> bool:
+        """True when the p-value is its smallest, 1/(B+1): no first-level replicate
+        reached the second level's quantile Q** (see :func:`fast_double_pvalue`)."""
+        return bool(self.pvalue * (self.n_boot + 1.0) <= 1.0 + 1e-9)
+
+    def critical_value(self, level: float = 0.05) -> float:
+        """The first-level replicate T*_(B-c) such that T > it exactly when this test rejects.
+
+        Parameters
+        ----------
+        level : float, default 0.05
+            Significance level, strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            The critical value, or +inf when no T would be rejected.
+
+        Raises
+        ------
+        ValueError
+            If `level` is not strictly between 0 and 1.
+        """
+        return _fdb_critical_value(self.null_distribution, self.second_level,
+                                   probability(level, "level"))
+
+
+def calibrated_test(
+    x1, x2, alpha1, alpha2, *, n_boot: int = 1000, rng=None
+) -> CalibratedTestResult:
+    """The normal-score test calibrated by a fast double bootstrap (beyond the source).
+
+    1. T and the B first-level replicates T*_b exactly as :func:`normal_score_test`
+       draws them from ``rng``;
+    2. on each first-level replicate, its re-estimated null (p0-hat*, N*_i) gives one
+       second-level pair and its T**_b (from a stream spawned from ``rng``);
+    3. p-value :func:`fast_double_pvalue`: the single bootstrap's critical value moved
+       by how far the second level's tail falls from the first's.
+
+    Where a bin's count is about the size of its noise, the single bootstrap's null,
+    drawn from estimates, is lighter than the true null and the normal-score test
+    rejects 6-8% of the time at the 5% level (M = 86, alpha = 0.01, N = 10^4); the
+    second level measures that and corrects most of it (see
+    ``benchmarks/bench_size_check.py`` and the README's calibration section for
+    measured sizes). Twice the normal-score test's cost.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The first private histogram X_1 (1-D, M >= 2 bins).
+    x2 : array_like
+        The second private histogram X_2 (1-D, the same M bins).
+    alpha1 : float
+        Privacy level alpha_1 of `x1` (> 0).
+    alpha2 : float
+        Privacy level alpha_2 of `x2` (> 0).
+    n_boot : int, keyword-only
+        Number of first-level replicates B (1 to 1,000,000); as many second-level ones.
+    rng : None, int or numpy.random.Generator, keyword-only
+        Source of randomness, normalised with ``np.random.default_rng``.
+
+    Returns
+    -------
+    CalibratedTestResult
+        ``test="calibrated"``; its ``pvalue_single`` is :func:`normal_score_test`'s
+        p-value with the same ``rng``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`normal_score_test`.
+
+    Notes
+    -----
+    Beyond [SPJ22]: the fast double bootstrap of [DM07] (see
+    :func:`fast_double_pvalue`) on this project's normal-score test.
+
+    Examples
+    --------
+    >>> x1, x2 = [120, 80, 40, 10], [40, 80, 120, 60]
+    >>> r = calibrated_test(x1, x2, 1.0, 1.0, n_boot=999, rng=1)
+    >>> r.pvalue_single == normal_score_test(x1, x2, 1.0, 1.0, n_boot=999, rng=1).pvalue
+    True
+    >>> r.pvalue, r.rejects(0.05)
+    (0.002, True)
+
+    Its p-value rests on a quantile of the second level at 1 - p*: with few replicates
+    that quantile is rough, and the smallest p-values need B in the hundreds or more.
+
+    >>> calibrated_test(x1, x2, 1.0, 1.0, n_boot=99, rng=1).pvalue  # T beyond every T*_b
+    0.06
+    """
+    x1, x2, alpha1, alpha2, n_boot = _check_pair(x1, x2, alpha1, alpha2, n_boot)
+    return _normal_score_run(x1, x2, alpha1, alpha2, n_boot, np.random.default_rng(rng),
+                             calibrate=True)[1]
 
 
 #: The bootstrap tests by name, as functions of (x1, x2, alpha1, alpha2, n_boot=, rng=).
 BOOTSTRAP_TESTS = {
     "bootstrap": parametric_bootstrap_test,
     "normal_score": normal_score_test,
+    "calibrated": calibrated_test,
 }
 
 

@@ -638,3 +638,68 @@ def test_normal_score_test_keeps_its_level_where_algorithm_1_does_not():
     assert abs(ours / reps - 0.05) < 3.5 * se, ours / reps
     theirs = null_rejection_rate("bootstrap", 9, (0.01, 0.01), (1000, 10_000), reps, 199, 21)
     assert theirs / reps < 0.05 - 3.5 * se, theirs / reps
+
+
+# ---------------------------------------------------------------------------
+# The calibrated normal-score test: fast double bootstrap
+# ---------------------------------------------------------------------------
+
+
+def _fdb_by_hand(null, second, t):
+    """[DM07] eq. (10) in the never-0 form, one test at a time with numpy's quantile."""
+    b = len(null)
+    p_single = (1 + np.sum(null >= t)) / (b + 1)
+    q = np.quantile(second, 1 - p_single)
+    return (1 + np.sum(null >= q)) / (b + 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 300), st.floats(0.001, 0.5), st.integers(0, 2**32 - 1))
+def test_fast_double_pvalue_matches_a_direct_computation_and_its_critical_value(b, level,
+                                                                                 seed):
+    rng = np.random.default_rng(seed)
+    null = rng.gamma(3.0, size=b)
+    second = rng.gamma(3.0, size=b) * rng.uniform(0.5, 2.0)
+    ts = np.concatenate([rng.gamma(3.0, size=5) * rng.uniform(0.5, 3.0), null[:3]])
+    got = homogeneity.fast_double_pvalue(np.tile(null, (ts.size, 1)),
+                                         np.tile(second, (ts.size, 1)), ts)
+    crit = homogeneity._fdb_critical_value(null, second, level)
+    for t, p in zip(ts, got):
+        assert p == pytest.approx(_fdb_by_hand(null, second, t), abs=1e-12)
+        assert 1 / (b + 1) <= p <= 1
+        assert (p < level) == (t > crit)
+
+
+def test_fast_double_pvalue_moves_with_the_second_levels_tail():
+    null = np.arange(1.0, 200.0)
+    t = 190.5  # p* = 10 / 200
+    same = homogeneity.fast_double_pvalue(null, null, t)
+    assert same == pytest.approx(0.05, abs=0.01)
+    assert homogeneity.fast_double_pvalue(null, null * 0.8, t) > same  # bootstrap too light
+    assert homogeneity.fast_double_pvalue(null, null * 1.2, t) < same  # too heavy
+
+
+def test_calibrated_test_shares_the_normal_score_tests_first_level():
+    x1, x2 = [30, 4, 12, 55, 8], [25, 15, 9, 70, 3]
+    single = homogeneity.normal_score_test(x1, x2, 0.1, 0.5, n_boot=200, rng=7)
+    cal = homogeneity.calibrated_test(x1, x2, 0.1, 0.5, n_boot=200, rng=7)
+    np.testing.assert_array_equal(cal.null_distribution, single.null_distribution)
+    assert cal.statistic == single.statistic and cal.pvalue_single == single.pvalue
+    assert cal.pvalue == homogeneity.fast_double_pvalue(cal.null_distribution,
+                                                        cal.second_level, cal.statistic)
+    again = homogeneity.calibrated_test(x1, x2, 0.1, 0.5, n_boot=200, rng=7)
+    np.testing.assert_array_equal(again.second_level, cal.second_level)
+
+
+def test_second_level_is_drawn_from_the_null_reestimated_on_each_replicate():
+    """With the second level's draws made from the first level's own estimates, the
+    second level is another sample of the same kind: at a setting where the single
+    bootstrap is accurate (little noise), T** and T* agree in distribution."""
+    x = np.full(6, 2000.0)
+    t, est = homogeneity.normal_score_estimates(x, x, 5.0, 5.0)
+    null, second = homogeneity.calibrated_null([[est.n1_hat, est.n2_hat]], [est.p0_hat],
+                                               5.0, 5.0, n_boot=4000, rng=11)
+    assert null.shape == second.shape == (1, 4000)
+    # Both near chi-square with M - 1 = 5 df; a two-sample KS test at 0.1%.
+    assert stats.ks_2samp(null[0], second[0]).pvalue > 1e-3
+    assert stats.kstest(second[0], stats.chi2(5).cdf).pvalue > 1e-3
