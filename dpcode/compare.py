@@ -48,9 +48,12 @@ def _side_code(label: str, side: Side, files: dict[str, str], stem: str) -> str:
 
 def program(*, a: Side, b: Side, labels: list[str], private: bool, n_a: int | None,
             n_b: int | None, alpha_a: float, alpha_b: float, n_boot: int, seed: int,
-            null_test: str, zoom: bool, link: str, title: str) -> Program:
+            null_test: str, zoom: bool, link: str, title: str,
+            size_check: tuple[int, int] | None = None) -> Program:
     """The view's program. ``private``: both histograms are uploaded private counts (tested as
-    they are); else A and B are drawn with ``n_a``/``n_b`` people (None: used as counts)."""
+    they are); else A and B are drawn with ``n_a``/``n_b`` people (None: used as counts).
+    ``size_check``: (R, B) of the size check the page ran at this setting; the program runs
+    it too."""
     stem = "compare_histograms"
     files: dict[str, str] = {}
     uses_pandas = any(s.expression is None and s.values.size > EMBED_LIMIT for s in (a, b))
@@ -91,15 +94,37 @@ def program(*, a: Side, b: Side, labels: list[str], private: bool, n_a: int | No
             "else:",
             "    " + _printed(_("Algorithm 1 cannot be run"), "result.bootstrap_error"),
             _printed(_("Normal-score test p-value"), "result.normal_score.pvalue"),
+            _printed(_("Calibrated normal-score test p-value"), "result.calibrated.pvalue"),
             _printed(_("Estimated N̂ ({side})", side="A"), "result.estimate.n1_hat"),
             _printed(_("Estimated N̂ ({side})", side="B"), "result.estimate.n2_hat"),
             _printed(_("χ² statistic T"), "result.naive.statistic"),
             _printed(_("Degrees of freedom"), "result.naive.df"),
         ])),
+        *(_size_check_cells(*size_check) if size_check else ()),
         Cell("markdown", _("## The charts")),
         Cell("code", _figures(null_test, zoom), script=_figures(null_test, zoom, script=True)),
     ]
     return Program(title=title, link=link, stem=stem, cells=tuple(cells), files=files)
+
+
+def _size_check_cells(reps: int, n_boot: int) -> tuple[Cell, ...]:
+    """The size check the page ran: both verdict tests under the null fitted to the data."""
+    return (
+        Cell("markdown", _("## The size check at this setting\n\nBoth histograms drawn "
+                           "from the fitted null (the calibrated test's p̂₀ and N̂, the same "
+                           "ε), released and tested {reps:,} times: how often Algorithm 1 and "
+                           "the calibrated test reject when nothing differs.",
+                           reps=reps)),
+        Cell("code", "\n".join([
+            "from dpcore import simulation",
+            "",
+            "est = result.calibrated.estimate",
+            "check = simulation.size_check(",
+            "    est.p0_hat, max(1, est.n1_hat), max(1, est.n2_hat), EPS_A, EPS_B,",
+            f"    reps={literal(reps)}, n_boot={literal(n_boot)}, rng=SEED)",
+            "print(check[['test', 'rate', 'ci_low', 'ci_high', 'reps', 'n_boot']])",
+        ])),
+    )
 
 
 def _printed(label: str, value: str) -> str:
@@ -109,7 +134,7 @@ def _printed(label: str, value: str) -> str:
 
 
 def _figures(null_test: str, zoom: bool, *, script: bool = False) -> str:
-    boot = "result.bootstrap" if null_test == "bootstrap" else "result.normal_score"
+    boot = f"result.{null_test}"
     reference = "naive test's reference" if null_test == "bootstrap" else \
         "large-sample reference"
 

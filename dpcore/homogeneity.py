@@ -1567,7 +1567,11 @@ def _pooled(x1, x2, alpha1, alpha2):
             num += np.where(t > 0, w * c / t, 0.0)
         den = den + w
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, num / den, 1.0 / m)
+        p0 = np.where(den > 0, num / den, 1.0 / m)
+    # num / den rounds a bin holding all the mass to 1 + 2^-52 at times (one bin whose
+    # debiased count is the only one above 0), which Generator.multinomial refuses: keep
+    # every proportion at most 1.
+    return np.minimum(p0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -2177,6 +2181,10 @@ class HomogeneityResult:
     normal_score : BootstrapTestResult or None
         The normal-score test (:func:`normal_score_test`); None only when not
         run.
+    calibrated : CalibratedTestResult or None
+        The normal-score test calibrated by a fast double bootstrap
+        (:func:`calibrated_test`), on the normal-score test's own first-level
+        replicates; None only when not run.
 
     Methods
     -------
@@ -2195,7 +2203,7 @@ class HomogeneityResult:
     ['original_A', 'private_A', 'debiased_A', 'rescaled_A',
      'original_B', 'private_B', 'debiased_B', 'rescaled_B', 'p0_hat']
     >>> res.summary_table().shape
-    (21, 2)
+    (23, 2)
     """
 
     alpha1: float
@@ -2209,6 +2217,7 @@ class HomogeneityResult:
     bootstrap: BootstrapTestResult | None
     bootstrap_error: DegenerateNullError | None = None
     normal_score: BootstrapTestResult | None = None
+    calibrated: CalibratedTestResult | None = None
 
     def histogram_table(self, labels=None) -> pd.DataFrame:
         """Per-bin table: original, private, debiased and rescaled counts.
@@ -2282,6 +2291,12 @@ class HomogeneityResult:
                 ("normal_score_replicates_B", ns.n_boot),
                 ("normal_score_critical_value_5pct", ns.critical_value(0.05)),
                 ("normal_score_pvalue", ns.pvalue),
+            ]
+        if self.calibrated is not None:
+            cal = self.calibrated
+            rows += [
+                ("calibrated_critical_value_5pct", cal.critical_value(0.05)),
+                ("calibrated_pvalue", cal.pvalue),
             ]
         return pd.DataFrame(rows, columns=["quantity", "value"])
 
@@ -2375,8 +2390,11 @@ def release_and_test(
             error = _degenerate_error(1, est.n1_hat, alpha1, histogram="A")
         else:
             error = _degenerate_error(2, est.n2_hat, alpha2, histogram="B")
-    normal = normal_score_test(x1, x2, alpha1, alpha2, n_boot=n_boot, rng=scores)
-    return HomogeneityResult(alpha1, alpha2, o1, o2, x1, x2, naive, est, result, error, normal)
+    n_boot = positive_integer(n_boot, "n_boot", maximum=MAX_BOOT)
+    normal, calibrated = _normal_score_run(x1, x2, alpha1, alpha2, n_boot, scores,
+                                           calibrate=True)
+    return HomogeneityResult(alpha1, alpha2, o1, o2, x1, x2, naive, est, result, error, normal,
+                             calibrated)
 
 
 def sample_and_test(

@@ -43,6 +43,8 @@ from dpcore.validation import (
 from dpcore.homogeneity import (
     MAX_BOOT,
     bootstrap_null,
+    calibrated_null,
+    fast_double_pvalue,
     chisq_statistic,
     chisq_test,
     estimate_null,
@@ -61,21 +63,25 @@ __all__ = [
     "null_statistics",
     "reject_rate",
     "rejection_curve",
+    "size_check",
     "seconds_per_unit",
     "work_units",
 ]
 
 #: The tests whose rejection rate can be simulated: Algorithm 1 of the source, the
-#: naive chi-square test, and the normal-score contrast bootstrap (beyond the source).
-TESTS = ("bootstrap", "chisq", "normal_score")
+#: naive chi-square test, the normal-score contrast bootstrap and that test calibrated by
+#: a fast double bootstrap (both beyond the source). A test's position here feeds the
+#: random streams of the studies (dpcore.study), so new tests go at the end.
+TESTS = ("bootstrap", "chisq", "normal_score", "calibrated")
 
 #: The bootstrap tests (the others use no replicates).
-BOOTSTRAP_TESTS = ("bootstrap", "normal_score")
+BOOTSTRAP_TESTS = ("bootstrap", "normal_score", "calibrated")
 
 # Cost of one drawn bin relative to Algorithm 1's (the normal-score test also
 # re-estimates its null and computes normal scores on every replicate): 3.7 to 3.8 times
-# Algorithm 1 in benchmarks/bench_bootstrap.py at M = 86, B = 1000.
-_COST = {"bootstrap": 1.0, "chisq": 1.0, "normal_score": 3.7}
+# Algorithm 1 in benchmarks/bench_bootstrap.py at M = 86, B = 1000; the calibrated test
+# draws and scores a second level as large as the first.
+_COST = {"bootstrap": 1.0, "chisq": 1.0, "normal_score": 3.7, "calibrated": 7.4}
 
 MAX_REPS = 100_000
 MAX_N = 10**9
@@ -250,6 +256,18 @@ def _normal_score_pvalues(x1, x2, alpha1, alpha2, n_boot, rng) -> np.ndarray:
     return monte_carlo_pvalue(null, statistic)
 
 
+def _calibrated_pvalues(x1, x2, alpha1, alpha2, n_boot, rng) -> np.ndarray:
+    """p-values of the calibrated normal-score test (fast double bootstrap) for a batch."""
+    statistic, est = normal_score_estimates(x1, x2, alpha1, alpha2)
+    n_hat = np.stack([est.n1_hat, est.n2_hat], axis=-1)
+    null, second = calibrated_null(n_hat, est.p0_hat, alpha1, alpha2, n_boot=n_boot, rng=rng)
+    return fast_double_pvalue(null, second, statistic)
+
+
+_PVALUES = {"bootstrap": _bootstrap_pvalues, "normal_score": _normal_score_pvalues,
+            "calibrated": _calibrated_pvalues}
+
+
 def reject_rate(
     p1,
     p2,
@@ -269,7 +287,9 @@ def reject_rate(
     Each of ``reps`` replicates draws C_i ~ Multinomial(n_i, p_i), releases
     X_i = max(0, C_i + Lap(2/alpha_i)) and runs the test: ``"bootstrap"``
     (Algorithm 1 with ``n_boot`` replicates), ``"normal_score"`` (the
-    normal-score contrast bootstrap with ``n_boot`` replicates) or ``"chisq"``
+    normal-score contrast bootstrap with ``n_boot`` replicates), ``"calibrated"``
+    (that test calibrated by a fast double bootstrap, ``n_boot`` replicates at each
+    of its two levels) or ``"chisq"``
     (the naive test, chi-square with M - 1 df). Under p1 = p2 the rate
     estimates the type-I error, otherwise the power.
 
@@ -294,7 +314,7 @@ def reject_rate(
         Privacy level of the release of A, > 0.
     alpha2 : float
         Privacy level of the release of B, > 0.
-    test : {"bootstrap", "chisq", "normal_score"}, optional
+    test : {"bootstrap", "chisq", "normal_score", "calibrated"}, optional
         Which test (keyword-only; default ``"bootstrap"``).
     reps : int, optional
         Replicates R, 1 to 100,000 (keyword-only; default 1000).
@@ -335,8 +355,8 @@ def reject_rate(
     >>> reject_rate(p, p, 1000, 1.0, 1.0, test="exact")
     Traceback (most recent call last):
         ...
-    dpcore.errors.ArgumentError: `test` must be one of 'bootstrap', 'chisq', 'normal_score', got
-    'exact'.
+    dpcore.errors.ArgumentError: `test` must be one of 'bootstrap', 'chisq', 'normal_score',
+    'calibrated', got 'exact'.
     """
     p1, p2 = probability_pair(p1, p2)
     sizes = sample_sizes(n, maximum=MAX_N)
@@ -351,7 +371,8 @@ def reject_rate(
     p = np.stack([p1, p2])
     scale = np.array([[2.0 / alpha1], [2.0 / alpha2]])
     m = p1.size
-    work_per_rep = 2 * m * (1 + (n_boot if test in BOOTSTRAP_TESTS else 0))
+    work_per_rep = 2 * m * (1 + (n_boot * (2 if test == "calibrated" else 1)
+                                 if test in BOOTSTRAP_TESTS else 0))
     chunk = max(1, min(reps, _CHUNK_BINS // work_per_rep))
     pvalues = np.empty(reps)
     for r0 in range(0, reps, chunk):
@@ -359,10 +380,8 @@ def reject_rate(
         x1, x2 = _release(p, sizes, scale, r, rng)
         if test == "chisq":
             pvalues[r0 : r0 + r] = chisq_test(x1, x2).pvalue
-        elif test == "bootstrap":
-            pvalues[r0 : r0 + r] = _bootstrap_pvalues(x1, x2, alpha1, alpha2, n_boot, rng)
         else:
-            pvalues[r0 : r0 + r] = _normal_score_pvalues(x1, x2, alpha1, alpha2, n_boot, rng)
+            pvalues[r0 : r0 + r] = _PVALUES[test](x1, x2, alpha1, alpha2, n_boot, rng)
         if progress is not None:
             progress((r0 + r) / reps, f"test={test}")
     rejections = int(np.sum(pvalues < level))  # NaN compares False: not rejected
@@ -503,7 +522,7 @@ def work_units(m: int, reps: int, n_boot: int, test: str = "bootstrap") -> float
         Replicates R.
     n_boot : int
         Bootstrap replicates B (ignored for ``"chisq"``).
-    test : {"bootstrap", "chisq", "normal_score"}, optional
+    test : {"bootstrap", "chisq", "normal_score", "calibrated"}, optional
         The test (default ``"bootstrap"``). Not validated: another name raises
         ``KeyError``.
 
@@ -688,3 +707,67 @@ def rejection_curve(
                          undefined=res.n_undefined, reps=reps,
                          n_boot=res.n_boot if res.n_boot is not None else np.nan))
     return pd.DataFrame(rows)
+
+
+#: The size check of one setting (:func:`size_check`): its tests, replicates R and
+#: bootstrap replicates B (at each of the calibrated test's two levels). With R = 1000 a
+#: true size of 7.5% gives a 95% interval wholly above 5% (65 rejections or more) with
+#: probability about 0.9, and a true 5% one wholly above 5% with probability 0.025.
+SIZE_CHECK_TESTS = ("bootstrap", "calibrated")
+SIZE_CHECK_REPS = 1000
+SIZE_CHECK_BOOT = 200
+
+
+def size_check(p0, n1, n2, alpha1, alpha2, *, reps: int = SIZE_CHECK_REPS,
+               n_boot: int = SIZE_CHECK_BOOT, rng=None, progress=None) -> pd.DataFrame:
+    """Type-I error of Algorithm 1 and of the calibrated test at one setting.
+
+    Both histograms are drawn from the same ``p0`` (the data's fitted null: p0-hat,
+    N-hat_1, N-hat_2 and the privacy levels), released with eq. (2.4) and tested,
+    ``reps`` times per test, as :func:`rejection_curve` does: each test's rate, its
+    Wilson interval and the counts.
+
+    Source: [SPJ22] Algorithm 2 (REJECTRATE) at one setting, under the null fitted
+    to the user's data (beyond the source: the calibrated test and the fitted null).
+
+    Parameters
+    ----------
+    p0 : array_like
+        Bin probabilities under 'no difference' (M >= 2, summing to 1).
+    n1 : int
+        Size N_A (1 to 10**9).
+    n2 : int
+        Size N_B (1 to 10**9).
+    alpha1 : float
+        Privacy level of A, > 0.
+    alpha2 : float
+        Privacy level of B, > 0.
+    reps : int, optional
+        Replicates R per test (keyword-only; default `SIZE_CHECK_REPS`).
+    n_boot : int, optional
+        Bootstrap replicates B (keyword-only; default `SIZE_CHECK_BOOT`).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness (keyword-only), as in :func:`rejection_curve`.
+    progress : callable, optional
+        ``progress(fraction, label)`` as in :func:`rejection_curve` (keyword-only).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test of `SIZE_CHECK_TESTS`, columns as :func:`rejection_curve`'s.
+
+    Raises
+    ------
+    ValueError
+        As :func:`rejection_curve`.
+
+    Examples
+    --------
+    >>> from dpcore.datasets import shape_probabilities
+    >>> p = shape_probabilities("uniform", 5)
+    >>> check = size_check(p, 1000, 2000, 0.5, 0.5, reps=40, n_boot=40, rng=1)
+    >>> list(check["test"]), list(check["reps"])
+    (['bootstrap', 'calibrated'], [40, 40])
+    """
+    return rejection_curve(p0, p0, [(n1, n2)], alpha1, alpha2, tests=SIZE_CHECK_TESTS,
+                           reps=reps, n_boot=n_boot, rng=rng, progress=progress)

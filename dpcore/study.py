@@ -103,11 +103,17 @@ def shipped_paper_grid() -> list[Cell]:
     return paper_grid(tests=("bootstrap", "chisq")) + paper_grid(pairs=SCORE_PAIRS,
                                                                  tests=("normal_score",))
 
-#: The shipped results of the extended null grid, and the command that made them.
+#: The shipped results of the extended null grid: the first three tests in one file, the
+#: calibrated test (twice the normal-score test's cost per replicate, so B = 200) in its
+#: own file and seed; and the two commands that made them, one per line.
 EXTENDED_FILE = "calibration_null_extended.csv"
+EXTENDED_CALIBRATED_FILE = "calibration_null_extended_calibrated.csv"
+EXTENDED_FILES = (EXTENDED_FILE, EXTENDED_CALIBRATED_FILE)
 EXTENDED_COMMAND = (
-    "python -m dpcore.study --extended --reps 1000 --boot 500 --seed 2026 --workers 2 "
-    "--out dpcore/data/calibration_null_extended.csv"
+    "python -m dpcore.study --extended --tests bootstrap chisq normal_score --reps 1000 "
+    "--boot 500 --seed 2026 --workers 2 --out dpcore/data/calibration_null_extended.csv\n"
+    "python -m dpcore.study --extended --tests calibrated --reps 1000 --boot 200 --seed 2027 "
+    "--workers 2 --out dpcore/data/calibration_null_extended_calibrated.csv"
 )
 
 COLUMNS = [
@@ -216,8 +222,8 @@ def paper_grid(
 
     Examples
     --------
-    >>> len(paper_grid())  # 3 pairs x 3 M x 4 alpha pairs x 10 N x 3 tests
-    1080
+    >>> len(paper_grid())  # 3 pairs x 3 M x 4 alpha pairs x 10 N x 4 tests
+    1440
     >>> paper_grid(pairs=("korea_vs_usa",), ms=(9,), alphas=((0.1, 0.05),), ns=(1000,),
     ...            tests=("chisq",), ratios=(1, 10))[1]
     Cell(index=1, pair='korea_vs_usa', m=9, alpha1=0.1, alpha2=0.05, n=1000, n2=10000, test='chisq')
@@ -290,9 +296,10 @@ def results_stamp(name: str | None = None) -> float | None:
 
     Parameters
     ----------
-    name : str, optional
+    name : str or tuple of str, optional
         A file name in ``dpcore/data`` such as `RESULTS_FILE`, `SCORE_RESULTS_FILE`
-        or `EXTENDED_FILE`; None (default) for the paper grid's two files.
+        or `EXTENDED_FILE`, or a tuple of them (the latest of those shipped, e.g.
+        `EXTENDED_FILES`); None (default) for the paper grid's two files.
 
     Returns
     -------
@@ -307,8 +314,9 @@ def results_stamp(name: str | None = None) -> float | None:
     >>> results_stamp("no_such_file.csv") is None
     True
     """
-    if name is None:
-        stamps = [results_stamp(n) for n in (RESULTS_FILE, SCORE_RESULTS_FILE)]
+    if name is None or isinstance(name, tuple):
+        names = (RESULTS_FILE, SCORE_RESULTS_FILE) if name is None else name
+        stamps = [results_stamp(n) for n in names]
         stamps = [s for s in stamps if s is not None]
         return max(stamps) if stamps else None
     source = _results_source(name)
@@ -351,30 +359,82 @@ def load_results() -> pd.DataFrame | None:
 
 
 def load_extended() -> pd.DataFrame | None:
-    """The shipped results of the extended null grid (None if the file is absent).
+    """The shipped results of the extended null grid (None if neither file is shipped).
 
-    Source: this project's run of the extended grid (:func:`extended_grid`,
-    beyond the source; the command `EXTENDED_COMMAND`: R = 1000, B = 500).
+    The first three tests come from ``EXTENDED_FILE``, the calibrated test from
+    ``EXTENDED_CALIBRATED_FILE`` (each file's ``cell`` numbers its own grid).
+
+    Source: this project's runs of the extended grid (:func:`extended_grid`,
+    beyond the source; the commands `EXTENDED_COMMAND`: R = 1000, B = 500, and
+    B = 200 for the calibrated test).
 
     Returns
     -------
     pandas.DataFrame or None
-        One row per cell with the columns `COLUMNS`; None if the file is not
+        One row per cell with the columns `COLUMNS`; None if neither file is
         shipped.
 
     Examples
     --------
     >>> table = load_extended()
     >>> table.shape
-    (729, 21)
+    (972, 21)
     >>> set(table["pair"])
     {'korea_vs_korea'}
     """
-    return _load(EXTENDED_FILE)
+    parts = [t for t in (_load(name) for name in EXTENDED_FILES) if t is not None]
+    return pd.concat(parts, ignore_index=True) if parts else None
 
 
-#: The band in which a test's measured type-I error counts as keeping the 5% level.
+#: The band in which a test's measured type-I error counts as keeping the 5% level (the
+#: calibration page's summary; the compare page's verdicts come from the intervals, see
+#: :func:`size_verdict`).
 LEVEL_BAND = (0.025, 0.075)
+
+#: The nominal level the measured sizes are judged against.
+LEVEL = 0.05
+
+#: A simulated setting counts as near a query when, on every axis (M, each alpha, each
+#: N), they differ by at most this factor: the grids step by a factor 5 or 10 in alpha
+#: and N, so a query within a factor 2 of a cell lies in that cell's own part of the
+#: step, nearer to it than to any other; farther, the page offers to simulate the query.
+NEAR_FACTOR = 2.0
+
+
+def size_verdict(ci_low: float, ci_high: float, level: float = LEVEL) -> str:
+    """A test's verdict at a setting from the 95% interval of its measured size.
+
+    ``"liberal"`` when the whole interval lies above ``level`` (its small p-values
+    are not to be trusted), ``"conservative"`` when it lies below (it keeps its level
+    but rejects less often than ``level`` when nothing differs), else ``"keeps"``.
+
+    Source: this project's rule (beyond the source), one-sided on the interval of
+    the measured type-I error of [SPJ22] Algorithm 2.
+
+    Parameters
+    ----------
+    ci_low : float
+        The lower end of the 95% interval of the measured rejection rate under the null.
+    ci_high : float
+        Its upper end.
+    level : float, optional
+        The nominal level (default 0.05).
+
+    Returns
+    -------
+    str
+        ``"liberal"``, ``"conservative"`` or ``"keeps"``.
+
+    Examples
+    --------
+    >>> size_verdict(0.068, 0.091), size_verdict(0.0003, 0.006), size_verdict(0.047, 0.076)
+    ('liberal', 'conservative', 'keeps')
+    """
+    if ci_low > level:
+        return "liberal"
+    if ci_high < level:
+        return "conservative"
+    return "keeps"
 
 
 @dataclass(frozen=True)
@@ -387,7 +447,8 @@ class MeasuredSize:
     simulated range on every axis (M, each alpha, each N and N_B / N_A), so the
     nearest setting is a neighbour rather than an extrapolation; ``rates``:
     test -> (rate, ci_low, ci_high), Korea vs Korea (both histograms from the same
-    population), R replicates each.
+    population), R replicates each; ``distance``: the largest |log10| difference
+    between the query and the setting on one axis (``near`` and ``factor`` read it).
 
     Source: this project's lookup in the shipped results of [SPJ22] Algorithm 2
     (the paper grid's Korea vs Korea rows and the extended grid). Returned by
@@ -415,12 +476,20 @@ class MeasuredSize:
         Replicates R behind each rate.
     rates : dict
         test name -> (rate, ci_low, ci_high), for each test simulated there.
+    distance : float
+        The largest |log10(query / setting)| over the axes M, alpha_1, alpha_2,
+        N_A, N_B (0 when exact).
+    near : bool
+        Inside the simulated range and within `NEAR_FACTOR` on every axis
+        (read-only property).
+    factor : float
+        10 ** distance (read-only property).
 
     Examples
     --------
     >>> size = measured_size(18, 0.1, 0.1, 10_000, 10_000)
     >>> size.exact, size.reps, sorted(size.rates)
-    (True, 1000, ['bootstrap', 'chisq', 'normal_score'])
+    (True, 1000, ['bootstrap', 'calibrated', 'chisq', 'normal_score'])
     >>> size.rates["chisq"][0]
     0.873
     """
@@ -435,6 +504,42 @@ class MeasuredSize:
     inside: bool
     reps: int
     rates: dict
+    distance: float = 0.0
+
+    @property
+    def near(self) -> bool:
+        """True when the query is inside the simulated range and within a factor
+        `NEAR_FACTOR` of this setting on every axis."""
+        return bool(self.inside and self.distance <= np.log10(NEAR_FACTOR) + 1e-9)
+
+    @property
+    def factor(self) -> float:
+        """The largest factor between the query and this setting on one axis (1 if exact)."""
+        return float(10 ** self.distance)
+
+    def verdict(self, test: str) -> str | None:
+        """:func:`size_verdict` of ``test``'s measured size here (None: not simulated).
+
+        Parameters
+        ----------
+        test : str
+            A test name, a key of `rates`.
+
+        Returns
+        -------
+        str or None
+            ``"liberal"``, ``"conservative"`` or ``"keeps"``; None if `test` was not
+            simulated at this setting.
+
+        Examples
+        --------
+        >>> size = measured_size(18, 0.1, 0.1, 10_000, 10_000)
+        >>> size.verdict("chisq"), size.verdict("other")
+        ('liberal', None)
+        """
+        if test not in self.rates:
+            return None
+        return size_verdict(self.rates[test][1], self.rates[test][2])
 
     def keeps_level(self, test: str, band=LEVEL_BAND) -> bool | None:
         """Whether ``test``'s measured type-I error lies within ``band`` (None: not simulated).
@@ -468,7 +573,7 @@ def _null_table() -> pd.DataFrame | None:
     """Every simulated null setting: the paper grid's Korea vs Korea rows and the
     extended grid, one row per (setting, test). Read once per version of the files."""
     stamps = []
-    for name in (RESULTS_FILE, SCORE_RESULTS_FILE, EXTENDED_FILE):
+    for name in (RESULTS_FILE, SCORE_RESULTS_FILE) + EXTENDED_FILES:
         source = _results_source(name)
         stamps.append((str(source), source.stat().st_mtime_ns if source.is_file() else None))
     return _null_table_of(tuple(stamps))
@@ -505,7 +610,8 @@ def _indexed(table: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, dict]:
     return held[1:]
 
 
-def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = None):
+def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = None,
+                  tests=None):
     """The measured type-I errors at the simulated setting nearest to (M, alpha, N).
 
     Nearest in the sum over M, alpha_1, alpha_2, N_A and N_B of the absolute
@@ -536,6 +642,9 @@ def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = Non
         ``ci_high``, ``reps``), null rows only (a given table is not filtered);
         default the shipped grids' Korea vs Korea rows (:func:`load_results` and
         :func:`load_extended`). The query is not validated.
+    tests : iterable of str, optional
+        Keyword-only: consider only settings where every one of these tests was
+        simulated (default: every setting).
 
     Returns
     -------
@@ -549,13 +658,21 @@ def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = Non
     >>> size.exact, size.swapped, size.alpha1, size.n1
     (True, True, 0.1, 100000)
     >>> size = measured_size(20, 0.1, 0.1, 12_000, 120_000)  # not simulated: a neighbour
-    >>> size.exact, size.inside, size.m, size.n1, size.n2
-    (False, True, 18, 10000, 100000)
+    >>> size.exact, size.inside, size.m, size.n1, size.n2, size.near, round(size.factor, 2)
+    (False, True, 18, 10000, 100000, True, 1.2)
+    >>> measured_size(86, 0.1, 0.1, 2.2e5, 2.2e5).near  # over a factor 2 from every N
+    False
     """
     table = _null_table() if table is None else table
     if table is None or table.empty:
         return None
     query = np.log10(np.maximum([m, alpha1, alpha2, n1, n2], [1, 1e-300, 1e-300, 1, 1]))
+    if tests is not None:
+        tests = set(tests)
+        has_all = table.groupby(_SETTING)["test"].transform(lambda x: tests <= set(x))
+        table = table[has_all.astype(bool)]
+        if table.empty:
+            return None
     settings, grid, rows = _indexed(table)
     swap = query[[0, 2, 1, 4, 3]]
     d_plain = np.abs(grid - query).sum(axis=1)
@@ -577,8 +694,9 @@ def measured_size(m, alpha1, alpha2, n1, n2, *, table: pd.DataFrame | None = Non
     if swapped:
         a1, a2, s1, s2 = a2, a1, s2, s1
     exact = bool(min(d_plain[best], d_swap[best]) < 1e-9)
+    distance = 0.0 if exact else float(np.abs(grid[best] - q).max())
     return MeasuredSize(int(key[0]), a1, a2, s1, s2, swapped, exact, inside,
-                        int(here["reps"].iloc[0]), rates)
+                        int(here["reps"].iloc[0]), rates, distance)
 
 
 def cell_probabilities(pair: str, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -780,7 +898,7 @@ def run_study(
 
     >>> cells = paper_grid(pairs=("korea_vs_korea",), ms=(9,), ns=(1000,))
     >>> len(cells)
-    12
+    16
     >>> table = run_study(cells, Path("small.csv"), reps=100, n_boot=100, seed=1)  # doctest: +SKIP
     """
     from dask.distributed import Client, LocalCluster, as_completed
@@ -872,7 +990,7 @@ def main(argv=None) -> int:
         ...
     SystemExit: 2
     >>> print(err.getvalue().splitlines()[-1])
-    python -m dpcore.study: error: the grid has 1,080 cells, more than --max-cells 10
+    python -m dpcore.study: error: the grid has 1,440 cells, more than --max-cells 10
     """
     parser = argparse.ArgumentParser(
         prog="python -m dpcore.study",

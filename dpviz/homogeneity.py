@@ -283,7 +283,7 @@ def rejection_figure(
     ``table`` is tidy: one row per (setting, N, test) with columns ``n``,
     ``rate``, ``ci_low``, ``ci_high``, ``test`` and those named by ``color``,
     ``facet_col`` and ``facet_row``. The naive test is dashed, Algorithm 1
-    solid, the normal-score contrast bootstrap dash-dotted.
+    solid, the normal-score contrast bootstrap dash-dotted, the calibrated one dotted.
     """
     data = table.copy()
     names = {k: _test_name(k) for k in _TEST_NAMES}
@@ -298,7 +298,7 @@ def rejection_figure(
     fig = px.line(
         data.sort_values("n"), x="n", y="rate", color=color, line_dash="test",
         line_dash_map={names["bootstrap"]: "solid", names["chisq"]: "dash",
-                       names["normal_score"]: "dashdot"},
+                       names["normal_score"]: "dashdot", names["calibrated"]: "dot"},
         color_discrete_map=color_map, facet_col=facet_col, facet_row=facet_row,
         error_y="err_plus", error_y_minus="err_minus", log_x=True, markers=True,
         category_orders=category_orders or {},
@@ -368,7 +368,8 @@ def study_figure(table) -> go.Figure:
 
 EXTENDED_Y_TITLE = N_("type-I error (share of replicates)")
 EXTENDED_X_TITLE = N_("privacy ε_A, ε_B (groups) and sizes N_A/N_B (ticks)")
-_TEST_SYMBOLS = {"bootstrap": "circle", "chisq": "x", "normal_score": "diamond"}
+_TEST_SYMBOLS = {"bootstrap": "circle", "chisq": "x", "normal_score": "diamond",
+                 "calibrated": "square"}
 
 
 def _short_count(n: float) -> str:

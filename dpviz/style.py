@@ -143,9 +143,10 @@ def _rgba(hex_color: str, alpha: float) -> str:
 # The homogeneity tests as legends name them (calibration and planner figures; translated
 # where shown: _(_TEST_NAMES[test])), and the colour of each on the calibration figures.
 _TEST_NAMES = {"bootstrap": N_("parametric bootstrap"), "chisq": N_("naive χ²"),
-               "normal_score": N_("normal-score contrast")}
+               "normal_score": N_("normal-score contrast"),
+               "calibrated": N_("calibrated normal-score")}
 _TEST_COLORS = {"bootstrap": COLORS["estimate"], "chisq": COLORS["statistic"],
-                "normal_score": COLORS["original"]}
+                "normal_score": COLORS["original"], "calibrated": COLORS["theory"]}
 
 
 def _test_name(test: str) -> str:

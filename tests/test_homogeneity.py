@@ -689,6 +689,10 @@ def test_calibrated_test_shares_the_normal_score_tests_first_level():
                                                         cal.second_level, cal.statistic)
     again = homogeneity.calibrated_test(x1, x2, 0.1, 0.5, n_boot=200, rng=7)
     np.testing.assert_array_equal(again.second_level, cal.second_level)
+    res = homogeneity.release_and_test(x1, x2, 0.1, 0.5, n_boot=200, private=True, rng=3)
+    assert res.calibrated.pvalue_single == res.normal_score.pvalue
+    np.testing.assert_array_equal(res.calibrated.null_distribution,
+                                  res.normal_score.null_distribution)
 
 
 def test_second_level_is_drawn_from_the_null_reestimated_on_each_replicate():
@@ -703,3 +707,20 @@ def test_second_level_is_drawn_from_the_null_reestimated_on_each_replicate():
     # Both near chi-square with M - 1 = 5 df; a two-sample KS test at 0.1%.
     assert stats.ks_2samp(null[0], second[0]).pvalue > 1e-3
     assert stats.kstest(second[0], stats.chi2(5).cdf).pvalue > 1e-3
+
+
+def test_pooled_proportions_never_exceed_1_and_every_test_runs_there():
+    """One bin holding all the debiased mass used to be pooled as 1 + 2^-52, which
+    numpy's multinomial refuses ("pvals < 0, pvals > 1 or pvals contains NaNs"): the
+    normal-score test and the comparison raised that English message (found on the compare
+    page in a Korean view)."""
+    x1, x2 = [0.0, 1486.0382013541457], [0.0, 2940.5256337993337]
+    assert homogeneity.pooled_proportions(x1, x2, 0.001, 0.001).max() <= 1.0
+    homogeneity.normal_score_test(x1, x2, 0.001, 0.001, n_boot=50, rng=1)
+    homogeneity.calibrated_test(x1, x2, 0.001, 0.001, n_boot=50, rng=1)
+    res = homogeneity.release_and_test(x1, x2, 0.001, 0.001, n_boot=50, private=True, rng=1)
+    assert 0 < res.calibrated.pvalue <= 1
+    rng = np.random.default_rng(0)
+    x = np.maximum(0, rng.laplace(0, 2000, size=(20_000, 2, 2)) + [0.0, 3498.0])
+    p = homogeneity.pooled_proportions(x[:, 0], x[:, 1], 0.001, 0.001)
+    assert p.max() <= 1.0 and np.allclose(p.sum(axis=-1), 1.0)

@@ -377,9 +377,9 @@ def test_the_full_scale_study_with_the_normal_score_test_and_n2(monkeypatch, tmp
     names = {trace.get("name", "") for trace in chart_traces(at, "cal_fig_paper")}
     assert any("normal-score contrast" in name for name in names), names
     verdicts = [f for f in ended_kit(at).findings if f.startswith("Full-scale study")]
-    assert len(verdicts) == 3 and "the normal-score contrast test's type-I error" in verdicts[2]
+    assert len(verdicts) == 4 and "the normal-score contrast test's type-I error" in verdicts[2]
     assert (ended_kit(at).parameters["Full-scale study: tests"]
-            == "parametric bootstrap, naive χ², normal-score contrast")
+            == "parametric bootstrap, naive χ², normal-score contrast, calibrated normal-score")
     st.cache_data.clear()
 
 
@@ -388,11 +388,13 @@ def test_the_full_scale_study_with_the_normal_score_test_and_n2(monkeypatch, tmp
 def synthetic_extended_grid() -> pd.DataFrame:
     """The extended grid's whole table with made-up type-I errors: Algorithm 1 at 30% where
     α₁ ≠ α₂ and 5% elsewhere, the naive test at 90%, the normal-score test at 5% but 10% at
-    N_B / N_A = 100 and M = 9; each with its 95% Wilson interval of R = 1,000."""
+    N_B / N_A = 100 and M = 9, the calibrated test at 5%; each with its 95% Wilson interval
+    of R = 1,000."""
     rows = []
     for c in study.extended_grid():
         rate = {"bootstrap": 0.3 if c.alpha1 != c.alpha2 else 0.05, "chisq": 0.9,
-                "normal_score": 0.1 if (c.n2 == 100 * c.n and c.m == 9) else 0.05}[c.test]
+                "normal_score": 0.1 if (c.n2 == 100 * c.n and c.m == 9) else 0.05,
+                "calibrated": 0.05}[c.test]
         low, high = simulation.binomial_interval(round(rate * 1000), 1000)
         a, b, effect = study.PAIRS[c.pair]
         rows.append({
@@ -430,29 +432,32 @@ def test_the_extended_grid_shows_its_chart_table_findings_and_command(synthetic_
     at = start({"cal_tab": "Beyond the paper: unequal N and ε"})
     tab = extended_tab(at)
     assert [c.value for c in tab.code] == [study.EXTENDED_COMMAND]
-    [caption] = [c.value for c in tab.caption if "regenerates" in c.value]
+    [caption] = [c.value for c in tab.caption if "regenerate the files" in c.value]
     assert "R = 1,000 replicates" in caption and "B = 500 bootstrap" in caption
-    assert "(1 + #{T_b ≥ T})/(B + 1)" in caption and "[2.5%, 7.5%]" in caption
+    assert "(1 + #{T_b ≥ T})/(B + 1)" in caption and "interval holds 5%" in caption
     assert not tab.warning and not tab.info  # the whole grid
     table = _extended_rows(at)
-    assert list(table.columns) == study.COLUMNS and len(table) == len(results) == 729
+    assert list(table.columns) == study.COLUMNS and len(table) == len(results) == 972
     # The chart: a trace per (M, test), the three M as rows of panels.
     from dpviz.style import LEGEND_ENTRY
 
     traces = [tr for tr in chart_traces(at, "cal_fig_extended") if tr.get("meta") != LEGEND_ENTRY]
-    assert len(traces) == 9 and sum(len(tr["customdata"]) for tr in traces) == 729
+    assert len(traces) == 12 and sum(len(tr["customdata"]) for tr in traces) == 972
     assert {tr["name"] for tr in traces} == {"parametric bootstrap", "naive χ²",
-                                            "normal-score contrast"}
-    # The verdicts, one per test, in the order of the tests.
-    # (Out of the band as made above: Algorithm 1 at the 6 of 9 privacy pairs with
+                                            "normal-score contrast", "calibrated normal-score"}
+    # The verdicts, one per test, in the order of the tests, each setting by its 95%
+    # interval. (Too liberal as made above: Algorithm 1 at the 6 of 9 privacy pairs with
     # α₁ ≠ α₂, the normal-score test at M = 9 with N_B = 100 N_A, 27 settings.)
-    outside = results[(results["rate"] < 0.025) | (results["rate"] > 0.075)]
-    assert outside["test"].value_counts().to_dict() == {"bootstrap": 162, "chisq": 243,
+    liberal = results[results["ci_low"] > 0.05]
+    assert liberal["test"].value_counts().to_dict() == {"bootstrap": 162, "chisq": 243,
                                                         "normal_score": 27}
-    boot, naive, score = _extended_findings(at)
-    assert "parametric bootstrap test" in boot and "outside [2.5%, 7.5%] in 162 of 243" in boot
-    assert "naive χ² test" in naive and "in all 243 settings" in naive
-    assert "normal-score contrast test" in score and "in 27 of 243 settings" in score
+    boot, naive, score, calibrated = _extended_findings(at)
+    assert "parametric bootstrap test, over 243 settings" in boot
+    assert "above 5% (too liberal) in 162," in boot
+    assert "naive χ² test" in naive and "above 5% (too liberal) in 243," in naive
+    assert "normal-score contrast test" in score and "above 5% (too liberal) in 27," in score
+    assert "calibrated normal-score test" in calibrated
+    assert "holds 5% (it keeps its level) in 243." in calibrated
     kit = ended_kit(at)
     assert kit.parameters["Beyond the paper: made by"] == study.EXTENDED_COMMAND
     assert kit.parameters["Beyond the paper: N_A"] == "1,000, 10,000, 100,000"
@@ -476,7 +481,8 @@ def test_the_extended_grid_filters_narrow_the_table_and_the_findings(synthetic_e
                                   expected.reset_index(drop=True), check_dtype=False)
     # N_B = 100 N_A: 9 of the 18 settings are out of the band (made so above).
     [score] = _extended_findings(at)
-    assert "in 9 of 18 settings" in score and "the farthest from 5%, 10.0%, at M = 9" in score
+    assert "over 18 settings" in score and "above 5% (too liberal) in 9," in score
+    assert "The farthest from 5%: 10.0% at M = 9" in score
     assert ended_kit(at).parameters["Beyond the paper: N_B / N_A"] == "10, 100"
     # Nothing chosen: a plain message, no table, no finding.
     at.multiselect(key="cal_x_n").set_value([])
@@ -494,7 +500,7 @@ def test_a_link_filters_the_extended_grid(synthetic_extended):
     assert len(table) == 2 and set(table["alpha1"]) == {1.0, 0.1}
     assert set(table["m"]) == {86} and set(table["n2"]) == {100_000}
     [boot] = _extended_findings(at)
-    assert "in all 2 settings" in boot
+    assert "over 2 settings" in boot and "above 5% (too liberal) in 2," in boot
 
 
 def test_without_the_extended_file_the_tab_says_how_to_make_it(synthetic_study):

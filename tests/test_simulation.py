@@ -7,7 +7,7 @@ from scipy import stats
 from dpcore import datasets, homogeneity, simulation
 from dpcore.histogram import perturb_histogram
 from dpcore.homogeneity import parametric_bootstrap_test
-from dpcore.simulation import null_statistics, reject_rate, rejection_curve
+from dpcore.simulation import TESTS, null_statistics, reject_rate, rejection_curve
 
 
 def ages(population, width):
@@ -106,7 +106,7 @@ def test_rejection_curve_progress_runs_over_the_whole_grid(progress_log):
                     progress=progress_log)
     progress_log.check()
     assert progress_log.labels[0] == "test=bootstrap n=1000"
-    assert progress_log.labels[-1] == "test=normal_score n=2000,3000"
+    assert progress_log.labels[-1] == f"test={TESTS[-1]} n=2000,3000"
 
 
 @pytest.mark.parametrize(
@@ -188,3 +188,21 @@ def test_reject_rate_runs_the_normal_score_test_as_the_single_test():
                                  n_boot=50, rng=1)
     assert res.n_undefined == 0 and res.n_boot == 50
     assert res.pvalues.min() >= 1 / 51
+
+
+def test_size_check_is_the_rejection_curve_of_both_verdict_tests_under_one_null():
+    """Issue 35: the size check simulates Algorithm 1 and the calibrated test with both
+    histograms drawn from one p0, as rejection_curve does (same seed, same rates), and the
+    calibrated test's size there is 5% within Monte Carlo error (M = 5, ε = 1: little
+    noise, where the single bootstrap is already accurate)."""
+    from dpcore import simulation
+
+    p = datasets.shape_probabilities("normal", 5)
+    check = simulation.size_check(p, 2000, 3000, 1.0, 1.0, reps=600, n_boot=99, rng=4)
+    assert list(check["test"]) == ["bootstrap", "calibrated"]
+    curve = rejection_curve(p, p, [(2000, 3000)], 1.0, 1.0, tests=("bootstrap", "calibrated"),
+                            reps=600, n_boot=99, rng=4)
+    assert check.drop(columns="n").equals(curve.drop(columns="n"))
+    rate = check.set_index("test").loc["calibrated", "rate"]
+    se = np.sqrt(0.05 * 0.95 / 600)
+    assert abs(rate - 0.05) < 3.5 * se, rate

@@ -17,8 +17,8 @@ SMALL = dict(pairs=["korea_vs_korea", "central_vs_noncentral"], ms=[9], alphas=[
 
 def test_paper_grid_is_the_papers():
     cells = study.paper_grid()
-    assert len(cells) == 3 * 3 * 4 * 10 * 3
-    assert {c.test for c in cells} == {"bootstrap", "chisq", "normal_score"}
+    assert len(cells) == 3 * 3 * 4 * 10 * len(simulation.TESTS)
+    assert {c.test for c in cells} == set(simulation.TESTS)
     assert all(c.n2 == c.n for c in cells)  # the paper: one N for both histograms
     assert [c.index for c in cells] == list(range(len(cells)))
     assert len({c.key for c in cells}) == len(cells)
@@ -60,9 +60,10 @@ def test_same_csv_whatever_the_number_of_workers(tmp_path):
     logs = []
     one = _run(tmp_path / "one.csv", 1, logs)
     two = _run(tmp_path / "two.csv", 2)
-    assert len(one) == len(study.paper_grid(**SMALL)) == 12
+    cells = 4 * len(simulation.TESTS)  # 2 pairs x 2 N x every test
+    assert len(one) == len(study.paper_grid(**SMALL)) == cells
     pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
-    assert list(one["cell"]) == list(range(12))
+    assert list(one["cell"]) == list(range(cells))
     assert any("Estimated run time" in line for line in logs)
     on_disk = pd.read_csv(tmp_path / "two.csv")
     pd.testing.assert_frame_equal(on_disk.drop(columns="seconds"), two.drop(columns="seconds"))
@@ -122,7 +123,7 @@ def test_shipped_results_cover_the_paper_grid():
 
 def test_extended_grid_is_the_issue_grid():
     cells = study.extended_grid()
-    assert len(cells) == 3 * 9 * 3 * 3 * 3
+    assert len(cells) == 3 * 9 * 3 * 3 * len(simulation.TESTS)
     assert {c.pair for c in cells} == {"korea_vs_korea"}
     assert {(c.alpha1, c.alpha2) for c in cells} == {(a, b) for a in (1, 0.1, 0.01)
                                                      for b in (1, 0.1, 0.01)}
@@ -166,4 +167,6 @@ def test_shipped_extended_results_cover_the_extended_grid():
     keys = {(r.pair, r.m, r.alpha1, r.alpha2, r.n, r.n2, r.test) for r in table.itertuples()}
     assert keys == {c.key for c in study.extended_grid()}
     assert set(table["reps"]) == {1000}
-    assert set(table.loc[table["test"] != "chisq", "n_boot"].astype(int)) == {500}
+    boots = table[table["test"] != "chisq"].groupby("test")["n_boot"].unique()
+    assert {test: set(b.astype(int)) for test, b in boots.items()} == {
+        "bootstrap": {500}, "normal_score": {500}, "calibrated": {200}}

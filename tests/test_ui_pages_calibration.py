@@ -33,7 +33,7 @@ def test_labels():
         "Korea vs Korea (type-I error)", "Korea vs USA (large effect)",
         "Korea central vs Korea noncentral (medium effect)"]
     assert [logic.test_label(x) for x in simulation.TESTS] == [
-        "parametric bootstrap", "naive χ²", "normal-score contrast"]
+        "parametric bootstrap", "naive χ²", "normal-score contrast", "calibrated normal-score"]
     assert logic.PAPER_TESTS == ("bootstrap", "chisq")
     assert [logic.alpha_label(a) for a in logic.EXTENDED_ALPHA_OPTIONS] == ["1", "0.1", "0.01"]
     assert [logic.ratio_label(r) for r in logic.EXTENDED_RATIO_OPTIONS] == ["1", "10", "100"]
@@ -241,9 +241,10 @@ def test_the_study_filter_and_its_findings():
         "korea_vs_korea", 9, 1.0, "chisq"]
     assert logic.StudyFilter((), (86,), (), ()).select(results).empty
     findings = logic.study_findings(results)
-    assert [f.split(":")[0] for f in findings] == ["Full-scale study, Korea vs Korea"] * 3
+    assert [f.split(":")[0] for f in findings] == ["Full-scale study, Korea vs Korea"] * 4
     assert "parametric bootstrap" in findings[0] and "naive χ²" in findings[1]
     assert "the normal-score contrast test's type-I error" in findings[2]
+    assert "the calibrated normal-score test's type-I error" in findings[3]
     assert logic.study_findings(results[results["pair"] != "korea_vs_korea"]) == []
 
 
@@ -300,7 +301,7 @@ def test_the_extended_filter_keeps_what_it_names():
         for m in logic.EXTENDED_M_OPTIONS for x in simulation.TESTS
         for a1 in logic.EXTENDED_ALPHA_OPTIONS for a2 in logic.EXTENDED_ALPHA_OPTIONS
         for n in logic.EXTENDED_N_OPTIONS for r in logic.EXTENDED_RATIO_OPTIONS])
-    assert len(results) == len(study.extended_grid()) == 729
+    assert len(results) == len(study.extended_grid()) == 972
     everything = logic.ExtendedFilter(
         logic.EXTENDED_M_OPTIONS, tuple(simulation.TESTS), logic.EXTENDED_ALPHA_OPTIONS,
         logic.EXTENDED_ALPHA_OPTIONS, logic.EXTENDED_N_OPTIONS, logic.EXTENDED_RATIO_OPTIONS)
@@ -327,63 +328,60 @@ def test_the_extended_filter_keeps_what_it_names():
     assert list(both) == [*NULL.report_items(), *nothing]
 
 
-def test_band_count_against_counts_made_here():
-    """Rates with known places against [2.5%, 7.5%]: counted here with plain comparisons."""
-    rates = [0.05, 0.02, 0.30, 0.10, 0.027, 0.074, 0.0, 0.075, 0.025, 0.08]
+def test_verdict_count_against_counts_made_here():
+    """Issue 35: each rate judged by its 95% Wilson interval against 5%, counted here with
+    plain comparisons of the interval's ends."""
+    rates = [0.05, 0.02, 0.30, 0.10, 0.027, 0.074, 0.0, 0.075, 0.025, 0.08, 0.062]
     rows = extended_rows(rates)
-    outside = clearly = crossing = 0
-    for rate, low, high in zip(rows["rate"], rows["ci_low"], rows["ci_high"]):
-        out = not 0.025 <= rate <= 0.075
-        outside += out
-        clearly += high < 0.025 or low > 0.075
-        crossing += (not out) and (low < 0.025 or high > 0.075)
-    # 0.02 and 0.08 reach into the band with their intervals; 0.30, 0.10 and 0 do not.
-    assert (outside, clearly, crossing) == (5, 3, 4)
-    c = logic.band_count(rows)
-    assert (c.settings, c.outside, c.clearly_outside, c.inside_crossing) == (10, 5, 3, 4)
+    liberal = conservative = 0
+    for low, high in zip(rows["ci_low"], rows["ci_high"]):
+        liberal += low > 0.05
+        conservative += high < 0.05
+    # 0.062 at R = 1,000 holds 5% (its interval is about 4.9%-7.9%); 0.074 does not.
+    assert (liberal, conservative) == (5, 4)
+    c = logic.verdict_count(rows)
+    assert (c.settings, c.liberal, c.conservative, c.keeps) == (11, 5, 4, 2)
     assert (c.low, c.high, c.worst["rate"]) == (0.0, 0.30, 0.30)
 
 
-def test_band_sentence_says_how_far_outside_and_how_sure():
+def test_verdict_sentence_says_where_the_intervals_lie():
     rows = extended_rows([0.05, 0.02, 0.30, 0.10, 0.08])
-    assert logic.band_sentence(rows, "bootstrap") == (
-        "Beyond the paper, the parametric bootstrap test: its type-I error lies outside "
-        "[2.5%, 7.5%] in 4 of 5 settings (rates from 2.0% to 30.0%; the farthest from 5%, "
-        "30.0%, at M = 9, (ε_A, ε_B) = (0.01, 1), (N_A, N_B) = (100,000, 1,000,000)). "
-        "In 2 of them the whole "
-        "95% interval lies outside the band; in the other 2 the interval reaches into it, so "
-        "those are outside only by their point estimate.")
-    clear = logic.band_sentence(extended_rows([0.3, 0.9]), "chisq")
-    assert "outside [2.5%, 7.5%] in all 2 settings (rates from 30.0% to 90.0%;" in clear
-    assert clear.endswith(" In each of them the whole 95% interval lies outside the band.")
-    near = logic.band_sentence(extended_rows([0.05, 0.079]), "normal_score")
-    assert "in 1 of 2 settings" in near and near.endswith(
-        " None of them lies outside with its whole 95% interval: each interval reaches into "
-        "the band, so Monte Carlo error alone could put those rates outside.")
-    inside = logic.band_sentence(extended_rows([0.05, 0.026, 0.055]), "normal_score")
+    assert logic.verdict_sentence(rows, "bootstrap") == (
+        "Beyond the paper, the parametric bootstrap test, over 5 settings (rates from 2.0% to "
+        "30.0%): its 95% interval lies above 5% (too liberal) in 3, below 5% (conservative: it "
+        "keeps its level but can miss real differences) in 1, and holds 5% (it keeps its "
+        "level) in 1. The farthest from 5%: 30.0% at M = 9, (ε_A, ε_B) = (0.01, 1), "
+        "(N_A, N_B) = (100,000, 1,000,000).")
+    inside = logic.verdict_sentence(extended_rows([0.05, 0.045, 0.055]), "normal_score")
     assert inside == (
-        "Beyond the paper, the normal-score contrast test: its type-I error lies inside "
-        "[2.5%, 7.5%] in all 3 settings (rates from 2.6% to 5.5%). In 1 of them its 95% "
-        "interval crosses an edge of the band, so the rate there is inside only up to Monte "
-        "Carlo error.")
-    one = logic.band_sentence(extended_rows([0.4]), "bootstrap")
-    assert "in the one setting shown (rate 40.0%;" in one
-    assert one.endswith(" Its whole 95% interval lies outside the band there.")
-    # A rate a hair beyond an edge never reads as the edge.
-    edge = logic.band_sentence(extended_rows([0.0751, 0.05], reps=100_000), "bootstrap")
-    assert "rates from 5.00% to 7.51%" in edge and "in 1 of 2 settings" in edge
+        "Beyond the paper, the normal-score contrast test, over 3 settings (rates from 4.5% to "
+        "5.5%): its 95% interval lies above 5% (too liberal) in 0, below 5% (conservative: it "
+        "keeps its level but can miss real differences) in 0, and holds 5% (it keeps its "
+        "level) in 3.")
+    one = logic.verdict_sentence(extended_rows([0.4]), "bootstrap")
+    assert one.startswith("Beyond the paper, the parametric bootstrap test: at the one "
+                          "setting shown its type-I error is 40.0% (95% interval ")
+    assert one.endswith("too liberal: the whole interval lies above 5%.")
+    low = logic.verdict_sentence(extended_rows([0.002]), "calibrated")
+    assert "calibrated normal-score test" in low and "conservative" in low
+    # A rate a hair from 5% is written with the decimals that keep it apart from 5%.
+    edge = logic.verdict_sentence(extended_rows([0.0501, 0.06], reps=100_000), "bootstrap")
+    assert "rates from 5.01% to 6.00%" in edge
 
 
 def test_extended_findings_one_per_test_in_order():
     table = pd.concat([extended_rows([0.05, 0.05], test="normal_score"),
                        extended_rows([0.3], test="bootstrap"),
-                       extended_rows([0.9, 0.8], test="chisq")], ignore_index=True)
-    boot, naive, score = logic.extended_findings(table)
-    assert boot == logic.band_sentence(table[table["test"] == "bootstrap"], "bootstrap")
-    assert naive.startswith("Beyond the paper, the naive χ² test: its type-I error lies "
-                            "outside [2.5%, 7.5%] in all 2 settings")
-    assert score.startswith("Beyond the paper, the normal-score contrast test: its type-I "
-                            "error lies inside [2.5%, 7.5%] in all 2 settings")
+                       extended_rows([0.9, 0.8], test="chisq"),
+                       extended_rows([0.05], test="calibrated")], ignore_index=True)
+    boot, naive, score, calibrated = logic.extended_findings(table)
+    assert boot == logic.verdict_sentence(table[table["test"] == "bootstrap"], "bootstrap")
+    assert naive.startswith("Beyond the paper, the naive χ² test, over 2 settings")
+    assert "above 5% (too liberal) in 2," in naive
+    assert score.startswith("Beyond the paper, the normal-score contrast test, over 2 "
+                            "settings") and "holds 5% (it keeps its level) in 2." in score
+    assert calibrated.startswith("Beyond the paper, the calibrated normal-score test: at the "
+                                 "one setting shown")
 
 
 def test_what_the_extended_tab_says():
@@ -394,10 +392,10 @@ def test_what_the_extended_tab_says():
     assert "4 settings in this file" in caption and "R = 1,000 replicates" in caption
     assert "B = 500 bootstrap statistics T_b and its p-value is (1 + #{T_b ≥ T})/(B + 1)" \
         in caption
-    assert "[2.5%, 7.5%]" in caption
+    assert "[2.5%, 7.5%] as a scale" in caption and "interval holds 5%" in caption
     assert logic.partial_extended(rows) == (
-        "This file holds 4 of the grid's 729 settings (a study still running, or stopped "
+        "This file holds 4 of the grid's 972 settings (a study still running, or stopped "
         "early).")
-    assert logic.partial_extended(pd.DataFrame(index=range(729))) is None
+    assert logic.partial_extended(pd.DataFrame(index=range(972))) is None
     missing = logic.missing_extended()
     assert study.EXTENDED_FILE in missing and f"`{study.EXTENDED_COMMAND}`" in missing

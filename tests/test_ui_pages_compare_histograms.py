@@ -57,12 +57,12 @@ def test_uses_age_groups_when_a_population_is_chosen():
 
 def test_the_bootstrap_is_limited_to_the_work_cap():
     assert logic.limited_boot(1000, 86) == 1000
-    assert logic.limited_boot(1000, 5000) == logic.MAX_BOOT_CELLS // 5000 == 800
+    assert logic.limited_boot(1000, 5000) == logic.MAX_BOOT_CELLS // 5000 == 440
     assert logic.limited_boot(1000, 10**6) == logic.MIN_BOOT
     s = settings(shapes_pair(m=5000), boot=1000)
-    assert s.n_boot == 800 and s.report_items()["Bootstrap replicates B"] == "800"
-    assert logic.boot_limit_info(5000, 1000, 800, 4.2) == (
-        "With M = 5,000 bins the bootstrap is limited to B = 800 replicates to keep the page "
+    assert s.n_boot == 440 and s.report_items()["Bootstrap replicates B"] == "440"
+    assert logic.boot_limit_info(5000, 1000, 440, 4.2) == (
+        "With M = 5,000 bins the bootstrap is limited to B = 440 replicates to keep the page "
         "responsive: B = 1,000 would take about 4 s here.")
     assert logic.boot_limit_note(5000, 800).endswith("limited to B = 800 replicates to keep "
                                                       "the page responsive.")
@@ -89,12 +89,14 @@ def test_the_verdict_on_the_page_and_in_the_report():
     result = compare(s)
     shown, plain = logic.verdict(s, result), logic.verdict(s, result, markdown=False)
     found = "finds" if logic.finds_difference(result) else "does not find"
-    ours = "finds" if logic.finds_difference(result, "normal_score") else "does not find"
+    ours = "finds" if logic.finds_difference(result, "calibrated") else "does not find"
     assert plain == ('At the 5% significance level, between histogram A (your column "a") and '
                      'histogram B (your column "we*ird_[c]"): the parametric bootstrap test '
                      f"(Algorithm 1) {found} a difference (p = {result.bootstrap.pvalue:.3g} from "
-                     f"200 replicates); the normal-score test {ours} a difference (p = "
-                     f"{result.normal_score.pvalue:.3g} from 200 replicates).")
+                     f"200 replicates); the calibrated normal-score test {ours} a difference (p = "
+                     f"{result.calibrated.pvalue:.3g} from 200 replicates at each of two levels; "
+                     f"uncalibrated p = {result.normal_score.pvalue:.3g}).")
+    assert result.calibrated.pvalue_single == result.normal_score.pvalue
     # On the page the finding is bold and a user's column name cannot become Markdown.
     assert f"**{found}**" in shown and r'(your column "we\*ird\_\[c\]")' in shown
     assert logic.naive_finding(result).startswith(
@@ -192,37 +194,66 @@ def test_a_pvalue_below_resolution_is_said_as_a_bound():
     assert summary["bootstrap_pvalue_source_line11"] == 0.0
 
 
-def _size_table(alg1_rate):
-    """A one-setting null grid: M = 5, α = (0.1, 0.1), N = (1,000, 1,000)."""
+def _size_table(alg1, ours=(0.05, 0.04, 0.06)):
+    """A one-setting null grid: M = 5, α = (0.1, 0.1), N = (1,000, 1,000); ``alg1`` and
+    ``ours`` are (rate, ci_low, ci_high) of Algorithm 1 and of the calibrated test."""
     import pandas as pd
 
     rows = []
-    for test, rate in (("bootstrap", alg1_rate), ("normal_score", 0.05), ("chisq", 0.4)):
+    for test, (rate, low, high) in (("bootstrap", alg1), ("normal_score", (0.07, 0.06, 0.08)),
+                                    ("calibrated", ours), ("chisq", (0.4, 0.37, 0.43))):
         rows.append(dict(pair="korea_vs_korea", m=5, alpha1=0.1, alpha2=0.1, n=1000, n2=1000,
-                         test=test, rate=rate, ci_low=rate - 0.01, ci_high=rate + 0.01,
-                         reps=1000))
+                         test=test, rate=rate, ci_low=low, ci_high=high, reps=1000))
     return pd.DataFrame(rows)
 
 
-@pytest.mark.parametrize("alg1_rate, kind, says", [
-    (0.05, "ok", "Both tests keep their 5% significance level at these settings"),
-    (0.002, "alg1", "Algorithm 1 does not keep its 5% significance level at these "
-               "settings"),
+KEEPS, LIBERAL, CONSERVATIVE = (0.05, 0.04, 0.062), (0.079, 0.068, 0.091), (0.002, 0.0006, 0.007)
+
+
+@pytest.mark.parametrize("alg1, ours, kind, says", [
+    (KEEPS, KEEPS, "ok", "Either can be trusted here."),
+    (CONSERVATIVE, KEEPS, "ok", "Either can be trusted here."),
+    (LIBERAL, KEEPS, "alg1", "Trust the calibrated normal-score test here."),
+    (KEEPS, LIBERAL, "ours", "Trust Algorithm 1 here."),
+    (LIBERAL, LIBERAL, "none", "Neither keeps its level here"),
 ])
-def test_the_calibration_sentence_says_which_test_to_trust(monkeypatch, alg1_rate, kind, says):
-    monkeypatch.setattr(study, "_null_table", lambda: _size_table(alg1_rate))
+def test_the_calibration_sentence_says_which_test_to_trust(monkeypatch, alg1, ours, kind, says):
+    """Issue 35: a verdict from the measured size's 95% interval, one-sided: too liberal
+    when it lies above 5%, conservative (still trusted) when below; never "neither" when
+    one test keeps its level (the bug when only Algorithm 1 did)."""
+    monkeypatch.setattr(study, "_null_table", lambda: _size_table(alg1, ours))
     s = settings()
     result = compare(s)
     got_kind, text = logic.calibration_sentence(s, result)
-    assert got_kind == kind and text.startswith(says)
-    assert f"{alg1_rate:.1%}" in text
-    assert ("Trust the normal-score test here." in text) == (kind == "alg1")
-    # Far from the grid (M = 5 against a grid at M = 5 only, but N 100 times larger and
-    # different α): the nearest setting is named and the range is flagged.
+    assert got_kind == kind and says in text
+    assert text.startswith("Under 'no difference', at these settings: Algorithm 1 rejected "
+                           f"{alg1[0]:.1%} (95% interval {alg1[1]:.1%}–{alg1[2]:.1%})")
+    words = {KEEPS: "keeping its 5% significance level", LIBERAL: "too liberal", CONSERVATIVE: "conservative"}
+    first, second = text.split("; the calibrated normal-score test rejected ")
+    assert words[alg1] in first and words[ours] in second
+    assert not logic.needs_check(s, result)
+    # Far from the grid (N 100 times larger, other ε): the nearest setting is named, how far
+    # it is, and the page offers to check the setting itself.
     far = settings(n_a=100_000, n_b=100_000, alpha_a=1.0, alpha_b=1.0)
     _, text = logic.calibration_sentence(far, compare(far))
     assert "nearest simulated setting (M = 5, ε_A = 0.1, ε_B = 0.1, N = (1,000, 1,000))" in text
-    assert "outside the simulated range" in text
+    assert "a factor 100 from yours on one axis and outside the simulated range" in text
+    assert text.endswith("The grid does not answer for your setting: check it below.")
+    assert logic.needs_check(far, compare(far))
+
+
+def test_the_sentence_uses_only_settings_where_both_tests_were_simulated(monkeypatch):
+    """Issue 35: the nearest setting is taken among those where Algorithm 1 and the
+    calibrated test were both simulated, not one where only one of them was."""
+    import pandas as pd
+
+    both = _size_table(KEEPS)
+    alone = both[both["test"] == "bootstrap"].assign(n=2000, n2=2000)  # nearer, one test
+    monkeypatch.setattr(study, "_null_table", lambda: pd.concat([both, alone]))
+    s = settings(n_a=2000, n_b=2000)
+    _, text = logic.calibration_sentence(s, compare(s))
+    assert "nearest simulated setting (M = 5, ε_A = 0.1, ε_B = 0.1, N = (1,000, 1,000))" in text
+    assert not text.startswith("Under 'no difference', at these settings")
 
 
 def test_measured_size_finds_the_nearest_setting_either_way_round():
@@ -275,3 +306,20 @@ def test_p_values_are_shown_without_e_notation():
     assert logic.shown_p(0.0) == "< 10⁻³⁰⁰"
     assert logic.shown_p(2.68e-15) == "2.68·10⁻¹⁵"
     assert logic.shown_p(0.00170123) == "0.0017"
+
+
+def test_a_size_check_is_said_with_its_intervals_and_its_verdict():
+    import pandas as pd
+
+    s = settings()
+    check = logic.size_check_of(s, compare(s))
+    table = pd.DataFrame([dict(test="bootstrap", rate=0.079, ci_low=0.068, ci_high=0.091),
+                          dict(test="calibrated", rate=0.052, ci_low=0.040, ci_high=0.067)])
+    kind, text = logic.size_check_sentence(check, table)
+    assert kind == "alg1"
+    assert text.startswith("Under 'no difference', at your setting, under the null fitted to "
+                           f"your data (N̂ = ({check.n1:,}, {check.n2:,})): Algorithm 1 rejected "
+                           "7.9% (95% interval 6.8%–9.1%) of the time: too liberal")
+    assert "the calibrated normal-score test rejected 5.2% (95% interval 4.0%–6.7%) of the " \
+           "time, keeping its 5% significance level" in text
+    assert text.endswith(f"seed {s.seed}). Trust the calibrated normal-score test here.")

@@ -364,7 +364,7 @@ def read_extended_filter() -> ExtendedFilter:
 
 def extended_tab(kit: PageKit, shown_tab: bool) -> ExtendedFilter | None:
     """The extended null grid, filtered (``shown_tab`` as :func:`study_tab`)."""
-    results = logic.extended_results(study.results_stamp(study.EXTENDED_FILE))
+    results = logic.extended_results(study.results_stamp(study.EXTENDED_FILES))
     if results is None or results.empty:
         st.info(logic.missing_extended())
         return None
@@ -377,7 +377,7 @@ def extended_tab(kit: PageKit, shown_tab: bool) -> ExtendedFilter | None:
         if partial:
             st.warning(partial)
     chosen_filter = read_extended_filter()
-    shown = logic.extended_shown(study.results_stamp(study.EXTENDED_FILE), chosen_filter)
+    shown = logic.extended_shown(study.results_stamp(study.EXTENDED_FILES), chosen_filter)
     if shown.figure is None:
         if shown_tab:
             st.info(t("No settings match these filters."))

@@ -34,7 +34,8 @@ TARGET_POWER = 0.8  # the power the sentences measure each test against
 TABS = (N_("Null distributions"), N_("Type-I error and power"), N_("The paper at full scale"),
         N_("Beyond the paper: unequal N and ε"))
 TEST_LABELS = {"bootstrap": N_("parametric bootstrap"), "chisq": N_("naive χ²"),
-               "normal_score": N_("normal-score contrast")}
+               "normal_score": N_("normal-score contrast"),
+               "calibrated": N_("calibrated normal-score")}
 # The paper's two tests: shown by default in the live run and the full-scale study (the
 # normal-score contrast bootstrap, this project's, is one more option there).
 PAPER_TESTS = ("bootstrap", "chisq")
@@ -764,80 +765,68 @@ def band_text(band: tuple[float, float] = TARGET_BAND) -> str:
 
 
 @dataclass(frozen=True)
-class BandCount:
-    """Where one test's type-I errors lie against the target band, over some settings."""
+class VerdictCount:
+    """One test's type-I errors over some settings, each judged by its 95% interval
+    (study.size_verdict: too liberal above 5%, conservative below, else keeps its level)."""
 
     settings: int  # settings shown
-    outside: int  # rate (the point estimate) outside the band
-    clearly_outside: int  # the whole 95% interval outside the band (a subset of outside)
-    inside_crossing: int  # rate inside, but its 95% interval crosses an edge of the band
+    liberal: int  # the whole 95% interval above 5%
+    conservative: int  # the whole 95% interval below 5%
+    keeps: int  # the interval contains 5%
     low: float  # the smallest rate
     high: float  # the largest rate
     worst: pd.Series  # the row whose rate is farthest from the level
 
 
-def band_count(rows: pd.DataFrame, band: tuple[float, float] = TARGET_BAND) -> BandCount:
-    """Count ``rows`` (one test's rates, at least one) against ``band``: a rate is outside
-    when its point estimate is; clearly outside when its whole 95% interval is."""
-    low, high = band
+def verdict_count(rows: pd.DataFrame) -> VerdictCount:
+    """Count ``rows`` (one test's rates, at least one) by the verdict of each interval."""
+    verdicts = [study.size_verdict(low, high) for low, high in zip(rows["ci_low"],
+                                                                     rows["ci_high"])]
     rate = rows["rate"]
-    outside = (rate < low) | (rate > high)
-    clearly = (rows["ci_high"] < low) | (rows["ci_low"] > high)
-    crossing = ~outside & ((rows["ci_low"] < low) | (rows["ci_high"] > high))
     worst = rows.loc[(rate - LEVEL).abs().idxmax()]
-    return BandCount(len(rows), int(outside.sum()), int(clearly.sum()), int(crossing.sum()),
-                     float(rate.min()), float(rate.max()), worst)
+    return VerdictCount(len(rows), verdicts.count("liberal"), verdicts.count("conservative"),
+                        verdicts.count("keeps"), float(rate.min()), float(rate.max()), worst)
 
 
-def band_sentence(rows: pd.DataFrame, test: str,
-                  band: tuple[float, float] = TARGET_BAND) -> str:
-    """One test's type-I error over the extended grid's chosen settings, against ``band``."""
-    c = band_count(rows, band)
-    decimals = max(1, percent_decimals_apart([c.low, c.high], band[0]),
-                   percent_decimals_apart([c.low, c.high], band[1]))
+def verdict_sentence(rows: pd.DataFrame, test: str) -> str:
+    """One test's type-I error over the extended grid's chosen settings, each judged by its
+    95% interval against 5%."""
+    c = verdict_count(rows)
+    decimals = max(1, percent_decimals_apart([c.low, c.high], LEVEL))
 
     def pct(v: float) -> str:
         return f"{v:.{decimals}%}"
 
     head = t("Beyond the paper, the {name} test", name=test_label(test))
-    span = (t("rates from {low} to {high}", low=pct(c.low), high=pct(c.high)) if c.settings > 1
-            else t("rate {rate}", rate=pct(c.low)))
-    of = (t("the one setting shown") if c.settings == 1
-          else t("all {n} settings", n=c.settings) if c.outside == c.settings
-          else t("{k} of {n} settings", k=c.outside, n=c.settings))
-    if c.outside == 0:
-        where = (t("all {n} settings", n=c.settings) if c.settings > 1
-                 else t("the one setting shown"))
-        text = t("{head}: its type-I error lies inside {band} in {where} ({span}).", head=head,
-                 band=band_text(band), where=where, span=span)
-        if c.inside_crossing:
-            text += t(" In {k} of them its 95% interval crosses an edge of the band, so the "
-                      "rate there is inside only up to Monte Carlo error.", k=c.inside_crossing)
-        return text
-    text = t("{head}: its type-I error lies outside {band} in {of} ({span}; the farthest from "
-             "{level:.0%}, {worst}, at {at}).", head=head, band=band_text(band), of=of,
-             span=span, level=LEVEL, worst=pct(c.worst["rate"]), at=setting_label(c.worst))
-    reaching = c.outside - c.clearly_outside
-    if reaching == 0:
-        text += (t(" Its whole 95% interval lies outside the band there.") if c.outside == 1
-                 else t(" In each of them the whole 95% interval lies outside the band."))
-    elif c.clearly_outside == 0:
-        text += t(" None of them lies outside with its whole 95% interval: each interval "
-                  "reaches into the band, so Monte Carlo error alone could put those rates "
-                  "outside.")
-    else:
-        text += t(" In {clear} of them the whole 95% interval lies outside the band; in the "
-                  "other {reaching} the interval reaches into it, so those are outside only "
-                  "by their point estimate.", clear=c.clearly_outside, reaching=reaching)
+    if c.settings == 1:
+        row = rows.iloc[0]
+        rate = t("{rate} (95% interval {low}–{high})", rate=pct(row["rate"]),
+                 low=pct(row["ci_low"]), high=pct(row["ci_high"]))
+        if c.liberal:
+            return t("{head}: at the one setting shown its type-I error is {rate}, too "
+                     "liberal: the whole interval lies above 5%.", head=head, rate=rate)
+        if c.conservative:
+            return t("{head}: at the one setting shown its type-I error is {rate}, "
+                     "conservative: the whole interval lies below 5%, so it keeps its level "
+                     "but can miss real differences.", head=head, rate=rate)
+        return t("{head}: at the one setting shown its type-I error is {rate}: the interval "
+                 "holds 5%, so it keeps its level.", head=head, rate=rate)
+    text = t("{head}, over {n} settings (rates from {low} to {high}): its 95% interval lies "
+             "above 5% (too liberal) in {liberal}, below 5% (conservative: it keeps its level "
+             "but can miss real differences) in {conservative}, and holds 5% (it keeps its "
+             "level) in {keeps}.", head=head, n=c.settings, low=pct(c.low), high=pct(c.high),
+             liberal=c.liberal, conservative=c.conservative, keeps=c.keeps)
+    if c.liberal or c.conservative:
+        text += t(" The farthest from 5%: {worst} at {at}.", worst=pct(c.worst["rate"]),
+                  at=setting_label(c.worst))
     return text
 
 
-def extended_findings(chosen: pd.DataFrame,
-                      band: tuple[float, float] = TARGET_BAND) -> list[str]:
-    """Per test shown (in the order of simulation.TESTS): its type-I error against ``band``."""
+def extended_findings(chosen: pd.DataFrame) -> list[str]:
+    """Per test shown (in the order of simulation.TESTS): its type-I error by intervals."""
     shown = set(chosen["test"])
     tests = [x for x in simulation.TESTS if x in shown] + sorted(shown - set(simulation.TESTS))
-    return [band_sentence(chosen[chosen["test"] == test], test, band) for test in tests]
+    return [verdict_sentence(chosen[chosen["test"] == test], test) for test in tests]
 
 
 def extended_caption(results: pd.DataFrame) -> str:
@@ -853,9 +842,9 @@ def extended_caption(results: pd.DataFrame) -> str:
         "settings in this file. Each rate counts the rejections at the {level:.0%} "
         "significance level in R = {reps} replicates, with its 95% Wilson interval; a bootstrap test draws "
         "B = {boots} bootstrap statistics T_b and its p-value is (1 + #{{T_b ≥ T}})/(B + 1). "
-        "A calibrated test's type-I error should lie in {band}. This command regenerates "
-        "the file exactly:", settings=len(results), level=LEVEL, reps=reps, boots=boot_text,
-        band=band_text())
+        "A test keeps its level at a setting when that interval holds 5%; the chart shades "
+        "{band} as a scale. These commands regenerate the files exactly:",
+        settings=len(results), level=LEVEL, reps=reps, boots=boot_text, band=band_text())
 
 
 def partial_extended(results: pd.DataFrame) -> str | None:

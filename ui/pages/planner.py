@@ -7,7 +7,8 @@ the strongest ε affordable with N per group, and the whole ε-N frontier for a 
 test and the naive χ² test. The bootstrap test is the user's choice (``Settings.test``):
 the source's Algorithm 1 (the default, as every link made before the choice) or this
 project's normal-score test (dpcore.homogeneity.normal_score_test), which keeps its level
-where Algorithm 1 does not and costs more per simulated setting.
+in more settings than Algorithm 1 (not where counts and noise are of one size; see
+dpcore.homogeneity) and costs more per simulated setting.
 
 Here: :class:`Settings` (everything the URL holds, what the report lists), the comparison
 the test must detect (:class:`Comparison`), the searches, and the sentences and tables the
