@@ -683,3 +683,23 @@ def test_each_experiment_sets_the_page_up_and_shows_what_it_says(i):
         assert "larger: this is not a guarantee" in texts
         assert "exact δ at this σ and ε is 2.26537·10⁻⁵" in texts and "2.3·10⁻⁵" in ex.notice
         assert any("would **not** be (ε, δ)-DP" in w for w in warnings(at))
+
+
+def test_a_value_solved_beyond_its_box_is_brought_into_range_when_given_again():
+    """Issue 34's open finding: σ solved below its box's range (Δ = 10⁻⁶, ε = 563: about
+    3.4·10⁻⁸ against a smallest σ of 10⁻⁶) left the box empty once σ was given again, and the
+    Share link wrote a σ the box refuses. Now the box's nearest end is used and said, and
+    the link reopens the same numbers."""
+    at = open_page(GAUSS.path, GAUSS.title,
+                   {"gauss_sens": "1e-06", "gauss_eps": "563.171", "gauss_solve": "σ"})
+    assert at.number_input(key="gauss_sigma").value < 1e-6  # solved, bounds widened
+    at.segmented_control(key="gauss_solve").set_value("delta")
+    run(at)
+    assert at.number_input(key="gauss_sigma").value == 1e-6
+    [said] = [c.value for c in at.caption if "outside this box's range" in c.value]
+    assert said.startswith("σ: noise standard deviation: the value found before, 3.37911·10⁻⁸")
+    assert said.endswith("1·10⁻⁶ is used.")
+    assert at.query_params["gauss_sigma"] in ("1e-06", ["1e-06"])
+    again = open_page(GAUSS.path, GAUSS.title, {"gauss_sens": "1e-06", "gauss_eps": "563.171",
+                                                "gauss_solve": "δ", "gauss_sigma": "1e-06"})
+    assert [m.value for m in again.metric][:4] == [m.value for m in at.metric][:4]

@@ -195,12 +195,19 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
     if st.session_state.get(key) is None:
         st.session_state[key] = st.session_state.get(last_key, default)
     forced = None if value is None else float(value)
+    clamped = None
     if forced is not None:
         min_value, max_value = min(min_value, forced), max(max_value, forced)
         if st.session_state.get(key) != forced:
             st.session_state[key] = forced
-    else:  # a given value: used as the box shows it
+    else:  # a given value: used as the box shows it, within the box's range
         held = st.session_state.get(key)
+        if held is not None and not min_value <= held <= max_value:
+            # A value computed before (solved while the box was disabled, its bounds widened
+            # to hold it) that the box, given again, cannot hold: the box would show nothing
+            # and a link would write a value it refuses. The nearest end is used, and said.
+            clamped = (held, min(max(held, min_value), max_value))
+            st.session_state[key] = held = clamped[1]
         if held is not None and as_shown(held, format) != held:
             st.session_state[key] = as_shown(held, format)
     bind = not disabled
@@ -235,6 +242,10 @@ def synced_log_input(label: str, grid, *, key: str, default: float, min_value: f
                                 "nearest step of its scale.", lo=min_value, hi=max_value),
         )
     number = float(_refilled(number, last_key, rerun_key, default))
+    if clamped is not None:
+        st.caption(t("{label}: the value found before, {old}, is outside this box's range; "
+                     "{new} is used.", label=label, old=format_func(clamped[0]),
+                     new=format_func(clamped[1])))
     shown = forced if forced is not None else as_shown(number, format)
     options = with_value(grid, shown)
     if st.session_state.get(slider_key) != shown:
