@@ -530,7 +530,11 @@ def journey_for(page: registry.PageSpec, runner, tmp) -> type[Journey]:
 
 # Open findings of the journeys at 300 steps, not yet fixed (README, "Tests"): the Share
 # link of these views reopens other numbers. Expected to fail until they are.
-OPEN: dict[str, str] = {}
+OPEN: dict[str, str] = {
+    "fdp": "after random substitution and Laplace are toggled on the curves tab, the Share "
+           "link (…fdp_show_rs=true&fdp_rs_gamma=5&fdp_rs_n=7&fdp_show_lap=false…) reopens "
+           "the curves table with other values (README, Tests, Open)",
+}
 JOURNEY_PAGES = [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(
     reason=f"open finding: {OPEN[p.name]}", strict=False)] if p.name in OPEN else [])
     for p in TOOL_PAGES]
