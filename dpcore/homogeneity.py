@@ -1803,10 +1803,23 @@ def normal_score_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None) -
     array([[3.87, 0.51, 0.19, 8.62, 3.75]])
     """
     n_hat, p0, n_boot = _check_null_inputs(n_hat, p0_hat, n_boot, minimum=0)
-    a1 = positive_scalar(alpha1, "alpha1")
-    a2 = positive_scalar(alpha2, "alpha2")
-    return _null_replicates(n_hat, p0, a1, a2, n_boot, np.random.default_rng(rng),
-                            lambda y, rows: _contrast(y[..., 0, :], y[..., 1, :], a1, a2)[0])
+    return _score_replicates(n_hat, p0, positive_scalar(alpha1, "alpha1"),
+                             positive_scalar(alpha2, "alpha2"), n_boot,
+                             np.random.default_rng(rng), calibrate=False)
+
+
+def _score_replicates(n_hat, p0, alpha1, alpha2, n_boot, rng, *, calibrate: bool):
+    """The normal-score test's replicates T*_b, (R, B); with ``calibrate`` also one
+    second-level T**_b each (from a stream spawned from ``rng``, so the first level is
+    the same either way): (null, second)."""
+    if not calibrate:
+        return _null_replicates(n_hat, p0, alpha1, alpha2, n_boot, rng,
+                                lambda y, rows: _contrast(y[..., 0, :], y[..., 1, :],
+                                                          alpha1, alpha2)[0])
+    second_rng = rng.spawn(1)[0]
+    return _null_replicates(n_hat, p0, alpha1, alpha2, n_boot, rng,
+                            lambda y, rows: _contrast_and_second(y, alpha1, alpha2, second_rng),
+                            outputs=2)
 
 
 def calibrated_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None):
@@ -1861,13 +1874,9 @@ def calibrated_null(n_hat, p0_hat, alpha1, alpha2, *, n_boot: int, rng=None):
     (1, 5)
     """
     n_hat, p0, n_boot = _check_null_inputs(n_hat, p0_hat, n_boot, minimum=0)
-    a1 = positive_scalar(alpha1, "alpha1")
-    a2 = positive_scalar(alpha2, "alpha2")
-    rng = np.random.default_rng(rng)
-    second_rng = rng.spawn(1)[0]
-    return _null_replicates(n_hat, p0, a1, a2, n_boot, rng,
-                            lambda y, rows: _contrast_and_second(y, a1, a2, second_rng),
-                            outputs=2)
+    return _score_replicates(n_hat, p0, positive_scalar(alpha1, "alpha1"),
+                             positive_scalar(alpha2, "alpha2"), n_boot,
+                             np.random.default_rng(rng), calibrate=True)
 
 
 def normal_score_test(
@@ -1952,16 +1961,9 @@ def _normal_score_run(x1, x2, alpha1, alpha2, n_boot, rng, *, calibrate: bool):
     statistic = float(statistic)
     n1_hat, n2_hat = int(_nearest(n1)), int(_nearest(n2))
     n_hat = np.array([[n1_hat, n2_hat]])
-    if calibrate:
-        second_rng = rng.spawn(1)[0]
-        null, second = _null_replicates(
-            n_hat, p0[None, :], alpha1, alpha2, n_boot, rng,
-            lambda y, rows: _contrast_and_second(y, alpha1, alpha2, second_rng), outputs=2)
-        null, second = null[0], second[0]
-    else:
-        null = _null_replicates(n_hat, p0[None, :], alpha1, alpha2, n_boot, rng,
-                                lambda y, rows: _contrast(y[..., 0, :], y[..., 1, :],
-                                                          alpha1, alpha2)[0])[0]
+    drawn = _score_replicates(n_hat, p0[None, :], alpha1, alpha2, n_boot, rng,
+                              calibrate=calibrate)
+    null, second = (drawn[0][0], drawn[1][0]) if calibrate else (drawn[0], None)
     est = MomentNullEstimate(p0, float(n1), float(n2), n1_hat, n2_hat)
     single = BootstrapTestResult(
         statistic=statistic,
