@@ -20,6 +20,8 @@ module per topic:
 - :mod:`dpcore.ldp`          -- k-ary randomized response and its estimators ([KBR16])
 - :mod:`dpcore.planner`      -- the N or α a test needs to reach a target power
   ([SPJ22] section 5, built on Algorithm 2)
+- :mod:`dpcore.risk`         -- what a release means for one person: the attacker's
+  posterior odds, best guess and power under ε, (ε, δ), μ-GDP and the Laplace mechanism
 - :mod:`dpcore.simulation`   -- type-I error and power by Monte Carlo, [SPJ22]
   Algorithm 2 (REJECTRATE) and Figures 2-3, 9-12
 - :mod:`dpcore.study`        -- the [SPJ22] calibration grid run cell by cell on Dask

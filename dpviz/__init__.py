@@ -16,6 +16,8 @@ reports. One module per topic:
 - :mod:`dpviz.substitution` -- random substitution against l
 - :mod:`dpviz.planner`      -- the privacy-utility planner: power, frontier,
   distributions
+- :mod:`dpviz.risk`         -- what a release means for one person: two privacy
+  levels side by side
 - :mod:`dpviz.describe`     -- a figure in one sentence (``figure_summary``) and as
   a table (``figure_table``), for screen readers and the report
 - :mod:`dpviz.export`       -- a figure's numbers (``figure_data``) and a
@@ -28,8 +30,8 @@ reports. One module per topic:
 works without importing the submodule.
 """
 
-from dpviz import (describe, export, fdp, gaussian, homogeneity, ldp, planner, report, style, substitution,
-                   text)
+from dpviz import (describe, export, fdp, gaussian, homogeneity, ldp, planner, report, risk, style,
+                   substitution, text)
 
-__all__ = ["describe", "export", "fdp", "gaussian", "homogeneity", "ldp", "planner", "report", "style",
+__all__ = ["describe", "export", "fdp", "gaussian", "homogeneity", "ldp", "planner", "report", "risk", "style",
            "substitution", "text"]
