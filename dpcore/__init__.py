@@ -92,6 +92,7 @@ __all__ = [
     "homogeneity",
     "ldp",
     "planner",
+    "risk",
     "simulation",
     "study",
     "substitution",

@@ -19,7 +19,8 @@ from scipy import stats
 from dpcore.homogeneity import debias_thresholds, expected_noisy_count
 from dpviz.style import (_LAYOUT, _TEST_COLORS, _TEST_NAMES, COLORS, COUNT_AXIS,
                          PROBABILITY_AXIS, TEMPLATE_NAME, _rgba, _test_name, axes_of, figure,
-                         inert, inert_labels, legend_entry, legend_span, merged, panels)
+                         inert, inert_labels, legend_entry, legend_span, log_axis_ticks,
+                         merged, panels)
 from dpviz.text import N_, _
 
 __all__ = [
@@ -315,6 +316,11 @@ def rejection_figure(
     fig.add_trace(go.Scatter(legend_entry(_("{level} level", level=f"{level:.0%}"),
                                           **level_line)))
     fig.update_yaxes(range=[-0.02, 1.02], **PROBABILITY_AXIS)
+    # N written whole (1,000, 2,000, 5,000) or, over many decades, as powers of ten (10⁶),
+    # never Plotly's bare minor digits "2", "5" (issue 36)
+    n_ticks = log_axis_ticks(data["n"])
+    fig.update_xaxes(**n_ticks, **(COUNT_AXIS if "tickvals" in n_ticks
+                                  else dict(exponentformat="power")))
     # Axis titles say the N axis is logarithmic and what a rate counts. Set on the axes
     # that px titled (one row and one column of a facet grid): px's labels also name the
     # values in the hover text, which keeps the short names.
@@ -399,7 +405,9 @@ def extended_null_figure(
     data = pd.DataFrame(table).copy()
     data = data.sort_values(["alpha1", "alpha2", "n", "n2"],
                             ascending=[False, False, True, True], kind="stable")
-    data["outer"] = [f"(ε_A, ε_B) = ({a:g}, {b:g})" for a, b in zip(data["alpha1"], data["alpha2"])]
+    # The pair alone ("(1, 0.01)"): the axis title names it; "(ε_A, ε_B) = (1, 0.01)" was
+    # wider than its group of ticks and ran into its neighbours and the dividers (issue 36).
+    data["outer"] = [f"({a:g}, {b:g})" for a, b in zip(data["alpha1"], data["alpha2"])]
     data["inner"] = [f"{_short_count(a)}/{_short_count(b)}"
                      for a, b in zip(data["n"], data["n2"])]
     ms = sorted(pd.unique(data["m"]), reverse=True)

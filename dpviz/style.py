@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import functools
 import html
+import re
 
 import numpy as np
 import plotly.graph_objects as go
@@ -183,6 +184,53 @@ def _log_range(values, pad: float = 1.6) -> tuple[float, float]:
     return float(np.log10(v.min() / pad)), float(np.log10(v.max() * pad))
 
 
+# Plotly labels the minor ticks of a log axis spanning few decades with a bare digit ("2",
+# "5" for 20 and 50, issue 36). A log axis that sets no ticks of its own is labelled at its
+# decades only when it spans more than LOG_DECADES_ONLY decades, else at 1, 2, 3, 5 × 10^k
+# written in full (Plotly writes an explicit tick value whole: "2×10⁻⁵", "0.2").
+LOG_DECADES_ONLY = 2.0
+LOG_MAX_TICKS = 8  # decades labelled at most: every second, third … decade beyond
+
+
+def log_axis_ticks(values) -> dict:
+    """The tick settings of a log axis showing the finite positive ``values`` (or the ends
+    of its range): decades only (``dtick`` 1, or every n-th decade so that at most
+    LOG_MAX_TICKS are labelled) or tick values 1, 2, 3, 5 × 10^k; never Plotly's bare minor
+    digits."""
+    v = _finite_positive(np.ravel(np.asarray(values, dtype=object)))
+    if v.size == 0:
+        return {"dtick": 1}
+    span = float(np.log10(v.max() / v.min()))
+    if span > LOG_DECADES_ONLY:
+        return {"dtick": max(1, int(np.ceil(span / LOG_MAX_TICKS)))}
+    return {"tickvals": _log_ticks(v)}
+
+
+def _axis_values(data: list[dict], layout: dict, key: str) -> list:
+    """The values the axis ``key`` ("xaxis", "yaxis2") shows: the ends of its range if it
+    sets one (log10 units), else its traces' values on it."""
+    axis = layout.get(key) or {}
+    if axis.get("range") is not None and None not in axis["range"]:
+        return [10.0 ** float(r) for r in axis["range"]]
+    letter, ref = key[0], key[0] + key[5:]
+    values: list = []
+    for trace in data:
+        if (trace.get(f"{letter}axis") or letter) == ref and trace.get(letter) is not None:
+            values.extend(np.ravel(np.asarray(trace[letter], dtype=object)).tolist())
+    return values
+
+
+def _label_log_axes(data: list[dict], layout: dict) -> dict:
+    """``layout`` with every log axis that sets no ticks labelled by :func:`log_axis_ticks`."""
+    out = dict(layout)
+    for key, axis in layout.items():
+        if (isinstance(axis, dict) and key[1:5] == "axis" and key[0] in "xy"
+                and axis.get("type") == "log"
+                and not {"tickvals", "dtick", "tickmode"} & set(axis)):
+            out[key] = {**axis, **log_axis_ticks(_axis_values(data, layout, key))}
+    return out
+
+
 # Lines and bands across a plot: what plotly's fig.add_vline / add_hline / add_vrect /
 # add_hrect add, the same shape and annotation (tests/test_viz_style.py compares them),
 # without their cost: those methods search every subplot for data and validate the
@@ -334,6 +382,7 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
     few traces took 25–50 ms that way, about 1 ms from its spec. ``_validate`` is plotly's
     own switch for this (private: tests/test_viz_style.py fails loudly if it goes)."""
     spec_layout = merged({k: v for k, v in _LAYOUT.items() if k != "template"}, layout)
+    spec_layout = _label_log_axes(data, spec_layout)
     spec_layout["template"] = _TEMPLATE_SPEC
     return go.Figure({"data": data, "layout": spec_layout}, _validate=VALIDATE_FIGURES)
 
@@ -396,35 +445,131 @@ class SentFigure(go.Figure):
 
 
 PRESENTED = 1.25  # how much larger a figure is drawn for a projector (presenting mode)
+# The smallest text a figure shows on a projector (px), read at 3 m (issue 36), and its colour:
+# the theme's text colour (.streamlit/config.toml), 19:1 on white. Streamlit's own chart
+# theme draws ticks and legends in a light grey (3.7:1) unless a figure sets their colour.
+PRESENTED_MIN_FONT = 20
+PRESENTED_TEXT = "#0E1116"
 _DEFAULT_HEIGHT = 450  # Plotly's height of a figure that sets none
+_AXIS_KEY = re.compile(r"^[xy]axis\d*$")
 
 
-def _scaled_fonts(node, scale: float):
-    """``node`` (a figure's JSON) with the size of every font in it times ``scale``."""
+def _scaled_fonts(node, scale: float, floor: float = 0):
+    """``node`` (a figure's JSON) with the size of every font in it times ``scale``, and at
+    least ``floor``."""
     if isinstance(node, dict):
         out = {}
         for key, value in node.items():
             if key.endswith("font") and isinstance(value, dict) and "size" in value:
-                value = {**value, "size": value["size"] * scale}
-            out[key] = _scaled_fonts(value, scale)
+                value = {**value, "size": max(value["size"] * scale, floor)}
+            out[key] = _scaled_fonts(value, scale, floor)
         return out
     if isinstance(node, list):
-        return [_scaled_fonts(v, scale) for v in node]
+        return [_scaled_fonts(v, scale, floor) for v in node]
     return node
 
 
-def presented(fig: go.Figure, scale: float = PRESENTED) -> dict:
+def _luminance(color) -> float | None:
+    """WCAG's relative luminance of ``color`` ("#rrggbb", "rgb(...)", "rgba(...)": its alpha
+    over white); None for a colour given otherwise (a name)."""
+    if not isinstance(color, str):
+        return None
+    c = color.strip().lower()
+    if re.fullmatch(r"#[0-9a-f]{6}", c):
+        rgb, alpha = [int(c[i:i + 2], 16) for i in (1, 3, 5)], 1.0
+    elif m := re.fullmatch(r"rgba?\(([^)]*)\)", c):
+        parts = [float(v) for v in re.split(r"[\s,/]+", m.group(1).strip()) if v]
+        rgb, alpha = parts[:3], parts[3] if len(parts) > 3 else 1.0
+    else:
+        return None
+    rgb = [v * alpha + 255 * (1 - alpha) for v in rgb]
+
+    def channel(v: float) -> float:
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
+
+
+def _contrast_on_white(color) -> float | None:
+    """The WCAG contrast ratio of ``color`` against white (None: see :func:`_luminance`)."""
+    lum = _luminance(color)
+    return None if lum is None else 1.05 / (lum + 0.05)
+
+
+def _text_on(color) -> str:
+    """White or :data:`PRESENTED_TEXT`, whichever reads better on ``color`` (a bar's)."""
+    lum = _luminance(color)
+    if lum is None:
+        return PRESENTED_TEXT
+    dark = _luminance(PRESENTED_TEXT)
+    return "#FFFFFF" if 1.05 / (lum + 0.05) > (lum + 0.05) / (dark + 0.05) else PRESENTED_TEXT
+
+
+def _readable(font: dict | None, size: float) -> dict:
+    """``font`` at ``size`` px at least, in :data:`PRESENTED_TEXT` unless its own colour
+    reads at 4.5:1 on white."""
+    font = dict(font or {})
+    font["size"] = max(font.get("size") or 0, size)
+    ratio = _contrast_on_white(font.get("color"))
+    if ratio is None or ratio < 4.5:
+        font["color"] = PRESENTED_TEXT
+    return font
+
+
+def presented(fig: go.Figure, scale: float = PRESENTED, *, height: float | None = None) -> dict:
     """``fig`` drawn ``scale`` times larger for a projector: its height, margins and every
     font (the figure's own and those of its titles, ticks, legend, annotations and trace
-    labels), as a figure spec (a dict that Plotly and Streamlit draw as they draw ``fig``;
-    ``fig`` itself, which the exports and the report use, is left as it is)."""
-    spec = _scaled_fonts(fig.to_dict(), scale)
+    labels), none below :data:`PRESENTED_MIN_FONT` px, and its titles, ticks, legend and
+    annotations in a dark colour (4.5:1 at least), as a figure spec (a dict that Plotly and
+    Streamlit draw as they draw ``fig``; ``fig`` itself, which the exports and the report
+    use, is left as it is). ``height``: the height drawn (px), if not ``scale`` times the
+    figure's."""
+    floor = PRESENTED_MIN_FONT
+    spec = _scaled_fonts(fig.to_dict(), scale, floor)
     layout = spec["layout"]
     template_font = fig.layout.template.layout.font.size if fig.layout.template else None
-    layout["font"] = {**layout.get("font", {}),
-                      "size": (fig.layout.font.size or template_font or 12) * scale}
-    layout["height"] = (fig.layout.height or _DEFAULT_HEIGHT) * scale
+    base = max((fig.layout.font.size or template_font or 12) * scale, floor)
+    layout["font"] = {**layout.get("font", {}), "size": base, "color": PRESENTED_TEXT}
+    layout["height"] = height or (fig.layout.height or _DEFAULT_HEIGHT) * scale
     if "margin" in layout:
         layout["margin"] = {k: v * scale if isinstance(v, (int, float)) and k in "lrtb" else v
                             for k, v in layout["margin"].items()}
+    # Every axis drawn, those only the traces name too: its ticks and title, set on the
+    # axis itself (Streamlit's theme sets them on every axis, which the layout's font does
+    # not override).
+    axes = {key for key in layout if _AXIS_KEY.match(key)} | {"xaxis", "yaxis"}
+    for trace in spec.get("data", []):
+        for letter in "xy":
+            ref = trace.get(f"{letter}axis")
+            if isinstance(ref, str) and ref.startswith(letter):
+                axes.add(f"{letter}axis{ref[1:]}")
+    for key in axes:
+        axis = dict(layout.get(key, {}))
+        axis["tickfont"] = _readable(axis.get("tickfont"), base)
+        title = axis.get("title")
+        title = dict(title) if isinstance(title, dict) else (
+            {"text": title} if isinstance(title, str) else {})
+        title["font"] = _readable(title.get("font"), base)
+        axis["title"] = title
+        layout[key] = axis
+    legend = dict(layout.get("legend", {}))
+    legend["font"] = _readable(legend.get("font"), base)
+    if isinstance(legend.get("title"), dict):
+        legend["title"] = {**legend["title"],
+                           "font": _readable(legend["title"].get("font"), base)}
+    layout["legend"] = legend
+    title = layout.get("title")
+    if isinstance(title, dict):
+        layout["title"] = {**title, "font": _readable(title.get("font"), base)}
+    layout["annotations"] = [{**a, "font": _readable(a.get("font"), floor)}
+                             for a in layout.get("annotations", [])]
+    # Text on bars: white or dark, whichever reads better on the bar (Plotly's own choice
+    # puts white on the darkened orange, 2.6:1); beside a bar, dark.
+    for trace in spec.get("data", []):
+        if trace.get("type") == "bar" and trace.get("text") is not None:
+            inside = _text_on((trace.get("marker") or {}).get("color"))
+            trace["insidetextfont"] = {**trace.get("insidetextfont", {}), "color": inside}
+            trace["outsidetextfont"] = {**trace.get("outsidetextfont", {}),
+                                        "color": PRESENTED_TEXT}
     return spec

@@ -10,7 +10,11 @@ chart (:func:`chart_problems`):
 - every annotation and the legend lie inside the chart;
 - no annotation lies across a plot's x-axis line or y-axis line;
 - no tick label uses an SI prefix (µ, m, k, M, G, …): Plotly's default writes a density
-  of 5·10⁻⁵ as "50µ".
+  of 5·10⁻⁵ as "50µ";
+- no tick label overlaps another of its axis and level, and no group label of a two-level
+  (multicategory) axis crosses a divider between groups (issue 36: "(ε_A, ε_B) = (1, 1)"
+  ran into its neighbours and the dividers);
+- no log axis labels a minor tick with a bare digit ("2", "5" for 20 and 50).
 
 The sliders move by keyboard (Home, End), as a reader without a mouse would; waits are
 browserkit's (Playwright's ``expect`` and the idle wait), never sleeps. Used by
@@ -46,6 +50,21 @@ CHARTS_JS = """() => {
                        return l ? box(l) : null; })(),
       ticks: [...p.querySelectorAll('.xaxislayer-above text, .yaxislayer-above text')]
         .map(t => t.textContent.trim()).filter(Boolean),
+      // each tick label with its box, axis and level ("x3tick", "x3tick2")
+      tick_boxes: [...p.querySelectorAll('.xaxislayer-above g[class*="tick"], '
+                                         + '.yaxislayer-above g[class*="tick"]')]
+        .filter(g => g.textContent.trim() && g.querySelector('text'))
+        .map(g => ({text: g.textContent.trim(), box: box(g.querySelector('text')),
+                    group: g.getAttribute('class'),
+                    // a turned label's box is not its outline: boxes of neighbours overlap
+                    turned: /rotate\\((?!0[,)])/.test(g.querySelector('text').getAttribute('transform') || '')})),
+      dividers: [...p.querySelectorAll('path[class$="divider"]')].map(box),
+      // the bare minor digits Plotly writes on a log axis (drawn at 75% of the tick size)
+      log_minor: [...p.querySelectorAll('.xaxislayer-above text, .yaxislayer-above text')]
+        .filter(t => /^[2-9]$/.test(t.textContent.trim()) && t.parentElement
+                && [...t.parentElement.parentElement.querySelectorAll('text')].some(
+                     o => o !== t && parseFloat(o.style.fontSize) > parseFloat(t.style.fontSize)))
+        .map(t => t.textContent.trim()),
     }));
 }"""
 
@@ -92,6 +111,30 @@ def chart_problems(charts: list[dict]) -> list[str]:
             problems.append(f"chart {i}: the legend leaves the chart")
         problems += [f"chart {i}: SI tick {tick!r}" for tick in c["ticks"]
                      if re.match(SI_TICK, tick)]
+        problems += _tick_problems(i, c)
+    return problems
+
+
+def _tick_problems(i: int, c: dict) -> list[str]:
+    """Tick labels of one axis and level drawn over each other, group labels across a
+    divider, bare minor digits of a log axis."""
+    problems = []
+    ticks = c.get("tick_boxes", [])
+    for j, a in enumerate(ticks):
+        for b in ticks[j + 1:]:
+            if (a["group"] == b["group"] and not (a.get("turned") or b.get("turned"))
+                    and _overlap(a["box"], b["box"])):
+                problems.append(f"chart {i}: tick {a['text']!r} overlaps {b['text']!r}")
+        if a["group"].endswith("tick2"):  # a group label of a two-level axis
+            left, top, right, bottom = a["box"]
+            for d in c.get("dividers", []):
+                x = (d[0] + d[2]) / 2
+                if (left + TOL < x < right - TOL and d[1] < bottom - TOL
+                        and d[3] > top + TOL):
+                    problems.append(f"chart {i}: group label {a['text']!r} crosses a divider")
+                    break
+    problems += [f"chart {i}: bare minor tick {t!r} on a log axis"
+                 for t in c.get("log_minor", [])]
     return problems
 
 

@@ -49,3 +49,36 @@ def test_si_prefixed_ticks_are_named_and_scientific_ones_pass():
                                            "5×10⁻⁵", "1,000,000", "85+", "10%"))])
     assert sorted(p.split("SI tick ")[1] for p in problems) == sorted(
         ["'50µ'", "'40μ'", "'2k'", "'1.5M'", "'3G'"])
+
+
+def test_group_labels_over_each_other_or_across_a_divider_are_named():
+    """Issue 36: the calibration page's "(ε_A, ε_B) = (1, 1)" group labels ran into each
+    other and across the dividers between the groups of a two-level axis."""
+    c = chart()
+    c["tick_boxes"] = [
+        {"text": "(ε_A, ε_B) = (1, 1)", "box": [100, 380, 230, 395], "group": "x3tick2"},
+        {"text": "(ε_A, ε_B) = (1, 0.1)", "box": [200, 380, 330, 395], "group": "x3tick2"},
+        {"text": "1k/1k", "box": [100, 355, 110, 375], "group": "x3tick"},
+        {"text": "1k/10k", "box": [120, 355, 130, 375], "group": "x3tick"},
+    ]
+    c["dividers"] = [[215, 350, 215, 398]]
+    problems = chart_problems([c])
+    assert any("'(ε_A, ε_B) = (1, 1)' overlaps '(ε_A, ε_B) = (1, 0.1)'" in p
+               for p in problems), problems
+    assert any("group label '(ε_A, ε_B) = (1, 1)' crosses a divider" in p
+               for p in problems), problems
+    assert not any("1k/1k" in p for p in problems), problems
+    # short labels within their groups read right
+    c["tick_boxes"][:2] = [
+        {"text": "(1, 1)", "box": [150, 380, 190, 395], "group": "x3tick2"},
+        {"text": "(1, 0.1)", "box": [240, 380, 290, 395], "group": "x3tick2"},
+    ]
+    assert chart_problems([c]) == []
+
+
+def test_a_log_axis_bare_minor_digit_is_named():
+    """Issue 36: Plotly labels a log axis's minor ticks "2" and "5"."""
+    c = chart()
+    c["log_minor"] = ["2", "5"]
+    assert sorted(p.split("tick ")[1] for p in chart_problems([c])) == [
+        "'2' on a log axis", "'5' on a log axis"]

@@ -78,9 +78,27 @@ def extended_tab(at: AppTest):
     return on_tab(at, 3)
 
 
+def named(shown: pd.DataFrame) -> pd.DataFrame:
+    """A table of rates as shown (pairs, populations, effects and tests in words, issue 36)
+    with its cells named as its CSV names them."""
+    pairs = list(study.PAIRS)
+    every = pd.DataFrame({
+        "pair": pairs, "effect": [study.PAIRS[p][2] for p in pairs],
+        "population_a": [study.PAIRS[p][0] for p in pairs],
+        "population_b": [study.PAIRS[p][1] for p in pairs]})
+    every = pd.concat([every, pd.DataFrame({"test": list(simulation.TESTS)})])
+    said = logic.rates_shown(every)
+    out = shown.copy()
+    for column in said.columns:
+        if column in out:
+            back = {w: n for w, n in zip(said[column], every[column]) if isinstance(n, str)}
+            out[column] = out[column].map(lambda w, back=back: back.get(w, w))
+    return out
+
+
 def live_table(at: AppTest) -> pd.DataFrame:
     [table] = live_tab(at).dataframe
-    return table.value
+    return named(table.value)
 
 
 def live_caption(at: AppTest) -> str:
@@ -233,7 +251,7 @@ def test_empty_selection_asks_for_one(empty):
 
 def _paper_rows(at: AppTest) -> pd.DataFrame:
     [table] = paper_tab(at).dataframe
-    return table.value
+    return named(table.value)
 
 
 def _synthetic_results(tmp_path, tests=logic.PAPER_TESTS) -> pd.DataFrame:
@@ -355,7 +373,8 @@ def test_report_holds_the_type_i_error_verdicts(synthetic_study):
     assert kit.parameters["Simulation: seed"] == str(controls.DEFAULT_SEED)
     assert kit.parameters["Null distributions: bins M"] == "20"
     assert "Full-scale study: made by" in kit.parameters
-    assert len(kit.figures) == 3 and len(kit.tables) == 2
+    # with what ε means for one person (ui/oneperson.py): its chart and table
+    assert len(kit.figures) == 4 and len(kit.tables) == 3
 
 
 def test_the_full_scale_study_with_the_normal_score_test_and_n2(monkeypatch, tmp_path):
@@ -420,7 +439,7 @@ def synthetic_extended(synthetic_study, monkeypatch):
 
 def _extended_rows(at: AppTest) -> pd.DataFrame:
     [table] = extended_tab(at).dataframe
-    return table.value
+    return named(table.value)
 
 
 def _extended_findings(at: AppTest) -> list[str]:

@@ -194,7 +194,7 @@ def _assert_degenerate(at: AppTest) -> None:
     assert not [b.key for b in at.download_button if b.key.startswith("cmp_fig_null")]
     kit = ended_kit(at)
     assert kit.findings[0].startswith("The parametric bootstrap test cannot be run")
-    assert len(kit.figures) == 2
+    assert len(kit.figures) == 3  # the histograms and what ε means for one person
 
 
 def test_degenerate_sampled_histograms_show_error():
@@ -401,8 +401,9 @@ def test_report_holds_the_verdict_settings_charts_and_tables():
     assert kit.parameters["People N in A"] == "1,000" and kit.parameters["Seed"] == "5"
     assert [name for name, _ in kit.figures] == [
         "Original and private histograms", "Bootstrap null distribution",
-        "Debiasing the noisy counts"]
-    assert [name for name, _ in kit.tables] == ["Counts per bin", "Tests and estimates"]
+        "Debiasing the noisy counts", "ε = 0.1 against ε = 10"]
+    assert [name for name, _ in kit.tables] == ["Counts per bin", "Tests and estimates",
+                                                "What ε = 0.1 means for one person"]
     assert len(kit.tables[0][1]) == 18 and kit.notes
 
 

@@ -6,6 +6,7 @@ tests/test_page_contract.py.
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import pytest
@@ -46,7 +47,8 @@ def curve_table(at: AppTest):
 def test_only_the_open_tab_runs_under_the_plain_words_box():
     at = start()
     assert [t.label for t in at.tabs] == list(TABS)
-    assert len(at.get("plotly_chart")) == 2  # the attacker's test only
+    # the attacker's test, and what the shift means for one person (ui/oneperson.py)
+    assert len(at.get("plotly_chart")) == 3
     for tab in TABS:
         open_tab(at, tab)
         assert_quiet(at)
@@ -170,13 +172,40 @@ EXTREMES = {
         "fdp_show_hist": "true", "fdp_hist_alpha": "10",
     },
     "weak privacy": {
-        "fdp_family": "Laplace: Lap(0,1) vs Lap(ε,1)", "fdp_mu": "5", "fdp_say_alpha": "0.1%",
+        "fdp_family": "Laplace: Lap(0,1) vs Lap(ε,1)", "fdp_mu": "10", "fdp_say_alpha": "0.1%",
         "fdp_gauss_sigma": "0.1", "fdp_gauss_sens": "5", "fdp_lap_b": "0.1",
         "fdp_lap_sens": "5", "fdp_show_hist": "true", "fdp_hist_alpha": "0.001",
         "fdp_ed_delta": "0.2", "fdp_aud_mech": "Laplace", "fdp_aud_b": "0.1",
         "fdp_aud_reps": "100,000",
     },
 }
+LAPLACE = "Laplace: Lap(0,1) vs Lap(ε,1)"
+
+
+def test_the_laplace_shift_reaches_eps_10_and_the_gaussian_keeps_mu_up_to_5():
+    """Issue 36: Laplace at ε = 10 (the compare and k-RR pages' largest ε) opens from a
+    link; μ keeps 0 … 5 and old links open as before; a change of outputs keeps the shift,
+    clamped into the new range and said so."""
+    at = start(query={"fdp_family": LAPLACE, "fdp_mu": "10"})
+    shift = at.slider(key="fdp_mu")
+    assert (shift.value, shift.max) == (10.0, 10.0)
+    # β at α = 5% of Lap(0,1) against Lap(10,1): 1 − e^10·α is negative there, so the curve
+    # is e^{−10}/(4α) for e^{−10}/2 ≤ α ≤ 1/2 (dpcore.fdp.laplace_tradeoff's middle piece)
+    assert kit(at).numbers["Type-II error β"] == pytest.approx(math.exp(-10) / (4 * 0.05))
+    at.radio(key="fdp_family").set_value("gaussian").run()
+    assert (at.slider(key="fdp_mu").value, at.slider(key="fdp_mu").max) == (5.0, 5.0)
+    assert any("10 is beyond this range; 5 is used" in c.value for c in at.caption)
+    at.slider(key="fdp_mu").set_value(2.5).run()
+    at.radio(key="fdp_family").set_value("laplace").run()
+    assert (at.slider(key="fdp_mu").value, at.slider(key="fdp_mu").max) == (2.5, 10.0)
+    assert not any("beyond this range" in c.value for c in at.caption)
+    old = start(query={"fdp_mu": "5"})
+    assert (old.slider(key="fdp_mu").value, old.slider(key="fdp_mu").max) == (5.0, 5.0)
+    beyond = start(query={"fdp_mu": "7"})  # μ = 7 was never a value: named, default used
+    assert beyond.slider(key="fdp_mu").value == 1.0
+    assert "fdp_mu" not in beyond.query_params
+
+
 RADIO_LABELS = {
     "f_ε*,δ*": "epsdelta", "f_ε,0 (any ε-DP mechanism)": "epsdp", "k-RR": "krr",
     "Laplace": "laplace", "Laplace: Lap(0,1) vs Lap(ε,1)": "laplace",

@@ -642,10 +642,12 @@ def test_the_plain_words_render_their_power_of_e_as_latex():
     assert r"$e^{9.024 \cdot 10^{-5}}$" in sentence
 
 
-def test_delta_is_introduced_with_the_source_002_symbol_and_no_bare_source():
+def test_delta_is_introduced_with_a_cited_symbol_and_no_bare_source():
+    """Δ is introduced with the textbook's own symbol, cited by its authors (issue 36: an
+    internal reference, "source 002", is no citation)."""
     at = start()
     intro = markdown_text(at)
-    assert "(S in the source-002 note on the Gaussian mechanism [GMN25])" in intro
+    assert "(Δ₂f in Dwork & Roth 2014)" in intro
     for tab in TABS:
         open_tab(at, tab)
         assert "the source " not in " ".join(page_texts(at)), tab

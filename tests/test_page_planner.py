@@ -321,7 +321,8 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert any("Press *Compute the frontier*" in i.value for i in at.info)
     at = run_frontier(at)
     assert not errors(at)
-    [shown] = [d.value for d in at.dataframe]
+    # the frontier's table (the other is what ε means for one person, ui/oneperson.py)
+    [shown] = [d.value for d in at.dataframe if "prior" not in d.value.columns]
     # The table's numbers (its CSV); it shows N to the precision of each interval.
     table = dict(ended_kit(at).tables)["The frontier"]
     assert list(shown["n"]) == words.frontier_n_texts(table)
@@ -345,12 +346,14 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert "does not hold its 5% level" in warning
     assert {b.key for b in at.download_button} == {
         "page_report_download", "page_code_py", "page_code_ipynb", "page_code_wheel",
+        "plan_op_table_csv", "plan_op_side_by_side_csv", "plan_op_side_by_side_html",
         "plan_fig_dist_csv",
         "plan_fig_dist_html",
         "plan_fig_frontier_csv", "plan_fig_frontier_html", "plan_frontier_table_csv"}
     kit = ended_kit(at)
     assert kit.findings == [words.frontier_sentence(table, 0.8), warning]
-    assert [name for name, _ in kit.tables] == ["The frontier"]
+    assert [name for name, _ in kit.tables] == ["The frontier",
+                                                "What ε = 0.1 means for one person"]
     # Other settings: the last frontier is shown with a note until it is run again.
     at.select_slider(key="plan_power").set_value(0.9)
     run(at)
@@ -373,7 +376,8 @@ def test_the_normal_score_test_when_chosen():
     assert "the normal-score test at the 5% significance level detects" in sentence
     assert sentence in [m.value for m in (*at.success, *at.warning)]
     points = [d.value for d in at.dataframe if "power" in d.value]
-    assert points and all(set(d["test"]) == {"normal_score"} for d in points)
+    # Tests named in words on screen (issue 36); the CSV keeps "normal_score".
+    assert points and all(set(d["test"]) == {"normal-score"} for d in points)
     assert any("One simulated setting of the normal-score test draws" in c.value
                for c in at.caption)
     # The frontier: the normal-score test beside the naive one, named so.
@@ -441,15 +445,18 @@ def test_report_download_builds_the_html_report(deferred):
     assert kit.notes == words.report_notes()
     assert [name for name, _ in kit.figures] == [
         "The two distributions: Korea central and Korea noncentral",
-        "Power against N at ε = 0.1", "Power against ε with N = 10,000 per group"]
+        "Power against N at ε = 0.1", "Power against ε with N = 10,000 per group",
+        "ε = 0.1 against ε = 10"]  # the last: what ε means for one person (ui/oneperson.py)
     assert [name for name, _ in kit.tables] == ["Simulated power against N",
-                                               "Simulated power against ε"]
+                                               "Simulated power against ε",
+                                               "What ε = 0.1 means for one person"]
     help_ = {b.key: b.help for b in at.download_button}["plan_dl_report"]  # the header's file
     assert "The Report button at the top of the page gives the same file." in help_
     html_ = tab_report(deferred)
     assert "plan_reps=50" in html_  # the link to this view
     assert "Korea central vs Korea noncentral" in html_ and "Seed" in html_
-    assert html_.count("<table") == 3  # the settings and the two tables of points
+    # the settings, the two tables of points and what ε means for one person
+    assert html_.count("<table") == 4
     assert "The privacy-utility frontier" not in html_
 
 
@@ -463,9 +470,9 @@ def test_report_includes_the_frontier_once_computed(deferred):
     assert not [w for w in at.warning if "does not hold" in w.value]  # a finding, not a warning
     html_ = tab_report(deferred)
     assert "The privacy-utility frontier" in html_ and "does not hold its 5% level" in html_
-    assert html_.count("<table") == 4
+    assert html_.count("<table") == 5  # with what ε means for one person
     kit = ended_kit(at)
-    assert len(kit.findings) == 4 and len(kit.figures) == 4 and len(kit.tables) == 3
+    assert len(kit.findings) == 4 and len(kit.figures) == 5 and len(kit.tables) == 4
 
 
 def test_an_unusable_value_of_a_hidden_control_is_kept_quietly():

@@ -44,6 +44,10 @@ KEPT_WORDS = {
     "value", "trade", "off", "Son", "Park", "Jung", "Dong", "Roth", "Su", "Kang", "Lee", "Hong",
     "Kairouz", "Bonawitz", "Ramage", "Balle", "Wang", "Dwork", "Wilson", "Laplace", "Gaussian",
     "USA", "et", "al", "vs", "ipynb", "py", "csv", "html", "png", "s", "ms", "µs",
+    # Symbols of formulas written in plain text (issue 36): the hyperbolic tangent, as ln
+    # and exp; the identity trade-off function Id(α) = 1 − α of Dong, Roth & Su (2022); the
+    # distributions' names as formulas write them, as Lap.
+    "tanh", "Id", "Multinomial", "Binomial",
 }
 
 
@@ -67,8 +71,14 @@ def untranslatable(text: str) -> bool:
     return all(word in KEPT_WORDS for word in re.findall(r"[A-Za-z]{2,}", plain))
 
 
+# A formula's words (\text{otherwise}, \operatorname{round}) are translated; their braces
+# are LaTeX's, not a template's {fields}.
+LATEX_WORDS = re.compile(r"\\(?:text|textrm|mathrm|operatorname|mbox)\s*\{[^{}]*\}")
+
+
 def marks(text: str) -> dict:
-    return {"fields": sorted(FIELD.findall(text)), "bold": text.count("**"),
+    fields = FIELD.findall(LATEX_WORDS.sub(" ", text))
+    return {"fields": sorted(fields), "bold": text.count("**"),
             "dollars": text.count("$"), "backticks": text.count("`"),
             "icons": sorted(re.findall(r":material/\w+:", text)),
             "paragraphs": text.count("\n\n")}
@@ -382,6 +392,21 @@ def test_every_page_opens_in_korean_with_every_text_translated(page, monkeypatch
     left = [run for shown in shown_texts(at) for run in english_sentences(shown)]
     assert not left, left[:10]
     assert not english_headers(at), english_headers(at)
+    assert_korean_all_the_way(at)
+
+
+def assert_korean_all_the_way(at, where: str = "") -> None:
+    """Issue 36: no English word or internal name outside the kept terms in the page's
+    tables, charts, formulas and messages (tests/koreankit.py), and no N written "50M"
+    beside M, the number of bins."""
+    from koreankit import MILLIONS, english_on_page
+    from shown import shown_texts as every_text
+
+    found = english_on_page(at)
+    assert not found, (where, len(found), [f"{w} ({kind}): {text[:80]!r}"
+                                           for kind, w, text in found[:10]])
+    millions = [s for s in every_text(at) if MILLIONS.search(s)]
+    assert not millions, (where, millions[:5])
 
 
 ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z_ ()'-]{2,}")
@@ -417,6 +442,7 @@ def test_every_tab_opens_in_korean_with_every_text_translated(page, korean_test_
         left = [run for shown in shown_texts(at) for run in english_sentences(shown)]
         assert not left, (label, left[:10])
         assert not english_headers(at), (label, english_headers(at))
+        assert_korean_all_the_way(at, label)
 
 
 def _experiments():
@@ -451,6 +477,7 @@ def test_every_try_this_experiment_opens_in_korean(script, module, index, korean
     left = [run for shown in shown_texts(at) for run in english_sentences(shown)]
     assert not left, left[:10]
     assert not english_headers(at), english_headers(at)
+    assert_korean_all_the_way(at, ex.title)
 
 
 def test_korean_writes_numbers_as_english_does_so_the_formatters_stay():
@@ -461,3 +488,25 @@ def test_korean_writes_numbers_as_english_does_so_the_formatters_stay():
     for x in (0.000123, 1234.5, 50_000_000, -7.25):
         assert format_decimal(x, locale="ko_KR") == format_decimal(x, locale="en_US")
     assert format_percent(0.953, locale="ko_KR") == format_percent(0.953, locale="en_US")
+
+
+def test_the_korean_check_sees_words_in_tables_charts_formulas_and_messages():
+    """tests/koreankit.py counts an English word or identifier wherever a reader meets it,
+    and leaves symbols, kept terms and a formula's commands alone."""
+    import json
+
+    from koreankit import figure_texts, formula_words, words
+
+    assert words("normal_score") == ["normal", "score"] and words("alpha1") == ["alpha"]
+    assert words("정의 불가(undefined)") == ["undefined"]
+    assert not words("ε = 0.1, N = 1,000, p-value, Son, Park & Jung (2022), 95% CI"[:-6])
+    assert formula_words(r"X & \text{otherwise} \\ \operatorname{round}(x) \alpha") == [
+        "otherwise", "round"]
+    assert words(r"$\text{power} = 1 - \beta$ 검정력") == ["power"]
+    spec = json.dumps({"data": [{"type": "scatter", "x": [1], "y": [2]},
+                                {"type": "scatter", "name": "모수적 부트스트랩",
+                                 "hovertemplate": "N %{x}<br>rate %{y}<extra></extra>"}],
+                       "layout": {"xaxis": {"title": {"text": "N per histogram"}},
+                                  "annotations": [{"text": "M = 86"}]}})
+    said = [w for _, text in figure_texts(spec) for w in words(text)]
+    assert sorted(said) == ["histogram", "per", "rate", "trace"], said

@@ -54,8 +54,9 @@ def test_report_items_of_every_tab():
         "Simulation: populations A vs B": "Korea vs USA (large effect)",
         "Simulation: bins M": "86", "Simulation: privacy levels ε_A, ε_B": "0.1, 0.1",
         "Simulation: tests": "parametric bootstrap, naive χ²",
-        "Simulation: sample sizes N": "1,000, 5,000, 10,000, 50,000, 100,000, 500,000, 1M, "
-                                      "5M, 10M, 50M",
+        # N in words, never "1M" beside M, the bins (issue 36).
+        "Simulation: sample sizes N": "1,000, 5,000, 10,000, 50,000, 100,000, 500,000, "
+                                      "1 million, 5 million, 10 million, 50 million",
         "Simulation: replicates R per point": "1,000",
         "Simulation: bootstrap replicates B": "1,000", "Simulation: seed": "2022"}
     nothing = logic.StudyFilter((), (), (), ())

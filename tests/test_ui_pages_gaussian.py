@@ -81,7 +81,7 @@ def test_solve_for_each(name):
     shown = {label: shown for label, shown, _ in page.result_metrics(s, solution(s))}
     label = f"{page.QUANTITIES[name].symbol} (solved)"
     assert shown[label] == page.fmt_shown(expected)
-    assert shown["μ = Δ/σ"] == f"{setting.mu:.5g}"
+    assert shown["μ = Δ/σ"] == f"{setting.mu:.4g}"
 
 
 def test_the_default_results_and_report():
@@ -90,7 +90,7 @@ def test_the_default_results_and_report():
     assert page.DEFAULTS["sigma"] == sigma and sigma == pytest.approx(3.7306, abs=1e-4)
     assert {label: shown for label, shown, _ in page.result_metrics(s, solution(s))} == {
         "ε": "1", "δ": "1.0·10⁻⁵", "σ (solved)": "3.73063", "Δ": "1",
-        "μ = Δ/σ": f"{1 / sigma:.5g}"}
+        "μ = Δ/σ": f"{1 / sigma:.4g}"}
     assert s.report_items() == {
         "solved for": "σ", "calibration": "analytic (exact)", "ε: privacy-loss bound": "1",
         "δ: failure probability": "1.0·10⁻⁵", "σ: noise standard deviation": f"{sigma:.6g}",

@@ -401,20 +401,59 @@ def test_a_presented_figure_is_the_figure_larger_and_the_figure_is_left_as_it_wa
         label, fig, builder):
     """Issue 24's presenting mode: every font of the figure (its own, titles, ticks, legend,
     annotations, trace labels), its height and margins times PRESENTED; same data."""
-    from dpviz.style import PRESENTED, presented
+    from dpviz.style import PRESENTED, PRESENTED_MIN_FONT, presented
 
     before, sent = fig.to_dict(), fig.to_json()
     spec = presented(fig)
     assert fig.to_json() == sent
     assert [t.get("type") for t in spec["data"]] == [t.get("type") for t in before["data"]]
     sizes = dict(_font_sizes(before))
-    for where, size in _font_sizes(spec):
+    for where, size in _font_sizes(spec):  # 20 px at least, read at 3 m (issue 36)
         if where in sizes:
-            assert size == pytest.approx(sizes[where] * PRESENTED), where
+            assert size == pytest.approx(max(sizes[where] * PRESENTED, PRESENTED_MIN_FONT)), where
     assert spec["layout"]["font"]["size"] == pytest.approx(
-        (fig.layout.font.size or 12) * PRESENTED)
+        max((fig.layout.font.size or 12) * PRESENTED, PRESENTED_MIN_FONT))
     assert spec["layout"]["height"] == pytest.approx((fig.layout.height or 450) * PRESENTED)
     for side in "lrtb":
         if fig.layout.margin[side] is not None:
             assert spec["layout"]["margin"][side] == pytest.approx(
                 fig.layout.margin[side] * PRESENTED)
+
+
+# --- issue 36: log axes never label a minor tick with a bare digit ----------------------------
+
+def test_a_log_axis_is_labelled_at_decades_or_in_full():
+    """A log axis that sets no ticks: over more than two decades, decades only (every n-th
+    when more than eight would be labelled); over fewer, 1, 2, 3, 5 × 10^k, which Plotly
+    writes whole ("2×10⁻⁵", "0.2"), never its bare minor digits "2" and "5"."""
+    from dpviz.style import LOG_MAX_TICKS, figure, log_axis_ticks
+
+    assert log_axis_ticks([1e-5, 1e-1]) == {"dtick": 1}
+    assert log_axis_ticks([1e-23, 1.0]) == {"dtick": 3}  # 23 decades: at most 8 labelled
+    assert 23 / log_axis_ticks([1e-23, 1.0])["dtick"] <= LOG_MAX_TICKS
+    assert log_axis_ticks([0.1, 3.0])["tickvals"] == pytest.approx([0.1, 0.2, 0.3, 0.5, 1, 2, 3])
+    fig = figure([dict(type="scatter", x=[0.1, 10], y=[1e-5, 4e-5]),
+                  dict(type="scatter", x=[1, 2], y=[1, 2], yaxis="y2")],
+                 dict(xaxis=dict(type="log"), yaxis=dict(type="log", exponentformat="power"),
+                      yaxis2=dict(type="log", range=[-30, 0]),
+                      xaxis2=dict(type="log", tickvals=[1, 10])))
+    assert list(fig.layout.xaxis.tickvals) == pytest.approx([0.1, 0.2, 0.3, 0.5, 1, 2, 3, 5, 10])
+    assert list(fig.layout.yaxis.tickvals) == pytest.approx([1e-5, 2e-5, 3e-5, 5e-5])
+    assert fig.layout.yaxis2.dtick == 4  # its range, 30 decades
+    assert list(fig.layout.xaxis2.tickvals) == [1, 10]  # its own ticks kept
+
+
+def test_every_log_axis_of_the_pages_figures_sets_its_ticks():
+    """Every dpviz figure with a log axis labels it by decades or by tick values."""
+    import numpy as np
+
+    import dpviz
+
+    figs = [dpviz.fdp.delta_curve_figure(np.linspace(0, 10, 50), np.logspace(-1, -23, 50),
+                                         mu=1.0),
+            dpviz.fdp.delta_curve_figure(np.linspace(0, 2, 50), np.logspace(-1, -2, 50),
+                                         mu=1.0)]
+    for fig in figs:
+        for axis in (fig.layout.xaxis, fig.layout.yaxis):
+            if axis.type == "log":
+                assert axis.dtick is not None or axis.tickvals is not None, axis

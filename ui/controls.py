@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ui.format import fmt_number
+from ui.format import fmt_number, fmt_people
 from ui.text import t
 
 # Log-scale grids for select sliders, rounded to two significant figures.
@@ -37,12 +37,113 @@ def alpha_slider(label: str, *, key: str, default: float = 0.1):
     )
 
 
-def sample_size_slider(label: str, *, key: str, default: int = 10_000):
-    return log_slider(
-        label, N_GRID, default=default, key=key,
+def sample_size_slider(label: str, *, key: str, default: int = 10_000,
+                       always_in_link: bool = False):
+    return people_slider(
+        label, N_GRID, default=default, key=key, always_in_link=always_in_link,
         help=t("Number of people N in the histogram, drawn as Multinomial(N, p). "
                "Log scale, 1,000 to 50 million."),
     )
+
+
+def people_from_link(text, grid) -> int | None:
+    """The step of ``grid`` a link's value names, or None: the link form ("50M", "5,000",
+    as :func:`ui.format.fmt_number` writes it) or a plain number ("50000000")."""
+    if text is None:
+        return None
+    text = str(text).strip()
+    named = {fmt_number(n): n for n in grid}
+    if text in named:
+        return named[text]
+    number = _whole_number(text)
+    return number if number in grid else None
+
+
+def people_slider(label: str, grid, *, default: int, key: str, help: str,
+                  always_in_link: bool = False) -> int:
+    """A select slider over numbers of people N (``grid``), bound to the URL parameter ``key``.
+
+    It shows N as a reader says it (:func:`ui.format.fmt_people`: "50 million", "5천만"),
+    never "50M" beside M, the number of bins; its link value keeps the form links have
+    always had ("50M", "5,000": :func:`ui.format.fmt_number`), so old and new links open
+    the same view. A bound select slider writes the label it shows into the address; this
+    one is bound by hand, as :func:`ranged_slider` is: the address is read when it changed
+    (a link opened, a step back in the browser's history) and written when the slider is
+    moved, its parameter left out at the default (``always_in_link``: kept, for a default
+    that follows another control). A value it cannot use is dropped from the address and
+    the default used; the page kit's note names it (:func:`ui.links.unusable`).
+    """
+    read_key = f"{key}_link"  # the address's value this control last read or wrote
+    raw = st.query_params.get(key)
+    if key not in st.session_state or raw != st.session_state.get(read_key):
+        value = people_from_link(raw, grid)
+        if value is None:
+            if raw is not None:  # unusable: dropped, and named by the page kit
+                st.query_params.pop(key, None)
+            value = default
+        st.session_state[key] = value
+        st.session_state[read_key] = st.query_params.get(key)
+
+    def _moved() -> None:
+        moved = st.session_state.get(key)
+        if moved == default and not always_in_link:
+            st.query_params.pop(key, None)
+        elif moved is not None:
+            st.query_params[key] = fmt_number(moved)
+        st.session_state[read_key] = st.query_params.get(key)
+
+    value = st.select_slider(label, options=grid, format_func=fmt_people, key=key, help=help,
+                             on_change=_moved)
+    if always_in_link and st.query_params.get(key) is None:
+        st.query_params[key] = fmt_number(value)
+        st.session_state[read_key] = st.query_params.get(key)
+    return value
+
+
+def people_multiselect(label: str, grid, *, default, key: str, help: str, where=None,
+                       in_form: bool = False) -> list[int]:
+    """A multiselect over numbers of people N (``grid``) that shows them as
+    :func:`people_slider` does ("1 million", "100만") and keeps their link form ("1M"),
+    bound to the URL parameter ``key`` by hand in the same way. In a form (``in_form``) the
+    address is written when the form is submitted: give :func:`write_people_link` to its
+    submit button's ``on_click``."""
+    read_key = f"{key}_link"
+    raw = st.query_params.get_all(key) or None
+    if key not in st.session_state or raw != st.session_state.get(read_key):
+        if raw is None:
+            chosen = list(default)
+        elif raw == [""]:  # an empty choice
+            chosen = []
+        else:
+            chosen = []
+            for text in raw:
+                value = people_from_link(text, grid)
+                if value is not None and value not in chosen:
+                    chosen.append(value)
+            if len(chosen) != len(raw):  # values it cannot use: dropped, and named
+                if chosen:
+                    st.query_params[key] = [fmt_number(v) for v in chosen]
+                else:
+                    st.query_params.pop(key, None)
+                    chosen = list(default)
+        st.session_state[key] = chosen
+        st.session_state[read_key] = st.query_params.get_all(key) or None
+    kwargs = {} if in_form else {"on_change": write_people_link, "args": (key, tuple(default))}
+    return (where or st).multiselect(label, list(grid), format_func=fmt_people, key=key,
+                                     help=help, **kwargs)
+
+
+def write_people_link(key: str, default) -> None:
+    """Write the choice of :func:`people_multiselect` ``key`` into the address in its link
+    form; left out when it is the default."""
+    chosen = list(st.session_state.get(key) or [])
+    if sorted(chosen) == sorted(default):
+        st.query_params.pop(key, None)
+    elif not chosen:
+        st.query_params[key] = ""
+    else:
+        st.query_params[key] = [fmt_number(v) for v in chosen]
+    st.session_state[f"{key}_link"] = st.query_params.get_all(key) or None
 
 
 def _whole_number(text) -> int | None:

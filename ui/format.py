@@ -50,6 +50,33 @@ def fmt_number(v: float) -> str:
     return sig_text(v, 6)
 
 
+def fmt_people(v: float) -> str:
+    """A number of people (N) as a reader says it, never "50M" (M counts a histogram's bins
+    here): in English in full from a million on, "50 million", "1.5 million"; in Korean in
+    만 and 억 units, "5천만", "100만", "2만", "1억"; below 10,000 in digits, "5,000"."""
+    from ui.text import language
+
+    v = float(v)
+    if language() == "ko":
+        if v >= 1e4 and v == int(v):
+            eok, man = divmod(int(v), 10**8)
+            man, rest = divmod(man, 10**4)
+            if not rest:
+                parts = [f"{eok:,}억"] if eok else []
+                if man:
+                    parts.append(f"{man // 1000}천만" if man % 1000 == 0 else f"{man:,}만")
+                return " ".join(parts)
+        return fmt_number(v) if v < 1e6 else f"{v:,.0f}"
+    if v >= 1e6:
+        return f"{v / 1e6:g} million"
+    return fmt_number(v)
+
+
+def fmt_peoples(values) -> str:
+    """Distinct numbers of people, sorted, as :func:`fmt_people` writes them."""
+    return ", ".join(fmt_people(n) for n in sorted({int(v) for v in values}))
+
+
 def fmt_numbers(values) -> str:
     """Distinct whole numbers, sorted, as slider labels: "1,000, 5,000, 10,000"."""
     return ", ".join(fmt_number(n) for n in sorted({int(v) for v in values}))
@@ -269,3 +296,17 @@ def headed(labels: dict[str, str], config: dict | None = None) -> dict:
         given = out.get(column)
         out[column] = {**given, "label": label} if isinstance(given, dict) else {"label": label}
     return out
+
+
+def worded(frame, words: dict):
+    """``frame`` as a table shows it: each column of ``words`` (column -> a function of a cell
+    giving its text in the reader's language) written in words, ``None`` cells as "—". The
+    frame itself, and so its CSV, keeps its cells as they are (an interface): give it to the
+    page kit's table as ``csv=``."""
+    shown = frame.copy()
+    for column, word in words.items():
+        if column in shown:
+            cells = shown[column].astype(object)
+            said = {cell: word(cell) for cell in cells.dropna().unique()}
+            shown[column] = [said[cell] if cell in said else "—" for cell in cells]
+    return shown

@@ -122,6 +122,11 @@ NO_CLIP_CSS = """<style>
   text-overflow: clip !important; overflow-wrap: anywhere;
 }
 [data-testid="stMetricValue"] { height: auto !important; line-height: 1.2; }
+/* The page header's row (ui.kit.HEADER_KEY): the title's box starts at 20rem and grows, so a
+   long title wraps its own words and the buttons stay beside it at 1,280 px and wider
+   (Streamlit's own basis is the title's whole width, which sent the buttons below it). */
+.st-key-page_header [data-testid="stElementContainer"]:has([data-testid="stHeading"]) {
+  flex: 1 1 20rem; min-width: 20rem; }
 [data-baseweb="tag"] { max-width: none !important; height: auto !important; }
 [data-baseweb="tag"] span { max-width: none !important; white-space: normal !important;
   overflow: visible !important; text-overflow: clip !important; }
@@ -221,11 +226,30 @@ def describe_charts(charts: dict[str, tuple[str, str]], announce: str) -> None:
 
 
 # Presenting mode (ui.present): larger text for a projector (Streamlit sizes its text in rem,
-# from the root's font size; 16px -> 20px), and no help icons beside controls' labels
-# (Streamlit's stTooltipIcon around a bare button; it also wraps the widgets that have help,
-# whose buttons and links have test ids: those stay).
+# from the root's font size; 16px -> 20px), body text read at 3 m (issue 36): Markdown
+# paragraphs and list items, captions and metric labels 24 px, captions in the text's colour
+# rather than Streamlit's faded one (the labels of controls, options, buttons, tabs and
+# expanders keep their sizes at 20 px's root); no
+# help icons beside controls' labels (Streamlit's stTooltipIcon around a bare button; it
+# also wraps the widgets that have help, whose buttons and links have test ids: those stay).
+# So that a page's main result (ui.present.lead) fits a 1280x720 first screen: a lower
+# toolbar and a shorter gap above the title (Streamlit's 3.75rem and 6rem), a smaller title,
+# and the header's buttons smaller, on the title's row (issue 36).
 PRESENT_CSS = """<style>
 html { font-size: 20px; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li):not(label *, button *, summary *, [role="tab"] *),
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stMetricLabel"],
+[data-testid="stMain"] [data-testid="stMetricLabel"] p { font-size: 24px; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"] { color: inherit; }
+[data-testid="stHeader"] { height: 2.5rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 2.75rem; }
+[data-testid="stMain"] h1 { font-size: 1.8rem; padding-top: 0; padding-bottom: 0; }
+[data-testid="stHorizontalBlock"]:has(> [data-testid="stElementContainer"] h1) { gap: 0.5rem; }
+[data-testid="stHorizontalBlock"]:has(> [data-testid="stElementContainer"] h1) button {
+  font-size: 0.8rem; min-height: 0; padding: 0.2rem 0.6rem; }
+[data-testid="stHorizontalBlock"]:has(> [data-testid="stElementContainer"] h1) button p {
+  font-size: 0.8rem; }
 [data-testid="stTooltipIcon"]:has(> [data-testid="stTooltipHoverTarget"] > button:not([data-testid])) {
   display: none !important; }
 </style>"""

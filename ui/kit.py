@@ -10,6 +10,7 @@ page early (after an error) and still gives it its link, report and link note.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, is_dataclass
 
 import pandas as pd
@@ -73,6 +74,11 @@ class PageKit:
     # The charts drawn, key -> (name, one-sentence summary): for screen readers.
     described: dict[str, tuple[str, str]] = field(default_factory=dict)
     announced: str = ""  # what the live region says after this run (changed_findings)
+    # Presenting mode: the container of the view's main result, under the header
+    # (ui.present.lead; None otherwise), and whether the page draws in it now (leading()).
+    lead: object = None
+    in_lead: bool = False
+    lead_chart_height: int = present.LEAD_CHART_HEIGHT
 
     def opened(self, part: str = "") -> bool:
         """Whether this run opens the page, or its ``part`` (e.g. a tab): a new session (a
@@ -84,6 +90,22 @@ class PageKit:
         view = (self.title, part)
         st.session_state[VIEW_KEY] = view
         return self.previous_view != view
+
+    @contextmanager
+    def leading(self, chart_height: int = present.LEAD_CHART_HEIGHT):
+        """What the page draws in this block is its main result (its verdict or key number,
+        its main chart): in presenting mode it goes to :attr:`lead`, first under the title,
+        its charts ``chart_height`` px tall (at least 300); otherwise in place. Inside,
+        :attr:`in_lead` says which (e.g. to leave out a heading the chart's name repeats)."""
+        if self.lead is None:
+            yield
+            return
+        self.in_lead, self.lead_chart_height = True, chart_height
+        try:
+            with self.lead:
+                yield
+        finally:
+            self.in_lead = False
 
     # --- what the page shows, with its exports ------------------------------------------
 
@@ -100,11 +122,15 @@ class PageKit:
         if not drawn:
             self.figures.append((name, fig))
             return
-        drawn_fig = (dpviz.style.SentFigure.of_spec(dpviz.style.presented(fig))
-                     if present.presenting() else fig)
+        drawn_fig = (dpviz.style.SentFigure.of_spec(dpviz.style.presented(
+            fig, height=self.lead_chart_height if self.in_lead else None))
+            if present.presenting() else fig)
         st.plotly_chart(drawn_fig, key=key, **kwargs)
         summary = dpviz.describe.figure_summary(fig)
         self.described[key] = (name, summary)
+        self.figures.append((name, fig))
+        if not present.shows_exports():
+            return
         stem = slug(file or name)
         with st.container(horizontal=True, gap="small"):
             st.download_button(
@@ -118,7 +144,6 @@ class PageKit:
                 icon=":material/download:", key=f"{key}_html", type="tertiary",
                 help=t("This chart as an interactive page that opens without the app."))
         self.chart_text(fig, key=f"{key}_text", name=name, summary=summary)
-        self.figures.append((name, fig))
 
     @staticmethod
     def chart_text(fig, *, key: str, name: str, summary: str) -> None:
@@ -150,11 +175,13 @@ class PageKit:
             self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
             return
         st.dataframe(frame, key=key, **kwargs)
+        self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
+        if not present.shows_exports():
+            return
         st.download_button(t("Table (CSV)"), lambda d=data: dpviz.export.csv_text(d),
                            file_name=f"{slug(file or name)}.csv", mime="text/csv",
                            on_click="ignore", icon=":material/table:", key=f"{key}_csv",
                            type="tertiary", help=t("This table as a CSV file."))
-        self.tables.append((name, data.head(REPORT_TABLE_ROWS)))
 
     def metric(self, label: str, value, text: str | None = None, *, where=None,
                given: bool = False, **kwargs) -> None:
@@ -407,6 +434,9 @@ def fresh_visit() -> None:
             del st.session_state[key]
 
 
+HEADER_KEY = "page_header"  # its row's title box is sized by ui.internals.NO_CLIP_CSS
+
+
 def page_header(title: str) -> PageKit:
     """The page title with its "Share", "Report" and "Code" buttons (the page gives its code
     with :meth:`PageKit.code`); returns the page's kit."""
@@ -419,9 +449,12 @@ def page_header(title: str) -> PageKit:
     previous_view = st.session_state.get(VIEW_KEY)
     st.session_state[VIEW_KEY] = (title, "")
     page_style()
-    # One row that wraps: in a narrow window the two buttons move below the title rather
-    # than shrink until their labels are cut.
-    header = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    # One row that wraps: in a narrow window the buttons move below the title rather than
+    # shrink until their labels are cut. The title gives way first (internals.NO_CLIP_CSS):
+    # down to 20rem it wraps its own words, so that at 1,280 px and wider the buttons stay
+    # beside it (a long title pushed them onto a second row, issue 36).
+    header = st.container(horizontal=True, vertical_alignment="bottom", gap="small",
+                          key=HEADER_KEY)
     header.title(title, width="stretch")
     with header.popover(t("Share"), icon=":material/link:", width="content",
                         help=t("A link to exactly this view: every setting, the seed "
@@ -448,6 +481,8 @@ def page_header(title: str) -> PageKit:
                   help=t("Back to the normal view.") if presenting else
                   t("For a projector: larger text and charts, no help icons, the sidebar "
                     "closed; every setting stays. The link of this view opens it so."))
-    return PageKit(title=title, url_in=url_in, notice=st.container(), report_slot=report_slot,
-                   link_slot=link_slot, previous_view=previous_view, code_slot=code_slot)
+    notice = st.container()
+    return PageKit(title=title, url_in=url_in, notice=notice, report_slot=report_slot,
+                   link_slot=link_slot, previous_view=previous_view, code_slot=code_slot,
+                   lead=present.lead())
 

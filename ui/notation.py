@@ -56,7 +56,7 @@ NOTATION: tuple[Symbol, ...] = (
            N_("as in Dong, Roth & Su 2022")),
     Symbol("σ", N_("standard deviation of Gaussian noise"), N_("Gaussian mechanism, f-DP")),
     Symbol("Δ", N_("L2 sensitivity: how far one person can move a query's answer"),
-           N_("Gaussian mechanism"), N_("S in the Gaussian-mechanism note (source 002)")),
+           N_("Gaussian mechanism"), N_("Δ₂f in Dwork & Roth 2014")),
     Symbol("μ", N_("the μ of μ-GDP: Δ/σ for the Gaussian mechanism"),
            N_("f-DP, Gaussian mechanism"), N_("as in Dong, Roth & Su 2022")),
     Symbol("γ", N_("ratio of keeping a value to each other value in random substitution"),

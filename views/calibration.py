@@ -13,7 +13,7 @@ import streamlit as st
 
 import dpviz
 from dpcore import datasets, simulation, study
-from ui import controls, links, registry
+from ui import controls, links, oneperson, registry
 from ui.cache import machine_speed
 from ui.format import fmt_number, headed
 from ui.kit import PageKit, page_header
@@ -33,8 +33,21 @@ def rate_columns(sizes: tuple[str, str] = (N_("N"), N_("N_B"))) -> dict:
     return headed({column: t(label) for column, label in logic.RATE_HEADERS.items()}, {
         "n": st.column_config.NumberColumn(t(sizes[0]), format="localized"),
         "n2": st.column_config.NumberColumn(t(sizes[1]), format="localized"),
+        "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%g"),
+        "alpha2": st.column_config.NumberColumn(t("ε_B"), format="%g"),
         **{col: st.column_config.NumberColumn(format="%.3f")
            for col in ("rate", "ci_low", "ci_high")}})
+
+
+# The columns the study's tables show on screen: with all of them (populations, effect,
+# replicates, seed, seconds, …) they ran far past their edge (issue 36); the CSV and the
+# report keep every column.
+ON_SCREEN = ("pair", "m", "alpha1", "alpha2", "n", "n2", "test", "rate", "ci_low", "ci_high")
+
+
+def on_screen(table: pd.DataFrame) -> list[str]:
+    """The columns of a study's table shown on screen (:data:`ON_SCREEN`), in its order."""
+    return [c for c in ON_SCREEN if c in table.columns]
 
 
 # --- Figures 2-3 ------------------------------------------------------------------------------
@@ -86,11 +99,14 @@ def null_tab(kit: PageKit, opened: bool, shown: bool) -> NullSettings:
                          help=t("Draw the null statistics at these settings.")):
         return null
     ns = logic.null_stats(null.shape, null.m, null.n, null.alpha, null.reps, null.seed)
-    kit.chart(logic.null_figure(null), key="cal_fig_null", drawn=shown,
-              name=t("Naive statistic under no difference, with and without DP"))
     summary = logic.null_summary(ns)
+    # Presenting: the chart and the type-I errors first under the title.
+    with kit.leading(chart_height=320):
+        kit.chart(logic.null_figure(null), key="cal_fig_null", drawn=shown,
+                  name=t("Naive statistic under no difference, with and without DP"))
+        if shown:
+            null_metrics(kit, summary)
     if shown:
-        null_metrics(kit, summary)
         kit.code(logic.code_builder(null))
     kit.finding(logic.null_finding(null, summary))
     return null
@@ -103,9 +119,9 @@ def intro_null() -> None:
         "that depends on the shape and on M (the paper's Figures 2–3)."))
     with st.expander(t("The naive statistic and its type-I error, as formulas"),
                      expanded=False):
-        st.latex(r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}} "
+        st.latex(t(r"T = \sum_{i=1}^{2}\sum_{j=1}^{M}\frac{(X_{ij}-E_{ij})^2}{E_{ij}} "
                  r"\;\overset{H_0}{\sim}\; \chi^2_{M-1}\ \text{(without DP)},\qquad "
-                 r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)")
+                 r"\text{naive type-I error} = P\big(T > \chi^2_{M-1,\,0.95}\big)"))
 
 
 def null_metrics(kit: PageKit, summary) -> None:
@@ -165,10 +181,9 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
                 bind="query-params",
                 help=t("More replicates, narrower intervals: the interval half-width at 5% is "
                        "about $1.96\\sqrt{0.05 \\cdot 0.95 / R}$."))
-        ns = st.multiselect(
+        ns = controls.people_multiselect(
             t("People per histogram N (one point each)"), controls.N_GRID,
-            default=list(study.PAPER_N),
-            format_func=fmt_number, key="cal_ns", bind="query-params",
+            default=list(study.PAPER_N), key="cal_ns", in_form=True,
             help=t("People per histogram, one point of the curve each. The paper's grid is "
                    "$10^k$ and $5 \\cdot 10^k$ for $k = 3, \\dots, 7$."))
         # Rarely changed: collapsed.
@@ -187,6 +202,7 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
                        "exactly the same rates."))
         submitted = st.form_submit_button(
             t("Run simulation"), type="primary", icon=":material/play_arrow:",
+            on_click=controls.write_people_link, args=("cal_ns", study.PAPER_N),
             help=t("Simulate the rejection rates with these settings (the link to this view "
                    "then carries them)."))
     live = LiveSettings(pair=pair, m=int(m), ns=tuple(sorted(ns)), a1=a1, a2=a2,
@@ -242,8 +258,9 @@ def live_tab(kit: PageKit, shown_tab: bool) -> tuple[LiveSettings, LiveSettings 
               name=t("Rejection rate against N"))
     if shown_tab:
         st.caption(logic.live_caption(shown))
-    kit.table(table, key="cal_table_live", name=t("Rejection rates"), hide_index=True,
-              column_config=rate_columns(), drawn=shown_tab)
+    kit.table(logic.rates_shown(table), csv=table, key="cal_table_live",
+              name=t("Rejection rates"), hide_index=True, column_config=rate_columns(),
+              drawn=shown_tab)
     if shown_tab:
         for label, value in logic.live_numbers(table).items():
             kit.number(label, value)
@@ -311,7 +328,8 @@ def study_tab(kit: PageKit, shown_tab: bool) -> StudyFilter | None:
         return chosen_filter
     kit.chart(shown.figure, key="cal_fig_paper", drawn=shown_tab,
               name=t("The paper's study: rejection rate against N"))
-    kit.table(shown.table, key="cal_table_paper", drawn=shown_tab,
+    kit.table(logic.rates_shown(shown.table), csv=shown.table, key="cal_table_paper",
+              drawn=shown_tab, column_order=on_screen(shown.table),
               name=t("The paper's study: the selected settings"), hide_index=True,
               column_config=rate_columns())
     if shown_tab:
@@ -348,10 +366,10 @@ def read_extended_filter() -> ExtendedFilter:
         default=list(logic.EXTENDED_ALPHA_OPTIONS), format_func=logic.alpha_label,
         key="cal_x_a2", bind="query-params",
         help=t("The privacy level of histogram B."))
-    ns = g5.multiselect(
-        t("N_A (people in A)"), list(logic.EXTENDED_N_OPTIONS),
-        default=list(logic.EXTENDED_N_OPTIONS), format_func=fmt_number, key="cal_x_n",
-        bind="query-params", help=t("The size of histogram A."))
+    ns = controls.people_multiselect(
+        t("N_A (people in A)"), logic.EXTENDED_N_OPTIONS,
+        default=list(logic.EXTENDED_N_OPTIONS), key="cal_x_n", where=g5,
+        help=t("The size of histogram A."))
     ratios = g6.multiselect(
         t("N_B / N_A"), list(logic.EXTENDED_RATIO_OPTIONS),
         default=list(logic.EXTENDED_RATIO_OPTIONS), format_func=logic.ratio_label,
@@ -384,7 +402,8 @@ def extended_tab(kit: PageKit, shown_tab: bool) -> ExtendedFilter | None:
         return chosen_filter
     kit.chart(shown.figure, key="cal_fig_extended", drawn=shown_tab,
               name=t("Beyond the paper: type-I error per setting"))
-    kit.table(shown.table, key="cal_table_extended", drawn=shown_tab,
+    kit.table(logic.rates_shown(shown.table), csv=shown.table, key="cal_table_extended",
+              drawn=shown_tab, column_order=on_screen(shown.table),
               name=t("Beyond the paper: the selected settings"), hide_index=True,
               column_config=rate_columns((N_("N_A"), N_("N_B"))))
     if shown_tab:
@@ -449,6 +468,8 @@ def main() -> None:
     # The report lists the settings behind the results: the live run's are those of the run
     # shown, which may differ from the form's.
     kit.settings(replace(settings, live=shown))
+    oneperson.section(kit, logic.one_person(settings.tab, null, live),
+                      oneperson.eps_comparison(), key="cal_op")
     what_the_curves_say()
     kit.end()
 

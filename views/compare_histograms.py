@@ -13,7 +13,7 @@ import streamlit as st
 import dpviz
 from dpcore import simulation
 from dpcore.homogeneity import HomogeneityResult
-from ui import controls, links, registry, sources
+from ui import controls, oneperson, registry, sources
 from ui.cache import machine_speed
 from ui.format import headed
 from ui.kit import PageKit, page_header
@@ -43,11 +43,11 @@ def read_settings(kit: PageKit) -> Settings:
                            "N."))
                 n_b = n_a
                 if separate:
-                    n_b = controls.sample_size_slider(t("Sample size N for B"),
-                                                      key="cmp_n_b", default=n_a)
                     # Its default follows A's N, so the address always names B's own N:
                     # left out, a link would reopen B at A's N of the moment.
-                    links.keep_in_link("cmp_n_b")
+                    n_b = controls.sample_size_slider(t("Sample size N for B"),
+                                                      key="cmp_n_b", default=n_a,
+                                                      always_in_link=True)
             else:
                 st.caption(t("Both histograms are used as uploaded; no sampling."))
         with c2:
@@ -108,7 +108,8 @@ def show_verdict(kit: PageKit, settings: Settings, result: HomogeneityResult) ->
         kit.finding(logic.bootstrap_error_finding(result))
     found = logic.finds_difference(result, "calibrated")
     alert = st.warning if found else st.success
-    alert(logic.verdict(settings, result), icon=":material/balance:")
+    with kit.leading():  # presenting: first under the title, with the histograms
+        alert(logic.verdict(settings, result), icon=":material/balance:")
     kit.finding(logic.verdict(settings, result, markdown=False))
     slot = st.empty()  # what the simulations say about both tests here, shown above the check
     check = logic.size_check_of(settings, result)
@@ -178,7 +179,8 @@ def show_metrics(kit: PageKit, result: HomogeneityResult) -> None:
 
 
 def show_histograms(kit: PageKit, settings: Settings, result: HomogeneityResult) -> None:
-    st.subheader(t("Original and private histograms"))
+    if not kit.in_lead:  # presenting: right under the verdict, its heading left out
+        st.subheader(t("Original and private histograms"))
     name_a, name_b = logic.trace_names(settings)
     kit.chart(
         dpviz.homogeneity.histograms_figure(
@@ -281,21 +283,21 @@ def explain() -> None:
         st.markdown(t("**Debiasing (4.1)–(4.2).** Because of the truncation, small counts come "
                       "out too large on average:"))
         st.latex(r"g(C) = E[X \mid C] = C + \frac{1}{\varepsilon} e^{-\varepsilon C/2}")
-        st.latex(
+        st.latex(t(
             r"\tilde C = \begin{cases} 0 & X \le 1/\varepsilon \\ g^{-1}(X) & 1/\varepsilon < X"
             r" < k(\varepsilon) \\ X & \text{otherwise} \end{cases},\qquad g^{-1}(x) = x + "
             r"\tfrac{2}{\varepsilon}\,W_0\!\left(-\tfrac12 e^{-\varepsilon x/2}\right)"
-        )
+        ))
         st.markdown(t(
             "where $k(\\varepsilon) = g(C^*)$ and $C^*$ is where the bias $g(C) - C$ falls "
             "below 5; $W_0$ is the Lambert W function, which gives the inverse in closed "
             "form."))
         st.markdown(t("**Estimates under 'no difference' (4.3):**"))
-        st.latex(
+        st.latex(t(
             r"\hat N_i = \operatorname{round}\Big(\sum_j \tilde C_{ij}\Big),\quad "
             r"\hat C_{ij} = \tilde C_{ij}\,\frac{\hat N_i}{\sum_j \tilde C_{ij}},\quad "
             r"\hat p_0 = \frac{\hat C_1 + \hat C_2}{\hat N_1 + \hat N_2}"
-        )
+        ))
         st.markdown(t(
             "**The parametric bootstrap (Algorithm 1).** $B$ times: draw "
             "$U_i \\sim \\mathrm{Multinomial}(\\hat N_i, \\hat p_0)$, release them with the same "
@@ -330,9 +332,9 @@ def explain() -> None:
             "draws one more "
             "pair and its statistic $T^{\\ast\\ast}_b$, and moves the critical value by as much "
             "as the $T^{\\ast\\ast}_b$ fall lighter than the $T_b$:"))
-        st.latex(r"p^{*} = \frac{1 + \#\{b : T_b \ge T\}}{B + 1},\quad Q^{**} = "
+        st.latex(t(r"p^{*} = \frac{1 + \#\{b : T_b \ge T\}}{B + 1},\quad Q^{**} = "
                  r"\mathrm{quantile}_{1 - p^{*}}(T^{**}),\quad p = "
-                 r"\frac{1 + \#\{b : T_b \ge Q^{**}\}}{B + 1}")
+                 r"\frac{1 + \#\{b : T_b \ge Q^{**}\}}{B + 1}"))
         st.markdown(t(
             "It costs twice the normal-score test. The page's verdict follows it; what the "
             "simulations measured for both tests, with their intervals, is said above the "
@@ -366,7 +368,8 @@ def main() -> None:
     check = logic.size_check_of(settings, result)
     kit.code(logic.code_builder(
         settings, size_check=check if logic.checked_size(check) is not None else None))
-    show_histograms(kit, settings, result)
+    with kit.leading(chart_height=320):  # under the verdict's four lines, at 1280×720
+        show_histograms(kit, settings, result)
     left, right = st.columns(2)
     with left:
         st.subheader(t("Bootstrap null distribution"))
@@ -378,6 +381,8 @@ def main() -> None:
         show_debiasing(kit, settings, result)
     show_numbers(kit, settings, result)
     kit.note(logic.method_note())
+    oneperson.section(kit, logic.one_person(settings), oneperson.eps_comparison(),
+                      key="cmp_op")
     explain()
     kit.end()
 

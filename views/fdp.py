@@ -13,8 +13,8 @@ import streamlit as st
 
 import dpviz
 from dpcore import audit
-from ui import controls, links
-from ui.format import fmt_delta, fmt_number, fmt_prob, fmt_share, fmt_sig, headed
+from ui import controls, links, oneperson
+from ui.format import fmt_delta, fmt_number, fmt_prob, fmt_share, fmt_sig, headed, worded
 from ui.kit import PageKit, page_header
 from ui.pages import fdp as page
 from ui.pages.fdp import ALPHA, COLORS, DEFAULT, Settings, key
@@ -72,6 +72,33 @@ def mu_slider(where, label: str, name: str, *, help: str, disabled=False) -> flo
 # --- In plain words (above the tabs) --------------------------------------------------------
 
 
+def shift_slider(where, family: str) -> float:
+    """The shift μ (Gaussian, 0 … 5) or ε (Laplace, 0 … 10), one control bound to ``fdp_mu``.
+
+    Streamlit gives a slider with another range a new identity, which keeps its own value:
+    when the family changes the range, the value held (clamped into the new range) is
+    written into the new slider, so the shift stays where the reader left it."""
+    k, top = key("mu"), page.shift_max(family)
+    held, moved = st.session_state.get(f"{k}_held"), st.session_state.get(f"{k}_top") != top
+    carried = held is not None and moved
+    if carried:
+        if k in st.session_state:  # the old range's slider, as this run left it
+            held = st.session_state[k]
+            del st.session_state[k]  # … lets go of the key
+        st.session_state[k] = min(held, top)
+    st.session_state[f"{k}_top"] = top
+    value = where.slider(
+        t("Shift between the two outputs: μ (ε for Laplace)"), 0.0, top,
+        None if carried else DEFAULT.mu, step=page.MU_STEP, key=k, bind="query-params",
+        help=t("How far apart the answers on D and D′ are, in units of the noise: μ from 0 "
+               "to 5 for the Gaussian outputs, ε from 0 to 10 for the Laplace ones. 0: the "
+               "outputs are identically distributed (perfect privacy); 5: easy to tell apart."))
+    st.session_state[f"{k}_held"] = value
+    if carried and held > top:
+        where.caption(t("{held:g} is beyond this range; {top:g} is used.", held=held, top=top))
+    return value
+
+
 def plain_words(kit: PageKit, s: Settings) -> Settings:
     """The pair of outputs and their shift (shared with the attacker's test), in one sentence."""
     c1, c2, c3 = st.columns([2, 2, 1])
@@ -84,10 +111,7 @@ def plain_words(kit: PageKit, s: Settings) -> Settings:
     s = replace(
         s,
         family=family,
-        mu=mu_slider(c2, t("Shift between the two outputs: μ (ε for Laplace)"), "mu",
-                     help=t("How far apart the answers on D and D′ are, in units of the noise. "
-                            "0: the outputs are identically distributed (perfect privacy); 5: "
-                            "easy to tell apart.")),
+        mu=shift_slider(c2, family),
         say_alpha=select(c3, t("False accusations allowed α"), page.SAY_ALPHA_GRID,
                          "say_alpha", fmt=fmt_share,
                          help=t("The attacker's type-I error α: how often it may accuse "
@@ -99,7 +123,8 @@ def plain_words(kit: PageKit, s: Settings) -> Settings:
         kit.note(legacy)
     sentence, finding = page.plain_words(s)
     kit.number(t("Type-II error β"), page.best_beta(s))
-    st.markdown(sentence)
+    with kit.leading():  # presenting: first under the title, with the trade-off curve
+        st.markdown(sentence)
     kit.finding(finding)
     return s
 
@@ -148,7 +173,7 @@ def attacker_test(kit: PageKit, s: Settings) -> Settings:
                                                  names=test.output_names,
                                                  threshold_text=fmt_sig(test.threshold)),
                   key="fdp_fig_test", name=t("The attacker's threshold test"))
-    with right:
+    with right, kit.leading():
         kit.chart(dpviz.fdp.tradeoff_figure(
             [(test.curve_name, ALPHA, test.curve, COLORS["gdp" if s.gaussian else "laplace"],
               "solid")],
@@ -286,7 +311,9 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
         "mechanism. A curve that stays above the target everywhere meets it. Switch curves on "
         "and off and move their parameters; every curve is drawn on {n:,} values of α.",
         n=ALPHA.size))
-    left, chart = st.columns([2, 3])
+    # The chart's column two thirds wide: at three fifths the curves' table under the chart
+    # ran past its edge at 1,280 px (issue 36).
+    left, chart = st.columns([1, 2])
     with left:
         s = replace(s, **curve_switches())
     with chart, st.container(border=True):
@@ -308,15 +335,18 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
         if shown:
             for finding in page.curve_findings(table, s):
                 kit.finding(finding)
-            kit.table(table, key="fdp_table", name=t("Privacy parameters of the curves"),
+            # μ and ε written as the findings write them (one number, one form); the CSV
+            # keeps the numbers
+            shown_table = worded(table, {page.TIGHTEST_MU: fmt_sig, page.SMALLEST_EPS: fmt_sig})
+            kit.table(shown_table, csv=table, key="fdp_table",
+                      name=t("Privacy parameters of the curves"),
                       hide_index=True, column_config=headed(page.curve_headers(), {
-                          page.TIGHTEST_MU: st.column_config.NumberColumn(
-                              format="%.4f", help=t("Smallest μ with the curve ≥ G_μ "
-                                                    "everywhere (Infinity: no μ works, e.g. "
-                                                    "when the curve has δ > 0).")),
-                          page.SMALLEST_EPS: st.column_config.NumberColumn(
-                              format="%.4f", help=t("Smallest ε with the curve ≥ f_ε,δ, "
-                                                    "δ = {delta}.", delta=delta))}))
+                          page.TIGHTEST_MU: st.column_config.Column(
+                              help=t("Smallest μ with the curve ≥ G_μ everywhere (∞: no μ "
+                                     "works, e.g. when the curve has δ > 0).")),
+                          page.SMALLEST_EPS: st.column_config.Column(
+                              help=t("Smallest ε with the curve ≥ f_ε,δ, δ = {delta}.",
+                                     delta=delta))}))
             st.caption(t(
                 "δ = {delta}. Target: {target}; where a curve lies below it (by more than "
                 "{tol}) it is shaded in red. μ and ε are exact, not read off the grid: "
@@ -346,10 +376,10 @@ def tradeoff_curves(kit: PageKit, s: Settings) -> Settings:
             r"$e^{\varepsilon}$; the correct factor is $e^{-\varepsilon}$ (Dong, Roth & Su "
             r"2022, eq. 5): only then is "
             r"$f_{\varepsilon,\delta}$ symmetric and convex, and it is what the page computes."))
-        st.latex(r"\text{tightest } \mu = \max_\alpha \big[\Phi^{-1}(1-\alpha) - "
+        st.latex(t(r"\text{tightest } \mu = \max_\alpha \big[\Phi^{-1}(1-\alpha) - "
                  r"\Phi^{-1}(f(\alpha))\big],\qquad \text{smallest } \varepsilon = "
                  r"\max_\alpha \log\max\Big\{\frac{1-\delta-f(\alpha)}{\alpha},\;"
-                 r"\frac{1-\delta-\alpha}{f(\alpha)}\Big\}")
+                 r"\frac{1-\delta-\alpha}{f(\alpha)}\Big\}"))
         st.latex(r"\text{Laplace: } \mu = 2\,\Phi^{-1}\big(1 - e^{-\varepsilon/2}/2\big),\qquad "
                  r"\varepsilon(\delta) = \max\{0,\; \varepsilon_L + 2\ln(1-\delta)\},\qquad "
                  r"f_{\varepsilon,0}: \mu = 2\,\Phi^{-1}"
@@ -368,8 +398,8 @@ def group_privacy(kit: PageKit, s: Settings) -> Settings:
         r"groups of k, with $(1 - f)^{\circ k}$ the map $x \mapsto 1 - f(x)$ applied k times "
         r"(Theorem 2.14); for μ-GDP this is exactly kμ-GDP."))
     with st.expander(t("The formula"), expanded=False):
-        st.latex(r"f \text{ for one person} \;\Longrightarrow\; 1 - (1 - f)^{\circ k} \text{ "
-                 r"for groups of } k,\qquad G_\mu \;\Longrightarrow\; G_{k\mu}")
+        st.latex(t(r"f \text{ for one person} \;\Longrightarrow\; 1 - (1 - f)^{\circ k} \text{ "
+                 r"for groups of } k,\qquad G_\mu \;\Longrightarrow\; G_{k\mu}"))
     c1, c2, c3, c4 = st.columns(4)
     s = replace(
         s,
@@ -561,7 +591,8 @@ def auditor(kit: PageKit, s: Settings) -> Settings:
     emp_a, emp_b = audit_run(s)
     theory = page.audit_theory(s)
     plot_a, plot_b = page.thin(emp_a, emp_b)
-    left, right = st.columns([3, 2])
+    # Halves: in two fifths the estimates' table ran past its edge at 1,280 px (issue 36).
+    left, right = st.columns(2)
     with left:
         kit.chart(dpviz.fdp.tradeoff_figure([
             (t("exact: {mechanism}", mechanism=page.audited_mechanism(s)), ALPHA, theory,
@@ -607,6 +638,7 @@ def main() -> None:
                 s = section(kit, replace(s, tab=label))
     kit.settings(s)
     kit.code(page.code_builder(s))
+    oneperson.section(kit, page.one_person(s), page.one_person_comparison(s), key="fdp_op")
     kit.end()
 
 

@@ -14,7 +14,7 @@ import streamlit as st
 
 import dpviz
 from dpcore import gaussian
-from ui import controls, links, notation, registry, sources
+from ui import controls, links, notation, oneperson, registry, sources
 from ui.format import fmt_param, fmt_prob_pct, fmt_sci, fmt_sig, headed
 from ui.kit import PageKit, page_header
 from ui.links import FdpParams
@@ -86,7 +86,8 @@ def read_controls() -> tuple[Settings, Solution]:
 
 def results(kit: PageKit, s: Settings, sol: Solution) -> None:
     """The completed set as metrics, and what it means in one sentence."""
-    cols = st.columns(5)
+    with kit.leading():  # presenting: first under the title, with the calibrations' chart
+        cols = st.columns(5)
     helps = [t(q.help) for q in QUANTITIES.values()] + [t(page.MU_HELP)]
     for col, (label, shown, value), help in zip(cols, page.result_metrics(s, sol), helps):
         if value is None:
@@ -151,8 +152,9 @@ def calibrations(kit: PageKit, s: Settings, sol: Solution) -> Settings:
                     why=error_text(exc, SYMBOLS)))
         return s
     rows = {r.method: r for r in table.itertuples()}
-    kit.chart(dpviz.gaussian.calibration_figure(table), key="gauss_fig_cal",
-              name=t("Noise σ of the three calibrations"))
+    with kit.leading():
+        kit.chart(dpviz.gaussian.calibration_figure(table), key="gauss_fig_cal",
+                  name=t("Noise σ of the three calibrations"))
     for col, method in zip(st.columns(3), ("analytic", "tail", "classical")):
         calibration_metric(kit, col, rows[method])
     tail, classical = rows["tail"], rows["classical"]
@@ -170,27 +172,35 @@ def calibrations(kit: PageKit, s: Settings, sol: Solution) -> Settings:
     shown = page.calibration_frame(table)
     # σ written as people write it (a NumberColumn's printf format would show 5.79e+05);
     # the CSV keeps the numbers.
+    # The notes are sentences: under the table, not in a column that ran past its edge (the
+    # CSV and the report keep the column; issue 36).
+    on_screen = [c for c in shown.columns if c != "note"]
     kit.table(page.written(shown, shown.columns[1:2], fmt_shown), csv=shown,
               key="gauss_cal_table", name=t("The three calibrations"), hide_index=True,
+              column_order=on_screen,
               column_config=headed(page.calibration_headers(), dict(zip(shown.columns[2:5], (
                   st.column_config.NumberColumn(format="%.4f"),
                   st.column_config.NumberColumn(format="%+.1f%%"),
                   st.column_config.NumberColumn(
                       format="%.3f", help=t("(σ / exact σ)²: how many times more data the same "
                                             "accuracy needs.")))))))
+    notes = [f"**{name}**: {note}" for name, note in zip(shown[on_screen[0]], shown["note"])
+             if note]
+    if notes:
+        st.caption("  \n".join(notes))
     with st.expander(t("The three calibrations' formulas"), expanded=False):
         calibration_formulas()
     return s
 
 
 def calibration_formulas() -> None:
-    st.latex(r"\begin{aligned}\text{tail bound:}\quad & \Phi\Big(\frac{\Delta}{2\sigma} - "
+    st.latex(t(r"\begin{aligned}\text{tail bound:}\quad & \Phi\Big(\frac{\Delta}{2\sigma} - "
              r"\frac{\varepsilon\sigma}{\Delta}\Big) = \delta \\ \text{classical:}\quad & "
              r"\sigma = \frac{\Delta\sqrt{2\ln(1.25/\delta)}}{\varepsilon}\quad(\varepsilon < 1)"
              r" \\ \text{analytic:}\quad & \Phi\Big(\frac{\Delta}{2\sigma} - "
              r"\frac{\varepsilon\sigma}{\Delta}\Big) - e^{\varepsilon}\,\Phi\Big("
              r"-\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big) = \delta"
-             r"\end{aligned}")
+             r"\end{aligned}"))
 
 
 # --- 2. The privacy-loss distribution --------------------------------------------------------
@@ -284,9 +294,13 @@ def as_gdp(kit: PageKit, s: Settings, sol: Solution) -> Settings:
         "bound's δ lies above it everywhere.", mu=fmt_param(mu)))
     left, right = st.columns([3, 2])
     with left:
-        gdp_fig = dpviz.fdp.delta_curve_figure(curve.eps_line, curve.delta_line, mu=mu,
-                                               point=(setting.eps, curve.exact),
-                                               others=curve.others)
+        # μ and δ in the legend as the metrics and sentences give them (issue 36: μ to 4
+        # digits, not 6; δ as 1.0·10⁻⁵, not 1·10⁻⁵)
+        gdp_fig = dpviz.fdp.delta_curve_figure(
+            curve.eps_line, curve.delta_line, mu=float(f"{mu:.4g}"),
+            point=(setting.eps, curve.exact,
+                   f"ε = {fmt_shown(setting.eps)} → δ = {fmt_sci(curve.exact)}"),
+            others=curve.others)
         for trace in gdp_fig.data:  # dpviz.fdp names its traces with :g (δ = 1e-05)
             trace.name = page.without_e_notation(trace.name or "") or None
         if gdp_fig.layout.yaxis.type == "log":
@@ -568,7 +582,7 @@ def main() -> None:
         r"$\Delta = \max \lVert f(D) - f(D') \rVert_2$ {in_source} over neighbouring data "
         "sets D, D′: how far one person can move the answer. Set three of ε, δ, σ and Δ and "
         "the page finds the fourth, then shows where the number comes from.",
-        in_source=notation.in_source("S", t(page.GMN25))))
+        in_source=notation.in_source("Δ₂f", page.DR14)))
     with st.container(border=True):
         s, sol = read_controls()
     with st.container(border=True):
@@ -581,6 +595,9 @@ def main() -> None:
     kit.settings(s)
     if sol.complete and kit.code_problem is None:
         kit.code(page.code_builder(s, sol.setting))
+    if sol.setting is not None and 0 < sol.setting.delta < 1:  # δ = 0: no ε at this δ
+        oneperson.section(kit, page.one_person(sol.setting),
+                          page.one_person_comparison(sol.setting), key="gauss_op")
     kit.end()
 
 

@@ -69,8 +69,13 @@ st.markdown(t(
 path_col, tip_col = st.columns([3, 2], gap="large")
 with path_col:
     st.subheader(t("First time here? A learning path"), anchor=False)
-    st.markdown("\n".join(t("{i}. **{page}**: {why}", i=i, page=page.label, why=t(why))
-                          for i, (page, why) in enumerate(LEARNING_PATH, start=1)))
+    # Each step a link to its page (issue 36: the path was text only), why it comes there
+    # beside it.
+    for i, (page, why) in enumerate(LEARNING_PATH, start=1):
+        step, reason = st.columns([2, 3], gap="small", vertical_alignment="center")
+        step.page_link(page.script, label=f"{i}. {page.label}", icon=page.icon,
+                       width="stretch")
+        reason.markdown(t(why))
 with tip_col:
     st.subheader(t("Presenting"), anchor=False)
     st.markdown(t(

@@ -12,7 +12,7 @@ import dpviz
 import streamlit as st
 
 from dpcore import ldp
-from ui import controls, registry, sources
+from ui import controls, oneperson, registry, sources
 from ui.format import fmt_big, fmt_count, fmt_param, fmt_prob, fmt_sig, headed
 from ui.kit import PageKit, page_header
 from ui.pages import ldp as page
@@ -49,6 +49,13 @@ def builtin_controls(source: str) -> dict:
 
 def read_controls() -> tuple[page.Settings | None, str | None, bool]:
     """All controls above the tabs; returns (settings, problem, waiting for a file)."""
+    # The data source on a row of its own: in a third of the row its label was cut
+    # ("Survey: “Did you exercise yester", issue 36).
+    source = st.selectbox(
+        t("Data: the users' true answers"), list(page.SOURCES),
+        format_func=page.source_label, key=P.SOURCE, bind="query-params",
+        help=t("A yes/no survey question (k = 2), three categories (k = 3), the ages of a "
+               "2020 population grouped into k groups, or your own CSV file."))
     c1, c2, c3 = st.columns(3, gap="large")
     with c3:
         seed = controls.seed_control("ldp_seed")
@@ -59,11 +66,6 @@ def read_controls() -> tuple[page.Settings | None, str | None, bool]:
                    "true answer than under another. Smaller ε, more lies, more privacy. Log "
                    "scale, 0.01 to 10.")))
     with c1:
-        source = st.selectbox(
-            t("Data: the users' true answers"), list(page.SOURCES),
-            format_func=page.source_label, key=P.SOURCE, bind="query-params",
-            help=t("A yes/no survey question (k = 2), three categories (k = 3), the ages of a "
-                   "2020 population grouped into k groups, or your own CSV file."))
         if source == page.UPLOAD:
             with st.container(border=True):
                 upload, problem = sources.category_upload(
@@ -92,7 +94,8 @@ def read_controls() -> tuple[page.Settings | None, str | None, bool]:
 def guarantee(kit: PageKit, s: page.Settings) -> None:
     """p, q and the ε-LDP guarantee, as metrics and in one sentence."""
     p, q = s.pq
-    cols = st.columns(5)
+    with kit.leading():  # presenting: first under the title, with the open tab's chart
+        cols = st.columns(5)
     kit.metric(t("Categories k"), s.data.k, f"{s.data.k}", where=cols[0], border=True,
                    help=t("How many possible answers each user has."))
     kit.metric(t("Users N"), float(s.data.counts.sum()), s.data.users, where=cols[1],
@@ -193,11 +196,12 @@ def aggregate(kit: PageKit, s: page.Settings) -> None:
     kit.metric(t("Negative estimates"), a.negatives, f"{a.negatives}", where=m[2], border=True,
                 help=t("Categories estimated below 0: only the unbiased estimator does that."))
     errors = page.category_errors(tuple(s.data.counts), s.eps, s.seed)
-    kit.chart(dpviz.ldp.krr_counts_figure(
-        s.data.labels, s.data.counts, a.reported, a.estimate, a.lower, a.upper,
-        estimator_name=t(page.ESTIMATOR_LABELS[s.method]), whisker_name=page.whisker_name(s),
-        whisker_notes=page.whisker_notes(s, errors)), key="ldp_fig_counts",
-        name=t("True, reported and estimated counts"))
+    with kit.leading():
+        kit.chart(dpviz.ldp.krr_counts_figure(
+            s.data.labels, s.data.counts, a.reported, a.estimate, a.lower, a.upper,
+            estimator_name=t(page.ESTIMATOR_LABELS[s.method]),
+            whisker_name=page.whisker_name(s), whisker_notes=page.whisker_notes(s, errors)),
+            key="ldp_fig_counts", name=t("True, reported and estimated counts"))
     kit.settings(s)
     kit.code(page.code_builder(s))
     kit.finding(page.aggregate_finding(s, a))
@@ -250,8 +254,9 @@ def mse_section(kit: PageKit, s: page.Settings) -> None:
         t("Simulating…"),
         lambda f: t("Simulating… ε {done} of {steps}", done=round(f * steps), steps=steps)))
     names = {m: t(label) for m, label in page.ESTIMATOR_LABELS.items()}
-    kit.chart(dpviz.ldp.krr_mse_figure(table, current_eps=s.eps, names=names),
-              key="ldp_fig_mse", name=t("Error against privacy"))
+    with kit.leading():
+        kit.chart(dpviz.ldp.krr_mse_figure(table, current_eps=s.eps, names=names),
+                  key="ldp_fig_mse", name=t("Error against privacy"))
     here = page.mse_at(table, s.eps)
     st.markdown(t("**MSE per category at ε = {eps}**", eps=f"{s.eps:g}"))
     cols = st.columns(len(here) + 1)
@@ -266,8 +271,8 @@ def mse_section(kit: PageKit, s: page.Settings) -> None:
     kit.finding(page.mse_finding(s, here))
     kit.code(page.code_builder(s))
     with st.expander(t("The unbiased estimator's exact MSE as a formula"), expanded=False):
-        st.latex(r"\mathrm{MSE}_{\text{unbiased}} = \frac1k\sum_v \operatorname{Var}(\hat n_v) = "
-                 r"\frac{N q(1-q)}{(p-q)^2} + \frac{N}{k}\,\frac{1-p-q}{p-q}")
+        st.latex(t(r"\mathrm{MSE}_{\text{unbiased}} = \frac1k\sum_v \operatorname{Var}(\hat n_v) = "
+                 r"\frac{N q(1-q)}{(p-q)^2} + \frac{N}{k}\,\frac{1-p-q}{p-q}"))
     st.markdown(t(
         "At small ε the unbiased estimator's error grows like 1/ε²; at large ε nearly everyone "
         "tells the truth and the estimators nearly agree."))
@@ -324,14 +329,18 @@ def main() -> None:
     kit.try_this(registry.LDP, list(page.EXPERIMENTS))
     st.markdown(t(INTRO))
     with st.expander(t("k-RR as a formula"), expanded=False):
-        st.latex(r"P(\text{report } y \mid \text{true } v) = \begin{cases} p = "
+        st.latex(t(r"P(\text{report } y \mid \text{true } v) = \begin{cases} p = "
                  r"\dfrac{e^\varepsilon}{e^\varepsilon + k - 1} & y = v \\[1ex] q = "
                  r"\dfrac{1 - p}{k - 1} & y \ne v \end{cases}\qquad \frac{p}{q} = e^\varepsilon,"
-                 r"\qquad \hat n_v = \frac{N_v - Nq}{p - q}")
+                 r"\qquad \hat n_v = \frac{N_v - Nq}{p - q}"))
     settings = settings_or_stop(kit, read_controls)
     with st.container(border=True):
         guarantee(kit, settings)
     run_open_tab(kit, settings, SECTIONS, key=P.TAB)  # only the open tab runs
+    oneperson.section(kit, oneperson.pure_eps(settings.eps, t(
+        "k-RR is ε-LDP: a report is at most e^ε times more likely under one true answer than "
+        "under another. Read “in the data” below as “gave this answer rather than that one”.")),
+        oneperson.eps_comparison(), key="ldp_op")
     kit.end()
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dpcore import datasets, planner
-from ui import controls, registry, sources
+from ui import controls, oneperson, registry, sources
 from ui.cache import machine_speed
 from ui.format import fmt_number, headed
 from ui.kit import PageKit, page_header
@@ -293,7 +293,8 @@ def verdict_box(verdict: words.Verdict) -> None:
 
 
 def points_table(kit: PageKit, points, key: str, name: str, file: str | None = None) -> None:
-    kit.table(points, key=key, name=name, file=file, hide_index=True, column_config=headed(
+    kit.table(page.cells_shown(points), csv=points, key=key, name=name, file=file,
+              hide_index=True, column_config=headed(
         page.table_headers(), {
         "n": st.column_config.NumberColumn(t("N"), format="localized"),
         "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.4g"),
@@ -343,10 +344,12 @@ def data_section(kit: PageKit, comp: page.Comparison, s: page.Settings, opened: 
                   "needed: enough at or above its upper end, not enough at or below its lower "
                   "end, undetermined in between."))
     sentence_box(words.describe_sample_size(plan, comp.difference_md), words.good_news(plan))
-    verdict_box(verdict)
+    with kit.leading():  # presenting: the verdict and the chart first under the title
+        verdict_box(verdict)
     kit.finding(words.describe_sample_size(plan, comp.difference))
-    kit.chart(page.data_figure(plan, s), key="plan_fig_data", name=page.data_figure_name(s),
-              file=page.data_figure_file(s))
+    with kit.leading():
+        kit.chart(page.data_figure(plan, s), key="plan_fig_data",
+                  name=page.data_figure_name(s), file=page.data_figure_file(s))
     st.caption(words.data_caption(plan, s))
     with st.expander(t("The simulated points")):
         points_table(kit, plan.points, "plan_points_data", t("Simulated power against N"))
@@ -383,11 +386,12 @@ def privacy_section(kit: PageKit, comp: page.Comparison, s: page.Settings,
                   "strongest affordable: affordable at or above its upper end, too strong at "
                   "or below its lower end, undetermined in between."))
     sentence_box(words.describe_privacy(plan, comp.difference_md), words.good_news(plan))
-    verdict_box(verdict)
+    with kit.leading():  # presenting: the verdict and the chart first under the title
+        verdict_box(verdict)
     kit.finding(words.describe_privacy(plan, comp.difference))
-    kit.chart(page.privacy_figure(plan, s), key="plan_fig_privacy",
-              name=page.privacy_figure_name(s),
-              file=page.privacy_figure_file(s))
+    with kit.leading():
+        kit.chart(page.privacy_figure(plan, s), key="plan_fig_privacy",
+                  name=page.privacy_figure_name(s), file=page.privacy_figure_file(s))
     st.caption(words.privacy_caption(plan, s))
     with st.expander(t("The simulated points")):
         # The name is the download's file name: kept with the symbol it had (α).
@@ -470,7 +474,7 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
     for sentence in words.frontier_findings(table, level, power):
         kit.finding(sentence)
     # The N needed shown to the precision of its interval; the CSV keeps the numbers.
-    shown = table.assign(n=words.frontier_n_texts(table))
+    shown = page.cells_shown(table.assign(n=words.frontier_n_texts(table)))
     kit.table(shown, csv=table, key=f"{prefix}_frontier_table", name=t("The frontier"),
               hide_index=True, column_config=headed(page.table_headers(), {
                   "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.3g"),
@@ -552,14 +556,14 @@ def explanation() -> None:
             "Its **power** is how often it finds the difference you described; the planner "
             "estimates it by simulation (Algorithm 2): R replicate pairs are drawn and tested, "
             "and the power is the share of rejections."))
-        st.latex(r"\widehat{\mathrm{power}}(N, \varepsilon) = \frac{1}{R}\sum_{r=1}^{R} "
+        st.latex(t(r"\widehat{\mathrm{power}}(N, \varepsilon) = \frac{1}{R}\sum_{r=1}^{R} "
                  r"I\big(p_r < \text{level}\big),\qquad "
-                 r"\mathrm{TV}(p_A, p_B) = \tfrac12 \sum_{j=1}^{M} |p_{Aj} - p_{Bj}|")
+                 r"\mathrm{TV}(p_A, p_B) = \tfrac12 \sum_{j=1}^{M} |p_{Aj} - p_{Bj}|"))
         st.markdown(t(
             "**The two questions.** With π the target power, the planner finds the smallest N "
             "at your ε, and the smallest ε (the strongest privacy) at your N:"))
-        st.latex(r"N^*(\varepsilon) = \min\{N : \mathrm{power}(N, \varepsilon) \ge \pi\},\qquad "
-                 r"\varepsilon^*(N) = \min\{\varepsilon : \mathrm{power}(N, \varepsilon) \ge \pi\}")
+        st.latex(t(r"N^*(\varepsilon) = \min\{N : \mathrm{power}(N, \varepsilon) \ge \pi\},\qquad "
+                 r"\varepsilon^*(N) = \min\{\varepsilon : \mathrm{power}(N, \varepsilon) \ge \pi\}"))
         st.markdown(t(
             "**Monotonicity.** Power is assumed to grow with N (more data) and with ε (less "
             "noise). It is what the paper's Figures 11 and 12(b) show, but not a theorem for a "
@@ -651,6 +655,7 @@ def main() -> None:
                 message = t("These settings cannot be used: {error}", error=page.error_text(exc))
                 kit.error(message)
                 kit.code_builder, kit.code_problem = None, message
+    oneperson.section(kit, s.one_person(), oneperson.eps_comparison(), key="plan_op")
     explanation()
     kit.end()
 

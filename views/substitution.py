@@ -13,7 +13,7 @@ import dpviz
 import streamlit as st
 
 from dpcore import substitution as rs
-from ui import controls, links, registry, sources
+from ui import controls, links, oneperson, registry, sources
 from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig, headed
 from ui.kit import PageKit, page_header
 from ui.pages import substitution as page
@@ -26,12 +26,12 @@ P = page.PARAMS  # this page's URL keys and tab label that other pages' links se
 
 # --- Controls ----------------------------------------------------------------------------------
 
-def data_controls(seed: int) -> tuple[page.Data | None, str | None, bool]:
-    """The data source's controls; the data, or why there is none and whether that is
-    only a file not uploaded yet."""
+def data_controls(seed: int, where=st) -> tuple[page.Data | None, str | None, bool]:
+    """The data source's controls, its choice in ``where``; the data, or why there is none
+    and whether that is only a file not uploaded yet."""
     names = list(page.SOURCES)
     links.use_earlier_label(P.SOURCE)
-    source = st.selectbox(
+    source = where.selectbox(
         t("Data: the records' true values"), names, index=names.index(page.DEFAULT_SOURCE),
         format_func=page.source_label, key=P.SOURCE, bind="query-params",
         help=t("Uniform or normal data, as in Kang, Lee & Hong's (2009) experiments (N "
@@ -62,7 +62,7 @@ def data_controls(seed: int) -> tuple[page.Data | None, str | None, bool]:
             key=P.N,
             help=t("The single years of age 0 … 84 and 85+ cut into k groups of (nearly) equal "
                    "width: k = 86 is one group per year."))
-    n = controls.log_slider(
+    n = controls.people_slider(
         page.records_label(), controls.N_GRID, default=page.DEFAULT_RECORDS, key="rs_n",
         help=t("How many records are substituted. Kang, Lee & Hong (2009) call it n and use "
                "n = 5,000 and 50,000. Log scale, 1,000 to 50 million."))
@@ -71,6 +71,8 @@ def data_controls(seed: int) -> tuple[page.Data | None, str | None, bool]:
 
 def read_controls() -> tuple[page.Settings | None, str | None, bool]:
     """All controls above the tabs; returns (settings, problem, waiting for a file)."""
+    # The data source on a row of its own: in the first column its label was cut (issue 36).
+    source_row = st.container()
     c1, c2, c3 = st.columns([1.25, 1, 1], gap="large")
     with c3:
         seed = controls.seed_control("rs_seed")
@@ -84,7 +86,7 @@ def read_controls() -> tuple[page.Settings | None, str | None, bool]:
         st.caption(t("ε = ln γ = {eps}: the local differential privacy of one substitution "
                      "(l = 1).", eps=fmt_sig(math.log(gamma))))
     with c1:
-        data, problem, waiting = data_controls(seed)
+        data, problem, waiting = data_controls(seed, source_row)
     if data is None:
         return None, problem, waiting
     n_cat = len(data.labels)
@@ -156,7 +158,8 @@ def summary(kit: PageKit, s: page.Settings) -> None:
     keep, other = page.keep_and_move(s)
     eps_l = page.epsilon_l(s)
     label = page.labels(s)
-    cols = st.columns(5)
+    with kit.leading():  # presenting: first under the title, with the release's chart
+        cols = st.columns(5)
     kit.metric(label["k"], s.n_categories, f"{s.n_categories}", where=cols[0], border=True,
                help=t("How many values a record can take."), given=True)
     kit.metric(label["n"], s.n, f"{s.n:,}", where=cols[1], border=True,
@@ -198,9 +201,11 @@ def release_section(kit: PageKit, s: page.Settings) -> None:
                       "in a record's set included."))
     kit.metric(label["nl"], s.n * s.l, f"{s.n * s.l:,}", where=cols[3], border=True,
                help=t("The values released: l per record. Draws beyond N·l are re-draws."))
-    kit.chart(dpviz.substitution.substitution_counts_figure(
-        s.data.labels, s.x, y, estimates["source"], estimates["unbiased"], l=s.l),
-        key="rs_fig_counts", name=t("One release: true, released and reconstructed counts"))
+    with kit.leading():
+        kit.chart(dpviz.substitution.substitution_counts_figure(
+            s.data.labels, s.x, y, estimates["source"], estimates["unbiased"], l=s.l),
+            key="rs_fig_counts",
+            name=t("One release: true, released and reconstructed counts"))
     kit.code(page.code_builder(s))
     kit.finding(page.release_finding(s, errors, release.draws))
     kit.note(t("Both reconstructions can go below 0: the released counts are pulled towards "
@@ -218,11 +223,11 @@ def release_section(kit: PageKit, s: page.Settings) -> None:
               column_config=headed(page.release_headers(s), {"X̂*/l (source)": decimals,
                                                              "A⁻¹Y* (unbiased)": decimals}))
     with st.expander(t("The reconstructions as formulas"), expanded=False):
-        st.latex(r"\hat X = M^{-1}Y:\quad \hat X_i = \frac{\gamma + k - 1}{\gamma - 1}\,Y_i - "
+        st.latex(t(r"\hat X = M^{-1}Y:\quad \hat X_i = \frac{\gamma + k - 1}{\gamma - 1}\,Y_i - "
                  r"\frac{N}{\gamma - 1}\ \ (\text{Theorem 3.2}),\qquad "
                  r"\frac{\hat X^*}{l} = \frac{M^{-1}Y^*}{l},\qquad "
-                 r"A^{-1}Y^*:\ \hat X_i = \frac{Y^*_i - b\,N}{a}")
-        st.caption(t("A = aI + bJ is the exact expectation matrix of Algorithm 2, E[Y*] = AX "
+                 r"A^{-1}Y^*:\ \hat X_i = \frac{Y^*_i - b\,N}{a}"))
+        st.caption(t("A = a·I + b·J is the exact expectation matrix of Algorithm 2, E[Y*] = A·X "
                      "(see the tab Bias); at l = 1, A = M and all three coincide."))
 
 
@@ -265,10 +270,10 @@ def accuracy_section(kit: PageKit, s: page.Settings) -> None:
         kit.note(page.above_note(above))
     st.caption(page.accuracy_caption(above))
     with st.expander(t("Theorems 4.1 and 5.2 as formulas"), expanded=False):
-        st.latex(r"\frac{\sigma_{\hat X}}{\|X\|} \le \frac{\sqrt{k(k-1)(k+2\gamma-2)}}"
+        st.latex(t(r"\frac{\sigma_{\hat X}}{\|X\|} \le \frac{\sqrt{k(k-1)(k+2\gamma-2)}}"
                  r"{(\gamma-1)\sqrt{N}}\ \ (\text{Theorem 4.1}),\qquad "
                  r"\frac{\sigma_{\hat X^*/l}}{\|X\|} \approx \frac{1}{\sqrt l}\,"
-                 r"\frac{\sigma_{\hat X}}{\|X\|}\ \ (\text{Theorem 5.2, independent draws})")
+                 r"\frac{\sigma_{\hat X}}{\|X\|}\ \ (\text{Theorem 5.2, independent draws})"))
     paper_grid_section(kit, s)
 
 
@@ -340,8 +345,8 @@ def cost_section(kit: PageKit, s: page.Settings) -> None:
     kit.code(page.code_builder(s))
     kit.finding(page.cost_finding(s, cost, release.draws))
     with st.expander(t("Theorem 5.1 as a formula"), expanded=False):
-        st.latex(r"P[s \ge 2] = 1 - \frac{(k - l + l\gamma)\prod_{i=1}^{l-1}(k - i)}"
-                 r"{(\gamma + k - 1)^l}\ \ (\text{Theorem 5.1})")
+        st.latex(t(r"P[s \ge 2] = 1 - \frac{(k - l + l\gamma)\prod_{i=1}^{l-1}(k - i)}"
+                 r"{(\gamma + k - 1)^l}\ \ (\text{Theorem 5.1})"))
     st.caption(t("The own value, weighted γ, is the likeliest repeat: re-draws grow with γ and "
                  "with l/k. Sampling from the counts here takes O(k²·l) work whatever N."))
 
@@ -384,10 +389,10 @@ def privacy_section(kit: PageKit, s: page.Settings) -> None:
         name=t("Privacy ε against l"))
     kit.finding(page.privacy_finding(s, e))
     with st.expander(t("ε_l as a formula"), expanded=False):
-        st.latex(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{k-1-j}{\gamma+k-1-j},\qquad "
+        st.latex(t(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{k-1-j}{\gamma+k-1-j},\qquad "
                  r"\varepsilon_l = \ln\!\Big[\frac{\pi}{1-\pi}\cdot\frac{k-l}{l}\Big]"
                  r"\ \le\ \varepsilon_l^{\text{ordered}} = \ln\gamma + \sum_{j=1}^{l-1}"
-                 r"\ln\!\Big(1 + \frac{\gamma-1}{k-j}\Big)\ \le\ l\ln\gamma")
+                 r"\ln\!\Big(1 + \frac{\gamma-1}{k-j}\Big)\ \le\ l\ln\gamma"))
     s = breach_section(kit, s, e)
     kit.code(page.code_builder(s))
     links_section(s)
@@ -433,9 +438,9 @@ def breach_section(kit: PageKit, s: page.Settings, e: page.Privacy) -> page.Sett
     kit.finding(page.breach_finding(s, e, threshold))
     st.caption(page.breach_caption(threshold))
     with st.expander(t("Theorem 3.1 as a formula"), expanded=False):
-        st.latex(r"\gamma < \frac{\rho_2(1-\rho_1)}{\rho_1(1-\rho_2)}\ \Longrightarrow\ "
+        st.latex(t(r"\gamma < \frac{\rho_2(1-\rho_1)}{\rho_1(1-\rho_2)}\ \Longrightarrow\ "
                  r"\text{no }\rho_1\to\rho_2\text{ breach},\qquad "
-                 r"P(\text{property}\mid y) \le \frac{\gamma\rho_1}{\gamma\rho_1 + 1 - \rho_1}")
+                 r"P(\text{property}\mid y) \le \frac{\gamma\rho_1}{\gamma\rho_1 + 1 - \rho_1}"))
     return s
 
 
@@ -463,9 +468,9 @@ def bias_section(kit: PageKit, s: page.Settings) -> None:
         "Lee & Hong's (2009) X̂*/l = M⁻¹Y*/l is biased unless the data are uniform. A⁻¹Y* is "
         "unbiased."))
     with st.expander(t("π, a and b as formulas"), expanded=False):
-        st.latex(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{k-1-j}{\gamma+k-1-j},\quad "
+        st.latex(t(r"\pi = 1 - \prod_{j=0}^{l-1}\frac{k-1-j}{\gamma+k-1-j},\quad "
                  r"b = \frac{l-\pi}{k-1},\quad a = \pi - b,\qquad \mathbb E[Y^*] = (aI + bJ)X,"
-                 r"\qquad \hat X_i^{\text{unbiased}} = \frac{Y^*_i - b\,N}{a}")
+                 r"\qquad \hat X_i^{\text{unbiased}} = \frac{Y^*_i - b\,N}{a}"))
     st.caption(page.bias_caption(s))
     label = page.labels(s)
     pi, independent = page.inclusion(s)
@@ -521,6 +526,8 @@ def main() -> None:
     # Only the open tab runs; dpcore's argument errors stop the page, in plain words.
     run_open_tab(kit, settings, SECTIONS, key=P.TAB, fail=lambda exc: t(
         "These settings cannot be used: {why}", why=error_text(exc, page.SYMBOLS)))
+    oneperson.section(kit, page.one_person(settings), page.one_person_comparison(settings),
+                      key="rs_op")
     kit.end()
 
 

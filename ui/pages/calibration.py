@@ -20,10 +20,10 @@ import streamlit as st
 import dpcode
 import dpcode.calibration
 import dpviz
-from dpcore import datasets, planner, simulation, study
-from ui import registry, sources
+from dpcore import datasets, planner, risk, simulation, study
+from ui import oneperson, registry, sources
 from ui.cache import counted
-from ui.format import fmt_number, fmt_numbers, fmt_sig, percent_decimals_apart
+from ui.format import fmt_people, fmt_peoples, fmt_sig, percent_decimals_apart, worded
 from ui.notation import SPJ22, in_source, privacy_level
 from ui.kit import Experiment
 from ui.text import N_, label_family, t
@@ -118,6 +118,18 @@ def test_label(test: str) -> str:
     return t(TEST_LABELS.get(test, test))
 
 
+def rates_shown(table: pd.DataFrame) -> pd.DataFrame:
+    """A table of rates as the page shows it: pairs, effects, populations and tests in the
+    reader's words (its CSV keeps the names: the page kit's ``csv=``)."""
+    def pair(p):
+        a, b, _ = study.PAIRS[p]
+        return t("{a} vs {b}", a=sources.population_short(a), b=sources.population_short(b))
+
+    return worded(table, {"pair": lambda p: pair(p) if p in study.PAIRS else p,
+                          "effect": t, "population_a": sources.population_short,
+                          "population_b": sources.population_short, "test": test_label})
+
+
 def m_label(m: int) -> str:
     return t(M_LABELS[m])
 
@@ -143,6 +155,21 @@ def setting_label(row) -> str:
     return t("M = {m}, (ε_A, ε_B) = ({a1:g}, {a2:g}), (N_A, N_B) = ({n:,}, {n2:,})",
              m=int(row["m"]), a1=row["alpha1"], a2=row["alpha2"], n=int(row["n"]),
              n2=int(row["n2"]))
+
+
+def one_person(tab: str, null: "NullSettings", live: "LiveSettings") -> oneperson.Level:
+    """What a release at the open tab's privacy level means for one person: the live
+    simulation's larger ε (a person is in one histogram; the weaker level bounds both) on
+    its tab, else the null distributions' ε."""
+    if tab == t(TABS[1]):
+        eps = max(live.a1, live.a2)
+        what = t("The simulation's histograms are released at ε_A = {a:g} and ε_B = {b:g}; "
+                 "below, the larger, which bounds both.", a=live.a1, b=live.a2)
+    else:
+        eps = null.alpha
+        what = t("Each histogram of the null distributions (first tab) is released with "
+                 "ε-differential privacy at ε = {eps:g}.", eps=eps)
+    return oneperson.Level(risk.Guarantee.pure(eps), f"ε = {eps:g}", what)
 
 
 # --- a number box that shows the value in use ------------------------------------------------
@@ -304,7 +331,7 @@ class LiveSettings:
             t("Simulation: bins M"): f"{self.m}",
             t("Simulation: privacy levels ε_A, ε_B"): f"{self.a1:g}, {self.a2:g}",
             t("Simulation: tests"): ", ".join(test_label(test) for test in self.tests),
-            t("Simulation: sample sizes N"): fmt_numbers(self.ns),
+            t("Simulation: sample sizes N"): fmt_peoples(self.ns),
             t("Simulation: replicates R per point"): f"{self.reps:,}",
             t("Simulation: bootstrap replicates B"): f"{self.n_boot:,}",
             t("Simulation: seed"): f"{self.seed}",
@@ -549,7 +576,7 @@ def null_finding(null: NullSettings, summary: NullSummary) -> str:
 def _worst_setting(rows: pd.DataFrame, worst: pd.Series) -> str:
     """Where the worst rate of ``rows`` was simulated: its N, and its M and (ε_A, ε_B) where
     the rows differ in them ("N = 10,000, M = 18, ε_A = 0.1, ε_B = 0.1")."""
-    n = fmt_number(worst["n"])
+    n = fmt_people(worst["n"])
     by_m = "m" in rows and rows["m"].nunique() > 1
     by_eps = "alpha1" in rows and rows[["alpha1", "alpha2"]].drop_duplicates().shape[0] > 1
     if by_m and by_eps:
@@ -615,7 +642,7 @@ def _rate_at(row) -> str:
     decimals = percent_decimals_apart(values, TARGET_POWER)
     rate, low, high = (f"{v:.{decimals}%}" for v in values)
     return t("{rate} at N = {n} (95% interval {low} to {high})", rate=rate,
-             n=fmt_number(row["n"]), low=low, high=high)
+             n=fmt_people(row["n"]), low=low, high=high)
 
 
 def power_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
@@ -636,9 +663,9 @@ def power_sentence(rows: pd.DataFrame, test: str, where: str) -> str:
     values = dict(where=where, name=test_label(test), first=_rate_at(rows.iloc[0]),
                   target=f"{TARGET_POWER:.0%}")
     if reached:
-        values["n"] = fmt_number(reached[0])
+        values["n"] = fmt_people(reached[0])
     if open_:
-        values.update(open=fmt_numbers(open_), reps=int(rows["reps"].iloc[0]))
+        values.update(open=fmt_peoples(open_), reps=int(rows["reps"].iloc[0]))
     if len(rows) == 1:
         # One N: reached, undetermined or not reached there.
         if reached:

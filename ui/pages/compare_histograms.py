@@ -17,9 +17,9 @@ import streamlit as st
 
 import dpcode
 import dpcode.compare
-from dpcore import datasets, histogram, homogeneity, planner, simulation, study
+from dpcore import datasets, histogram, homogeneity, planner, risk, simulation, study
 from dpcore.homogeneity import BootstrapTestResult, HomogeneityResult
-from ui import notation, registry
+from ui import notation, oneperson, registry
 from ui.cache import counted
 from ui.format import fmt_p, fmt_sig, sig_text
 from ui.kit import Experiment
@@ -108,6 +108,17 @@ class Settings:
 def fmt_eps(value: float) -> str:
     """A privacy level as the controls show it (0.001 … 10), never in e-notation."""
     return sig_text(value, 6)
+
+
+def one_person(s: Settings) -> oneperson.Level:
+    """What the releases mean for one person: each histogram is ε-DP at its own level, and
+    a person is in one of them; the weaker level (the larger ε) bounds them both."""
+    eps = max(s.alpha_a, s.alpha_b)
+    return oneperson.Level(
+        risk.Guarantee.pure(eps), f"ε = {fmt_eps(eps)}",
+        t("Each histogram is released with ε-differential privacy: a person in histogram A "
+          "at ε_A = {a}, a person in B at ε_B = {b}. Below, the larger of the two, which "
+          "bounds both.", a=fmt_eps(s.alpha_a), b=fmt_eps(s.alpha_b)))
 
 
 def shown_p(p: float) -> str:

@@ -9,7 +9,7 @@ return. Dong, Roth & Su (2022), *Gaussian differential privacy*, JRSSB 84.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import partial
 
 import numpy as np
@@ -19,8 +19,8 @@ import streamlit as st
 import dpcode
 import dpcode.fdp
 import dpviz
-from dpcore import audit, fdp
-from ui import notation, registry
+from dpcore import audit, fdp, risk
+from ui import notation, oneperson, registry
 from ui.cache import counted
 from ui.controls import DEFAULT_SEED
 from ui.format import fmt_delta, fmt_pct, fmt_prob, fmt_sig
@@ -88,6 +88,14 @@ def threshold_dropped(family: str, text: str) -> str:
              "the page no longer has: the threshold now follows the link's α.",
              t=f"{float(text):g}", alpha=fmt_pct(exact))
 MU_STEP, MU_MAX = FdpParams.MU_STEP, FdpParams.MU_MAX  # every μ slider: 0 … 5 by 0.05
+# The shift of "In plain words" for the Laplace outputs: ε up to 10, the compare and k-RR
+# pages' largest ε (μ keeps 0 … 5).
+LAPLACE_EPS_MAX = 10.0
+
+
+def shift_max(family: str) -> float:
+    """The largest shift of "In plain words" for ``family``'s outputs."""
+    return MU_MAX if family == "gaussian" else LAPLACE_EPS_MAX
 K_MAX = FdpParams.K_MAX  # categories of k-RR and random substitution: 2 … 100
 AUDIT_CHUNK = 10_000  # draws per input between two updates of the progress bar
 AUDIT_LEVELS = (0.01, 0.05, 0.1, 0.25, 0.5)
@@ -293,6 +301,28 @@ def grid_value(text: str, grid) -> float | None:
 
 def _shift(s: Settings) -> str:
     return f"μ = {s.mu:g}" if s.gaussian else t("ε = {mu:g} (Laplace)", mu=s.mu)
+
+
+def one_person(s: Settings, shift: float | None = None) -> oneperson.Level:
+    """What the two outputs of "In plain words" mean for one person, at their shift (or at
+    ``shift``): G_μ for the Gaussian outputs, the Laplace curve at ε for the Laplace ones
+    (an ε-DP mechanism: the odds bound is e^ε's)."""
+    at = replace(s, mu=s.mu if shift is None else shift)
+    if s.gaussian:
+        return oneperson.Level(risk.Guarantee.gaussian(at.mu), _shift(at), t(
+            "The outputs N(0, 1) and N(μ, 1) above: the Gaussian mechanism, μ-GDP."))
+    return oneperson.Level(risk.Guarantee.laplace(at.mu), _shift(at), t(
+        "The outputs Lap(0, 1) and Lap(ε, 1) above: the Laplace mechanism, ε-DP; the best "
+        "guess is read from its own trade-off curve."))
+
+
+def one_person_comparison(s: Settings) -> oneperson.Comparison:
+    """Compare with another shift of the same outputs."""
+    if s.gaussian:
+        return oneperson.Comparison(t("Compare with μ"), oneperson.MU_GRID, 3.0,
+                                    lambda mu: one_person(s, mu))
+    return oneperson.Comparison(t("Compare with ε"), oneperson.EPS_GRID, 10.0,
+                                lambda eps: one_person(s, eps))
 
 
 def best_beta(s: Settings) -> float:

@@ -20,22 +20,24 @@ import streamlit as st
 import dpcode
 import dpcode.gaussian
 import dpviz
-from dpcore import datasets, fdp, gaussian, uploads
+from dpcore import datasets, fdp, gaussian, risk, uploads
 from dpcore.gaussian import CLASSICAL_MAX_EPS
 from dpcore.errors import ArgumentError
 from ui.cache import counted
 from ui.controls import DEFAULT_SEED, as_shown
 from ui.format import fmt_number, fmt_param, fmt_sci, fmt_sig, sig_text, times_ten
 from ui.kit import Experiment
-from ui import sources
+from ui import oneperson, sources
 from ui.sources import AGE_BINNINGS, UPLOAD
 from ui.text import N_, error_text, error_words, esc, plain, t
 
 CALIBRATION_COLORS = dpviz.gaussian.CALIBRATION_COLORS
 TITLE = N_("Gaussian mechanism")
-# Source 002 (docs/references.md, [GMN25]): a Korean blog note deriving the privacy loss of
-# the Gaussian mechanism; it writes the sensitivity S.
-GMN25 = N_("the source-002 note on the Gaussian mechanism [GMN25]")
+# The textbook that writes the L2 sensitivity Δ₂f and bounds δ by the loss's tail,
+# P(L > ε), in its proof of the classical calibration: Dwork & Roth (2014), Definition 3.8 and
+# Appendix A ([DR14] in docs/references.md; the blog note [GMN25] reads δ the same way).
+DR14 = "Dwork & Roth 2014"
+DR14_TAIL = N_("the classical analysis (Dwork & Roth 2014, Appendix A)")
 TAB_KEY = "gauss_tab"  # the open tab's widget key and URL parameter
 TABS = CALIBRATIONS, LOSS, GDP, RELEASE, TABLE = (
     N_("Three calibrations"), N_("Privacy loss"), N_("As μ-GDP"), N_("Release a statistic"),
@@ -306,6 +308,29 @@ def latex_number(v: float, digits: int = 4) -> str:
     return text
 
 
+def one_person(setting: gaussian.GaussianSetting) -> oneperson.Level:
+    """What the release means for one person: the Gaussian mechanism is exactly μ-GDP with
+    μ = Δ/σ ([DRS22] Theorem 2.7), read from G_μ; it also meets (ε, δ)-DP, whose δ the
+    section says the meaning of."""
+    return oneperson.Level(
+        risk.Guarantee.gaussian(setting.mu), f"μ = Δ/σ = {fmt_param(setting.mu)}",
+        t("The Gaussian mechanism with σ = {sigma} and Δ = {sens} is exactly μ-GDP with "
+          "μ = Δ/σ = {mu}: the numbers below are read from G_μ, the tightest description of "
+          "this release. It also meets (ε, δ)-DP at ε = {eps}, δ = {delta}.",
+          sigma=fmt_shown(setting.sigma), sens=fmt_shown(setting.sensitivity),
+          mu=fmt_param(setting.mu), eps=fmt_shown(setting.eps), delta=fmt_shown(setting.delta)),
+        also=risk.Guarantee.approximate(setting.eps, setting.delta))
+
+
+def one_person_comparison(setting: gaussian.GaussianSetting) -> oneperson.Comparison:
+    """Compare with another ε at this δ: the Gaussian mechanism calibrated exactly to it."""
+    def level(eps: float) -> oneperson.Level:
+        mu = float(gaussian.gaussian_mu(eps, setting.delta))
+        return oneperson.Level(risk.Guarantee.gaussian(mu), t(
+            "ε = {eps} at this δ (μ = {mu})", eps=fmt_param(eps), mu=fmt_param(mu)))
+    return oneperson.Comparison(t("Compare with ε (same δ)"), oneperson.EPS_GRID, 10.0, level)
+
+
 def fmt_quantity(name: str, v: float, digits: int = 5) -> str:
     """ε, δ, σ or Δ as the results show it: as its control shows it (:func:`fmt_shown`).
     ``name`` and ``digits`` are kept for callers; the control's precision decides."""
@@ -354,7 +379,9 @@ def result_metrics(s: Settings, sol: Solution) -> list[tuple[str, str, float | N
         else:
             out.append((t("{symbol} (solved)", symbol=q.symbol) if solved else q.symbol,
                         fmt_quantity(name, sol.values[name]), sol.values[name]))
-    out.append((t("μ = Δ/σ"), fmt_param(sol.setting.mu, 5) if sol.setting else "—",
+    # μ to the digits every sentence, metric and chart of the page gives it (issue 36: the
+    # metrics said 0.26805 here and 0.2681 on the μ-GDP tab)
+    out.append((t("μ = Δ/σ"), fmt_param(sol.setting.mu) if sol.setting else "—",
                 sol.setting.mu if sol.setting else None))
     return out
 
@@ -573,7 +600,7 @@ def privacy_loss_texts(s: gaussian.GaussianSetting, loss: PrivacyLoss) -> tuple[
         "(ε, δ)-DP already with δ = **{exact}**, {ratio} smaller. An output whose loss is just "
         "above ε breaks the promise only a little; the definition charges it only that excess, "
         "$1 - e^{{\\varepsilon - L}}$, not all of it. Reading δ as $P(L > \\varepsilon)$, as "
-        "{source} does, is sufficient but over-states δ.", source=t(GMN25), **values)
+        "{source} does, is sufficient but over-states δ.", source=t(DR14_TAIL), **values)
     return finding, paragraph
 
 

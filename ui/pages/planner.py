@@ -34,11 +34,11 @@ import streamlit as st
 import dpcode
 import dpcode.planner
 import dpviz
-from dpcore import datasets, planner, simulation, uploads
-from ui import sources
+from dpcore import datasets, planner, risk, simulation, uploads
+from ui import oneperson, sources
 from ui import text as ui_text
 from ui.cache import counted
-from ui.format import fmt_seconds
+from ui.format import fmt_seconds, worded
 from ui.kit import Experiment
 from ui.text import N_, t
 
@@ -182,6 +182,15 @@ class Settings:
     def sign(self) -> int:
         """The effect's direction: +1 towards the last bins (older), -1 the first."""
         return 1 if self.direction == "older" else -1
+
+    def one_person(self) -> oneperson.Level:
+        """What the plan's privacy level means for one person: each group's histogram is
+        ε-DP at its level; a person is in one group, and the larger ε bounds both."""
+        eps = max(self.alpha1, self.alpha2)
+        what = t("Each group's histogram is released with ε-differential privacy at {levels}."
+                 "{larger}", levels=self.alpha_words(),
+                 larger="" if self.same_alpha else t(" Below, the larger ε, which bounds both."))
+        return oneperson.Level(risk.Guarantee.pure(eps), f"ε = {eps:g}", what)
 
     def alpha_words(self) -> str:
         return t("ε = {alpha:g}", alpha=self.alpha1) if self.same_alpha else \
@@ -677,6 +686,21 @@ TABLE_HEADERS = {"test": N_("test"), "hypothesis": N_("hypothesis"), "power": N_
 def table_headers() -> dict[str, str]:
     """TABLE_HEADERS in the reader's language."""
     return {column: t(label) for column, label in TABLE_HEADERS.items()}
+
+
+# The cells of those tables that hold names (their CSV keeps the names), as shown.
+HYPOTHESES = {"null": N_("null: no difference"), "alternative": N_("alternative: your difference")}
+STATUSES = {"found": N_("found"), "at_lower_bound": N_("reached at the smallest N searched"),
+            "unreachable": N_("not reached at the largest N searched"),
+            "stopped": N_("stopped at the cap on simulations")}
+
+
+def cells_shown(table: pd.DataFrame) -> pd.DataFrame:
+    """A table of simulated points or of the frontier as shown: its tests, hypotheses and
+    search statuses in the reader's words (give the table itself to the kit as ``csv=``)."""
+    return worded(table, {"test": dpviz.planner._test_name,
+                          "hypothesis": lambda h: t(HYPOTHESES[h]) if h in HYPOTHESES else h,
+                          "status": lambda x: t(STATUSES[x]) if x in STATUSES else x})
 
 
 # The privacy points table: its name shown, and the name of its file (kept, as above).

@@ -20,10 +20,11 @@ import streamlit as st
 import dpcode
 import dpcode.substitution
 from dpcore import datasets
+from dpcore import risk
 from dpcore import substitution as rs
-from ui import links, sources
+from ui import links, oneperson, sources
 from ui.cache import counted
-from ui.format import fmt_big, fmt_count, fmt_number, fmt_prob, fmt_rel, fmt_sig
+from ui.format import fmt_big, fmt_count, fmt_number, fmt_param, fmt_prob, fmt_rel, fmt_sig
 from ui.kit import Experiment
 from ui.links import capped_note, nearest_note
 from ui.notation import KLH09, in_source
@@ -271,6 +272,25 @@ def keep_and_move(s: Settings) -> tuple[float, float]:
 
 def epsilon_l(s: Settings) -> float:
     return rs.extended_epsilon(s.n_categories, s.gamma, s.l)
+
+
+def one_person(s: Settings, gamma: float | None = None) -> oneperson.Level:
+    """What the release means for one record at γ (this page's, or ``gamma``), with this
+    page's k and l: the release is ε_l-LDP (:func:`epsilon_l`), whose odds bound it is."""
+    g = s.gamma if gamma is None else gamma
+    eps = rs.extended_epsilon(s.n_categories, g, s.l)
+    return oneperson.Level(
+        risk.Guarantee.pure(eps), t("γ = {gamma} (ε = {eps})", gamma=fmt_param(g),
+                                    eps=fmt_sig(eps)),
+        t("What one record releases is ε-LDP with ε = {eps} (ln γ at l = 1): read “in the "
+          "data” below as “the record holds this value rather than that one”.",
+          eps=fmt_sig(eps)))
+
+
+def one_person_comparison(s: Settings) -> oneperson.Comparison:
+    """Compare with another γ, at this page's k and l."""
+    return oneperson.Comparison(t("Compare with γ"), oneperson.GAMMA_GRID, 20.0,
+                                lambda g: one_person(s, g))
 
 
 def in_plain_words(s: Settings) -> str:
