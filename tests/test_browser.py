@@ -26,6 +26,7 @@ from browserkit import (
     expect_metrics, in_url, metric, new_context, number, open_expander, open_page, press_until, read_metrics, screenshot,
     running_server, spinbutton, stop_streamlit, thumb, type_in, wait_idle, watched_page)
 from conftest import routed_pages
+from test_page_home import LEARNING_PATH
 from dpcore import datasets, fdp, gaussian, ldp, simulation
 from dpcore import substitution as rs
 from ui.format import fmt_prob
@@ -579,14 +580,19 @@ CASES = [
 
 
 def home_links(page, before, now):
-    """The start page has one link per other page, to its path."""
+    """The start page has one card link per other page, to its path, and its learning path
+    is a numbered link per step to that step's page (issue 36)."""
     links = page.locator(HOME_LINKS)
     others = [p for p in PAGES if not p.default]
-    expect(links).to_have_count(len(others))
+    path = [p for p, _ in LEARNING_PATH]
+    expect(links).to_have_count(len(others) + len(path))
     # Each link is "<material icon name>\n\n<title>": keep the title.
-    shown = {text.strip().splitlines()[-1].strip(): links.nth(i).get_attribute("href")
-             for i, text in enumerate(links.all_inner_texts())}
-    assert shown == {p.title: p.url_path for p in others}, shown
+    shown = [(text.strip().splitlines()[-1].strip(), links.nth(i).get_attribute("href"))
+             for i, text in enumerate(links.all_inner_texts())]
+    steps = [(title, href) for title, href in shown if re.match(r"\d+\. ", title)]
+    cards = dict(x for x in shown if x not in steps)
+    assert cards == {p.title: p.url_path for p in others}, shown
+    assert steps == [(f"{i}. {p.title}", p.url_path) for i, p in enumerate(path, 1)], steps
 
 
 def upload(name: str, content: str):
@@ -683,7 +689,9 @@ LINK_CASES = [
     # The start page's links; a click opens that page.
     Case("home-links", "", HOME.title, (
         Step(check=home_links),
-        Step(lambda page: page.locator(HOME_LINKS).filter(has_text=KRR_TITLE).click(),
+        # the card's link (the learning path's step is "4. Randomized response …")
+        Step(lambda page: page.locator(HOME_LINKS).filter(has_text=KRR_TITLE)
+             .filter(has_not_text=re.compile(r"\d\. ")).click(),
              metrics={LDP_P_LABEL: krr(1.0)[LDP_P_LABEL]}, check=on_page(KRR_TITLE, "/ldp")),
     )),
     # Set the k-RR page away from its defaults; its share link reopens the same view.

@@ -32,7 +32,8 @@ from journeykit import (FILES, HEADER_BUTTONS, RuleCounts, browser_sets, fresh, 
                         numbers, option_values, pick, same_numbers, tab_containers, value_at)
 from pagekit import link_view, metrics
 from test_dpcode import _plain, run_script, script_runner  # noqa: F401  (fixture)
-from test_ui_i18n import english_sentences, shown_texts as korean_texts
+from dpviz.risk import percent as risk_percent
+from test_ui_i18n import assert_korean_all_the_way, english_sentences, shown_texts as korean_texts
 from test_values_in_use import (E_NOTATION, SPECS, Boxed, calls, close, reads_as,  # noqa: F401
                                 shown_texts, shown_values, value_of)
 from ui import registry
@@ -63,6 +64,10 @@ RECORDED = json.loads((REPO_ROOT / "tests" / "fixtures" / "links_2026_11.json").
     encoding="utf-8"))["links"]
 ARTIFACT = REPO_ROOT / "test-artifacts" / "journeys"
 # A measured size and its verdict, as the compare page states it (issue 35).
+# Issue 36's sentence of what a privacy level means for one person, at the prior 50%.
+ONE_PERSON = re.compile(r"^At (.+?), an attacker who is 50% sure beforehand (?:that a person is in "
+                        r"the data can be at most|guesses right whether a person is in the data "
+                        r"at most) \*\*([\d.]+%)\*\*")
 SIZE_CLAUSE = re.compile(r"rejected \d+\.\d% \(95% interval (\d+\.\d)%–(\d+\.\d)%\) of the "
                          r"time(: too liberal|: conservative|, keeping its 5% significance level)")
 
@@ -515,11 +520,49 @@ class Journey(RuleBasedStateMachine):
     @invariant()
     @timed
     def a_korean_view_has_no_english_sentence(self):
+        """In Korean: no English sentence anywhere, and (issue 36) no English word or
+        internal name in a table, chart, formula or message, nor N written "50M"."""
         if self.at is None or self.lang != "ko" or self.uploading():
             return
         left = [run for text in korean_texts(self.at) for run in english_sentences(text)]
         assert not left, left[:5]
+        assert_korean_all_the_way(self.at, self.spec.name)
         self.counts["check: Korean only"] += 1
+
+    @invariant()
+    @timed
+    def what_one_person_reads_is_one_number(self):
+        """Issue 36: the sentence of what the page's privacy level means for one person gives
+        the same digits as its table's row at the prior 50%, and under pure ε (a level "ε =
+        x") the odds bound e^x/(1 + e^x) written out here."""
+        if self.at is None or self.lang != "en":
+            return
+        said = [m for m in (ONE_PERSON.match(x.value) for x in self.at.markdown) if m]
+        if not said:
+            return
+        [(level, number)] = [m.groups() for m in said]
+        [table] = [d.value for d in self.at.dataframe if "prior" in d.value.columns]
+        [row] = [r for _, r in table.iterrows() if r["prior"] == "50%"]
+        column = "posterior_bound" if row["posterior_bound"] != "—" else "guess_right_after"
+        assert row[column] == number, (level, number, row.to_dict())
+        pure = re.fullmatch(r"ε = ([\d.]+)", level)
+        if pure and column == "posterior_bound":
+            eps = float(pure.group(1))
+            assert number == risk_percent(math.exp(eps) / (1 + math.exp(eps))), (level, number)
+        self.counts["check: one person"] += 1
+
+    @invariant()
+    @timed
+    def presenting_shows_no_downloads(self):
+        """Issue 36: a projected view shows no CSV or HTML downloads of its charts and tables
+        (the header's report and code stay)."""
+        state = None if self.at is None else self.at.session_state
+        if state is None or "present" not in state or not state["present"]:
+            return
+        shown = [b.key for b in self.at.download_button
+                 if b.key and b.key.endswith(("_csv", "_html"))]
+        assert not shown, shown
+        self.counts["check: presenting"] += 1
 
 
 def journey_for(page: registry.PageSpec, runner, tmp) -> type[Journey]:
