@@ -74,8 +74,35 @@ ALPHA = 0.05  # the false-alarm rate of the f-DP reading
 class Guarantee:
     """A privacy guarantee for one person: ``kind`` in :data:`KINDS` and its parameter(s).
 
-    ``eps`` for "eps", "epsdelta" and "laplace"; ``delta`` for "epsdelta"; ``mu`` for "gdp".
-    Build with :meth:`pure`, :meth:`approximate`, :meth:`gaussian` or :meth:`laplace`."""
+    Build with :meth:`pure`, :meth:`approximate`, :meth:`gaussian` or :meth:`laplace`.
+    Source: the trade-off functions of [DRS22] (:mod:`dpcore.fdp`); the readings
+    (:meth:`posterior`, :meth:`guess_right`, :meth:`power`) are this project's.
+
+    Attributes
+    ----------
+    kind : str
+        "eps" (ε-DP, f_{ε,0}), "epsdelta" ((ε, δ)-DP, f_{ε,δ}), "gdp" (μ-GDP, G_μ) or
+        "laplace" (the Laplace mechanism's own curve at shift ε).
+    eps : float
+        ε, for "eps", "epsdelta" and "laplace".
+    delta : float
+        δ, for "epsdelta" only.
+    mu : float
+        μ, for "gdp".
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is none of :data:`KINDS`, a parameter is out of range, or ``delta`` is
+        given to another kind.
+
+    Examples
+    --------
+    >>> from dpcore.risk import Guarantee
+    >>> g = Guarantee.approximate(1.0, 1e-5)
+    >>> g.bounded, round(float(g.power(0.05)), 4)
+    (False, 0.1359)
+    """
 
     kind: str
     eps: float = 0.0
@@ -176,6 +203,8 @@ def posterior_bound(guarantee: Guarantee, prior):
 
     Notes
     -----
+    Source: Bayes' rule; the testing view is this project's reading of [DRS22]'s
+    trade-off functions.
     The likelihood ratio of any outcome under D′ (person in) and D (out) is at most e^ε, so
     posterior odds ≤ e^ε × prior odds (Bayes' rule). In the testing view: the posterior of
     a test that says "in" is π(1 − f(α)) / (π(1 − f(α)) + (1 − π)α), whose supremum over α
@@ -220,7 +249,8 @@ def guess_error(guarantee: Guarantee, prior):
 
     Notes
     -----
-    Closed forms in the module docstring; for G_μ with μ > 0 the Bayes test rejects for
+    Source: this project's closed forms (module docstring) over [DRS22]'s trade-off
+    functions; for G_μ with μ > 0 the Bayes test rejects for
     X > t = μ/2 + L/μ, L = ln((1 − π)/π) (Neyman-Pearson with the prior odds).
 
     Examples
@@ -251,8 +281,24 @@ def guess_error(guarantee: Guarantee, prior):
 def risk_table(guarantee: Guarantee, priors=PRIORS) -> pd.DataFrame:
     """One row per prior: how sure after, the best guess before and after.
 
-    Columns ``prior``, ``posterior_bound`` (NaN when no bound below certainty holds for
-    every outcome), ``guess_right_before`` = max(π, 1 − π), ``guess_right_after``.
+    Source: this project (:func:`posterior_bound`, :func:`guess_error`).
+
+    Parameters
+    ----------
+    guarantee : Guarantee
+    priors : sequence of float
+        The attacker's priors π, each strictly between 0 and 1 (:data:`PRIORS` by default).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``prior``, ``posterior_bound`` (NaN when no bound below certainty holds for
+        every outcome), ``guess_right_before`` = max(π, 1 − π), ``guess_right_after``.
+
+    Raises
+    ------
+    ValueError
+        If a prior is not strictly between 0 and 1.
 
     Examples
     --------
@@ -272,9 +318,31 @@ def risk_table(guarantee: Guarantee, priors=PRIORS) -> pd.DataFrame:
 
 def side_by_side(first: Guarantee, second: Guarantee, priors=PRIORS,
                  alpha=ALPHA) -> pd.DataFrame:
-    """Two guarantees' readings, one row per (guarantee, prior): :func:`risk_table`'s
-    columns plus ``level`` (0 for ``first``, 1 for ``second``) and ``power``, the best
-    attacker's power at false-alarm rate ``alpha``.
+    """Two guarantees' readings, one row per (guarantee, prior), for a side-by-side.
+
+    Source: this project (:func:`risk_table`, :meth:`Guarantee.power`).
+
+    Parameters
+    ----------
+    first : Guarantee
+        The page's level.
+    second : Guarantee
+        The level set beside it.
+    priors : sequence of float
+        The attacker's priors, each strictly between 0 and 1.
+    alpha : float
+        The false-alarm rate of the power, in [0, 1] (5% by default).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`risk_table`'s columns plus ``level`` (0 for ``first``, 1 for ``second``) and
+        ``power``, the best attacker's power at false-alarm rate ``alpha``.
+
+    Raises
+    ------
+    ValueError
+        If a prior or ``alpha`` is out of range.
 
     Examples
     --------

@@ -425,7 +425,14 @@ class Journey(RuleBasedStateMachine):
         at = at or self.at
         shown = {f"tab {key}": at.session_state[key] for key, _ in tab_containers(at)
                  if key in at.session_state}
-        tables = {f"table {d.proto.id or i}": d.value.to_csv() for i, d in enumerate(at.dataframe)}
+        # A table is named by its columns (a view may show a table the other does not: a
+        # simulation run in one, and what ε means for one person in both), then its place
+        # among tables of the same columns.
+        tables, seen = {}, {}
+        for d in at.dataframe:
+            columns = ",".join(map(str, d.value.columns))
+            seen[columns] = seen.get(columns, 0) + 1
+            tables[f"table {d.proto.id or columns} #{seen[columns]}"] = d.value.to_csv()
         return {**shown, **metrics(at), **tables}
 
     @invariant()

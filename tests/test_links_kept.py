@@ -30,6 +30,25 @@ LINKS = json.loads(FIXTURE.read_text(encoding="utf-8"))["links"]
 pytestmark = pytest.mark.usefixtures("fixed_machine_speed")
 
 
+# Metrics written with other digits since the recording, on purpose, with the significant
+# digits they have now: the Gaussian page's μ = Δ/σ shows 4, as its sentences do (issue 36,
+# one number in one form). The number recorded, rounded so, is the number shown.
+DIGITS_SINCE = {"μ = Δ/σ": 4}
+
+
+def same_shown(key: str, was: str, now: str) -> bool:
+    """Whether ``now`` shows the recorded metric ``was`` (see :data:`DIGITS_SINCE`)."""
+    if now == was:
+        return True
+    if key not in DIGITS_SINCE:
+        return False
+    try:
+        number = float(was.replace(",", ""))
+    except ValueError:
+        return False
+    return now == f"{float(f'{number:.{DIGITS_SINCE[key]}g}'):g}"
+
+
 def with_other_tabs(at, view: dict, recorded: dict) -> dict:
     """``view`` with the metrics recorded but not shown, read with their tab open, as a click
     on it shows them (a closed tab may draw only its controls, its results going to the
@@ -53,5 +72,5 @@ def test_a_link_made_before_the_redesign_opens_the_same_view(link):
     now = with_other_tabs(at, link_view(at), link["metrics"])
     changed = {f"{part} {key}": (was, now[part].get(key, "(not shown)"))
                for part in ("widgets", "metrics") for key, was in link[part].items()
-               if key not in now[part] or now[part][key] != was}
+               if key not in now[part] or not same_shown(key, was, now[part][key])}
     assert not changed, f"{link['url']} now differs (was, now): {changed}"

@@ -128,15 +128,36 @@ def people_multiselect(label: str, grid, *, default, key: str, help: str, where=
                     chosen = list(default)
         st.session_state[key] = chosen
         st.session_state[read_key] = st.query_params.get_all(key) or None
-    kwargs = {} if in_form else {"on_change": write_people_link, "args": (key, tuple(default))}
+    if key in st.session_state:  # labels a browser sent back after a language switch
+        held = st.session_state[key] or []
+        if any(isinstance(v, str) for v in held):
+            st.session_state[key] = _people_values(held, grid)
+    kwargs = {} if in_form else {"on_change": write_people_link,
+                                 "args": (key, tuple(default), tuple(grid))}
     return (where or st).multiselect(label, list(grid), format_func=fmt_people, key=key,
                                      help=help, **kwargs)
 
 
-def write_people_link(key: str, default) -> None:
+def _people_values(chosen, grid) -> list[int]:
+    """A multiselect's values as numbers of people: a browser that held the options' labels
+    across a language switch sends some back as labels ("1만" for 10,000), which are mapped
+    to their numbers; a text that names none is dropped."""
+    names = {}
+    for n in grid:
+        names.update({fmt_number(n): n, str(n): n,
+                      **{fmt_people(n, code): n for code in ("en", "ko")}})
+    out = []
+    for value in chosen:
+        number = names.get(value) if isinstance(value, str) else value
+        if number is not None and number not in out:
+            out.append(int(number))
+    return out
+
+
+def write_people_link(key: str, default, grid=()) -> None:
     """Write the choice of :func:`people_multiselect` ``key`` into the address in its link
     form; left out when it is the default."""
-    chosen = list(st.session_state.get(key) or [])
+    chosen = _people_values(st.session_state.get(key) or [], grid)
     if sorted(chosen) == sorted(default):
         st.query_params.pop(key, None)
     elif not chosen:

@@ -50,14 +50,15 @@ def fmt_number(v: float) -> str:
     return sig_text(v, 6)
 
 
-def fmt_people(v: float) -> str:
+def fmt_people(v: float, language: str | None = None) -> str:
     """A number of people (N) as a reader says it, never "50M" (M counts a histogram's bins
     here): in English in full from a million on, "50 million", "1.5 million"; in Korean in
-    만 and 억 units, "5천만", "100만", "2만", "1억"; below 10,000 in digits, "5,000"."""
-    from ui.text import language
+    만 and 억 units, "5천만", "100만", "2만", "1억"; below 10,000 in digits, "5,000".
+    ``language``: the reader's (:func:`ui.text.language`) when None."""
+    from ui.text import language as reader_language
 
     v = float(v)
-    if language() == "ko":
+    if (language or reader_language()) == "ko":
         if v >= 1e4 and v == int(v):
             eok, man = divmod(int(v), 10**8)
             man, rest = divmod(man, 10**4)

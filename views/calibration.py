@@ -202,7 +202,7 @@ def read_live_settings() -> tuple[LiveSettings, bool]:
                        "exactly the same rates."))
         submitted = st.form_submit_button(
             t("Run simulation"), type="primary", icon=":material/play_arrow:",
-            on_click=controls.write_people_link, args=("cal_ns", study.PAPER_N),
+            on_click=controls.write_people_link, args=("cal_ns", study.PAPER_N, controls.N_GRID),
             help=t("Simulate the rejection rates with these settings (the link to this view "
                    "then carries them)."))
     live = LiveSettings(pair=pair, m=int(m), ns=tuple(sorted(ns)), a1=a1, a2=a2,
