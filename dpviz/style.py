@@ -517,6 +517,24 @@ def _readable(font: dict | None, size: float) -> dict:
     return font
 
 
+def _legend_above(legend: dict, layout: dict, base: float) -> dict:
+    """A horizontal legend above the plot, placed in pixels for text ``base`` px tall: a
+    legend's y is a share of the plot's height, so the offset that clears the subplot
+    titles at the normal size falls onto them in a shorter, larger-lettered chart. It sits
+    a title's height above the plot when the plot has titles above it (subplot titles), and
+    the top margin makes room for both."""
+    if legend.get("orientation", "h") != "h" or legend.get("y", 1.02) < 1:
+        return legend
+    titled = any(isinstance(a, dict) and a.get("yref", "paper") == "paper"
+                 and (a.get("y") or 0) >= 1 for a in layout.get("annotations", []))
+    above = 1.5 * base if titled else 0.2 * base
+    margin = {**_LAYOUT["margin"], **layout.get("margin", {})}
+    margin["t"] = max(margin["t"], above + 1.8 * base + 12)
+    layout["margin"] = margin
+    plot = max(layout["height"] - margin["t"] - margin["b"], 1.0)
+    return {**legend, "yanchor": "bottom", "y": 1 + above / plot}
+
+
 def presented(fig: go.Figure, scale: float = PRESENTED, *, height: float | None = None) -> dict:
     """``fig`` drawn ``scale`` times larger for a projector: its height, margins and every
     font (the figure's own and those of its titles, ticks, legend, annotations and trace
@@ -558,7 +576,7 @@ def presented(fig: go.Figure, scale: float = PRESENTED, *, height: float | None 
     if isinstance(legend.get("title"), dict):
         legend["title"] = {**legend["title"],
                            "font": _readable(legend["title"].get("font"), base)}
-    layout["legend"] = legend
+    layout["legend"] = _legend_above(legend, layout, base)
     title = layout.get("title")
     if isinstance(title, dict):
         layout["title"] = {**title, "font": _readable(title.get("font"), base)}

@@ -34,8 +34,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 DOWNLOADS = json.loads((FIXTURES / "downloads_2026_11.json").read_text(encoding="utf-8"))
 # Files added after that recording, offered on every tab of the tool pages that show them
 # (issue 36's "What this means for one person", ui/oneperson.py), with their first lines.
-ADDED = {"one_person.csv": "prior,posterior_bound,guess_right_before,guess_right_after",
-         "one_person_side_by_side.csv": "trace,x,y,text",
+ADDED = {"one_person_side_by_side.csv": "trace,x,y,text",
          "one_person_side_by_side.html": "html"}
 
 

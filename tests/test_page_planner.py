@@ -346,7 +346,7 @@ def test_frontier_button_marks_the_naive_test_invalid():
     assert "does not hold its 5% level" in warning
     assert {b.key for b in at.download_button} == {
         "page_report_download", "page_code_py", "page_code_ipynb", "page_code_wheel",
-        "plan_op_table_csv", "plan_op_side_by_side_csv", "plan_op_side_by_side_html",
+        "plan_op_side_by_side_csv", "plan_op_side_by_side_html",
         "plan_fig_dist_csv",
         "plan_fig_dist_html",
         "plan_fig_frontier_csv", "plan_fig_frontier_html", "plan_frontier_table_csv"}

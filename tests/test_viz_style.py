@@ -414,10 +414,22 @@ def test_a_presented_figure_is_the_figure_larger_and_the_figure_is_left_as_it_wa
     assert spec["layout"]["font"]["size"] == pytest.approx(
         max((fig.layout.font.size or 12) * PRESENTED, PRESENTED_MIN_FONT))
     assert spec["layout"]["height"] == pytest.approx((fig.layout.height or 450) * PRESENTED)
-    for side in "lrtb":
+    for side in "lrb":
         if fig.layout.margin[side] is not None:
             assert spec["layout"]["margin"][side] == pytest.approx(
                 fig.layout.margin[side] * PRESENTED)
+    # The top margin also holds a legend above the plot, at the larger text (_legend_above).
+    if fig.layout.margin.t is not None:
+        assert spec["layout"]["margin"]["t"] >= fig.layout.margin.t * PRESENTED
+    legend = spec["layout"]["legend"]
+    if legend.get("orientation", "h") == "h" and legend.get("y", 1.02) >= 1:
+        plot = spec["layout"]["height"] - spec["layout"]["margin"]["t"] \
+            - spec["layout"]["margin"]["b"]
+        # its bottom in pixels above the plot: above the subplot titles when there are any
+        above = (legend["y"] - 1) * plot
+        titled = any((a.get("y") or 0) >= 1 for a in spec["layout"].get("annotations", []))
+        base = spec["layout"]["font"]["size"]
+        assert above == pytest.approx(1.5 * base if titled else 0.2 * base, rel=1e-9)
 
 
 # --- issue 36: log axes never label a minor tick with a bare digit ----------------------------

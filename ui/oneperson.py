@@ -136,6 +136,15 @@ def shown_table(table: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
+def markdown_table(shown: pd.DataFrame) -> str:
+    """:func:`shown_table` as a Markdown table under :func:`table_headers`, numbers right."""
+    headers = table_headers()
+    head = "| " + " | ".join(headers[c] for c in shown.columns) + " |"
+    rule = "|" + "|".join("---:" for _ in shown.columns) + "|"
+    rows = ["| " + " | ".join(str(v) for v in row) + " |" for row in shown.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
+
+
 def table_headers() -> dict[str, str]:
     return {
         "prior": t("Attacker's belief before"),
@@ -153,9 +162,13 @@ def section(kit, level: Level, comparison: Comparison, *, key: str) -> None:
     table = risk.risk_table(level.guarantee)
     sentence = odds_sentence(level)
     st.markdown(sentence)  # the report carries the section's table and chart
-    kit.table(shown_table(table), csv=table, key=f"{key}_table",
+    # Three rows, shown whole as a Markdown table (no column to cut, read at 3 m); the
+    # report carries it as it is shown (the chart's CSV has the numbers).
+    shown = shown_table(table)
+    st.markdown(markdown_table(shown))
+    kit.table(shown, key=f"{key}_table", drawn=False,
               name=t("What {level} means for one person", level=level.name),
-              file="one_person", hide_index=True, column_config=headed(table_headers()))
+              file="one_person", column_config=headed(table_headers()))
     if not level.guarantee.bounded:
         st.caption(t("Most sure after: “—” where no bound below certainty holds for every "
                      "outcome."))
