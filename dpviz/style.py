@@ -527,9 +527,9 @@ def _legend_above(legend: dict, layout: dict, base: float) -> dict:
         return legend
     titled = any(isinstance(a, dict) and a.get("yref", "paper") == "paper"
                  and (a.get("y") or 0) >= 1 for a in layout.get("annotations", []))
-    above = 1.5 * base if titled else 0.2 * base
+    above = 2.4 * base if titled else 0.2 * base
     margin = {**_LAYOUT["margin"], **layout.get("margin", {})}
-    margin["t"] = max(margin["t"], above + 1.8 * base + 12)
+    margin["t"] = above + 1.8 * base + 12  # the legend's row above the titles, and no more
     layout["margin"] = margin
     plot = max(layout["height"] - margin["t"] - margin["b"], 1.0)
     return {**legend, "yanchor": "bottom", "y": 1 + above / plot}
@@ -562,8 +562,14 @@ def presented(fig: go.Figure, scale: float = PRESENTED, *, height: float | None 
             ref = trace.get(f"{letter}axis")
             if isinstance(ref, str) and ref.startswith(letter):
                 axes.add(f"{letter}axis{ref[1:]}")
+    # A y axis labels at most one tick per 2.5 lines of text (Plotly spaces its ticks for the
+    # normal text size: in a short, large-lettered chart they ran into each other).
+    margin = {**_LAYOUT["margin"], **layout.get("margin", {})}
+    rows = max(2, int((layout["height"] - margin["t"] - margin["b"]) / (2.5 * base)))
     for key in axes:
         axis = dict(layout.get(key, {}))
+        if key.startswith("yaxis") and not {"tickvals", "dtick", "nticks"} & set(axis):
+            axis["nticks"] = rows
         axis["tickfont"] = _readable(axis.get("tickfont"), base)
         title = axis.get("title")
         title = dict(title) if isinstance(title, dict) else (

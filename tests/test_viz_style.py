@@ -418,18 +418,24 @@ def test_a_presented_figure_is_the_figure_larger_and_the_figure_is_left_as_it_wa
         if fig.layout.margin[side] is not None:
             assert spec["layout"]["margin"][side] == pytest.approx(
                 fig.layout.margin[side] * PRESENTED)
-    # The top margin also holds a legend above the plot, at the larger text (_legend_above).
-    if fig.layout.margin.t is not None:
-        assert spec["layout"]["margin"]["t"] >= fig.layout.margin.t * PRESENTED
+    # A legend above the plot is placed in pixels at the larger text (_legend_above): its
+    # bottom a title's height above the plot when there are subplot titles, the top margin
+    # its row and that; other figures keep their top margin, scaled.
     legend = spec["layout"]["legend"]
+    base = spec["layout"]["font"]["size"]
     if legend.get("orientation", "h") == "h" and legend.get("y", 1.02) >= 1:
-        plot = spec["layout"]["height"] - spec["layout"]["margin"]["t"] \
-            - spec["layout"]["margin"]["b"]
-        # its bottom in pixels above the plot: above the subplot titles when there are any
-        above = (legend["y"] - 1) * plot
         titled = any((a.get("y") or 0) >= 1 for a in spec["layout"].get("annotations", []))
-        base = spec["layout"]["font"]["size"]
-        assert above == pytest.approx(1.5 * base if titled else 0.2 * base, rel=1e-9)
+        above = 2.4 * base if titled else 0.2 * base
+        top = spec["layout"]["margin"]["t"]
+        assert top == pytest.approx(above + 1.8 * base + 12)
+        plot = spec["layout"]["height"] - top - spec["layout"]["margin"]["b"]
+        assert (legend["y"] - 1) * plot == pytest.approx(above, rel=1e-9)
+    elif fig.layout.margin.t is not None:
+        assert spec["layout"]["margin"]["t"] == pytest.approx(fig.layout.margin.t * PRESENTED)
+    # y ticks: at most one per 2.5 lines of text
+    for key, axis in spec["layout"].items():
+        if key.startswith("yaxis") and "nticks" in axis and "tickvals" not in axis:
+            assert axis["nticks"] >= 2
 
 
 # --- issue 36: log axes never label a minor tick with a bare digit ----------------------------
