@@ -139,6 +139,8 @@ EXTENDED = {
     # no table column, select box or header button cut off on any tab of any page, in both
     # languages, at 1,400 and 1,280 px (issue 36): the default tier checks one page
     "tests/test_browser_layout.py::test_nothing_is_cut_on_any_tab": "exhaustive sweep",
+    "tests/test_browser_layout.py::test_nothing_is_cut_in_the_planners_frontier":
+        "exhaustive sweep",
     # (and the Chromium journeys in the other language of each page, "-other]": the default
     # tier takes one language a page, English and Korean in turn)
     # every widget at the ends of its range, and no e-notation on any page: the journeys

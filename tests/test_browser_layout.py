@@ -106,3 +106,20 @@ def test_nothing_is_cut_on_any_tab(page, routed, lang):
     title = messages(lang)[routed.title] if lang != "en" else routed.title
     open_page(page, f"{routed.url_path}?lang={lang}", title)
     assert sweep(page) == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_nothing_is_cut_in_the_planners_frontier(page, lang):
+    """The extended tier: the planner's frontier table (issue 36 found it cut), which the
+    page draws only once *Compute the frontier* is pressed; R = B = 50 keep it quick."""
+    [planner] = [p for p in routed_pages() if p.url_path == "planner"]
+    said = messages(lang) if lang != "en" else {}
+    open_page(page, f"planner?lang={lang}&plan_reps=50&plan_boot=50",
+              said.get(planner.title, planner.title))
+    main = page.locator('[data-testid="stMain"]')
+    main.get_by_role("tab", name=said.get("Frontier", "Frontier"), exact=True).click()
+    main.get_by_role("button", name=said.get("Compute the frontier",
+                                             "Compute the frontier")).click()
+    expect(main.locator('[data-testid="stDataFrame"]').first).to_be_visible(timeout=120_000)
+    wait_idle(page)
+    assert cut_off(page) == {}

@@ -473,18 +473,18 @@ def frontier_outputs(kit: PageKit, table, s: page.Settings, level: float, power:
         st.warning(summary, icon=":material/gpp_bad:")
     for sentence in words.frontier_findings(table, level, power):
         kit.finding(sentence)
-    # The N needed shown to the precision of its interval; the CSV keeps the numbers.
-    shown = page.cells_shown(table.assign(n=words.frontier_n_texts(table)))
+    # The N needed shown to the precision of its interval, the type-I error with its
+    # interval, in one column each: seven columns, none cut at 1,280 px (issue 36). The
+    # CSV keeps every column as numbers.
+    shown = page.cells_shown(table.assign(n=words.frontier_n_texts(table),
+                                          type1=page.type1_texts(table)))
     kit.table(shown, csv=table, key=f"{prefix}_frontier_table", name=t("The frontier"),
-              hide_index=True, column_config=headed(page.table_headers(), {
+              hide_index=True, column_order=page.FRONTIER_SHOWN,
+              column_config=headed(page.table_headers(), {
                   "alpha1": st.column_config.NumberColumn(t("ε_A"), format="%.3g"),
                   "alpha2": st.column_config.NumberColumn(t("ε_B"), format="%.3g"),
                   "n": st.column_config.TextColumn(t("N needed")),
-                  "n_low": st.column_config.NumberColumn(format="localized"),
-                  "n_high": st.column_config.NumberColumn(format="localized"),
-                  "type1": st.column_config.NumberColumn(t("type-I error"), format="%.3f"),
-                  "type1_low": st.column_config.NumberColumn(format="%.3f"),
-                  "type1_high": st.column_config.NumberColumn(format="%.3f"),
+                  "type1": st.column_config.TextColumn(t("type-I error (95% interval)")),
                   "valid": st.column_config.CheckboxColumn(t("holds its level"))}))
 
 

@@ -695,6 +695,17 @@ STATUSES = {"found": N_("found"), "at_lower_bound": N_("reached at the smallest 
             "stopped": N_("stopped at the cap on simulations")}
 
 
+# The frontier table's columns on screen (its CSV and the report keep all of them).
+FRONTIER_SHOWN = ("test", "alpha1", "alpha2", "n", "status", "type1", "valid")
+
+
+def type1_texts(table: pd.DataFrame) -> list[str]:
+    """Each frontier row's type-I error with its 95% interval, "0.052 (0.041–0.066)"; "—"
+    where none was simulated."""
+    return ["—" if pd.isna(v) else f"{v:.3f} ({lo:.3f}–{hi:.3f})"
+            for v, lo, hi in zip(table["type1"], table["type1_low"], table["type1_high"])]
+
+
 def cells_shown(table: pd.DataFrame) -> pd.DataFrame:
     """A table of simulated points or of the frontier as shown: its tests, hypotheses and
     search statuses in the reader's words (give the table itself to the kit as ``csv=``)."""
