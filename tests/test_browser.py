@@ -15,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from typing import Callable
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, quote_plus, urlencode, urlsplit
 
 import numpy as np
 import pytest
@@ -911,3 +911,30 @@ def test_new_draw_fits_a_narrow_column(page):
     expect(page).to_have_url(re.compile(r"[?&]ldp_seed=\d+(&|$)"))
     wait_idle(page)
     assert_clean(page)
+
+
+def test_the_f_dp_shift_keeps_its_value_and_its_link_across_outputs(page):
+    """Issue 36: a link to Laplace at ε = 10 opens there; the Gaussian outputs (μ up to 5)
+    take the shift clamped to 5 and say so; back on Laplace the shift is still 5, and the
+    address, the view's Share link, says so: a new load of it opens the same shift (the
+    value the page sets when the range changes is written into the address)."""
+    laplace, gaussian = "Laplace: Lap(0,1) vs Lap(ε,1)", "Gaussian: N(0,1) vs N(μ,1)"
+    open_page(page, "fdp?fdp_family=" + quote_plus(laplace) + "&fdp_mu=10",
+              "f-DP and Gaussian DP")
+    main = page.locator('[data-testid="stMain"]')
+    said = re.compile(r"At ε = 10 \(Laplace\), an attacker who is 50% sure")
+    expect(main.get_by_text(said)).to_be_visible()
+    main.get_by_text(gaussian, exact=True).click()
+    wait_idle(page)
+    expect(main.get_by_text("10 is beyond this range; 5 is used.")).to_be_visible()
+    expect(main.get_by_text(re.compile(r"At μ = 5, an attacker who is 50% sure"))).to_be_visible()
+    assert [float(v) for v in parse_qs(urlsplit(page.url).query)["fdp_mu"]] == [5], page.url
+    main.get_by_text(laplace, exact=True).click()
+    wait_idle(page)
+    said = re.compile(r"At ε = 5 \(Laplace\), an attacker who is 50% sure")
+    expect(main.get_by_text(said)).to_be_visible()
+    url = page.url
+    assert [float(v) for v in parse_qs(urlsplit(url).query)["fdp_mu"]] == [5], url
+    page.goto(url)
+    wait_idle(page)
+    expect(main.get_by_text(said)).to_be_visible()

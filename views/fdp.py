@@ -94,6 +94,8 @@ def shift_slider(where, family: str) -> float:
                "to 5 for the Gaussian outputs, ε from 0 to 10 for the Laplace ones. 0: the "
                "outputs are identically distributed (perfect privacy); 5: easy to tell apart."))
     st.session_state[f"{k}_held"] = value
+    if carried:  # a value set so is not written to the address by the slider: write it
+        links.keep_in_link(k)
     if carried and held > top:
         where.caption(t("{held:g} is beyond this range; {top:g} is used.", held=held, top=top))
     return value
