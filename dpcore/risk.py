@@ -173,11 +173,6 @@ class Guarantee:
         return 1.0 - guess_error(self, prior)
 
 
-def _priors(prior) -> np.ndarray:
-    p = probability_array(prior, "prior")
-    return p
-
-
 def posterior_bound(guarantee: Guarantee, prior):
     """The most an attacker with ``prior`` π can believe the person is in, after any outcome.
 
@@ -221,7 +216,7 @@ def posterior_bound(guarantee: Guarantee, prior):
     >>> float(posterior_bound(Guarantee.gaussian(0.5), 0.5))
     1.0
     """
-    p = _priors(prior)
+    p = probability_array(prior, "prior")
     if not guarantee.bounded:
         return np.ones_like(p)
     eps = 0.0 if guarantee.kind == "gdp" else guarantee.eps
@@ -263,7 +258,7 @@ def guess_error(guarantee: Guarantee, prior):
     >>> round(float(guess_error(Guarantee.gaussian(1.0), 0.5)), 4)  # Phi(-1/2)
     0.3085
     """
-    p = _priors(prior)
+    p = probability_array(prior, "prior")
     trivial = np.minimum(p, 1.0 - p)
     g = guarantee
     if g.kind in ("eps", "epsdelta"):
@@ -306,7 +301,7 @@ def risk_table(guarantee: Guarantee, priors=PRIORS) -> pd.DataFrame:
     >>> risk_table(Guarantee.pure(1.0)).round(4).to_string(index=False)
     ' prior  posterior_bound  guess_right_before  guess_right_after\\n  0.01           0.0267                0.99             0.9900\\n  0.10           0.2320                0.90             0.9000\\n  0.50           0.7311                0.50             0.7311'
     """
-    p = _priors(np.atleast_1d(np.asarray(priors, dtype=float)))
+    p = probability_array(np.atleast_1d(np.asarray(priors, dtype=float)), "prior")
     bound = posterior_bound(guarantee, p) if guarantee.bounded else np.full(p.shape, np.nan)
     return pd.DataFrame({
         "prior": p,

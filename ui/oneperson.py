@@ -72,26 +72,18 @@ def gdp_level(mu: float, what: str = "") -> Level:
     return Level(risk.Guarantee.gaussian(mu), f"μ = {fmt_param(mu)}", what)
 
 
-def mu_comparison(default: float = 3.0) -> Comparison:
-    return Comparison(t("Compare with μ"), MU_GRID, default, gdp_level)
-
-
-def _prior_words(prior: float) -> str:
-    return pct(prior)
-
-
 def odds_sentence(level: Level, prior: float = 0.5) -> str:
     """The level in one sentence at ``prior``: how sure after (pure ε), or the best guess."""
     g = level.guarantee
     if g.bounded:
         return t("At {level}, an attacker who is {prior} sure beforehand that a person is in "
                  "the data can be at most **{after}** sure after seeing the release.",
-                 level=level.name, prior=_prior_words(prior), after=pct(float(g.posterior(prior))))
+                 level=level.name, prior=pct(prior), after=pct(float(g.posterior(prior))))
     return t("At {level}, an attacker who is {prior} sure beforehand guesses right whether a "
              "person is in the data at most **{after}** of the time (without the release, "
              "{before}). No bound below certainty holds for every outcome: rare outcomes can "
              "make the attacker sure.",
-             level=level.name, prior=_prior_words(prior),
+             level=level.name, prior=pct(prior),
              after=pct(float(g.guess_right(prior))), before=pct(max(prior, 1 - prior)))
 
 
@@ -101,11 +93,11 @@ def compare_sentence(level: Level, other: Level, prior: float = 0.5) -> str:
     if a.bounded and b.bounded:
         return t("Side by side: an attacker {prior} sure beforehand can be at most **{first}** "
                  "sure after a release at {level}, and at most **{second}** at {other}.",
-                 prior=_prior_words(prior), first=pct(float(a.posterior(prior))),
+                 prior=pct(prior), first=pct(float(a.posterior(prior))),
                  second=pct(float(b.posterior(prior))), level=level.name, other=other.name)
     return t("Side by side: an attacker {prior} sure beforehand guesses right at most "
              "**{first}** of the time at {level}, and at most **{second}** at {other}.",
-             prior=_prior_words(prior), first=pct(float(a.guess_right(prior))),
+             prior=pct(prior), first=pct(float(a.guess_right(prior))),
              second=pct(float(b.guess_right(prior))), level=level.name, other=other.name)
 
 

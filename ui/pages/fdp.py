@@ -309,7 +309,7 @@ def one_person(s: Settings, shift: float | None = None) -> oneperson.Level:
     (an ε-DP mechanism: the odds bound is e^ε's)."""
     at = replace(s, mu=s.mu if shift is None else shift)
     if s.gaussian:
-        return oneperson.Level(risk.Guarantee.gaussian(at.mu), _shift(at), t(
+        return oneperson.gdp_level(at.mu, t(
             "The outputs N(0, 1) and N(μ, 1) above: the Gaussian mechanism, μ-GDP."))
     return oneperson.Level(risk.Guarantee.laplace(at.mu), _shift(at), t(
         "The outputs Lap(0, 1) and Lap(ε, 1) above: the Laplace mechanism, ε-DP; the best "
