@@ -4,6 +4,8 @@ Pure numerical code (numpy, scipy, pandas): no user interface and no sentences
 for the screen. Sources are cited by the keys of ``docs/references.md``. One
 module per topic:
 
+- :mod:`dpcore.attack`       -- the class's "be the attacker" game: rounds, tallies, exact
+  intervals and whether a student beats the trade-off curve ([DRS22])
 - :mod:`dpcore.audit`        -- the attacker's threshold tests and simulated
   outputs of a mechanism on two neighbouring inputs ([DRS22], trade-off curves)
 - :mod:`dpcore.datasets`     -- the shipped 2020 population tables, the shapes of
@@ -83,6 +85,7 @@ if "+" not in __version__ and (_root := _source_tree()) is not None:
     __version__ = f"{__version__}+{_build_id(_root)}"
 
 __all__ = [
+    "attack",
     "audit",
     "datasets",
     "errors",

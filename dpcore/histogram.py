@@ -6,15 +6,29 @@ Son, Park & Jung (2022), eq. (2.4): each count of a histogram C is released as
 
 ("boosted perturbed histogram", Wasserman & Zhou 2010), which is alpha-DP for
 histograms that differ by one person moving between bins (sensitivity 2).
+
+Budget. Releases of the same people add up (sequential composition): k releases at
+alpha_1, …, alpha_k are (alpha_1 + … + alpha_k)-DP together (``budget_spent``,
+``budget_check``). Histograms of disjoint groups of people released together cost alpha
+once (parallel composition, ``release_groups``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from dpcore.validation import count_array, positive_scalar
+from dpcore.errors import ArgumentError
+from dpcore.validation import count_array, finite_array, nonnegative_scalar, positive_scalar
 
-__all__ = ["laplace_scale", "noise_sd", "perturb_histogram", "zero_probability"]
+__all__ = [
+    "budget_check",
+    "budget_spent",
+    "laplace_scale",
+    "noise_sd",
+    "perturb_histogram",
+    "release_groups",
+    "zero_probability",
+]
 
 
 def laplace_scale(alpha: float) -> float:
@@ -167,3 +181,152 @@ def zero_probability(counts, alpha: float) -> np.ndarray:
     """
     c = count_array(counts, "counts")
     return 0.5 * np.exp(-positive_scalar(alpha, "alpha") * c / 2.0)
+
+
+def release_groups(counts_by_group, alpha: float, *, rng=None) -> np.ndarray:
+    """Release the histograms of several disjoint groups at once, each with its own noise.
+
+    Each row (a group: a class section, say) is released by eq. (2.4),
+    X_gj = max(0, C_gj + Z_gj) with Z_gj ~ Lap(2/alpha) independent over groups and
+    bins. The whole release is alpha-DP, not (groups × alpha)-DP, when every person is
+    counted once, in one bin of one group: the groups × bins table is itself one
+    histogram, and one person changing their value (in their bin or group, or moving to
+    another group) changes it by at most 2 in L1 norm, the sensitivity eq. (2.4) is
+    calibrated to. This is parallel composition; a person counted in two groups would
+    cost alpha for each.
+
+    Parameters
+    ----------
+    counts_by_group : array_like
+        Non-negative counts, groups × bins (2-D); a 1-D histogram is one group. Further
+        leading axes are independent repeated releases.
+    alpha : float
+        Privacy level alpha > 0 of the whole release; the noise is Laplace with scale
+        2/alpha.
+    rng : None, int or numpy.random.Generator, optional
+        Keyword-only: the random source, normalised with ``np.random.default_rng``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array of shape (groups, bins) (or the input's shape if more axes), each
+        entry max(0, C + Z).
+
+    Raises
+    ------
+    ValueError
+        If `counts_by_group` is not an array of finite, non-negative counts, or `alpha`
+        is not a finite number > 0.
+
+    Notes
+    -----
+    [SPJ22] eq. (2.4), applied to the table of groups × bins; the parallel composition
+    argument is this project's. With the same seed it draws exactly what
+    :func:`perturb_histogram` draws for the same table.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = release_groups([[3, 5, 2], [4, 0, 6]], 1.0, rng=1)
+    >>> x.shape
+    (2, 3)
+    >>> np.round(x, 2)
+    array([[3.05, 9.62, 0.  ],
+           [8.55, 0.  , 5.67]])
+    """
+    c = count_array(counts_by_group, "counts_by_group")
+    return perturb_histogram(np.atleast_2d(c), alpha, rng=rng)
+
+
+def budget_spent(alphas) -> float:
+    """The privacy spent by several releases of the same people: the sum of their alphas.
+
+    Sequential composition: releases at alpha_1, …, alpha_k are together
+    (alpha_1 + … + alpha_k)-DP. A release of disjoint groups made together
+    (:func:`release_groups`) counts once, at its alpha (parallel composition).
+
+    Parameters
+    ----------
+    alphas : float or array_like
+        The privacy levels of the releases so far, each a finite number > 0; an empty
+        list is no release.
+
+    Returns
+    -------
+    float
+        The total, 0.0 for no release.
+
+    Raises
+    ------
+    ValueError
+        If an entry of `alphas` is not a finite number > 0.
+
+    Notes
+    -----
+    The basic composition of pure differential privacy, applied to the alpha of
+    [SPJ22] eq. (2.4) (the paper does not compose releases; this project does).
+
+    Examples
+    --------
+    >>> budget_spent([0.5, 0.25, 0.25])
+    1.0
+    >>> budget_spent([])
+    0.0
+    """
+    a = finite_array(alphas, "alphas", sign="positive")
+    return float(a.sum())
+
+
+def budget_check(spent, alpha, total) -> float:
+    """Whether one more release at `alpha` fits the budget; the new total if it does.
+
+    Refuses when spent + alpha exceeds total. A relative tolerance of 1e-9 of the total
+    lets sums such as 0.1 + 0.2 reach a total of 0.3 (floating point writes that sum
+    as 0.30000000000000004).
+
+    Parameters
+    ----------
+    spent : float
+        The privacy already spent (:func:`budget_spent`), a finite number >= 0.
+    alpha : float
+        The privacy level of the next release, a finite number > 0.
+    total : float
+        The whole budget, a finite number > 0.
+
+    Returns
+    -------
+    float
+        spent + alpha, the new total spent.
+
+    Raises
+    ------
+    ValueError
+        If `spent`, `alpha` or `total` is not a valid number, or the release does not
+        fit: "`alpha` must be at most <what is left>, got <alpha>." (what is left is
+        total − spent rounded to 12 significant digits, 0 if nothing is).
+
+    Notes
+    -----
+    Sequential composition (:func:`budget_spent`) of the [SPJ22] eq. (2.4) releases;
+    the budget is this project's.
+
+    Examples
+    --------
+    >>> budget_check(0.5, 0.25, 1.0)
+    0.75
+    >>> round(budget_check(0.1, 0.2, 0.3), 12)
+    0.3
+    >>> budget_check(0.75, 0.5, 1.0)
+    Traceback (most recent call last):
+        ...
+    dpcore.errors.ArgumentError: `alpha` must be at most 0.25, got 0.5.
+    """
+    spent = nonnegative_scalar(spent, "spent")
+    alpha = positive_scalar(alpha, "alpha")
+    total = positive_scalar(total, "total")
+    new = spent + alpha
+    if new > total * (1.0 + 1e-9):
+        left = float(f"{max(total - spent, 0.0):.12g}")
+        raise ArgumentError("`{name}` must be at most {maximum:,}, got {value:,}.",
+                            name="alpha", maximum=left, value=alpha)
+    return new

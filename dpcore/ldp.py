@@ -40,6 +40,7 @@ from dpcore.validation import (
     category_count,
     category_indices,
     count_array,
+    finite_array,
     one_of,
     positive_integer,
     positive_scalar,
@@ -53,10 +54,12 @@ __all__ = [
     "krr_demo_table",
     "krr_estimate",
     "krr_interval",
+    "krr_interval_halfwidth",
     "krr_mse",
     "krr_perturb",
     "krr_perturb_counts",
     "krr_probabilities",
+    "krr_share_estimate",
     "krr_variance",
 ]
 
@@ -770,3 +773,142 @@ def krr_category_errors(true_counts, eps, *, reps: int = 2000, methods=tuple(EST
             diff_se=diff.std(axis=0, ddof=1) / np.sqrt(reps), ratio=ratio,
             coverage=coverage, coverage_se=coverage_se)))
     return pd.concat(frames, ignore_index=True)
+
+
+def _plug_in_shares(shares: np.ndarray) -> np.ndarray:
+    """Each row of ``shares`` clipped at 0 and renormalised to sum to 1 (uniform if none is
+    > 0)."""
+    pi = np.maximum(shares, 0.0)
+    mass = pi.sum(axis=-1, keepdims=True)
+    safe = np.where(mass > 0, mass, 1.0)
+    return np.where(mass > 0, pi / safe, 1.0 / pi.shape[-1])
+
+
+def _share_variance_per_user(pi: np.ndarray, eps: float) -> np.ndarray:
+    """N·Var(n̂_v/N) at the true shares π (categories last): krr_variance at N π over N."""
+    k = category_count(pi.shape[-1], "k", maximum=MAX_K)
+    p, q = krr_probabilities(eps, k)
+    d = _p_minus_q(eps, k)
+    return q * (1 - q) / d**2 + pi * (1 - p - q) / d
+
+
+def krr_interval_halfwidth(shares, n, eps, *, z: float = 2.0) -> np.ndarray:
+    """Half-width z·sd of each category's estimated share, for classes of ``n`` users.
+
+    The share estimate is n̂_v/N (the unbiased estimate over the number of users N). At
+    true shares π_v and N users its variance is :func:`krr_variance` at the counts N π_v,
+    divided by N²:
+
+        Var(n̂_v/N) = [q(1 − q)/(p − q)² + π_v (1 − p − q)/(p − q)]/N,
+
+    so the half-width z·sd falls as 1/√N. The shares are the assumed truth; when it is
+    unknown, pass the current estimate: it is clipped at 0 and renormalised to sum to 1
+    (uniform if no share is > 0) before use, as :func:`krr_share_estimate` does.
+
+    Parameters
+    ----------
+    shares : array_like
+        The assumed true shares π_v, one per category (1-D, at least 2, finite; negative
+        entries are clipped at 0, then the whole is renormalised).
+    n : float or array_like
+        The numbers of users N, each > 0 (any shape: one half-width row per entry).
+    eps : float
+        ε > 0, the local privacy budget.
+    z : float, optional
+        Keyword-only: the number of standard deviations, > 0 (default 2; 1.96 for an
+        approximate 95 % normal interval).
+
+    Returns
+    -------
+    numpy.ndarray of float
+        Shape ``np.shape(n) + (k,)``: the half-width of each category's share interval
+        at each N.
+
+    Raises
+    ------
+    ValueError
+        If ``shares`` is not a 1-D array of at least 2 finite numbers, ``n`` holds a
+        number that is not finite and > 0, or ``eps`` or ``z`` is not a finite number > 0.
+
+    Notes
+    -----
+    The variance of the [KBR16] unbiased estimator (this project's
+    :func:`krr_variance`), rescaled to shares; the use for planning a poll is this
+    project's.
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_interval_halfwidth
+    >>> krr_interval_halfwidth([0.5, 0.3, 0.2], [25, 100], 1.0).round(3)
+    array([[0.498, 0.479, 0.469],
+           [0.249, 0.239, 0.235]])
+
+    Four times the class halves the half-width.
+    """
+    pi = finite_array(shares, "shares")
+    if pi.ndim != 1 or pi.size < 2:
+        raise ArgumentError("`{name}` must be a 1-D array of at least 2 probabilities.",
+                            name="shares")
+    size = finite_array(n, "n", sign="positive")
+    eps = positive_scalar(eps, "eps")
+    z = positive_scalar(z, "z")
+    per_user = _share_variance_per_user(_plug_in_shares(pi), eps)
+    return z * np.sqrt(per_user / size[..., None])
+
+
+def krr_share_estimate(reported_counts, eps, *, z: float = 2.0):
+    """Unbiased shares from k-RR reported counts, with a plug-in ± z·sd interval each.
+
+    The shares are krr_estimate(reported_counts, eps)/N (N the number of reports); they
+    sum to 1 and may be negative or above 1. The half-width of each interval is that of
+    :func:`krr_interval_halfwidth` at the estimated shares clipped at 0 and
+    renormalised (the plug-in), for N users. Leading axes are independent polls.
+
+    What the interval covers: with z = 1.96 each is an approximate 95 % normal interval
+    for its category's true share, pointwise (category by category, not for all at
+    once), and only approximate, through the normal approximation and the plug-in, both
+    poor for small classes or shares near 0. z = 2 (the default) is the two-standard-error
+    whisker used elsewhere (about 95.4 % nominal). The ends are not cut to [0, 1]; a
+    caller may cut them for display.
+
+    Parameters
+    ----------
+    reported_counts : array_like
+        The reported counts N_v: finite, ≥ 0, categories on the last axis (2 to
+        ``MAX_K``), each histogram counting at least one user; leading axes are batches.
+    eps : float
+        ε > 0, the budget the reports were made with.
+    z : float, optional
+        Keyword-only: the number of standard deviations, > 0 (default 2).
+
+    Returns
+    -------
+    shares, lower, upper : numpy.ndarray
+        The unbiased share estimates and the interval ends shares ∓ z·sd, each in the
+        shape of ``reported_counts``.
+
+    Raises
+    ------
+    ValueError
+        If ``reported_counts`` is not an array of finite counts ≥ 0 with 2 to ``MAX_K``
+        categories, a histogram of it sums to 0, or ``eps`` or ``z`` is not a finite
+        number > 0.
+
+    Notes
+    -----
+    The unbiased estimator is [KBR16]'s; its variance (:func:`krr_variance`) and the
+    plug-in normal interval are this project's.
+
+    Examples
+    --------
+    >>> from dpcore.ldp import krr_share_estimate
+    >>> shares, lower, upper = krr_share_estimate([40, 35, 25], 2.0, z=1.96)
+    >>> shares.round(3), lower.round(3), upper.round(3)
+    (array([0.431, 0.358, 0.211]), array([0.329, 0.258, 0.115]), array([0.534, 0.458, 0.307]))
+    """
+    z = positive_scalar(z, "z")
+    counts = krr_estimate(reported_counts, eps)  # checks reported_counts and eps
+    total = np.sum(reported_counts, axis=-1, keepdims=True, dtype=float)
+    shares = counts / total
+    half = z * np.sqrt(_share_variance_per_user(_plug_in_shares(shares), eps) / total)
+    return shares, shares - half, shares + half

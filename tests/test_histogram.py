@@ -4,7 +4,15 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore.histogram import laplace_scale, noise_sd, perturb_histogram, zero_probability
+from dpcore.histogram import (
+    budget_check,
+    budget_spent,
+    laplace_scale,
+    noise_sd,
+    perturb_histogram,
+    release_groups,
+    zero_probability,
+)
 
 
 def test_shape_and_truncation():
@@ -92,3 +100,76 @@ def test_bad_alpha(alpha):
 def test_bad_counts(counts, message):
     with pytest.raises(ValueError, match=f"`counts`.*{message}"):
         perturb_histogram(counts, 1.0)
+
+
+# --- several groups at once, and the budget (issue 37) ---------------------------------
+
+def test_release_groups_is_eq_2_4_on_the_groups_by_bins_table():
+    c = np.array([[3, 5, 2, 0], [40, 0, 6, 1], [0, 0, 0, 9]])
+    x = release_groups(c, 0.8, rng=4)
+    assert x.shape == (3, 4) and x.dtype == float and np.all(x >= 0)
+    np.testing.assert_array_equal(x, perturb_histogram(c, 0.8, rng=4))
+    one = release_groups([3, 5, 2], 0.8, rng=4)  # a 1-D histogram is one group
+    assert one.shape == (1, 3)
+
+
+@pytest.mark.parametrize("alpha", [0.2, 1.0, 4.0])
+def test_release_groups_noise_has_scale_2_over_alpha_and_is_independent(alpha):
+    # Counts far from 0 are never truncated, so X - C is the noise Lap(2/alpha):
+    # E|Z| = b (SE b/sqrt(R): |Z| is exponential), Var Z = 2 b^2, and the groups' noises
+    # are uncorrelated (SE of a correlation about 1/sqrt(R)).
+    reps, b = 40_000, 2 / alpha
+    c = np.full((reps, 3, 2), 1e6)
+    z = release_groups(c, alpha, rng=np.random.default_rng(21)) - c
+    assert z.shape == (reps, 3, 2)
+    assert np.all(np.abs(np.mean(np.abs(z), axis=0) - b) < 4 * b / np.sqrt(reps))
+    # Var of a sample variance of Laplace: (mu4 - sigma^4)/R with mu4 = 24 b^4, sigma^2 = 2 b^2
+    var_se = np.sqrt((24 - 4) * b**4 / reps)
+    assert np.all(np.abs(z.var(axis=0) - 2 * b**2) < 4 * var_se)
+    flat = z.reshape(reps, 6)
+    corr = np.corrcoef(flat, rowvar=False)[np.triu_indices(6, 1)]
+    assert np.all(np.abs(corr) < 4 / np.sqrt(reps))
+
+
+def test_budget_spent_adds_the_releases():
+    assert budget_spent([0.5, 0.25, 0.25]) == 1.0
+    assert budget_spent(0.3) == 0.3
+    assert budget_spent([]) == 0.0
+    rng = np.random.default_rng(3)
+    alphas = rng.uniform(0.01, 1, size=50)
+    assert budget_spent(alphas) == pytest.approx(sum(alphas.tolist()), rel=1e-12)
+    assert budget_spent(alphas[::-1]) == pytest.approx(budget_spent(alphas), rel=1e-12)
+
+
+def test_budget_check_allows_up_to_the_total_and_refuses_beyond_naming_alpha():
+    assert budget_check(0.0, 0.5, 1.0) == 0.5
+    assert budget_check(0.5, 0.5, 1.0) == 1.0  # exactly the total fits
+    spent = 0.0
+    for _ in range(10):  # 0.1 ten times sums to 0.9999999999999999 in floating point
+        spent = budget_check(spent, 0.1, 1.0)
+    assert spent == pytest.approx(1.0)
+    assert budget_check(0.1, 0.2, 0.3) == pytest.approx(0.3)  # 0.30000000000000004 fits
+    with pytest.raises(ValueError, match=r"`alpha` must be at most 0.25, got 0.5"):
+        budget_check(0.75, 0.5, 1.0)
+    with pytest.raises(ValueError, match="`alpha`"):
+        budget_check(1.0, 1e-6, 1.0)  # nothing left
+    with pytest.raises(ValueError, match=r"`alpha` must be at most 0.0,"):
+        budget_check(1.5, 0.1, 1.0)  # already over
+    with pytest.raises(ValueError, match="`alpha`"):
+        budget_check(0.0, 1.0 + 1e-6, 1.0)  # beyond the tolerance
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: release_groups([[1, -1]], 1.0), "counts_by_group"),
+    (lambda: release_groups([[1, np.nan]], 1.0), "counts_by_group"),
+    (lambda: release_groups([[1, 2]], 0.0), "alpha"),
+    (lambda: budget_spent([0.5, 0.0]), "alphas"),
+    (lambda: budget_spent([0.5, np.inf]), "alphas"),
+    (lambda: budget_spent(["a"]), "alphas"),
+    (lambda: budget_check(-0.1, 0.5, 1.0), "spent"),
+    (lambda: budget_check(0.0, 0.0, 1.0), "alpha"),
+    (lambda: budget_check(0.0, 0.5, np.inf), "total"),
+])
+def test_groups_and_budget_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        call()

@@ -395,3 +395,101 @@ def test_category_errors_average_to_krr_mse():
 def test_category_errors_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ---------------------------------------------------------------------------
+# Shares with intervals, and how the interval shrinks with the class (issue 37)
+# ---------------------------------------------------------------------------
+
+POLL = np.array([0.5, 0.3, 0.15, 0.05])
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.0, 3.0])
+def test_share_halfwidth_is_the_exact_variance_over_n_squared(eps):
+    n = np.array([10, 25, 100, 1000, 12345])
+    half = ldp.krr_interval_halfwidth(POLL, n, eps, z=1.5)
+    assert half.shape == (5, 4)
+    for i, size in enumerate(n):
+        direct = 1.5 * np.sqrt(ldp.krr_variance(size * POLL, eps)) / size
+        np.testing.assert_allclose(half[i], direct, rtol=1e-12)
+
+
+def test_share_halfwidth_falls_as_one_over_root_n_and_grows_with_z():
+    n = np.array([[7, 30], [120, 999]])
+    half = ldp.krr_interval_halfwidth(POLL, n, 1.0)
+    assert half.shape == (2, 2, 4)
+    np.testing.assert_allclose(ldp.krr_interval_halfwidth(POLL, 4 * n, 1.0), half / 2,
+                               rtol=1e-12)
+    np.testing.assert_allclose(half * np.sqrt(n)[..., None],
+                               np.broadcast_to(half[0, 0] * np.sqrt(7), (2, 2, 4)), rtol=1e-12)
+    np.testing.assert_allclose(ldp.krr_interval_halfwidth(POLL, n, 1.0, z=1.0), half / 2,
+                               rtol=1e-12)
+    assert ldp.krr_interval_halfwidth(POLL, 50, 1.0).shape == (4,)
+
+
+def test_share_halfwidth_clips_the_plug_in_to_the_simplex():
+    raw = np.array([0.7, 0.5, -0.2])  # an unbiased estimate can go below 0
+    np.testing.assert_allclose(ldp.krr_interval_halfwidth(raw, 40, 1.0),
+                               ldp.krr_interval_halfwidth([7 / 12, 5 / 12, 0.0], 40, 1.0),
+                               rtol=1e-12)
+    np.testing.assert_allclose(ldp.krr_interval_halfwidth([-1.0, -2.0], 40, 1.0),
+                               ldp.krr_interval_halfwidth([0.5, 0.5], 40, 1.0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("eps, n", [(1.0, 60), (2.0, 400)])
+def test_share_halfwidth_by_monte_carlo(eps, n):
+    counts = np.round(POLL * n).astype(int)  # whole counts with the same shares
+    shares = counts / n
+    reps = 20_000
+    reported = ldp.krr_perturb_counts(np.broadcast_to(counts, (reps, 4)), eps,
+                                      rng=np.random.default_rng(51))
+    est = ldp.krr_estimate(reported, eps) / n
+    sd = ldp.krr_interval_halfwidth(shares, n, eps, z=1.0)
+    # sample sd within 4 SE of the formula (SE of a sample sd ≈ sd/sqrt(2(R − 1)))
+    assert np.all(np.abs(est.std(axis=0, ddof=1) - sd) < 4 * sd / np.sqrt(2 * (reps - 1)))
+    assert np.all(np.abs(est.mean(axis=0) - shares) < 4 * sd / np.sqrt(reps))
+
+
+def test_share_estimate_is_the_unbiased_estimate_over_n_with_the_plug_in_halfwidth():
+    reported = np.array([[40, 35, 25, 0], [10, 10, 70, 10]])
+    shares, lower, upper = ldp.krr_share_estimate(reported, 1.5, z=1.96)
+    np.testing.assert_allclose(shares, ldp.krr_estimate(reported, 1.5) / 100, rtol=1e-12)
+    np.testing.assert_allclose(shares.sum(axis=-1), 1.0)
+    for row in range(2):
+        half = ldp.krr_interval_halfwidth(shares[row], 100, 1.5, z=1.96)
+        np.testing.assert_allclose(upper[row] - shares[row], half, rtol=1e-12)
+        np.testing.assert_allclose(shares[row] - lower[row], half, rtol=1e-12)
+    one = ldp.krr_share_estimate(reported[1], 1.5, z=1.96)
+    for got, want in zip(one, (shares[1], lower[1], upper[1])):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert shares[0, 3] < 0 and lower[0, 3] < shares[0, 3]  # the ends are not cut
+
+
+def test_share_interval_covers_at_about_its_normal_level():
+    """At a class of 2,000 the plug-in normal interval with z = 1.96 covers each true share
+    in about 95 % of polls (the slack 0.005 is for the approximation, not the simulation)."""
+    counts, eps, reps = np.array([1200, 500, 300]), 1.0, 20_000
+    reported = ldp.krr_perturb_counts(np.broadcast_to(counts, (reps, 3)), eps,
+                                      rng=np.random.default_rng(52))
+    _, lower, upper = ldp.krr_share_estimate(reported, eps, z=1.96)
+    truth = counts / counts.sum()
+    coverage = np.mean((lower <= truth) & (truth <= upper), axis=0)
+    assert np.all(np.abs(coverage - 0.95) < 4 * np.sqrt(0.95 * 0.05 / reps) + 0.005)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: ldp.krr_interval_halfwidth([1.0], 10, 1.0), "shares"),
+    (lambda: ldp.krr_interval_halfwidth([[0.5, 0.5]], 10, 1.0), "shares"),
+    (lambda: ldp.krr_interval_halfwidth([0.5, np.nan], 10, 1.0), "shares"),
+    (lambda: ldp.krr_interval_halfwidth([0.5, 0.5], [10, 0], 1.0), "n"),
+    (lambda: ldp.krr_interval_halfwidth([0.5, 0.5], np.inf, 1.0), "n"),
+    (lambda: ldp.krr_interval_halfwidth([0.5, 0.5], 10, 0.0), "eps"),
+    (lambda: ldp.krr_interval_halfwidth([0.5, 0.5], 10, 1.0, z=-2), "z"),
+    (lambda: ldp.krr_share_estimate([0, 0], 1.0), "reported_counts"),
+    (lambda: ldp.krr_share_estimate([3, -1], 1.0), "reported_counts"),
+    (lambda: ldp.krr_share_estimate([3, 1], -1.0), "eps"),
+    (lambda: ldp.krr_share_estimate([3, 1], 1.0, z=0), "z"),
+])
+def test_share_functions_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        call()
