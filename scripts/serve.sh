@@ -4,20 +4,32 @@
 # sessions of a replica that dies to the others. Creates .venv and installs
 # requirements.lock if needed, and Debian's haproxy when it is missing (as root).
 #
-#   bash scripts/serve.sh [--replicas N] [--port P] [--bind ADDR] [--state-dir DIR] [--check]
+#   bash scripts/serve.sh [--replicas N] [--port P] [--bind ADDR] [--state-dir DIR]
+#                         [--database-url URL] [--check]
 #
 #   --replicas N     Streamlit processes (default 2), on 127.0.0.1, ports P+1 ... P+N
 #   --port P         the proxy's port, the address students open (default 8501)
 #   --bind ADDR      the proxy's address (default *: every interface of this machine)
 #   --state-dir DIR  the shared cookie secret, the rendered HAProxy configuration, the
-#                    replicas' logs and process ids (default .serve, git-ignored)
+#                    replicas' logs and process ids, the PostgreSQL cluster serve.sh starts
+#                    (default .serve, git-ignored)
+#   --database-url URL  the database of the class activities (dpclass/storage.py), a
+#                    SQLAlchemy URL, e.g. postgresql+psycopg://USER:PASSWORD@HOST/dpclass
+#                    (default: DPCLASS_DATABASE_URL, better for a password, which `ps` does
+#                    not show). Without one: with 2 replicas or more, a PostgreSQL server
+#                    of this machine (scripts/postgres.sh, durable: what it acknowledged
+#                    survives a crash) in DIR/postgres, started here and stopped on exit,
+#                    so that every replica sees the same activities; with 1 replica, the
+#                    SQLite file $DPCLASS_DATA_DIR/class.db (default .data/class.db)
 #   --check          only write DIR/haproxy.cfg and check it with `haproxy -c`
 #
 # The HAProxy configuration is deploy/haproxy.cfg with its "serve.sh:" blocks (the proxy's
 # address and one server line per replica) rewritten. All replicas get one
 # server.cookieSecret: STREAMLIT_SERVER_COOKIE_SECRET if set, else a random one kept in
-# DIR/cookie_secret. A replica that exits is started again after 2 s. Ctrl-C (or SIGTERM)
-# stops HAProxy and every replica. SERVE_SKIP_VENV=1 uses .venv as it is (the tests, whose
+# DIR/cookie_secret. Every replica gets the database's URL as DPCLASS_DATABASE_URL (which
+# database is used is said on standard error, any password masked). A replica that exits is
+# started again after 2 s. Ctrl-C (or SIGTERM) stops HAProxy, every replica, then the
+# PostgreSQL server serve.sh started. SERVE_SKIP_VENV=1 uses .venv as it is (the tests, whose
 # .venv scripts/test.sh has made).
 set -euo pipefail
 
@@ -28,11 +40,12 @@ PORT=8501
 BIND="*"
 STATE_DIR=".serve"
 CHECK_ONLY=0
+DATABASE_URL="${DPCLASS_DATABASE_URL:-}"
 while (($#)); do
     case "$1" in
         -h|--help) usage; exit 0 ;;
         --check) CHECK_ONLY=1; shift ;;
-        --replicas|--port|--bind|--state-dir)
+        --replicas|--port|--bind|--state-dir|--database-url)
             if (($# < 2)); then
                 echo "error: $1 takes a value" >&2
                 exit 2
@@ -42,6 +55,12 @@ while (($#)); do
                 --port) PORT="$2" ;;
                 --bind) BIND="$2" ;;
                 --state-dir) STATE_DIR="$2" ;;
+                --database-url)
+                    DATABASE_URL="$2"
+                    if [[ -z "$2" ]]; then
+                        echo "error: --database-url takes a value" >&2
+                        exit 2
+                    fi ;;
             esac
             shift 2 ;;
         *) echo "error: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
@@ -143,16 +162,54 @@ done
 
 # --- start, stop -----------------------------------------------------------------------------
 PIDS=()   # the replicas' supervisor loops, then HAProxy
+PG_DIR=""  # the PostgreSQL cluster started here, if any
 stop_all() {
     trap - EXIT HUP INT TERM
     echo ">> stopping HAProxy and the replicas" >&2
     kill -TERM "${PIDS[@]}" 2>/dev/null || true
     wait "${PIDS[@]}" 2>/dev/null || true
+    if [[ -n "$PG_DIR" ]]; then
+        bash scripts/postgres.sh stop "$PG_DIR" || true
+    fi
 }
 trap stop_all EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# --- the class activities' database ----------------------------------------------------------
+# A URL with its password (user:PASSWORD@ or password=) masked, for messages.
+masked() { sed -E 's#^([^:/]+://[^:/@]*):.*@#\1:***@#; s#([?&]password=)[^&]*#\1***#I' <<<"$1"; }
+if [[ -n "$DATABASE_URL" ]]; then
+    echo ">> class activities: the database at $(masked "$DATABASE_URL")" >&2
+elif ((REPLICAS > 1)); then
+    # One database for every replica: a student's answer taken by one replica must show on
+    # the teacher's page, whichever replica serves it.
+    PG_DIR="$STATE_DIR/postgres"
+    echo ">> class activities: starting PostgreSQL in $PG_DIR for the $REPLICAS replicas" >&2
+    if ! DATABASE_URL="$(bash scripts/postgres.sh start "$PG_DIR" | tail -n 1)" \
+            || [[ -z "$DATABASE_URL" ]]; then
+        echo "error: PostgreSQL did not start (see above); give --database-url, or" \
+            "--replicas 1 for the SQLite file" >&2
+        exit 1
+    fi
+    pg_port="$(sed -E 's#.*:([0-9]+)/[^/]*$#\1#' <<<"$DATABASE_URL")"
+    if ((pg_port >= PORT && pg_port <= PORT + REPLICAS)); then
+        echo "error: the PostgreSQL of $PG_DIR took port $pg_port, which --port $PORT" \
+            "needs: choose another --port" >&2
+        exit 1
+    fi
+    echo ">> class activities: PostgreSQL at $(masked "$DATABASE_URL") (its data:" \
+        "$PG_DIR; stopped on exit)" >&2
+else
+    echo ">> class activities: the SQLite file ${DPCLASS_DATA_DIR:-.data}/class.db (one" \
+        "replica; several share a PostgreSQL server)" >&2
+fi
+if [[ -n "$DATABASE_URL" ]]; then
+    export DPCLASS_DATABASE_URL="$DATABASE_URL"
+else
+    unset DPCLASS_DATABASE_URL
+fi
 
 # Replica $1 on port $2, started again whenever it exits; its pid in replica-$1.pid.
 supervise() {

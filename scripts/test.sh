@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Run the test suite: creates .venv and installs requirements-dev.lock if needed, makes
-# sure Debian's Chromium is there for the browser tests, then runs pytest. Tiers (README,
-# "Tests"); every run prints its 25 slowest tests at the end:
+# sure Debian's Chromium is there for the browser tests, Debian's haproxy for the replica
+# tests and Debian's postgresql for the class database tests (a real PostgreSQL server that
+# each pytest process starts with scripts/postgres.sh: tests/pgkit.py), then runs pytest.
+# Tiers (README, "Tests"); every run prints its 25 slowest tests at the end:
 #   scripts/test.sh            the default tier, what CI runs: all but the extended tests,
 #                              the journey tester at 220 steps a page (about 11 min in all
 #                              on a fresh clone of a 2-core machine, install included)
@@ -48,6 +50,13 @@ fi
 # The replica tests (tests/test_replicas.py) put Debian's haproxy in front of two Streamlit
 # processes, as scripts/serve.sh does.
 ensure_debian_package haproxy "the replica tests" haproxy
+# The class database tests (tests/pgkit.py: the fixtures postgres_url and database_url) run
+# a real PostgreSQL server with scripts/postgres.sh, from Debian's postgresql package, whose
+# server is under /usr/lib/postgresql/<version>/bin, not on the PATH. (Debian's own cluster,
+# which installing it creates, is not used: the tests start their own on ports of their own.)
+if ! compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null; then
+    install_debian_package postgresql "the class database tests" "PostgreSQL's server"
+fi
 
 tier=(-m "not extended")
 case "${1:-}" in

@@ -410,3 +410,37 @@ def thread_speaking(code: str):
         yield
     finally:
         text._LANGUAGE.reset(token)
+
+
+# --- PostgreSQL: the class database's tests (issue 37; tests/pgkit.py) --------------------------
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory):
+    """The URL (postgresql+psycopg://…/dpclass) of a real PostgreSQL server of this pytest
+    process (one per xdist worker), started with ``scripts/postgres.sh start DIR --fast`` in
+    a temporary directory, deleted at the end of the session. Cannot start: the tests that
+    use it skip, with the reason; on CI (CI set) they fail. ``pgkit.restart(url)`` and
+    ``with pgkit.down(url):`` make it go away and come back."""
+    import pgkit
+
+    try:
+        server = pgkit.start(tmp_path_factory.mktemp("postgres"))
+    except pgkit.Unavailable as exc:
+        pgkit.unavailable(f"no PostgreSQL server for the class database tests: {exc}")
+    yield server.url
+    pgkit.delete(server)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A fresh, empty database for each test, with each backend: ``sqlite``, a file in the
+    test's tmp_path; ``postgresql``, a new database on the ``postgres_url`` server (CREATE
+    DATABASE), dropped after the test (skips as that fixture does)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'class.db'}"
+        return
+    import pgkit
+
+    url = pgkit.create_database(request.getfixturevalue("postgres_url"))
+    yield url
+    pgkit.drop_database(url)
