@@ -276,3 +276,35 @@ def test_bad_settings_are_refused_naming_the_setting(store, kind, config, name):
     with pytest.raises(ValueError, match=name):
         store.create(kind, config)
     assert store.table_counts()["activities"] == 0
+
+
+def test_the_database_going_away_mid_class_loses_no_acknowledged_answer(request):
+    """PostgreSQL stopped in the middle of a class, then started again: every answer the
+    store acknowledged before is there; one sent while it is down is refused with
+    Unavailable (the page asks to try again) and goes through once it is back; a restart
+    that drops the pool's connections costs no answer either."""
+    import pgkit
+
+    url = pgkit.create_database(request.getfixturevalue("postgres_url"))
+    store = storage.Store(url, ttl_s=3600)
+    try:
+        activity, _ = poll(store)
+        acknowledged = 0
+        for i in range(5):
+            store.answer_poll(activity.code, f"before-{i}", i % 3)
+            acknowledged += 1
+        with pgkit.down(url):
+            with pytest.raises(storage.Unavailable):
+                store.answer_poll(activity.code, "during", 1)
+            with pytest.raises(storage.Unavailable):
+                store.count(activity.code)
+        store.answer_poll(activity.code, "during", 1)  # tried again: it goes through
+        acknowledged += 1
+        pgkit.restart(url)  # the pool's connections are dropped under it
+        store.answer_poll(activity.code, "after", 2)
+        acknowledged += 1
+        assert store.count(activity.code) == acknowledged
+        assert store.poll_counts(activity.code).sum() == acknowledged
+    finally:
+        store.dispose()
+        pgkit.drop_database(url)
