@@ -51,7 +51,7 @@ def _record(request_type, name, response_time, exception, **_):
                      + "\n")
 
 
-PAGES = [p.url_path for p in registry.PAGES if p.url_path]  # the tool pages
+PAGES = [p.url_path for p in registry.TOOL_PAGES]  # the tool pages
 
 
 class Student(User):

@@ -24,6 +24,7 @@ import hmac
 import math
 import secrets
 
+from dpcore.errors import ArgumentError
 from dpcore.validation import integer_in_range, one_of, positive_scalar
 
 KINDS = ("poll", "attack", "histogram")
@@ -85,29 +86,31 @@ def same_digest(secret: str | None, stored: str) -> bool:
 
 def _text(value, name: str, maximum: int) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{name} must be a non-empty text")
+        raise ArgumentError("`{name}` must not be empty.", name=name)
     value = value.strip()
     if len(value) > maximum:
-        raise ValueError(f"{name} must be at most {maximum} characters (it has {len(value)})")
+        raise ArgumentError("`{name}` must be at most {most} characters long; it has {count}.",
+                            name=name, most=maximum, count=len(value))
     return value
 
 
 def _labels(values, name: str, minimum: int, maximum: int, length: int) -> list[str]:
     if isinstance(values, str) or not hasattr(values, "__iter__"):
-        raise ValueError(f"{name} must be a list of texts")
+        raise ArgumentError("`{name}` must be a list of texts.", name=name)
     labels = [_text(v, name, length) for v in values]
     if not minimum <= len(labels) <= maximum:
-        raise ValueError(f"{name} must have {minimum} to {maximum} entries (it has "
-                         f"{len(labels)})")
+        raise ArgumentError("`{name}` must have {least} to {most} entries; it has {count}.",
+                            name=name, least=minimum, most=maximum, count=len(labels))
     if len(set(labels)) != len(labels):
-        raise ValueError(f"{name} must all differ")
+        raise ArgumentError("The entries of `{name}` must all differ.", name=name)
     return labels
 
 
 def _level(value, name: str, maximum: float = EPS_MAX) -> float:
     level = positive_scalar(value, name)
     if not EPS_MIN <= level <= maximum:
-        raise ValueError(f"{name} must be between {EPS_MIN} and {maximum}")
+        raise ArgumentError("`{name}` must be between {least} and {most}, got {value!r}.",
+                            name=name, least=EPS_MIN, most=maximum, value=level)
     return level
 
 
@@ -146,16 +149,18 @@ def check_config(kind: str, config: dict) -> dict:
     """``config`` checked again as the ``*_config`` of ``kind`` would make it."""
     kind = one_of(kind, "kind", KINDS)
     if not isinstance(config, dict):
-        raise ValueError("config must be a dict")
+        raise ArgumentError("`{name}` must be a dict.", name="config")
     try:
         return CONFIGS[kind](**config)
-    except TypeError as error:
-        raise ValueError(f"config does not fit a {kind} activity: {error}") from None
+    except TypeError:
+        raise ArgumentError("`{name}` does not fit a {kind} activity.", name="config",
+                            kind=kind) from None
 
 
 def answer_index(value, name: str, k: int) -> int:
     """An answer's index 0..k-1 (a bool or a non-integer is refused)."""
     if isinstance(value, bool) or not isinstance(value, (int,)) and not (
             isinstance(value, float) and math.isfinite(value) and value == int(value)):
-        raise ValueError(f"{name} must be a whole number from 0 to {k - 1}")
+        raise ArgumentError("`{name}` must be a whole number from 0 to {most}, got {value!r}.",
+                            name=name, most=k - 1, value=value)
     return integer_in_range(int(value), name, minimum=0, maximum=k - 1)

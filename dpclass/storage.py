@@ -29,6 +29,7 @@ from alembic.config import Config
 from sqlalchemy import exc
 
 from dpclass import activities
+from dpcore.errors import ArgumentError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -349,7 +350,7 @@ class Store:
     # --- what students submit -------------------------------------------------------------
     def _submit(self, code: str, kind: str, student: str, values: dict) -> None:
         if not isinstance(student, str) or not student:
-            raise ValueError("student must be a non-empty token")
+            raise ArgumentError("`{name}` must not be empty.", name="student")
         table = BY_KIND[kind]
 
         def work(connection):
@@ -543,10 +544,12 @@ def _checked(kind: str, config: dict, values: dict) -> dict:
     checked = {name: activities.answer_index(values[name], name, rounds + 1)
                for name in ("false_alarms", "null_rounds", "misses", "alt_rounds")}
     if checked["null_rounds"] + checked["alt_rounds"] != rounds:
-        raise ValueError(f"null_rounds and alt_rounds must add up to the {rounds} rounds")
+        raise ArgumentError("`{name}` and `{name_other}` must add up to the {rounds} rounds.",
+                            name="null_rounds", name_other="alt_rounds", rounds=rounds)
     if checked["false_alarms"] > checked["null_rounds"] or \
             checked["misses"] > checked["alt_rounds"]:
-        raise ValueError("false_alarms and misses cannot exceed their rounds")
+        raise ArgumentError("`{name}` and `{name_other}` cannot exceed their rounds.",
+                            name="false_alarms", name_other="misses")
     return checked
 
 

@@ -23,6 +23,9 @@ reports. One module per topic:
 - :mod:`dpviz.export`       -- a figure's numbers (``figure_data``) and a
   standalone HTML page (``figure_html``)
 - :mod:`dpviz.report`       -- the one-page HTML report (``html_report``)
+- :mod:`dpviz.poll`, :mod:`dpviz.attack`, :mod:`dpviz.classhist` -- the Class activities'
+  figures: the poll's shares and interval, the attacker game's trade-off plot, the class
+  histogram's releases and budget
 - :mod:`dpviz.text`         -- the figures' words in the reader's language
   (``use_translation``)
 
@@ -30,8 +33,8 @@ reports. One module per topic:
 works without importing the submodule.
 """
 
-from dpviz import (describe, export, fdp, gaussian, homogeneity, ldp, planner, report, risk, style,
-                   substitution, text)
+from dpviz import (attack, classhist, describe, export, fdp, gaussian, homogeneity, ldp, planner,
+                   poll, report, risk, style, substitution, text)
 
-__all__ = ["describe", "export", "fdp", "gaussian", "homogeneity", "ldp", "planner", "report", "risk", "style",
-           "substitution", "text"]
+__all__ = ["attack", "classhist", "describe", "export", "fdp", "gaussian", "homogeneity", "ldp",
+           "planner", "poll", "report", "risk", "style", "substitution", "text"]

@@ -53,13 +53,14 @@ def extract(out: Path = TEMPLATE) -> None:
 
 
 def dpcore_errors() -> dict[str, list[str]]:
-    """The templates of dpcore's errors (dpcore/errors.py): source file -> its templates."""
+    """The templates of dpcore's errors (dpcore/errors.py), and of the class activities'
+    refused settings (dpclass raises the same errors): source file -> its templates."""
     keywords = [arg for k in ERROR_KEYWORDS for arg in ("-k", k)]
     with tempfile.TemporaryDirectory() as tmp:
         pot = Path(tmp) / "errors.pot"
         with contextlib.redirect_stderr(io.StringIO()):
             pybabel("extract", "--no-default-keywords", *keywords, "--add-location", "file",
-                    "--omit-header", "-o", str(pot), "dpcore")
+                    "--omit-header", "-o", str(pot), "dpcore", "dpclass")
         with pot.open("rb") as f:
             found = read_po(f)
     texts: dict[str, list[str]] = {}

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
+import tempfile
 
 import socket
 import urllib.error
@@ -53,6 +55,12 @@ def _apptest_as_a_server_runs() -> None:
 
 
 _apptest_as_a_server_runs()
+
+# The class database of every page the tests open (AppTest here, and the servers the browser
+# tests start, which inherit the environment): a SQLite file in a directory of this run,
+# never the repository's .data/. A test that needs a database of its own sets
+# DPCLASS_DATABASE_URL (tests/test_page_class_*.py) or takes the database_url fixture.
+os.environ.setdefault("DPCLASS_DATA_DIR", tempfile.mkdtemp(prefix="dpclass-tests-"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 APP_PATH = REPO_ROOT / "app.py"

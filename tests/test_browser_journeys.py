@@ -31,7 +31,7 @@ from ui.text import LANGUAGES, catalog
 
 pytestmark = pytest.mark.browser
 
-TOOL_PAGES = [p for p in registry.PAGES if p.url_path]
+TOOL_PAGES = list(registry.TOOL_PAGES)
 
 
 def said(text: str, code: str) -> str:

@@ -37,7 +37,7 @@ from ui import registry
 pytestmark = pytest.mark.handover
 
 #: The pages whose header has the Code button: every tool page (the start page has none).
-PAGES = [p for p in registry.PAGES if p is not registry.HOME]
+PAGES = list(registry.TOOL_PAGES)
 
 
 @dataclass(frozen=True)

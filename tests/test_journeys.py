@@ -56,7 +56,7 @@ STEPS_PER_JOURNEY = 40  # at least; a journey takes 40 to 50 steps
 # JOURNEY_SHRINK=0: report a failing journey as found, without shrinking it (a quick look).
 PHASES = [p for p in Phase if os.environ.get("JOURNEY_SHRINK", "1") != "0" or p != Phase.shrink]
 CODE_RUNS = int(os.environ.get("JOURNEY_CODE_RUNS", "3"))  # Code scripts run, per page
-TOOL_PAGES = [p for p in registry.PAGES if p.url_path]
+TOOL_PAGES = list(registry.TOOL_PAGES)
 SPEC_OF = {s.page.script: s for s in SPECS}
 # A number a link's label names ("2-RR", "ε = 1", "k = 50", "μ = 0.25").
 LABEL_NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?![\w.]|,\d)")

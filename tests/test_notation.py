@@ -66,7 +66,7 @@ def _page_texts(page: registry.PageSpec) -> list[tuple[str, str]]:
     return out
 
 
-PAGES = [p for p in registry.PAGES if p.url_path]
+PAGES = list(registry.TOOL_PAGES)
 
 
 @pytest.fixture(scope="module", params=PAGES, ids=[p.name for p in PAGES])

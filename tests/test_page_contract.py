@@ -173,7 +173,10 @@ def open_tab(c: Contract, at: AppTest, tab: str | None) -> AppTest:
 
 
 def test_every_page_has_a_contract():
-    assert sorted(BY_PAGE) == sorted(p.name for p in registry.PAGES if p is not registry.HOME)
+    """Every tool page has its row here; the Class pages' contract is
+    tests/test_page_class_contract.py's, over registry.CLASS_PAGES."""
+    assert sorted(BY_PAGE) == sorted(p.name for p in registry.TOOL_PAGES)
+    assert set(registry.PAGES) == {registry.HOME, *registry.TOOL_PAGES, *registry.CLASS_PAGES}
 
 
 @pytest.mark.parametrize("c", CONTRACTS, ids=str)

@@ -38,7 +38,9 @@ def start() -> AppTest:
 
 
 def other_pages():
-    return [p for p in routed_pages() if p.script != PAGE]
+    """The pages with a card: every tool, and the Class section's door (its activities'
+    pages are reached from there)."""
+    return [p for p in routed_pages() if p.script != PAGE and p.thumb]
 
 
 def test_home_is_the_default_page():

@@ -31,9 +31,10 @@ def test_the_protocol_client_opens_every_page_and_moves_its_sliders(host, spec):
         first = session.open()
         assert first.ok, first.exceptions
         assert first.elements
+        if spec not in registry.TOOL_PAGES:
+            return  # the start page and the Class pages (their sliders sit in forms)
         sliders = session.sliders()
-        if spec.url_path:
-            assert sliders, "a tool page with no slider"
+        assert sliders, "a tool page with no slider"
         before = drawn(first)
         for key, element in sliders.items():
             value = other_value(element.slider, rng)

@@ -161,3 +161,29 @@ def test_holds_option_keys_tells_options_named_by_a_format_func_from_texts_shown
     said = dict(m.value.split("=") for m in at.markdown)
     assert said == {"keys": "True", "labels": "False", "numbers": "True", "tabs": "False",
                     "absent": "False"}
+
+
+def device_page():
+    import streamlit as st
+
+    from ui import device
+
+    got = device.krr_answer(["yes", "no", "maybe"], 0.5, 0.25, key="pinned")
+    st.markdown(f"reported {got}")
+
+
+def test_the_device_is_driven_in_apptest_as_chromium_drives_it():
+    """tests/classkit.py's ``tap`` (the Class pages' tests) replays the frame Chromium sends
+    when the device reports an answer: AppTest's private ``_run`` takes the widget states,
+    and a v2 component's trigger lives under ``$$STREAMLIT_INTERNAL_KEY_<id>__events``. On an
+    upgrade that moves either, this fails here first."""
+    from classkit import tap
+
+    assert "widget_state" in inspect.signature(AppTest._run).parameters, (
+        "AppTest._run no longer takes widget states: change tests/classkit.py's tap")
+    at = AppTest.from_function(device_page).run()
+    assert [m.value for m in at.markdown] == ["reported None"]
+    tap(at, 2)
+    assert [m.value for m in at.markdown] == ["reported 2"], (
+        "a v2 component's trigger no longer reaches the script under the widget id "
+        "tests/classkit.py's tap writes")

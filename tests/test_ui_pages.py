@@ -10,7 +10,7 @@ import pytest
 
 from ui import registry
 
-PAGES = [p for p in registry.PAGES if p is not registry.HOME]
+PAGES = list(registry.TOOL_PAGES)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

@@ -92,6 +92,9 @@ PASSED_ON = {
     "ui/tabs.py": ("fail(exc)", "fail"),  # a page's fail= (views/substitution.py) escapes it
     # page.Unreleasable's message is Markdown built with error_text (ui/pages/gaussian.py).
     "views/gaussian.py": ("str(exc)", "Unreleasable"),
+    # The group a degenerate null belongs to: a number, not a message.
+    "ui/pages/class_histogram.py": ("error.which", "DegenerateNullError.which"),
+    "views/class_histogram.py": ("page.comparison_error(error)", "comparison_error"),
 }
 
 

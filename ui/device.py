@@ -119,7 +119,8 @@ def _keep_report(key: str, k: int, sent: int | None) -> None:
     ``sent`` or a report kept: they send nothing)."""
     if sent is not None or _sent_key(key) in st.session_state:
         return
-    j = _index(st.session_state[key].get("reported"), k)
+    state = st.session_state.get(key)  # None: the buttons were not drawn by this page
+    j = _index(state.get("reported"), k) if state is not None else None
     if j is not None:
         st.session_state[_sent_key(key)] = j
         st.session_state[_new_key(key)] = j

@@ -61,6 +61,7 @@ class PageSpec:
 # The menu's sections.
 TESTING = N_("Testing private data")
 GUARANTEES = N_("Privacy guarantees")
+CLASS = N_("Class activities")
 
 HOME = PageSpec(
     "views/home.py", N_("Seeing differential privacy"), ":material/home:", "", "")
@@ -120,9 +121,36 @@ SUBSTITUTION = PageSpec(
        "the theory, the cost in draws and the exact privacy ε_l."),
     "substitution.png")
 
+# The class activities (issue 37): a room of students supplies the data. Each activity's page
+# is its teacher's view and, with ?code=<join code>, its students' (ui.classroom).
+CLASS_JOIN = PageSpec(
+    "views/class_join.py", N_("Join or start a class activity"), ":material/groups:", CLASS,
+    "class",
+    N_("Can a whole class take part, each student keeping their privacy?"),
+    N_("The room supplies the data: a randomized-response poll answered on the students' "
+       "phones, a game where every student attacks a private release, and a class histogram "
+       "released with a privacy budget."),
+    "class_join.png")
+CLASS_POLL = PageSpec(
+    "views/class_poll.py", N_("Class poll: randomized response"), ":material/how_to_vote:",
+    CLASS, "class_poll")
+CLASS_ATTACK = PageSpec(
+    "views/class_attack.py", N_("Class game: be the attacker"), ":material/target:", CLASS,
+    "class_attack")
+CLASS_HISTOGRAM = PageSpec(
+    "views/class_histogram.py", N_("Class histogram with a privacy budget"),
+    ":material/bar_chart:", CLASS, "class_histogram")
+
 # In menu order.
 PAGES: tuple[PageSpec, ...] = (HOME, COMPARE, CALIBRATION, PLANNER, FDP, GAUSSIAN, LDP,
-                               SUBSTITUTION)
+                               SUBSTITUTION, CLASS_JOIN, CLASS_POLL, CLASS_ATTACK,
+                               CLASS_HISTOGRAM)
+# The class activities' pages, in menu order.
+CLASS_PAGES: tuple[PageSpec, ...] = (CLASS_JOIN, CLASS_POLL, CLASS_ATTACK, CLASS_HISTOGRAM)
+# The tools: the pages that compute from their settings alone (every one has a Settings
+# dataclass, a link that reproduces its view, Code and guided experiments).
+TOOL_PAGES: tuple[PageSpec, ...] = tuple(p for p in PAGES
+                                         if p is not HOME and p not in CLASS_PAGES)
 # The pages with a card on the home page (all but the home page), in menu order.
 CARDS: tuple[PageSpec, ...] = tuple(p for p in PAGES if p.thumb)
 

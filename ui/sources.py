@@ -129,6 +129,22 @@ def kept_file_uploader(label: str, *, key: str, help: str) -> bytes | None:
     return kept["data"]
 
 
+KEY_FILE_MAX_BYTES = 1024  # a class activity's teacher key file is a few lines
+
+
+def key_file_upload(label: str, *, key: str, help: str) -> bytes | None:
+    """A small text file (a class activity's teacher key file, ui.classroom): its bytes, or
+    None before one is given or when it is larger than :data:`KEY_FILE_MAX_BYTES` (said)."""
+    file = st.file_uploader(label, type=["txt"], key=key, help=help)
+    if file is None:
+        return None
+    data = file.getvalue()
+    if len(data) > KEY_FILE_MAX_BYTES:
+        st.error(t("This file is too large to be a teacher key file."))
+        return None
+    return data
+
+
 def kept_choice(widget, label: str, options: list, *, upload_key: str, key: str,
                 default=None, **kwargs):
     """``widget`` (st.selectbox, st.radio) about the upload ``upload_key`` (its column, its

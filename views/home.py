@@ -37,6 +37,9 @@ LEARNING_PATH = (
     (registry.SUBSTITUTION,
      N_("further: randomized response generalised, and what repeated releases cost in "
         "privacy.")),
+    (registry.CLASS_JOIN,
+     N_("with a class: the room supplies the data, in a poll by randomized response, the "
+        "attacker's game and a private class histogram.")),
 )
 
 
