@@ -28,7 +28,23 @@ browser does (tests/test_protocol_vs_browser.py checks it against Chromium):
   query string sent with the change, as the frontend does;
 - large elements are cached as the frontend caches them: the client names the cached ones
   in ``cached_message_hashes`` and the server sends a reference (``ref_hash``) in place
-  of an element the client already holds, which the client resolves.
+  of an element the client already holds, which the client resolves;
+- cookies the browser already holds for the site (``cookies=``: a class's student token)
+  go with its first requests and the websocket's handshake, as the browser's would;
+- a custom component (``st.components.v2``) that sends a trigger value
+  (``setTriggerValue(event, value)`` in its JavaScript) is answered as the frontend's
+  ``WidgetStateManager`` sends it (:meth:`ProtocolSession.trigger`): one rerun whose
+  widget states are those on screen plus the component's ``json_trigger_value``, the JSON
+  array ``[{"event":…,"value":…}]``, which the frontend then deletes (never sent again);
+- a fragment that reruns by itself (``st.fragment(run_every=…)``: the server sends
+  ``auto_rerun`` with its id and interval) is rerun as the frontend's timer does
+  (:meth:`ProtocolSession.rerun_fragment`): the widget states, the fragment's id and
+  ``is_auto_rerun``;
+- a dropped connection is taken up again as the frontend's connection manager does
+  (:meth:`ProtocolSession.reconnect`): it pings ``/_stcore/health`` and
+  ``/_stcore/host-config`` with its back-off until both answer, opens a new websocket with
+  the last session's id as third subprotocol and asks for a run with the widget states it
+  holds (behind HAProxy, on whichever replica now takes the session).
 
 Each run returns its :class:`Run`: the seconds from sending to ``script_finished``, the new
 elements, and the exceptions among them (and the request and messages, as on the wire).
@@ -43,12 +59,14 @@ from __future__ import annotations
 import json
 import math
 import mimetypes
+import random
 import time
 import uuid
+from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from decimal import Decimal
-from http.cookiejar import CookieJar
+from http.cookiejar import Cookie, CookieJar
 from urllib.error import HTTPError
 from urllib.parse import parse_qsl, quote, urljoin
 from urllib.request import HTTPCookieProcessor, Request, build_opener
@@ -86,7 +104,19 @@ class Run:
 
     @property
     def ok(self) -> bool:
-        return self.status == FINISHED.FINISHED_SUCCESSFULLY and not self.exceptions
+        return self.status in (FINISHED.FINISHED_SUCCESSFULLY,
+                               FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY) \
+            and not self.exceptions
+
+    def texts(self) -> list[str]:
+        """The texts this run drew: markdown, alerts (st.info, st.success, …), headings
+        and captions, in order."""
+        out = []
+        for e in self.elements:
+            kind = e.WhichOneof("type")
+            if kind in ("markdown", "alert", "heading", "text"):
+                out.append(getattr(e, kind).body)
+        return out
 
 
 def other_value(slider, rng) -> float | str:
@@ -146,6 +176,23 @@ def widget_state(wid: str, element: Element) -> WidgetState | None:
     else:
         return None
     return state
+
+
+def site_cookie(host: str, name: str, value: str) -> Cookie:
+    """A cookie the browser holds for the site at ``host`` (``name=value``, Path=/, no
+    expiry), as a :class:`CookieJar` keeps one the server set."""
+    domain = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return Cookie(version=0, name=name, value=value, port=None, port_specified=False,
+                  domain=domain, domain_specified=False, domain_initial_dot=False, path="/",
+                  path_specified=True, secure=False, expires=None, discard=True, comment=None,
+                  comment_url=None, rest={})
+
+
+def trigger_id(component_id: str) -> str:
+    """The widget id under which the frontend sends a v2 custom component's trigger values
+    (its BidiComponent: ``$$STREAMLIT_INTERNAL_KEY_<component id>__events``; the server's
+    trigger aggregator, ``streamlit.components.v2.bidi_component.main._make_trigger_id``)."""
+    return f"$$STREAMLIT_INTERNAL_KEY_{component_id}__events"
 
 
 def js_number(x: float) -> str:
@@ -277,7 +324,8 @@ def is_script_finished(payload: bytes) -> bool:
 class ProtocolSession:
     """One browser tab's session, spoken at the protocol level."""
 
-    def __init__(self, host: str, page: str, query: str = "", *, timeout: float = 60.0):
+    def __init__(self, host: str, page: str, query: str = "", *, timeout: float = 60.0,
+                 cookies: Mapping[str, str] | None = None):
         self.page, self.query, self.timeout = page, query, timeout
         self.page_hash = ""
         self.states: dict[str, WidgetState] = {}  # widget id -> its state, as last sent
@@ -293,10 +341,15 @@ class ProtocolSession:
         self.cache: dict[str, list] = {}
         self._script_runs, self._max_age = 0, 2
         self.host, self.session_id = host, ""  # the server's id of the session (new_session)
+        # Fragments that rerun by themselves: fragment id -> interval in seconds (auto_rerun).
+        self.auto_reruns: dict[str, float] = {}
         # The browser's cookies for the server: the XSRF cookie, and behind HAProxy the
-        # replica's. The frontend asks for /_stcore/health and /_stcore/host-config before
-        # it opens its websocket; the first sets the XSRF cookie.
+        # replica's; and those it held already (``cookies``, e.g. a class's student token).
+        # The frontend asks for /_stcore/health and /_stcore/host-config before it opens its
+        # websocket; the first sets the XSRF cookie.
         self.cookies = CookieJar()
+        for name, value in (cookies or {}).items():
+            self.cookies.set_cookie(site_cookie(host, name, value))
         self._http = build_opener(HTTPCookieProcessor(self.cookies))
         for path in ("_stcore/health", "_stcore/host-config"):
             try:
@@ -305,11 +358,18 @@ class ProtocolSession:
             except HTTPError as exc:  # e.g. 503 while starting: the websocket decides
                 exc.close()
         self._stack = ExitStack()  # the connection is a context manager (websockets ≥ 16)
+        self.ws = self._open_websocket()
+
+    def _open_websocket(self, session_id: str = ""):
+        """The websocket, with the cookies and the XSRF token (and, on a reconnection, the
+        last session's id as third subprotocol, as the frontend sends it)."""
+        host = self.host
         cookies = "; ".join(f"{c.name}={c.value}" for c in self.cookies)
-        self.ws = self._stack.enter_context(connect(
-            f"ws://{host}/_stcore/stream", subprotocols=["streamlit", self._xsrf_token()],
+        subprotocols = ["streamlit", self._xsrf_token()] + ([session_id] if session_id else [])
+        return self._stack.enter_context(connect(
+            f"ws://{host}/_stcore/stream", subprotocols=subprotocols,
             origin=f"http://{host}", additional_headers={"Cookie": cookies} if cookies else None,
-            max_size=None, open_timeout=timeout))
+            max_size=None, open_timeout=self.timeout))
 
     def close(self) -> None:
         self._stack.close()
@@ -323,6 +383,81 @@ class ProtocolSession:
     def open(self) -> Run:
         """The page's first run (as loading its address does)."""
         return self._run()
+
+    def trigger(self, key: str, event: str, value) -> Run:
+        """The custom component (``st.components.v2``) whose key is ``key`` sends the
+        trigger ``event`` with ``value`` (its JavaScript's ``setTriggerValue(event,
+        value)``), as the frontend does: one rerun with the widget states on screen and the
+        component's ``json_trigger_value``, ``[{"event":…,"value":…}]`` (JSON.stringify's
+        compact form), under the id of the component's trigger aggregator (its id with
+        Streamlit's internal prefix and ``__events``: :func:`trigger_id`); the trigger is
+        then dropped, never sent again."""
+        state = WidgetState(id=trigger_id(self.widget_id(key)), json_trigger_value=json.dumps(
+            [{"event": event, "value": value}], separators=(",", ":"), ensure_ascii=False))
+        return self._run(extra=[state])
+
+    def rerun_fragment(self, fragment_id: str | None = None) -> Run:
+        """A fragment's rerun as the frontend's timer sends it for ``st.fragment(run_every=
+        …)``: the widget states on screen, the fragment's id, ``is_auto_rerun``. Without an
+        id: the one fragment that reruns by itself (:attr:`auto_reruns`)."""
+        if fragment_id is None:
+            [fragment_id] = self.auto_reruns
+        return self._run(fragment_id=fragment_id, auto=True)
+
+    def reconnect(self, *, within: float | None = None, rng=None) -> tuple[Run, int]:
+        """Take the session up again after its connection dropped, as the frontend's
+        connection manager does, and ask for the run it then asks for; the run and the
+        number of pings it took.
+
+        The frontend pings ``/_stcore/health`` and ``/_stcore/host-config`` (with the
+        cookies it holds) until both answer 200, waiting before each ping a back-off drawn
+        as its ``nextReconnectDelayMs``: 250–500 ms before the first, then uniform in
+        [d/2, d], d = min(4 s, 0.5 s · 2^(n−1)); then opens a new websocket with the XSRF
+        token and the last session's id (third subprotocol), and, since the page was shown
+        before, sends a rerun with the widget states it holds (no trigger: those were
+        deleted once sent). A server that no longer knows the session (another replica,
+        or the same one restarted) starts a new one for it. ``within`` seconds at most
+        (default: the session's timeout); else TimeoutError. ``rng``: what draws the
+        back-off, anything with ``random()`` (a numpy Generator, ``random.Random``;
+        default: the ``random`` module)."""
+        rng = rng if rng is not None else random
+        deadline = time.monotonic() + (self.timeout if within is None else within)
+        try:
+            self._stack.close()
+        except Exception:  # already dropped
+            pass
+        self._stack = ExitStack()
+        attempt = 0
+        while True:
+            attempt += 1
+            ceiling = min(4.0, 0.5 * 2 ** (attempt - 1))
+            floor = 0.25 if attempt == 1 else ceiling / 2
+            time.sleep(float(floor + rng.random() * (ceiling - floor)))
+            if self._pinged():
+                try:
+                    self.ws = self._open_websocket(self.session_id)
+                    break
+                except Exception:  # refused, or dropped in the handshake: ping again
+                    pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no connection to {self.host} after {attempt} pings")
+        return self._run(), attempt
+
+    def _pinged(self) -> bool:
+        """Whether /_stcore/health and /_stcore/host-config both answer 200."""
+        for path in ("_stcore/health", "_stcore/host-config"):
+            try:
+                with self._http.open(f"http://{self.host}/{path}",
+                                     timeout=min(self.timeout, 10)) as response:
+                    response.read()
+                    if response.status != 200:
+                        return False
+            except HTTPError as exc:
+                exc.close()
+                return False
+            except OSError:
+                return False
+        return True
 
     def set_slider(self, key: str, value: float | str) -> Run:
         """Move the slider whose widget key is ``key`` to ``value``: a number in its range,
@@ -418,8 +553,11 @@ class ProtocolSession:
         return {wid.rsplit("-", 1)[-1]: el for wid, el in self.widgets.items()
                 if el.WhichOneof("type") == "slider" and not el.slider.form_id}
 
-    def rerun_message(self) -> BackMsg:
-        """The ``rerun_script`` the browser would send now."""
+    def rerun_message(self, *, extra: list[WidgetState] = (), fragment_id: str = "",
+                      auto: bool = False) -> BackMsg:
+        """The ``rerun_script`` the browser would send now (with the widget states
+        ``extra`` after those held, e.g. a trigger; for the fragment ``fragment_id``;
+        ``auto``: by a fragment's timer)."""
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string = self.query
@@ -429,12 +567,18 @@ class ProtocolSession:
             rerun.page_name = self.page
         rerun.widget_states.SetInParent()  # sent, empty, on the first run too
         rerun.widget_states.widgets.extend(self.states.values())
+        rerun.widget_states.widgets.extend(extra)
+        if fragment_id:
+            rerun.fragment_id = fragment_id
+        if auto:
+            rerun.is_auto_rerun = True
         rerun.cached_message_hashes.extend(self.cache)
         rerun.context_info.CopyFrom(self.context_info)
         return msg
 
-    def _run(self) -> Run:
-        msg = self.rerun_message()
+    def _run(self, *, extra: list[WidgetState] = (), fragment_id: str = "",
+             auto: bool = False) -> Run:
+        msg = self.rerun_message(extra=extra, fragment_id=fragment_id, auto=auto)
         start = time.perf_counter()
         self.ws.send(msg.SerializeToString())
         run, drawn, new_session = Run(0.0, -1, request=msg), {}, False
@@ -448,6 +592,8 @@ class ProtocolSession:
                 new_session = True
                 self.session_id = fm.new_session.initialize.session_id
                 self._max_age = fm.new_session.config.max_cached_message_age
+                if not fm.metadata.run.fragment_ids:  # a full run: the frontend drops its
+                    self.auto_reruns.clear()  # fragments' timers (the run sends its own)
             elif kind == "navigation":  # the page this run drew (app.py routes by st.navigation)
                 self.page_hash = fm.navigation.page_script_hash
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
@@ -458,11 +604,19 @@ class ProtocolSession:
                     drawn[widget.id] = element
             elif kind == "page_info_changed":
                 run.query = self.query = fm.page_info_changed.query_string
+            elif kind == "auto_rerun":
+                self.auto_reruns[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
+            elif kind == "stop_auto_rerun":
+                for fid in fm.stop_auto_rerun.fragment_ids:
+                    self.auto_reruns.pop(fid, None)
             elif kind == "script_finished":
                 run.seconds, run.status = time.perf_counter() - start, fm.script_finished
                 # The widgets are those of this run (a widget not drawn is forgotten, and one
                 # whose parameters changed is drawn under a new id). Each keeps the value it
-                # holds unless the script set one; a new one starts at its drawn value.
+                # holds unless the script set one; a new one starts at its drawn value. A
+                # fragment's run draws that fragment only: the others stay as they were.
+                if fragment_id:
+                    drawn = {**self.widgets, **drawn}
                 self.widgets = drawn
                 states = {}
                 for wid, element in drawn.items():
