@@ -134,9 +134,10 @@ def _copy_output(proc: subprocess.Popen, log_path: Path, ready: threading.Event)
 
 
 def start_streamlit(log_path: Path, *, port: int | None = None, timeout: float = 60.0,
-                    tries: int = 3) -> Server:
+                    tries: int = 3, env: dict[str, str] | None = None) -> Server:
     """`streamlit run app.py` on ``port`` (else a free one, ``tries`` times), its output in
-    ``log_path``, once healthy; else RuntimeError with the server's log."""
+    ``log_path``, once healthy; else RuntimeError with the server's log. ``env``: variables
+    added to the server's environment (e.g. a class database of the test's own)."""
     venv_python = REPO_ROOT / ".venv" / "bin" / "python"
     python = str(venv_python) if venv_python.exists() else sys.executable
     reason = "not started"
@@ -148,7 +149,7 @@ def start_streamlit(log_path: Path, *, port: int | None = None, timeout: float =
              "--server.headless", "true", "--browser.gatherUsageStats", "false"],
             cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             encoding="utf-8", errors="replace", start_new_session=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
         )
         server = Server(url, proc, log_path.with_name(f"{log_path.stem}-{attempt}.log"))
         ready = threading.Event()
@@ -166,11 +167,11 @@ def start_streamlit(log_path: Path, *, port: int | None = None, timeout: float =
     raise RuntimeError(f"streamlit run app.py: {reason}.\n--- server log ---\n{server.log()}")
 
 
-def running_server(log_path: Path) -> Server:
+def running_server(log_path: Path, env: dict[str, str] | None = None) -> Server:
     """:func:`start_streamlit` for a test's fixture: the test fails with the server's log
     when it does not start."""
     try:
-        return start_streamlit(log_path)
+        return start_streamlit(log_path, env=env)
     except RuntimeError as exc:
         pytest.fail(str(exc), pytrace=False)
 

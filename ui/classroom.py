@@ -18,6 +18,7 @@ session is also kept in the session state. The database is :mod:`dpclass.storage
 
 from __future__ import annotations
 
+import functools
 import io
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -247,8 +248,10 @@ def join_panel(activity: storage.Activity) -> None:
         st.markdown(f"## {t('Code')} `{activities.shown_code(activity.code)}`")
         st.caption(t("Open the link, scan the QR code, or type the code on the Class page."))
     with right:
-        st.image(qr_png(link), width=200,
-                 caption=t("QR code of the join link"))
+        # PNG as drawn (a JPEG blurs the modules); its alternative text says what it is.
+        st.image(qr_png(link), width=200, output_format="PNG",
+                 caption=t("QR code of the join link"),
+                 alt=t("QR code that opens the join link {link}", link=link))
 
 
 def teacher_tools(visit: Visit, *, on_close: str) -> None:
@@ -311,6 +314,22 @@ def resume_form(activity: storage.Activity) -> None:
                     raise storage.NotTeacher("")
                 keep_teacher_key(activity.code, key)
                 st.rerun()
+
+
+def live(fn, *, every: float | None):
+    """``fn`` as a fragment that reruns alone every ``every`` seconds (None: only with the
+    page), in the reader's language: a fragment's own reruns skip app.py, which sets the
+    language of a run (ui.language.choose), so the language of the page's last full run is
+    set again here."""
+    code = text.language()
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if text.language() != code:
+            text.use_language(code)
+        return fn(*args, **kwargs)
+
+    return st.fragment(run, run_every=every)
 
 
 def what_this_cannot_stop() -> None:

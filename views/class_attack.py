@@ -172,7 +172,7 @@ def teacher(kit: PageKit, visit: classroom.Visit) -> None:
         st.info(t("This game is closed: it takes no more results. The plot below is final."),
                 icon=":material/lock:")
     kit.settings(page.report_settings(settings))
-    live = st.fragment(live_results, run_every=None if activity.closed
+    live = classroom.live(live_results, every=None if activity.closed
                        else classroom.LIVE_EVERY_S)
     live(kit, activity.code, settings)
     classroom.teacher_tools(visit, on_close=t(
@@ -254,7 +254,7 @@ def student(kit: PageKit, visit: classroom.Visit) -> None:
         play(kit, code, token, settings, game)
     finished = game is not None and game.done
     if finished or played_before:
-        st.fragment(student_results, run_every=None if activity.closed
+        classroom.live(student_results, every=None if activity.closed
                     else page.STUDENT_EVERY_S)(kit, code, settings,
                                                game.tally() if finished else None)
     classroom.what_this_cannot_stop()

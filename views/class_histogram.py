@@ -218,7 +218,7 @@ def teacher(kit: PageKit, visit: classroom.Visit) -> None:
                   "values are deleted, so no release can be made. The releases below stay "
                   "until the activity is deleted."), icon=":material/lock:")
     else:
-        st.fragment(live_count, run_every=classroom.LIVE_EVERY_S)(kit, activity.code)
+        classroom.live(live_count, every=classroom.LIVE_EVERY_S)(kit, activity.code)
     releases = releases_of(activity.code)
     if releases is not None:
         m = page.meter(releases, config["budget"])
@@ -327,7 +327,7 @@ def student(kit: PageKit, visit: classroom.Visit) -> None:
     st.subheader(esc(config["question"]), anchor=False)
     send_value(activity, classroom.student_token())
     kit.settings(page.report_settings(config))
-    st.fragment(shared_releases, run_every=None if activity.closed
+    classroom.live(shared_releases, every=None if activity.closed
                 else page.STUDENT_EVERY_S)(kit, activity.code, config)
     classroom.what_this_cannot_stop()
     classroom.resume_form(activity)

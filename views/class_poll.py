@@ -168,7 +168,7 @@ def teacher(kit: PageKit, visit: classroom.Visit) -> None:
         st.info(t("This poll is closed: it takes no more answers. The results below are "
                   "final."), icon=":material/lock:")
     kit.settings(page.report_settings(config))
-    live = st.fragment(live_results, run_every=None if activity.closed
+    live = classroom.live(live_results, every=None if activity.closed
                        else classroom.LIVE_EVERY_S)
     live(kit, activity.code, answers, eps)
     classroom.teacher_tools(visit, on_close=t(
@@ -208,10 +208,12 @@ def answer(code: str, token: str, answers: list[str], eps: float, question: str,
     if activity.closed:
         st.error(classroom.error_text(storage.Closed("")), icon=":material/lock:")
         return None
-    st.markdown(t("Tap your **true** answer. Your phone then sends either it or, by chance, "
-                  "another answer: only what it sends leaves the phone."))
+    hint = st.empty()  # the instruction, gone once the answer is sent
+    hint.markdown(t("Tap your **true** answer. Your phone then sends either it or, by chance, "
+                    "another answer: only what it sends leaves the phone."))
     j = device.krr_answer(answers, p, q, key=page.ANSWER_KEY, question=question)
     if j is not None and page.submit(code, token, j):
+        hint.empty()
         return j
     return None
 
@@ -226,7 +228,7 @@ def student(kit: PageKit, visit: classroom.Visit) -> None:
     if sent is not None:
         st.success(page.sent_text(answers, sent, eps), icon=":material/verified_user:")
     kit.settings(page.report_settings(config))
-    st.fragment(shared_results, run_every=None if activity.closed
+    classroom.live(shared_results, every=None if activity.closed
                 else page.STUDENT_EVERY_S)(kit, activity.code, answers, eps)
     classroom.what_this_cannot_stop()
     classroom.resume_form(activity)
