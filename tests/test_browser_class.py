@@ -67,7 +67,9 @@ def server(browser, tmp_path_factory):  # noqa: F811
     """`streamlit run app.py` on a class database of this module's own."""
     folder = tmp_path_factory.mktemp("class")
     srv = running_server(folder / "server.log",
-                         env={"DPCLASS_DATABASE_URL": f"sqlite:///{folder / 'class.db'}"})
+                         env={"DPCLASS_DATABASE_URL": f"sqlite:///{folder / 'class.db'}",
+                              # the live parts refresh every second (students' every 2 s)
+                              "DPCLASS_LIVE_EVERY_S": "1"})
     yield srv
     stop_streamlit(srv.proc)
 

@@ -104,7 +104,7 @@ def live_results(kit: PageKit, code: str, settings: dict) -> None:
         kit.metric(t("Students who finished"), n, f"{n:,}", border=True,
                    help=t("Students who played all their rounds and whose results the class "
                           "database holds. Refreshed every {s} seconds.",
-                          s=classroom.LIVE_EVERY_S))
+                          s=f"{classroom.LIVE_EVERY_S:g}"))
         if v is None:
             st.info(t("Each student's point appears when they finish their rounds."),
                     icon=":material/hourglass_empty:")

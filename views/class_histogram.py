@@ -123,7 +123,7 @@ def live_count(kit: PageKit, code: str) -> None:
     kit.metric(t("Values received"), n, f"{n:,}", border=True,
                help=t("How many students have sent their value (refreshed every {s} "
                       "seconds). The values themselves are never shown.",
-                      s=classroom.LIVE_EVERY_S))
+                      s=f"{classroom.LIVE_EVERY_S:g}"))
 
 
 def release_control(visit: classroom.Visit, m: page.Meter) -> None:

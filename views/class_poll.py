@@ -102,7 +102,7 @@ def live_results(kit: PageKit, code: str, answers: list[str], eps: float) -> Non
     n = int(counts.sum())
     kit.metric(t("Answers received"), n, f"{n:,}", border=True,
                help=t("How many students' phones have sent their answer, read again every "
-                      "{s} seconds while the poll is open.", s=classroom.LIVE_EVERY_S))
+                      "{s} seconds while the poll is open.", s=f"{classroom.LIVE_EVERY_S:g}"))
     r = page.results(counts, eps)
     if r is None:
         st.info(t("The estimate appears once at least {m} students have answered.",

@@ -24,7 +24,7 @@ import streamlit as st
 from dpclass import activities
 from dpcore import histogram, homogeneity
 from dpcore.homogeneity import BootstrapTestResult, DegenerateNullError
-from ui import controls
+from ui import classroom, controls
 from ui.format import fmt_number, fmt_sig
 from ui.text import N_, error_text, esc, t
 
@@ -38,7 +38,7 @@ DEFAULT_BUDGET = 2.0
 ALPHA_MIN = activities.EPS_MIN  # the smallest α a release offers
 N_BOOT = 999  # bootstrap replicates of a comparison: p-values to 1/1,000
 LEVEL = 0.05  # the comparison's significance level, the compare page's
-STUDENT_EVERY_S = 6  # a student's screen looks for shared releases this often (seconds)
+STUDENT_EVERY_S = 2 * classroom.LIVE_EVERY_S  # a student's screen looks for shared releases
 
 RELEASE_NAME = N_("A release of the class histogram")
 BUDGET_NAME = N_("The privacy budget spent")
