@@ -511,6 +511,9 @@ class Store:
             code = activities.normal_code(typed)
             row = None if code is None else connection.execute(
                 sa.select(ACTIVITIES).where(ACTIVITIES.c.code == code)).first()
+            # A class joining clears what has expired (after the read: a student whose
+            # activity has just expired is told it has ended, not that it never was).
+            self._purge(connection, now)
             if row is None:
                 connection.execute(ATTEMPTS.insert(), [{"who": w, "at": now} for w in who])
                 return None
@@ -551,16 +554,3 @@ def _checked(kind: str, config: dict, values: dict) -> dict:
         raise ArgumentError("`{name}` and `{name_other}` cannot exceed their rounds.",
                             name="false_alarms", name_other="misses")
     return checked
-
-
-_STORES: dict[str, Store] = {}
-_STORES_LOCK = threading.Lock()
-
-
-def store(url: str | None = None) -> Store:
-    """The process's one :class:`Store` for ``url`` (default :func:`default_url`)."""
-    url = url or default_url()
-    with _STORES_LOCK:
-        if url not in _STORES:
-            _STORES[url] = Store(url)
-        return _STORES[url]

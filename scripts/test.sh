@@ -5,7 +5,7 @@
 # each pytest process starts with scripts/postgres.sh: tests/pgkit.py), then runs pytest.
 # Tiers (README, "Tests"); every run prints its 25 slowest tests at the end:
 #   scripts/test.sh            the default tier, what CI runs: all but the extended tests,
-#                              the journey tester at 100 steps a page (about 12 min in all
+#                              the journey tester at 60 steps a page (about 11.5 min in all
 #                              on a fresh clone of a 2-core machine, install included)
 #   scripts/test.sh --quick    the edit loop (about 2.5 min): no browser, no extended or slow
 #                              test, 40 journey steps a page

@@ -308,3 +308,14 @@ def test_the_database_going_away_mid_class_loses_no_acknowledged_answer(request)
     finally:
         store.dispose()
         pgkit.drop_database(url)
+
+
+def test_a_student_joining_clears_expired_activities_and_is_told_theirs_has_ended(store,
+                                                                                   clock):
+    late, _ = poll(store)
+    store.answer_poll(late.code, "token-a", 0)
+    clock.now += 3600
+    with pytest.raises(storage.Expired):
+        store.join(late.code, browser="phone-1", address="203.0.113.9")
+    counts = store.table_counts()
+    assert counts["activities"] == 0 and counts["poll_answers"] == 0

@@ -6,7 +6,7 @@ Hypothesis's stateful testing (``RuleBasedStateMachine``) draws the sequences un
 seed (``derandomize``): the same journeys on every run and machine. A failing sequence
 shrinks to a shortest one, which is then kept below as an explicit regression example.
 
-Tiers (README, "Tests"): the default suite takes ``JOURNEY_STEPS`` (100) steps a page;
+Tiers (README, "Tests"): the default suite takes ``JOURNEY_STEPS`` (60) steps a page;
 ``scripts/test.sh --all`` sets ``JOURNEY_STEPS=2000``. Every run prints how often each rule
 fired and each invariant was checked, and the time each page took.
 """
@@ -51,7 +51,7 @@ def quick_size_check(monkeypatch):
     monkeypatch.setattr(simulation, "SIZE_CHECK_REPS", 40)
     monkeypatch.setattr(simulation, "SIZE_CHECK_BOOT", 20)
 
-STEPS = int(os.environ.get("JOURNEY_STEPS", "100"))  # per page
+STEPS = int(os.environ.get("JOURNEY_STEPS", "60"))  # per page
 STEPS_PER_JOURNEY = 40  # at least; a journey takes 40 to 50 steps
 # JOURNEY_SHRINK=0: report a failing journey as found, without shrinking it (a quick look).
 PHASES = [p for p in Phase if os.environ.get("JOURNEY_SHRINK", "1") != "0" or p != Phase.shrink]
