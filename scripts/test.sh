@@ -7,7 +7,7 @@
 #   scripts/test.sh            the default tier, what CI runs: all but the extended tests,
 #                              the journey tester at 60 steps a page (about 11.5 min in all
 #                              on a fresh clone of a 2-core machine, install included)
-#   scripts/test.sh --quick    the edit loop (about 2.5 min): no browser, no extended or slow
+#   scripts/test.sh --quick    the edit loop (about 3.5 min): no browser, no extended or slow
 #                              test, 40 journey steps a page
 #   scripts/test.sh --all      everything: the extended tier too, 2,000 journey steps a page
 # Extra arguments go to pytest (a -m given there replaces the tier's), e.g.
