@@ -134,10 +134,12 @@ def _copy_output(proc: subprocess.Popen, log_path: Path, ready: threading.Event)
 
 
 def start_streamlit(log_path: Path, *, port: int | None = None, timeout: float = 60.0,
-                    tries: int = 3, env: dict[str, str] | None = None) -> Server:
-    """`streamlit run app.py` on ``port`` (else a free one, ``tries`` times), its output in
-    ``log_path``, once healthy; else RuntimeError with the server's log. ``env``: variables
-    added to the server's environment (e.g. a class database of the test's own)."""
+                    tries: int = 3, env: dict[str, str] | None = None,
+                    script: str = "app.py") -> Server:
+    """`streamlit run <script>` (the app, or a test's harness) on ``port`` (else a free one,
+    ``tries`` times), its output in ``log_path``, once healthy; else RuntimeError with the
+    server's log. ``env``: variables added to the server's environment (e.g. a class
+    database of the test's own)."""
     venv_python = REPO_ROOT / ".venv" / "bin" / "python"
     python = str(venv_python) if venv_python.exists() else sys.executable
     reason = "not started"
@@ -145,7 +147,7 @@ def start_streamlit(log_path: Path, *, port: int | None = None, timeout: float =
         port_ = port or free_port()
         url = f"http://127.0.0.1:{port_}"
         proc = subprocess.Popen(
-            [python, "-m", "streamlit", "run", "app.py", "--server.port", str(port_),
+            [python, "-m", "streamlit", "run", script, "--server.port", str(port_),
              "--server.headless", "true", "--browser.gatherUsageStats", "false"],
             cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             encoding="utf-8", errors="replace", start_new_session=True,
@@ -164,14 +166,15 @@ def start_streamlit(log_path: Path, *, port: int | None = None, timeout: float =
         else:
             reason = f"{url}/_stcore/health did not answer"
         stop_streamlit(proc)
-    raise RuntimeError(f"streamlit run app.py: {reason}.\n--- server log ---\n{server.log()}")
+    raise RuntimeError(f"streamlit run {script}: {reason}.\n--- server log ---\n{server.log()}")
 
 
-def running_server(log_path: Path, env: dict[str, str] | None = None) -> Server:
+def running_server(log_path: Path, env: dict[str, str] | None = None,
+                   script: str = "app.py") -> Server:
     """:func:`start_streamlit` for a test's fixture: the test fails with the server's log
     when it does not start."""
     try:
-        return start_streamlit(log_path, env=env)
+        return start_streamlit(log_path, env=env, script=script)
     except RuntimeError as exc:
         pytest.fail(str(exc), pytrace=False)
 

@@ -97,6 +97,21 @@ def link_view(at: AppTest) -> dict[str, dict]:
     return {"widgets": settings, "metrics": shown}
 
 
+def widget_keys(at: AppTest) -> set[str]:
+    """The keys of every widget the page shows, in its main area and its sidebar."""
+    out = set()
+
+    def walk(node):
+        if getattr(node, "key", None):
+            out.add(node.key)
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at.main)
+    walk(at.sidebar)
+    return out
+
+
 def kit(at: AppTest):
     """What the page gave its page kit for the report: findings, settings, charts, tables."""
     assert LAST_KIT, "no page ended in this test"

@@ -11,22 +11,19 @@ reportedFor is reported_for at every cut; the cookie writer; the buttons on a ph
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 import pytest
 
-from browserkit import (CHROMIUM, CHROMIUM_ARGS, EXPECT_TIMEOUT_MS, INIT_SCRIPT, LOAD_TIMEOUT_MS,
-                        Server, _copy_output, expect, stop_streamlit, wait_idle)
-from conftest import REPO_ROOT, free_port, healthy
+from browserkit import (EXPECT_TIMEOUT_MS, INIT_SCRIPT, LOAD_TIMEOUT_MS, expect, running_server,
+                        stop_streamlit, wait_idle)
+from conftest import REPO_ROOT
 from dpcore.ldp import krr_probabilities
 from test_ui_device import TWO_32, draws_for
+from test_browser import browser  # noqa: F401  (the fixture)
 from ui.device import reported_for
 
 pytestmark = pytest.mark.browser
@@ -40,57 +37,14 @@ def label(t: int) -> str:
     return f"Answer {chr(ord('A') + t)}"  # tests/fixtures/device_app.py's labels
 
 
-def _unavailable(reason: str):
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason}; CI must run the browser tests.", pytrace=False)
-    pytest.skip(reason)
-
-
 # --- fixtures: the browser, the harness server --------------------------------------------------
 
 @pytest.fixture(scope="module")
-def browser():
-    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        _unavailable(f"{CHROMIUM} is missing (install Debian's chromium package)")
-    try:
-        from playwright.sync_api import expect as expect_, sync_playwright
-    except ImportError:
-        _unavailable("the playwright package is not installed")
-    expect_.set_options(timeout=EXPECT_TIMEOUT_MS)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def _start_harness(log_path, timeout: float = 60.0) -> Server:
-    """`streamlit run tests/fixtures/device_app.py` on a free port, as browserkit starts
-    app.py (its start_streamlit runs app.py only)."""
-    python = REPO_ROOT / ".venv" / "bin" / "python"
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen(
-        [str(python) if python.exists() else sys.executable, "-m", "streamlit", "run", APP,
-         "--server.port", str(port), "--server.headless", "true",
-         "--browser.gatherUsageStats", "false"],
-        cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        encoding="utf-8", errors="replace", start_new_session=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO_ROOT)},
-    )
-    server = Server(url, proc, log_path)
-    ready = threading.Event()
-    threading.Thread(target=_copy_output, args=(proc, log_path, ready), daemon=True).start()
-    if ready.wait(timeout) and proc.poll() is None and healthy(url):
-        return server
-    stop_streamlit(proc)
-    pytest.fail(f"streamlit run {APP} did not start:\n{server.log()}", pytrace=False)
-
-
-@pytest.fixture(scope="module")
 def server(browser, tmp_path_factory):
-    server = _start_harness(tmp_path_factory.mktemp("device") / "server.log")
+    # The harness imports ui.device from the repository (PYTHONPATH: streamlit runs it from
+    # tests/fixtures).
+    server = running_server(tmp_path_factory.mktemp("device") / "server.log",
+                            env={"PYTHONPATH": str(REPO_ROOT)}, script=APP)
     try:
         yield server
     finally:

@@ -32,6 +32,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 from classkit import Browser, answer_buttons, browsers, class_store, every_text, tap  # noqa: F401
 from conftest import assert_clean
 from dpclass import activities
+from pagekit import widget_keys
 from test_ui_i18n import assert_korean_all_the_way
 from ui import classroom, registry
 
@@ -56,20 +57,6 @@ SETUPS = {
         "class_attack_level": ("select_slider", 1.0),
         "class_attack_rounds": ("slider", 5)}),
 }
-
-
-def widget_keys(at) -> set[str]:
-    out = set()
-
-    def walk(node):
-        if getattr(node, "key", None):
-            out.add(node.key)
-        for child in getattr(node, "children", {}).values():
-            walk(child)
-
-    walk(at.main)
-    walk(at.sidebar)
-    return out
 
 
 COUNTS: Counter = Counter()  # rule -> times taken, in this test's journeys

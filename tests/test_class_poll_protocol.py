@@ -17,7 +17,6 @@ local server with a SQLite class database of its own (issue 37).
 from __future__ import annotations
 
 import json
-import os
 from urllib.parse import urlsplit
 
 import pytest
@@ -27,6 +26,7 @@ from dpclass import activities, storage
 from dpcore.ldp import krr_probabilities
 from protocolkit import FINISHED, ProtocolSession, comparable, trigger_id
 from streamlit.proto.Alert_pb2 import Alert
+from test_browser import browser  # noqa: F401  (the fixture)
 from ui.device import reported_for
 
 pytestmark = pytest.mark.slow
@@ -132,25 +132,6 @@ def test_one_protocol_student_answers_and_the_page_and_the_database_agree(server
 
 
 # --- against Chromium ------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def browser():
-    from test_browser import _unavailable
-    from browserkit import CHROMIUM, CHROMIUM_ARGS
-
-    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        _unavailable(f"{CHROMIUM} is missing (install Debian's chromium package)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright package is not installed")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
 
 @pytest.mark.browser
 def test_the_protocol_student_taps_as_chromium_does(server, poll, browser):

@@ -42,6 +42,7 @@ from streamlit.testing.v1 import AppTest
 
 from browserkit import number
 from conftest import APP_PATH, REPO_ROOT, assert_clean, routed_pages
+from pagekit import widget_keys
 from shown import as_read
 from test_page_contract import CONTRACTS
 from ui import links, registry
@@ -726,17 +727,7 @@ def _assert_controls_remain(at: AppTest, page: UploadPage) -> None:
 def state_keys(at: AppTest) -> set[str]:
     """The keys of every widget the page shows (controls, pickers, buttons) and of the
     session's state."""
-    out = set(at.session_state.keys())
-
-    def walk(node):
-        if getattr(node, "key", None):
-            out.add(node.key)
-        for child in getattr(node, "children", {}).values():
-            walk(child)
-
-    walk(at.main)
-    walk(at.sidebar)
-    return out
+    return set(at.session_state.keys()) | widget_keys(at)
 
 
 @pytest.mark.parametrize(("path", "kind"), [(p, k) for p, page in UPLOAD_PAGES.items()

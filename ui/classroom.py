@@ -30,6 +30,7 @@ import streamlit as st
 from dpclass import activities, storage
 from ui import device, language, present, registry, sources
 from ui import text
+from ui.kit import page_header
 from ui.text import N_, t
 
 CODE_PARAM = "code"  # the address's join code
@@ -82,6 +83,26 @@ def error_text(error: Exception) -> str:
         if isinstance(error, kind):
             return t(message)
     return t("That was not accepted: {why}", why=text.error_text(error, SYMBOLS))
+
+
+def read(method: str, *args):
+    """What the class database's ``method`` reads for ``args``; None, with its refusal said
+    in plain words, when it cannot (e.g. the database is unreachable)."""
+    try:
+        return getattr(store(), method)(*args)
+    except storage.StorageError as error:
+        st.error(error_text(error), icon=":material/error:")
+        return None
+
+
+def shared(code: str, waiting: str) -> storage.Activity | None:
+    """The activity when its teacher shows its results to the students; else None, with
+    ``waiting`` (or the database's refusal) said."""
+    activity = read("get", code)
+    if activity is not None and not activity.shared:
+        st.info(waiting, icon=":material/co_present:")
+        return None
+    return activity
 
 
 @contextmanager
@@ -333,6 +354,30 @@ def live(fn, *, every: float | None):
         return fn(*args, **kwargs)
 
     return st.fragment(run, run_every=every)
+
+
+NO_CODE = N_("The class's data lives in the class database of this server, so there is no "
+             "code for this view.")
+
+
+def run_page(spec: registry.PageSpec, kind: str, *, setup, teacher, student) -> None:
+    """An activity's page: its header (Share, Report; no Code: :data:`NO_CODE`), then, for
+    who is here (:func:`visit`), the teacher's ``setup()`` (no activity yet),
+    ``teacher(kit, visit)`` or ``student(kit, visit)``, a student's view ending with what
+    one answer per browser cannot stop and the teacher's way back in; the page's end."""
+    kit = page_header(spec.label)
+    kit.code_problem = t(NO_CODE)
+    here = visit(kind)
+    if here is not None:
+        if here.activity is None:
+            setup()
+        elif here.teacher:
+            teacher(kit, here)
+        else:
+            student(kit, here)
+            what_this_cannot_stop()
+            resume_form(here.activity)
+    kit.end()
 
 
 def what_this_cannot_stop() -> None:

@@ -16,7 +16,7 @@ import streamlit as st
 from dpclass import activities, storage
 from ui import classroom, registry
 from ui.format import fmt_number, headed
-from ui.kit import PageKit, page_header
+from ui.kit import PageKit
 from ui.pages import class_attack as page
 from ui.text import t
 
@@ -70,11 +70,8 @@ def forget(kit: PageKit) -> None:
 
 def tallies_of(code: str):
     """The class's tallies, or None with the refusal shown."""
-    try:
-        return page.tallies(classroom.store().attack_tallies(code))
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
-        return None
+    found = classroom.read("attack_tallies", code)
+    return None if found is None else page.tallies(found)
 
 
 def verdict_said(kit: PageKit, v) -> None:
@@ -128,10 +125,8 @@ def student_results(kit: PageKit, code: str, settings: dict, own) -> None:
     played in an earlier session), with the class's once the teacher shows the results
     (looked for again every few seconds)."""
     forget(kit)
-    try:
-        activity = classroom.store().get(code)
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
+    activity = classroom.read("get", code)
+    if activity is None:
         return
     mine = page.verdict([own], settings["mechanism"], settings["level"]) if own else None
     you = mine.students[0] if mine is not None else None
@@ -238,18 +233,15 @@ def student(kit: PageKit, visit: classroom.Visit) -> None:
     kit.settings(page.report_settings(settings))
     played_before = False
     if game is None:
-        try:
-            played_before = classroom.store().has_answered(code, token)
-        except storage.StorageError as error:
-            st.error(classroom.error_text(error), icon=":material/error:")
-        else:
-            if played_before:
-                st.info(t("This browser has already played this game: its first results are "
-                          "kept."), icon=":material/task_alt:")
-            elif activity.closed:
-                st.error(classroom.error_text(storage.Closed("")), icon=":material/lock:")
-            else:
-                game = page.start_game(code, settings)
+        answered = classroom.read("has_answered", code, token)
+        played_before = bool(answered)
+        if played_before:
+            st.info(t("This browser has already played this game: its first results are "
+                      "kept."), icon=":material/task_alt:")
+        elif answered is not None and activity.closed:
+            st.error(classroom.error_text(storage.Closed("")), icon=":material/lock:")
+        elif answered is not None:
+            game = page.start_game(code, settings)
     if game is not None:
         play(kit, code, token, settings, game)
     finished = game is not None and game.done
@@ -257,25 +249,8 @@ def student(kit: PageKit, visit: classroom.Visit) -> None:
         classroom.live(student_results, every=None if activity.closed
                     else page.STUDENT_EVERY_S)(kit, code, settings,
                                                game.tally() if finished else None)
-    classroom.what_this_cannot_stop()
-    classroom.resume_form(activity)
 
 
 # ------------------------------------------------------------------------------------------
 
-def main() -> None:
-    kit = page_header(registry.CLASS_ATTACK.label)
-    kit.code_problem = t("The class's data lives in the class database of this server, so "
-                         "there is no code for this view.")
-    visit = classroom.visit("attack")
-    if visit is not None:
-        if visit.activity is None:
-            setup()
-        elif visit.teacher:
-            teacher(kit, visit)
-        else:
-            student(kit, visit)
-    kit.end()
-
-
-main()
+classroom.run_page(registry.CLASS_ATTACK, "attack", setup=setup, teacher=teacher, student=student)

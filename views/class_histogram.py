@@ -22,7 +22,7 @@ import dpviz.classhist
 from dpclass import activities, storage
 from ui import classroom, registry
 from ui.format import fmt_number
-from ui.kit import PageKit, page_header
+from ui.kit import PageKit
 from ui.pages import class_histogram as page
 from ui.text import esc, t
 
@@ -82,11 +82,7 @@ def setup() -> None:
 
 def releases_of(code: str) -> list[tuple[float, np.ndarray]] | None:
     """The activity's releases, oldest first, or None with the refusal shown."""
-    try:
-        return classroom.store().releases(code)
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
-        return None
+    return classroom.read("releases", code)
 
 
 def show_release(kit: PageKit, config: dict, releases, *, key: str, chart_key: str,
@@ -115,10 +111,8 @@ def show_release(kit: PageKit, config: dict, releases, *, key: str, chart_key: s
 def live_count(kit: PageKit, code: str) -> None:
     """How many values have arrived, read again every few seconds (a fragment). Never the
     counts themselves: the screen is projected."""
-    try:
-        n = classroom.store().count(code)
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
+    n = classroom.read("count", code)
+    if n is None:
         return
     kit.metric(t("Values received"), n, f"{n:,}", border=True,
                help=t("How many students have sent their value (refreshed every {s} "
@@ -256,10 +250,8 @@ def send_value(activity: storage.Activity, token: str) -> None:
         st.success(page.sent_text(bins, groups, *sent), icon=":material/verified_user:")
         st.caption(page.kept_note())
         return
-    try:
-        answered = classroom.store().has_answered(code, token)
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
+    answered = classroom.read("has_answered", code, token)
+    if answered is None:
         return
     if answered:
         st.info(classroom.error_text(storage.AlreadyAnswered("")), icon=":material/task_alt:")
@@ -298,14 +290,7 @@ def shared_releases(kit: PageKit, code: str, config: dict) -> None:
     """The class's releases on a student's screen, once the teacher shows them (looked for
     again every few seconds)."""
     page.forget(kit, st.session_state.pop(STUDENT_SAID, []))
-    try:
-        activity = classroom.store().get(code)
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
-        return
-    if not activity.shared:
-        st.info(t("Your teacher will show the class's releases here."),
-                icon=":material/co_present:")
+    if classroom.shared(code, t("Your teacher will show the class's releases here.")) is None:
         return
     releases = releases_of(code)
     if releases is None:
@@ -329,25 +314,8 @@ def student(kit: PageKit, visit: classroom.Visit) -> None:
     kit.settings(page.report_settings(config))
     classroom.live(shared_releases, every=None if activity.closed
                 else page.STUDENT_EVERY_S)(kit, activity.code, config)
-    classroom.what_this_cannot_stop()
-    classroom.resume_form(activity)
 
 
 # ------------------------------------------------------------------------------------------
 
-def main() -> None:
-    kit = page_header(registry.CLASS_HISTOGRAM.label)
-    kit.code_problem = t("The class's data lives in the class database of this server, so "
-                         "there is no code for this view.")
-    visit = classroom.visit("histogram")
-    if visit is not None:
-        if visit.activity is None:
-            setup()
-        elif visit.teacher:
-            teacher(kit, visit)
-        else:
-            student(kit, visit)
-    kit.end()
-
-
-main()
+classroom.run_page(registry.CLASS_HISTOGRAM, "histogram", setup=setup, teacher=teacher, student=student)

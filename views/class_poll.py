@@ -17,7 +17,7 @@ import dpviz.poll
 from dpclass import activities, storage
 from ui import classroom, device, registry
 from ui.format import fmt_number, headed
-from ui.kit import PageKit, page_header
+from ui.kit import PageKit
 from ui.pages import class_poll as page
 from ui.text import esc, t
 
@@ -85,11 +85,7 @@ def shares_chart(kit: PageKit, answers: list[str], r: page.Results, *, key: str)
 
 def counts_of(code: str):
     """The reported counts, or None with the refusal shown."""
-    try:
-        return classroom.store().poll_counts(code)
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
-        return None
+    return classroom.read("poll_counts", code)
 
 
 def live_results(kit: PageKit, code: str, answers: list[str], eps: float) -> None:
@@ -132,14 +128,7 @@ def shared_results(kit: PageKit, code: str, answers: list[str], eps: float) -> N
     """A student's view of the class's results, once the teacher shows them (looked for
     again every few seconds)."""
     forget(kit)
-    try:
-        activity = classroom.store().get(code)
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
-        return
-    if not activity.shared:
-        st.info(t("Your teacher will show the class's results here."),
-                icon=":material/co_present:")
+    if classroom.shared(code, t("Your teacher will show the class's results here.")) is None:
         return
     counts = counts_of(code)
     if counts is None:
@@ -197,10 +186,8 @@ def answer(code: str, token: str, answers: list[str], eps: float, question: str,
                             "nothing more about your true answer.")):
             return pending if page.submit(code, token, pending) else None
         return None
-    try:
-        answered = classroom.store().has_answered(code, token)
-    except storage.StorageError as error:
-        st.error(classroom.error_text(error), icon=":material/error:")
+    answered = classroom.read("has_answered", code, token)
+    if answered is None:
         return None
     if answered:
         st.info(classroom.error_text(storage.AlreadyAnswered("")), icon=":material/task_alt:")
@@ -230,25 +217,8 @@ def student(kit: PageKit, visit: classroom.Visit) -> None:
     kit.settings(page.report_settings(config))
     classroom.live(shared_results, every=None if activity.closed
                 else page.STUDENT_EVERY_S)(kit, activity.code, answers, eps)
-    classroom.what_this_cannot_stop()
-    classroom.resume_form(activity)
 
 
 # ------------------------------------------------------------------------------------------
 
-def main() -> None:
-    kit = page_header(registry.CLASS_POLL.label)
-    kit.code_problem = t("The class's answers live in the class database of this server, so "
-                         "there is no code for this view.")
-    visit = classroom.visit("poll")
-    if visit is not None:
-        if visit.activity is None:
-            setup()
-        elif visit.teacher:
-            teacher(kit, visit)
-        else:
-            student(kit, visit)
-    kit.end()
-
-
-main()
+classroom.run_page(registry.CLASS_POLL, "poll", setup=setup, teacher=teacher, student=student)
